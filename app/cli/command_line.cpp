@@ -1,0 +1,60 @@
+#include "app/cli/command_line.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+
+#include "app/cli/subcommands.h"
+#include "app/version.h"
+
+namespace cli {
+namespace {
+
+constexpr int kMaxFrames = 100000000;
+
+void AddGuiOptions(CLI::App& app, gui::GuiOptions& options) {
+  app.add_option("--lesson", options.lesson,
+                 "Lesson to open: 'default', or a lesson JSON file (default: the last one used)");
+  app.add_option("--screenshot", options.screenshot,
+                 "Save the window as PNG once --frames are drawn and background work is done, then exit");
+  app.add_option("--frames", options.frames, "Render at least N frames, then exit")->check(CLI::Range(0, kMaxFrames));
+  app.add_option("--actions", options.actions,
+                 "Script of named actions, ';'-separated (e.g. \"step; step; toggle-barrier1; wait 10\")");
+  app.add_option("--dump-state", options.dump_state, "Write what the panels show as JSON on exit");
+  app.add_option("--bench-frames", options.bench_frames,
+                 "Step once per frame for N frames with vsync off and print frames per second")
+      ->check(CLI::Range(1, kMaxFrames));
+  app.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 16384));
+  app.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 16384));
+  app.add_flag("--presentation", options.presentation, "Start in presentation mode (large fonts, high contrast)");
+}
+
+// CLI11 prints two lines for an error; we print one, naming what was wrong.
+int ReportParseError(const CLI::App& app, const CLI::ParseError& error) {
+  if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(error);
+  std::cerr << "tilescope: " << error.what() << " (see tilescope --help)" << std::endl;
+  return kExitUsage;
+}
+
+}  // namespace
+
+int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
+  CLI::App app{"TileScope: step through shared-memory tiled matrix multiplication on an exact model of the "
+               "CUDA kernel, and run the real kernels on the GPU.\nWith no subcommand, opens the window.",
+               "tilescope"};
+  app.set_version_flag("--version", std::string("tilescope ") + app::kVersion);
+  app.require_subcommand(0, 1);
+  gui::GuiOptions gui_options;
+  AddGuiOptions(app, gui_options);
+  std::function<int()> action;
+  AddSubcommands(app, action);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return ReportParseError(app, error);
+  }
+  if (action) return action();
+  return launch_gui(gui_options);
+}
+
+}  // namespace cli

@@ -1,0 +1,404 @@
+#include "app/gui/application.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+#include "app/gui/about.h"
+#include "app/gui/palette.h"
+#include "app/gui/screenshot.h"
+#include "app/gui/theme.h"
+
+namespace gui {
+namespace {
+
+constexpr float kDefaultFontSize = 17.0f;
+constexpr float kPresentationFontSize = 30.0f;
+constexpr float kMinFontSize = 11.0f;
+constexpr float kMaxFontSize = 48.0f;
+constexpr float kFontStep = 2.0f;
+constexpr int kMinFramesForScreenshot = 3;
+
+std::string TimestampedName(const char* prefix, const char* extension) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+  return std::string(prefix) + stamp + extension;
+}
+
+}  // namespace
+
+Application::Application(GuiOptions options, SettingsStore store, LoadedSettings loaded)
+    : options_(std::move(options)), store_(std::move(store)), settings_(std::move(loaded.settings)) {
+  if (!loaded.warning.empty()) notifications_.Add(Severity::kWarning, loaded.warning);
+  if (options_.width > 0) settings_.window_width = options_.width;
+  if (options_.height > 0) settings_.window_height = options_.height;
+  if (options_.presentation) settings_.presentation = true;
+}
+
+Application::~Application() = default;
+
+void Application::AddWorkspace(std::unique_ptr<Workspace> workspace) {
+  workspaces_.push_back(std::move(workspace));
+}
+
+void Application::RegisterShellActions() {
+  registry_.Add({"quit", "Quit", "Close TileScope (settings and layout are saved).",
+                 {{GLFW_KEY_Q, GLFW_MOD_CONTROL}},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   window_->RequestClose();
+                   return std::nullopt;
+                 }});
+  registry_.Add({"presentation", "Presentation mode",
+                 "Large, crisp fonts and a high-contrast theme for a projector.",
+                 {{GLFW_KEY_F11, 0}},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   SetPresentation(!presentation_);
+                   return std::nullopt;
+                 }});
+  registry_.Add({"zoom-in", "Larger text", "Rebuild the fonts one step larger.",
+                 {{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL}},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   ApplyFontSize(fonts_.size + kFontStep);
+                   return std::nullopt;
+                 }});
+  registry_.Add({"zoom-out", "Smaller text", "Rebuild the fonts one step smaller.",
+                 {{GLFW_KEY_MINUS, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL}},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   ApplyFontSize(fonts_.size - kFontStep);
+                   return std::nullopt;
+                 }});
+  registry_.Add({"help", "Keyboard shortcuts", "Show or hide the list of every key.",
+                 {{GLFW_KEY_F1, 0}},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   show_help_ = !show_help_;
+                   show_about_ = false;  // One overlay at a time: ImGui 1.86 asserts on a window appearing over a modal.
+                   return std::nullopt;
+                 }});
+  registry_.Add({"about", "About TileScope", "Versions of TileScope, ImGui, GLFW, OpenGL and CUDA.",
+                 {},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   show_about_ = !show_about_;
+                   show_help_ = false;
+                   return std::nullopt;
+                 }});
+  registry_.Add({"reset-layout", "Reset layout", "Put every panel back at its default place.",
+                 {},
+                 [this](const std::string&) -> std::optional<std::string> {
+                   reset_layout_ = true;
+                   return std::nullopt;
+                 }});
+  registry_.Add({"screenshot", "Save screenshot",
+                 "Save the window as a PNG (in the current folder unless a path is given).",
+                 {{GLFW_KEY_P, GLFW_MOD_CONTROL}},
+                 [this](const std::string& path) -> std::optional<std::string> {
+                   pending_screenshot_ = path.empty() ? TimestampedName("tilescope-", ".png") : path;
+                   return std::nullopt;
+                 }});
+}
+
+void Application::ApplyFontSize(float size) {
+  pending_font_size_ = std::clamp(size, kMinFontSize, kMaxFontSize);
+}
+
+void Application::SetPresentation(bool on) {
+  presentation_ = on;
+  settings_.presentation = on;
+  ApplyFontSize(on ? kPresentationFontSize : settings_.font_size);
+}
+
+int Application::Run() {
+  std::string error;
+  WindowOptions window_options;
+  window_options.width = settings_.window_width;
+  window_options.height = settings_.window_height;
+  window_options.vsync = options_.bench_frames == 0;
+  window_ = Window::Create(window_options, error);
+  if (!window_) {
+    std::cerr << "tilescope: " << error << std::endl;
+    return 1;
+  }
+  if (!settings_.imgui_layout.empty()) {
+    ImGui::LoadIniSettingsFromMemory(settings_.imgui_layout.c_str(), settings_.imgui_layout.size());
+    reset_layout_ = false;
+  }
+  if (settings_.font_size < kMinFontSize || settings_.font_size > kMaxFontSize) {
+    settings_.font_size = kDefaultFontSize;
+  }
+  RegisterShellActions();
+  for (auto& workspace : workspaces_) workspace->RegisterActions(registry_);
+  if (auto script_error = ParseActionScript(options_.actions, script_.steps)) {
+    std::cerr << "tilescope: " << *script_error << std::endl;
+    return 2;
+  }
+  presentation_ = settings_.presentation;
+  ApplyFontSize(presentation_ ? kPresentationFontSize : settings_.font_size);
+
+  bench_start_ = std::chrono::steady_clock::now();
+  while (!window_->ShouldClose()) {
+    DrawFrame();
+    if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
+    if (AutomatedRunFinished()) break;
+  }
+  bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
+  if (!options_.screenshot.empty()) SaveScreenshot(options_.screenshot);
+  if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
+  if (options_.bench_frames > 0) PrintBenchFigures();
+  SaveSettings();
+  return 0;
+}
+
+void Application::DrawFrame() {
+  if (pending_font_size_ > 0.0f) {
+    fonts_ = LoadFonts(pending_font_size_);
+    if (!fonts_.warning.empty() && frame_count_ == 0) notifications_.Add(Severity::kWarning, fonts_.warning);
+    if (!presentation_) settings_.font_size = fonts_.size;
+    ApplyTheme(presentation_ ? ThemeKind::kHighContrast : ThemeKind::kNormal, fonts_.size);
+    window_->RebuildFontTexture();
+    pending_font_size_ = 0.0f;
+  }
+  window_->BeginFrame();
+  HandleKeys();
+  AdvanceScript();
+  if (options_.bench_frames > 0 && registry_.Find("bench-step")) queue_.Push("bench-step");
+  ApplyQueuedActions();
+  ImGui::PushFont(fonts_.text);
+  DrawMenuBar();
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float bar = ImGui::GetFrameHeight();
+  FrameContext frame{fonts_,
+                     queue_,
+                     notifications_,
+                     ImVec2(viewport->WorkPos.x, viewport->WorkPos.y),
+                     ImVec2(viewport->WorkPos.x + viewport->WorkSize.x, viewport->WorkPos.y + viewport->WorkSize.y - bar),
+                     presentation_,
+                     reset_layout_};
+  for (auto& workspace : workspaces_) workspace->Draw(frame);
+  reset_layout_ = false;
+  DrawStatusBar();
+  DrawHelpOverlay();
+  DrawAboutBox();
+  ImGui::PopFont();
+  window_->EndFrame();
+  if (!pending_screenshot_.empty()) {
+    SaveScreenshot(pending_screenshot_);
+    pending_screenshot_.clear();
+  }
+  window_->Present();
+  ++frame_count_;
+}
+
+void Application::HandleKeys() {
+  const bool typing = ImGui::GetIO().WantTextInput;
+  for (const KeyEvent& key : window_->TakeKeyEvents()) {
+    const Action* action = registry_.FindByKey(key.key, key.mods);
+    // While a text field has focus its keys are text, except chords with Ctrl and F-keys.
+    const bool text_key = !(key.mods & GLFW_MOD_CONTROL) && !(key.key >= GLFW_KEY_F1 && key.key <= GLFW_KEY_F25);
+    if (action && !(typing && text_key)) queue_.Push(action->name);
+  }
+}
+
+void Application::AdvanceScript() {
+  if (script_.wait_frames > 0) {
+    --script_.wait_frames;
+    return;
+  }
+  while (script_.next < script_.steps.size()) {
+    const ScriptStep& step = script_.steps[script_.next++];
+    if (step.name == "wait") {
+      script_.wait_frames = std::stoi(step.argument);
+      return;
+    }
+    queue_.Push(step.name, step.argument);
+  }
+}
+
+void Application::ApplyQueuedActions() {
+  for (const ActionRequest& request : queue_.Take()) {
+    const Action* action = registry_.Find(request.name);
+    if (!action) {
+      notifications_.Add(Severity::kError, "unknown action \"" + request.name + "\"");
+      continue;
+    }
+    if (auto error = action->run(request.argument)) notifications_.Add(Severity::kError, *error);
+  }
+}
+
+void Application::DrawMenuBar() {
+  if (!ImGui::BeginMainMenuBar()) return;
+  auto item = [this](const char* name) {
+    const Action* action = registry_.Find(name);
+    if (!action) return;
+    const std::string shortcut = action->keys.empty() ? "" : ChordName(action->keys.front());
+    if (ImGui::MenuItem(action->label.c_str(), shortcut.c_str())) queue_.Push(action->name);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", action->description.c_str());
+  };
+  if (ImGui::BeginMenu("File")) {
+    item("screenshot");
+    ImGui::Separator();
+    item("quit");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    if (ImGui::MenuItem("Presentation mode", "F11", presentation_)) queue_.Push("presentation");
+    item("zoom-in");
+    item("zoom-out");
+    item("reset-layout");
+    for (auto& workspace : workspaces_) workspace->DrawViewMenu();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    item("help");
+    item("about");
+    ImGui::EndMenu();
+  }
+  ImGui::EndMainMenuBar();
+}
+
+void Application::DrawStatusBar() {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float height = ImGui::GetFrameHeight();
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + viewport->WorkSize.y - height));
+  ImGui::SetNextWindowSize(ImVec2(viewport->WorkSize.x, height));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.0f));
+  if (ImGui::Begin("##status", nullptr, flags)) {
+    ImGui::AlignTextToFramePadding();
+    if (const Notification* latest = notifications_.Latest()) {
+      const bool problem = latest->severity != Severity::kInfo;
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(problem ? palette::kOrange : palette::kSkyBlue), "%s %s",
+                         problem ? palette::kGlyphWarning : "\u2139", latest->text.c_str());
+    } else {
+      ImGui::TextDisabled("F1: keyboard shortcuts");
+    }
+  }
+  ImGui::End();
+  ImGui::PopStyleVar();
+}
+
+void Application::DrawAboutBox() {
+  if (show_about_) ImGui::OpenPopup("About TileScope");
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f,
+                                 viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
+                          ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+  if (!ImGui::BeginPopupModal("About TileScope", &show_about_, ImGuiWindowFlags_AlwaysAutoResize)) return;
+  ImGui::TextUnformatted("Step through shared-memory tiled matrix multiplication on an exact model,");
+  ImGui::TextUnformatted("then run the real CUDA kernels on the GPU.");
+  ImGui::Separator();
+  if (ImGui::BeginTable("##versions", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg)) {
+    for (const AboutLine& line : CollectAboutLines(*window_)) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(line.name.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(line.value.c_str());
+    }
+    ImGui::EndTable();
+  }
+  if (ImGui::Button("Close")) show_about_ = false;
+  ImGui::EndPopup();
+}
+
+void Application::DrawHelpOverlay() {
+  if (!show_help_) return;
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
+                          ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  ImGui::SetNextWindowBgAlpha(0.95f);
+  if (ImGui::Begin("Keyboard shortcuts (F1 closes)", &show_help_,
+                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::BeginTable("##keys", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      for (const Action& action : registry_.All()) {
+        if (action.keys.empty()) continue;
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        std::string keys;
+        for (const KeyChord& chord : action.keys) keys += (keys.empty() ? "" : " / ") + ChordName(chord);
+        ImGui::TextUnformatted(keys.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(action.label.c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%s", action.description.c_str());
+      }
+      ImGui::EndTable();
+    }
+  }
+  ImGui::End();
+}
+
+bool Application::AnyWorkspaceBusy() const {
+  return std::any_of(workspaces_.begin(), workspaces_.end(), [](const auto& w) { return w->Busy(); });
+}
+
+bool Application::AutomatedRunFinished() const {
+  if (options_.bench_frames > 0) return frame_count_ >= options_.bench_frames;
+  const bool automated = options_.frames > 0 || !options_.screenshot.empty();
+  if (!automated) return false;
+  const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
+  return frame_count_ >= min_frames && script_.Done() && !AnyWorkspaceBusy();
+}
+
+void Application::SaveScreenshot(const std::string& path) {
+  if (auto error = WritePng(window_->ReadFramebuffer(), path)) {
+    notifications_.Add(Severity::kError, *error);
+  } else {
+    notifications_.Add(Severity::kInfo, "saved " + path);
+  }
+}
+
+nlohmann::json Application::StateDump() const {
+  int width = 0;
+  int height = 0;
+  window_->Size(width, height);
+  nlohmann::json state;
+  state["frames"] = frame_count_;
+  state["window"] = {{"width", width}, {"height", height}};
+  state["presentation"] = presentation_;
+  state["font_size"] = fonts_.size;
+  state["builtin_font"] = fonts_.builtin_fallback;
+  state["help_visible"] = show_help_;
+  state["about_visible"] = show_about_;
+  for (const AboutLine& line : CollectAboutLines(*window_)) state["about"][line.name] = line.value;
+  state["notifications"] = nlohmann::json::array();
+  for (const Notification& n : notifications_.All()) {
+    state["notifications"].push_back({{"severity", SeverityName(n.severity)}, {"text", n.text}});
+  }
+  for (const auto& workspace : workspaces_) workspace->DumpState(state);
+  return state;
+}
+
+void Application::WriteStateDump(const std::string& path) {
+  std::ofstream out(path, std::ios::trunc);
+  out << StateDump().dump(2) << '\n';
+  if (!out) std::cerr << "tilescope: cannot write the state dump to " << path << std::endl;
+}
+
+void Application::SaveSettings() {
+  int width = 0;
+  int height = 0;
+  window_->Size(width, height);
+  settings_.window_width = width;
+  settings_.window_height = height;
+  settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
+  for (const auto& workspace : workspaces_) workspace->SaveSettings(settings_);
+  if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
+}
+
+void Application::PrintBenchFigures() const {
+  const double fps = bench_seconds_ > 0.0 ? static_cast<double>(frame_count_) / bench_seconds_ : 0.0;
+  int width = 0;
+  int height = 0;
+  window_->Size(width, height);
+  std::cout << "bench-frames: " << frame_count_ << " frames in " << bench_seconds_ << " s = " << fps
+            << " frames/s at " << width << "x" << height << " (renderer: " << window_->GlRenderer() << ")"
+            << std::endl;
+}
+
+}  // namespace gui

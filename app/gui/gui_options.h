@@ -1,0 +1,19 @@
+// gui_options.h — how the command line starts the window (see app/cli/command_line.cpp).
+#pragma once
+#include <string>
+
+namespace gui {
+
+struct GuiOptions {
+  std::string lesson;       // "" → last lesson from settings, else the default; "default"; or a file.
+  std::string screenshot;   // Save the window as PNG once frames are drawn and jobs idle, then exit.
+  int frames = 0;           // Render at least this many frames, then exit (0: run until closed).
+  std::string actions;      // A script of named actions (the same ones the keys call).
+  std::string dump_state;   // Write what the panels show as JSON on exit.
+  int bench_frames = 0;     // Step once per frame for N frames with vsync off; print frames/s.
+  int width = 0;            // Window size; 0 → from settings.
+  int height = 0;
+  bool presentation = false;  // Start in presentation mode.
+};
+
+}  // namespace gui

@@ -1,0 +1,146 @@
+#include "app/gui/window.h"
+
+#include <glad/gl.h>
+// glad must come before GLFW so GLFW does not pull in the system GL header.
+#include <GLFW/glfw3.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <imgui.h>
+
+namespace gui {
+namespace {
+
+constexpr const char* kGlslVersion = "#version 330 core";
+
+// GLFW reports errors through a callback; keep the last one so Create can name it.
+std::string& LastGlfwError() {
+  static std::string message;
+  return message;
+}
+
+void OnGlfwError(int code, const char* description) {
+  LastGlfwError() = "GLFW error " + std::to_string(code) + ": " + description;
+}
+
+}  // namespace
+
+std::unique_ptr<Window> Window::Create(const WindowOptions& options, std::string& error) {
+  glfwSetErrorCallback(OnGlfwError);
+  if (!glfwInit()) {
+    error = "cannot open a window (" + LastGlfwError() +
+            "); is a display available? The command line (tilescope --help) works without one";
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* handle =
+      glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  if (!handle) {
+    error = "cannot create an OpenGL 3.3 core window (" + LastGlfwError() + ")";
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(handle);
+  if (gladLoadGL(glfwGetProcAddress) == 0) {
+    error = "cannot load OpenGL functions through glad";
+    glfwDestroyWindow(handle);
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwSwapInterval(options.vsync ? 1 : 0);
+
+  std::unique_ptr<Window> window(new Window(handle));
+  glfwSetWindowUserPointer(handle, window.get());
+  // Installed before ImGui's backend, which chains to it.
+  glfwSetKeyCallback(handle, OnKey);
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGui::GetIO().IniFilename = nullptr;  // Settings are saved atomically by SettingsStore.
+  ImGui_ImplGlfw_InitForOpenGL(handle, true);
+  ImGui_ImplOpenGL3_Init(kGlslVersion);
+  return window;
+}
+
+Window::Window(GLFWwindow* handle) : handle_(handle) {}
+
+Window::~Window() {
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(handle_);
+  glfwTerminate();
+}
+
+void Window::OnKey(GLFWwindow* handle, int key, int /*scancode*/, int action, int mods) {
+  if (action == GLFW_RELEASE) return;
+  auto* window = static_cast<Window*>(glfwGetWindowUserPointer(handle));
+  window->pending_keys_.push_back({key, mods});
+}
+
+std::vector<KeyEvent> Window::TakeKeyEvents() {
+  std::vector<KeyEvent> keys;
+  keys.swap(pending_keys_);
+  return keys;
+}
+
+bool Window::ShouldClose() const { return glfwWindowShouldClose(handle_); }
+
+void Window::RequestClose() { glfwSetWindowShouldClose(handle_, GLFW_TRUE); }
+
+void Window::BeginFrame() {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  ImGui::NewFrame();
+}
+
+void Window::EndFrame() {
+  ImGui::Render();
+  int width = 0;
+  int height = 0;
+  glfwGetFramebufferSize(handle_, &width, &height);
+  glViewport(0, 0, width, height);
+  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void Window::Present() { glfwSwapBuffers(handle_); }
+
+void Window::RebuildFontTexture() {
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+FramebufferPixels Window::ReadFramebuffer() const {
+  FramebufferPixels pixels;
+  glfwGetFramebufferSize(handle_, &pixels.width, &pixels.height);
+  const size_t row_bytes = static_cast<size_t>(pixels.width) * 4;
+  std::vector<unsigned char> bottom_up(row_bytes * pixels.height);
+  glPixelStorei(GL_PACK_ALIGNMENT, 1);
+  glReadBuffer(GL_BACK);
+  glReadPixels(0, 0, pixels.width, pixels.height, GL_RGBA, GL_UNSIGNED_BYTE, bottom_up.data());
+  // OpenGL's rows start at the bottom; images start at the top.
+  pixels.rgba.resize(bottom_up.size());
+  for (int y = 0; y < pixels.height; ++y) {
+    std::copy_n(bottom_up.begin() + (pixels.height - 1 - y) * row_bytes, row_bytes,
+                pixels.rgba.begin() + y * row_bytes);
+  }
+  return pixels;
+}
+
+void Window::Size(int& width, int& height) const { glfwGetWindowSize(handle_, &width, &height); }
+
+std::string Window::GlRenderer() const {
+  return reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+}
+
+std::string Window::GlVersion() const {
+  return reinterpret_cast<const char*>(glGetString(GL_VERSION));
+}
+
+std::string Window::GlfwVersion() { return glfwGetVersionString(); }
+
+}  // namespace gui

@@ -1,0 +1,66 @@
+// window.h — the GLFW window, its OpenGL 3.3 core context (through glad) and ImGui's
+// GLFW and OpenGL3 backends. Nothing else in the app touches GLFW or GL directly, except
+// key handling (key_input.h) and the screenshot reader.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace gui {
+
+struct WindowOptions {
+  int width = 1600;
+  int height = 900;
+  bool vsync = true;
+  std::string title = "TileScope";
+};
+
+struct KeyEvent {
+  int key = 0;   // GLFW_KEY_*
+  int mods = 0;  // GLFW_MOD_* bits
+};
+
+struct FramebufferPixels {
+  int width = 0;
+  int height = 0;
+  std::vector<unsigned char> rgba;  // Top row first.
+};
+
+class Window {
+ public:
+  // Creates the window and its GL context, or returns null with `error` naming what failed
+  // (no display, no OpenGL 3.3, loader failure): the caller reports it and exits 1.
+  static std::unique_ptr<Window> Create(const WindowOptions& options, std::string& error);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  bool ShouldClose() const;
+  void RequestClose();
+  void BeginFrame();  // Polls events, starts an ImGui frame.
+  void EndFrame();    // Renders ImGui into the back buffer (does not swap).
+  void Present();     // Swaps buffers.
+  void RebuildFontTexture();
+  FramebufferPixels ReadFramebuffer() const;
+
+  void Size(int& width, int& height) const;
+  std::string GlRenderer() const;
+  std::string GlVersion() const;
+  static std::string GlfwVersion();
+
+  // Key presses (and repeats) in arrival order since the last call; read through GLFW
+  // because ImGui 1.86 has no named keys for letters and F-keys.
+  std::vector<KeyEvent> TakeKeyEvents();
+
+ private:
+  explicit Window(GLFWwindow* handle);
+  static void OnKey(GLFWwindow* handle, int key, int scancode, int action, int mods);
+
+  GLFWwindow* handle_ = nullptr;
+  std::vector<KeyEvent> pending_keys_;
+};
+
+}  // namespace gui

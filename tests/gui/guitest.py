@@ -1,0 +1,104 @@
+"""Helpers for TileScope's GUI tests: run the real app under Xvfb, read its PNG and state.
+
+Each test starts the real binary in a real X server (xvfb-run, Mesa llvmpipe) with an empty
+XDG_CONFIG_HOME, so no user's settings leak in, and checks what a user would see: pixels of
+the screenshot the app saved, and the JSON of what its panels show.
+"""
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+    print("ok: " + message)
+
+
+class Run:
+    """One run of the app: its folder, settings folder, exit status and output."""
+
+    def __init__(self, binary, config_home=None):
+        self.binary = binary
+        self.dir = tempfile.mkdtemp(prefix="tilescope-gui-")
+        self.config_home = config_home or os.path.join(self.dir, "config")
+        os.makedirs(self.config_home, exist_ok=True)
+        self.env = dict(os.environ, XDG_CONFIG_HOME=self.config_home)
+        self.screenshot = os.path.join(self.dir, "shot.png")
+        self.state_file = os.path.join(self.dir, "state.json")
+
+    def app(self, *args, timeout=300):
+        """Runs the app to completion under Xvfb; returns (status, output)."""
+        command = XVFB + [self.binary, "--dump-state", self.state_file] + list(args)
+        done = subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=timeout)
+        output = done.stdout + done.stderr
+        print(output)
+        return done.returncode, output
+
+    def state(self):
+        with open(self.state_file) as f:
+            return json.load(f)
+
+
+def read_png(path):
+    """Decodes an 8-bit RGB/RGBA, non-interlaced PNG (what stb_image_write produces)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        fail(path + " is not a PNG")
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            channels = {2: 3, 6: 4}[colour]
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    rows, prev = [], bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 0xFF
+            elif kind == 2:
+                line[i] = (line[i] + b) & 0xFF
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 0xFF
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, height, channels, rows
+
+
+def region_colours(png, x0, y0, x1, y1):
+    """The set of distinct RGB colours in a rectangle of a decoded PNG."""
+    _, _, channels, rows = png
+    colours = set()
+    for y in range(y0, y1):
+        row = rows[y]
+        for x in range(x0, x1):
+            colours.add(tuple(row[x * channels:x * channels + 3]))
+    return colours

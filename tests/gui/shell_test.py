@@ -1,0 +1,64 @@
+"""The GUI shell: a real window draws its menu bar and About box, presentation mode turns on
+through its action and survives a restart, a corrupt settings file is reported and replaced."""
+import os
+import sys
+
+from guitest import Run, check, read_png, region_colours
+
+
+def test_window_draws_menu_and_about(binary):
+    run = Run(binary)
+    status, output = run.app("--width", "1280", "--height", "720", "--frames", "5",
+                             "--actions", "about", "--screenshot", run.screenshot)
+    check(status == 0, "app exits 0 after --frames with --screenshot")
+    check("tilescope: ready" in output, "app prints its ready signal")
+    png = read_png(run.screenshot)
+    check(png[0] == 1280 and png[1] == 720, "screenshot has the window's size")
+    # The menu bar's text draws light glyphs on the dark bar: many distinct colours there.
+    check(len(region_colours(png, 0, 0, 200, 18)) > 8, "menu bar text is drawn")
+    state = run.state()
+    check(state["about_visible"], "About box is open")
+    check(state["about"]["Dear ImGui"] == "1.86", "About names ImGui 1.86")
+    check("OpenGL renderer" in state["about"] and state["about"]["OpenGL renderer"], "About names the GL renderer")
+    check("CUDA" in state["about"], "About reports CUDA (a version or why there is none)")
+
+
+def test_presentation_survives_restart(binary):
+    run = Run(binary)
+    status, _ = run.app("--frames", "3", "--actions", "presentation")
+    check(status == 0, "first run exits 0")
+    check(run.state()["presentation"] and run.state()["font_size"] >= 28, "presentation mode rebuilds large fonts")
+    again = Run(binary, config_home=run.config_home)
+    status, _ = again.app("--frames", "3")
+    check(status == 0, "second run exits 0")
+    check(again.state()["presentation"], "presentation mode survives a restart")
+
+
+def test_corrupt_settings_reported_and_replaced(binary):
+    run = Run(binary)
+    settings_dir = os.path.join(run.config_home, "tilescope")
+    os.makedirs(settings_dir)
+    with open(os.path.join(settings_dir, "settings.json"), "w") as f:
+        f.write('{"window": {"width": 900, "height"')  # Truncated mid-write.
+    status, output = run.app("--frames", "3")
+    check(status == 0, "a corrupt settings file does not stop the app")
+    check("corrupt" in output, "the corrupt settings file is reported")
+    check(any("corrupt" in n["text"] for n in run.state()["notifications"]), "the report is shown in the window")
+    with open(os.path.join(settings_dir, "settings.json")) as f:
+        check(f.read().strip().startswith("{") and os.path.getsize(f.name) > 40, "the file is replaced by valid settings")
+
+
+def test_unknown_action_is_a_message(binary):
+    run = Run(binary)
+    status, output = run.app("--frames", "3", "--actions", "frobnicate")
+    check(status == 0, "an unknown action in a script does not stop the app")
+    check('unknown action "frobnicate"' in output, "the unknown action is named")
+
+
+if __name__ == "__main__":
+    binary = sys.argv[1]
+    for name, test in sorted(globals().items()):
+        if name.startswith("test_"):
+            print("== " + name)
+            test(binary)
+    print("PASS")
