@@ -1,0 +1,121 @@
+#include "app/plot/axis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace plot {
+namespace {
+
+constexpr double kHalfOctave = 1.4142135623730951;  // √2: half an octave of margin on a log2 axis.
+constexpr double kEmptyLog2Lo = 256.0;
+constexpr double kEmptyLog2Hi = 4096.0;
+// Tolerance for "a tick lands on the axis end": floating steps like 0.1·3 miss by ulps.
+constexpr double kTickSlack = 1e-9;
+
+std::string FormatWithDecimals(double value, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, value);
+  return text;
+}
+
+// Decimals a step like 0.05 needs ("0.05", not "0.1" or "0.0500").
+int DecimalsFor(double step) {
+  if (step >= 1.0) return 0;
+  return static_cast<int>(std::ceil(-std::log10(step) - kTickSlack));
+}
+
+}  // namespace
+
+Range Extent(const std::vector<double>& values, bool positive_only) {
+  Range range;
+  for (double v : values) {
+    if (!std::isfinite(v) || (positive_only && v <= 0.0)) continue;
+    if (range.empty) {
+      range = Range::Of(v, v);
+    } else {
+      range.lo = std::min(range.lo, v);
+      range.hi = std::max(range.hi, v);
+    }
+  }
+  return range;
+}
+
+Range Union(Range a, Range b) {
+  if (a.empty) return b;
+  if (b.empty) return a;
+  return Range::Of(std::min(a.lo, b.lo), std::max(a.hi, b.hi));
+}
+
+Range Log2AxisRange(Range data) {
+  if (data.empty || data.lo <= 0.0) data = Range::Of(kEmptyLog2Lo, kEmptyLog2Hi);
+  return Range::Of(data.lo / kHalfOctave, data.hi * kHalfOctave);
+}
+
+Range LinearAxisRange(Range data, bool from_zero, int target_ticks) {
+  if (data.empty) return Range::Of(0.0, 1.0);
+  const double lo = from_zero ? std::min(0.0, data.lo) : data.lo;
+  const double hi = from_zero ? std::max(0.0, data.hi) : data.hi;
+  if (hi - lo <= 0.0) {
+    // One value: a unit-wide window around it (or 0…1 when it is 0) keeps it visible.
+    if (hi == 0.0) return Range::Of(0.0, 1.0);
+    const double step = NiceStep(std::fabs(hi), target_ticks);
+    return Range::Of(std::floor(lo / step) * step - step, std::ceil(hi / step) * step + step);
+  }
+  const double step = NiceStep(hi - lo, target_ticks);
+  return Range::Of(std::floor(lo / step + kTickSlack) * step, std::ceil(hi / step - kTickSlack) * step);
+}
+
+double NiceStep(double span, int target_ticks) {
+  if (!(span > 0.0) || !std::isfinite(span)) return 1.0;
+  const double raw = span / std::max(1, target_ticks);
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double factor : {1.0, 2.0, 5.0}) {
+    if (factor * decade >= raw * (1.0 - kTickSlack)) return factor * decade;
+  }
+  return 10.0 * decade;
+}
+
+std::vector<Tick> Log2Ticks(Range axis, int max_ticks) {
+  std::vector<Tick> ticks;
+  if (axis.empty || axis.lo <= 0.0 || axis.hi < axis.lo) return ticks;
+  const int first = static_cast<int>(std::ceil(std::log2(axis.lo) - kTickSlack));
+  const int last = static_cast<int>(std::floor(std::log2(axis.hi) + kTickSlack));
+  const int count = last - first + 1;
+  if (count <= 0) return ticks;
+  int stride = 1;
+  while (count > stride * std::max(1, max_ticks)) stride *= 2;
+  for (int p = first; p <= last; ++p) {
+    if ((p - first) % stride != 0) continue;
+    const double value = std::ldexp(1.0, p);
+    ticks.push_back({value, p >= 0 ? FormatWithDecimals(value, 0) : FormatWithDecimals(value, -p)});
+  }
+  return ticks;
+}
+
+std::vector<Tick> LinearTicks(Range axis, int target_ticks) {
+  std::vector<Tick> ticks;
+  if (axis.empty || !(axis.hi > axis.lo)) return ticks;
+  const double step = NiceStep(axis.Span(), target_ticks);
+  const int decimals = DecimalsFor(step);
+  const long first = static_cast<long>(std::ceil(axis.lo / step - kTickSlack));
+  const long last = static_cast<long>(std::floor(axis.hi / step + kTickSlack));
+  for (long i = first; i <= last; ++i) {
+    const double value = static_cast<double>(i) * step;  // i·step, not a running sum: no drift.
+    ticks.push_back({value, FormatWithDecimals(i == 0 ? 0.0 : value, decimals)});
+  }
+  return ticks;
+}
+
+double LinearFraction(Range axis, double value) {
+  if (axis.empty || !(axis.hi > axis.lo)) return 0.5;
+  return (value - axis.lo) / axis.Span();
+}
+
+double Log2Fraction(Range axis, double value) {
+  if (value <= 0.0) return std::nan("");
+  if (axis.empty || axis.lo <= 0.0 || !(axis.hi > axis.lo)) return 0.5;
+  return (std::log2(value) - std::log2(axis.lo)) / (std::log2(axis.hi) - std::log2(axis.lo));
+}
+
+}  // namespace plot

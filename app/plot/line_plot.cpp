@@ -1,0 +1,157 @@
+#include "app/plot/line_plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace plot {
+namespace {
+
+constexpr int kMaxXTicks = 10;
+constexpr int kTargetYTicks = 5;
+constexpr float kMarkerRadius = 4.5f;  // Units.
+constexpr float kHoverRadius = 10.0f;  // Units: how near the mouse must be to a marker.
+
+struct Axes {
+  Range x;
+  Range y;
+};
+
+bool Plottable(const Point& p) { return p.x > 0.0 && std::isfinite(p.x) && std::isfinite(p.y); }
+
+Axes ComputeAxes(const LinePlotData& data) {
+  std::vector<double> xs;
+  std::vector<double> ys;
+  for (const Series& series : data.series) {
+    for (const Point& p : series.points) {
+      if (!Plottable(p)) continue;
+      xs.push_back(p.x);
+      ys.push_back(p.y);
+    }
+  }
+  for (const HorizontalLine& line : data.lines) ys.push_back(line.y);
+  return {Log2AxisRange(Extent(xs, true)), LinearAxisRange(Extent(ys), true, kTargetYTicks)};
+}
+
+ImVec2 ToScreen(const PlotFrame& frame, const Axes& axes, const Point& p) {
+  return ImVec2(frame.XAt(Log2Fraction(axes.x, p.x)), frame.YAt(LinearFraction(axes.y, p.y)));
+}
+
+void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& axes,
+                        const std::vector<HorizontalLine>& lines) {
+  for (const HorizontalLine& line : lines) {
+    const float y = frame.YAt(LinearFraction(axes.y, line.y));
+    const float thickness = line.style.thickness * Unit();
+    if (line.dashed) {
+      DrawDashedLine(list, ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
+    } else {
+      list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
+    }
+    const ImVec2 text = ImGui::CalcTextSize(line.style.name.c_str());
+    list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), y - text.y - 2.0f * Unit()), line.style.colour,
+                  line.style.name.c_str());
+  }
+}
+
+void DrawSeries(ImDrawList* list, const PlotFrame& frame, const Axes& axes, const Series& series) {
+  std::vector<ImVec2> screen;
+  for (const Point& p : series.points) {
+    if (Plottable(p)) screen.push_back(ToScreen(frame, axes, p));
+  }
+  if (screen.size() > 1) {
+    list->AddPolyline(screen.data(), static_cast<int>(screen.size()), series.style.colour, ImDrawFlags_None,
+                      series.style.thickness * Unit());
+  }
+  for (const ImVec2& c : screen) DrawMarker(list, series.style.marker, c, kMarkerRadius * Unit(), series.style.colour);
+}
+
+// The series and point nearest the mouse within the hover radius; returns false when none.
+bool FindHovered(const PlotFrame& frame, const Axes& axes, const LinePlotData& data, const Series*& series,
+                 const Point*& point) {
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  float best = kHoverRadius * Unit();
+  best *= best;
+  series = nullptr;
+  point = nullptr;
+  for (const Series& s : data.series) {
+    for (const Point& p : s.points) {
+      if (!Plottable(p)) continue;
+      const ImVec2 c = ToScreen(frame, axes, p);
+      const float d = (c.x - mouse.x) * (c.x - mouse.x) + (c.y - mouse.y) * (c.y - mouse.y);
+      if (d <= best) {
+        best = d;
+        series = &s;
+        point = &p;
+      }
+    }
+  }
+  return point != nullptr;
+}
+
+std::string ShowTooltip(ImDrawList* list, const PlotFrame& frame, const Axes& axes, const LinePlotData& data) {
+  const Series* series = nullptr;
+  const Point* point = nullptr;
+  if (!FindHovered(frame, axes, data, series, point)) return {};
+  list->AddCircle(ToScreen(frame, axes, *point), (kMarkerRadius + 3.0f) * Unit(), ImGui::GetColorU32(ImGuiCol_Text),
+                  0, 1.5f * Unit());
+  ImGui::BeginTooltip();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());
+  ImGui::TextUnformatted(point->tooltip.c_str());
+  ImGui::EndTooltip();
+  char x_text[32];
+  std::snprintf(x_text, sizeof x_text, "%g", point->x);
+  return series->style.name + " @ " + x_text;
+}
+
+std::vector<LegendEntry> Legend(const LinePlotData& data) {
+  std::vector<LegendEntry> legend;
+  for (const Series& series : data.series) legend.push_back({series.style, false});
+  for (const HorizontalLine& line : data.lines) legend.push_back({line.style, line.dashed});
+  return legend;
+}
+
+PlotState Describe(const LinePlotData& data, const Axes& axes, ImVec2 widget_min, ImVec2 size) {
+  PlotState state;
+  for (const Series& series : data.series) {
+    int count = 0;
+    for (const Point& p : series.points) count += Plottable(p) ? 1 : 0;
+    state.series.push_back({series.style.name, count});
+  }
+  for (const HorizontalLine& line : data.lines) state.reference_lines.push_back(line.style.name);
+  state.x_axis = axes.x;
+  state.y_axis = axes.y;
+  state.widget_min = widget_min;
+  state.widget_max = ImVec2(widget_min.x + size.x, widget_min.y + size.y);
+  return state;
+}
+
+}  // namespace
+
+PlotState DrawLinePlot(const char* id, const LinePlotData& data, ImVec2 size) {
+  size = ImVec2(std::max(size.x, 1.0f), std::max(size.y, 1.0f));  // InvisibleButton asserts on an empty size.
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const Axes axes = ComputeAxes(data);
+  XTicks x_ticks;
+  x_ticks.ticks = Log2Ticks(axes.x, kMaxXTicks);
+  for (const Tick& tick : x_ticks.ticks) x_ticks.fractions.push_back(Log2Fraction(axes.x, tick.value));
+  const std::vector<Tick> y_ticks = LinearTicks(axes.y, kTargetYTicks);
+  const std::vector<LegendEntry> legend = Legend(data);
+  const PlotFrame frame = LayoutFrame(origin, size, y_ticks, legend);
+
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  DrawAxes(list, frame, x_ticks, y_ticks, axes.y, data.x_label, data.y_label);
+  list->PushClipRect(frame.min, frame.max, true);
+  DrawReferenceLines(list, frame, axes, data.lines);
+  for (const Series& series : data.series) DrawSeries(list, frame, axes, series);
+  list->PopClipRect();
+  DrawLegend(list, frame, legend);
+
+  // An invisible button rather than Dummy(): it claims the space the same way, and also keeps
+  // a drag on the plot from moving the window, and reports hovering for the tooltip.
+  ImGui::InvisibleButton(id, size);
+  PlotState state = Describe(data, axes, origin, size);
+  if (ImGui::IsItemHovered()) state.hovered = ShowTooltip(list, frame, axes, data);
+  return state;
+}
+
+}  // namespace plot

@@ -1,0 +1,132 @@
+#include "app/plot/primitives.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace plot {
+namespace {
+
+constexpr float kReferenceFontSize = 16.0f;
+constexpr float kDashLength = 6.0f;  // Units; the gap is as long as the dash.
+constexpr float kLegendSwatch = 22.0f;
+constexpr float kPadding = 6.0f;
+
+ImU32 TextColour() { return ImGui::GetColorU32(ImGuiCol_Text); }
+ImU32 GridColour() { return ImGui::GetColorU32(ImGuiCol_Border); }
+
+float LegendWidth(const std::vector<LegendEntry>& legend) {
+  float widest = 0.0f;
+  for (const LegendEntry& entry : legend) widest = std::max(widest, ImGui::CalcTextSize(entry.style.name.c_str()).x);
+  return legend.empty() ? 0.0f : widest + (kLegendSwatch + 3.0f * kPadding) * Unit();
+}
+
+}  // namespace
+
+float Unit() { return ImGui::GetFontSize() / kReferenceFontSize; }
+
+void DrawMarker(ImDrawList* list, Marker marker, ImVec2 c, float r, ImU32 colour) {
+  const float t = 2.0f * Unit();
+  switch (marker) {
+    case Marker::kCircle:
+      list->AddCircleFilled(c, r, colour);
+      break;
+    case Marker::kSquare:
+      list->AddRectFilled(ImVec2(c.x - r * 0.85f, c.y - r * 0.85f), ImVec2(c.x + r * 0.85f, c.y + r * 0.85f), colour);
+      break;
+    case Marker::kTriangleUp:
+      list->AddTriangleFilled(ImVec2(c.x, c.y - r * 1.15f), ImVec2(c.x + r, c.y + r * 0.75f),
+                              ImVec2(c.x - r, c.y + r * 0.75f), colour);
+      break;
+    case Marker::kDiamond:
+      list->AddQuadFilled(ImVec2(c.x, c.y - r * 1.2f), ImVec2(c.x + r, c.y), ImVec2(c.x, c.y + r * 1.2f),
+                          ImVec2(c.x - r, c.y), colour);
+      break;
+    case Marker::kTriangleDown:
+      list->AddTriangleFilled(ImVec2(c.x - r, c.y - r * 0.75f), ImVec2(c.x + r, c.y - r * 0.75f),
+                              ImVec2(c.x, c.y + r * 1.15f), colour);
+      break;
+    case Marker::kCross:
+      list->AddLine(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), colour, t);
+      list->AddLine(ImVec2(c.x - r, c.y + r), ImVec2(c.x + r, c.y - r), colour, t);
+      break;
+    case Marker::kPlus:
+      list->AddLine(ImVec2(c.x - r * 1.2f, c.y), ImVec2(c.x + r * 1.2f, c.y), colour, t);
+      list->AddLine(ImVec2(c.x, c.y - r * 1.2f), ImVec2(c.x, c.y + r * 1.2f), colour, t);
+      break;
+  }
+}
+
+void DrawDashedLine(ImDrawList* list, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
+  const float dx = to.x - from.x;
+  const float dy = to.y - from.y;
+  const float length = std::sqrt(dx * dx + dy * dy);
+  const float dash = kDashLength * Unit();
+  if (length <= 0.0f) return;
+  for (float s = 0.0f; s < length; s += 2.0f * dash) {
+    const float e = std::min(s + dash, length);
+    list->AddLine(ImVec2(from.x + dx * s / length, from.y + dy * s / length),
+                  ImVec2(from.x + dx * e / length, from.y + dy * e / length), colour, thickness);
+  }
+}
+
+PlotFrame LayoutFrame(ImVec2 widget_min, ImVec2 size, const std::vector<Tick>& y_ticks,
+                      const std::vector<LegendEntry>& legend) {
+  float label_width = 0.0f;
+  for (const Tick& tick : y_ticks) label_width = std::max(label_width, ImGui::CalcTextSize(tick.label.c_str()).x);
+  const float line = ImGui::GetTextLineHeight();
+  const float pad = kPadding * Unit();
+  PlotFrame frame;
+  frame.min = ImVec2(widget_min.x + label_width + 2.0f * pad, widget_min.y + line + 2.0f * pad);
+  frame.max = ImVec2(widget_min.x + size.x - LegendWidth(legend) - pad, widget_min.y + size.y - 2.0f * line - 2.0f * pad);
+  frame.max.x = std::max(frame.max.x, frame.min.x + 1.0f);
+  frame.max.y = std::max(frame.max.y, frame.min.y + 1.0f);
+  return frame;
+}
+
+void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, const std::vector<Tick>& y_ticks,
+              Range y_axis, const std::string& x_label, const std::string& y_label) {
+  const float pad = kPadding * Unit();
+  const float line = ImGui::GetTextLineHeight();
+  list->AddRectFilled(frame.min, frame.max, ImGui::GetColorU32(ImGuiCol_FrameBg));
+  for (const Tick& tick : y_ticks) {
+    const float y = frame.YAt(LinearFraction(y_axis, tick.value));
+    list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), GridColour());
+    const ImVec2 text = ImGui::CalcTextSize(tick.label.c_str());
+    list->AddText(ImVec2(frame.min.x - pad - text.x, y - text.y * 0.5f), TextColour(), tick.label.c_str());
+  }
+  for (size_t i = 0; i < x_ticks.ticks.size() && i < x_ticks.fractions.size(); ++i) {
+    const float x = frame.XAt(x_ticks.fractions[i]);
+    if (x_ticks.grid) list->AddLine(ImVec2(x, frame.min.y), ImVec2(x, frame.max.y), GridColour());
+    const char* label = x_ticks.ticks[i].label.c_str();
+    const ImVec2 text = ImGui::CalcTextSize(label);
+    list->AddText(ImVec2(x - text.x * 0.5f, frame.max.y + pad * 0.5f), TextColour(), label);
+  }
+  list->AddRect(frame.min, frame.max, TextColour());
+  const ImVec2 x_text = ImGui::CalcTextSize(x_label.c_str());
+  list->AddText(ImVec2((frame.min.x + frame.max.x - x_text.x) * 0.5f, frame.max.y + line + pad), TextColour(),
+                x_label.c_str());
+  // ImGui draws no rotated text: the y label stands above the axis, where readers look first.
+  list->AddText(ImVec2(frame.min.x, frame.min.y - line - pad), TextColour(), y_label.c_str());
+}
+
+void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend) {
+  const float pad = kPadding * Unit();
+  const float swatch = kLegendSwatch * Unit();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  float y = frame.min.y + pad;
+  for (const LegendEntry& entry : legend) {
+    const float x = frame.max.x + 2.0f * pad;
+    const float mid = y + ImGui::GetTextLineHeight() * 0.5f;
+    const float thickness = entry.style.thickness * Unit();
+    if (entry.dashed) {
+      DrawDashedLine(list, ImVec2(x, mid), ImVec2(x + swatch, mid), entry.style.colour, thickness);
+    } else {
+      list->AddLine(ImVec2(x, mid), ImVec2(x + swatch, mid), entry.style.colour, thickness);
+      DrawMarker(list, entry.style.marker, ImVec2(x + swatch * 0.5f, mid), 4.0f * Unit(), entry.style.colour);
+    }
+    list->AddText(ImVec2(x + swatch + pad, y), TextColour(), entry.style.name.c_str());
+    y += line;
+  }
+}
+
+}  // namespace plot

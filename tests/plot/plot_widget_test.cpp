@@ -1,0 +1,92 @@
+// The plot widgets drawn into a headless ImGui context (no window, no GL): what they report
+// having drawn, for empty, single-point and ordinary data, and that they draw something.
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cmath>
+
+#include "app/plot/bar_chart.h"
+#include "app/plot/line_plot.h"
+
+namespace plot {
+namespace {
+
+// One ImGui frame in a context of its own, with the font atlas built so text can be measured.
+class HeadlessFrame : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(1280, 720);
+    io.IniFilename = nullptr;
+    unsigned char* pixels = nullptr;
+    int width = 0;
+    int height = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    ImGui::NewFrame();
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(1000, 600));
+    ImGui::Begin("plot");
+  }
+  void TearDown() override {
+    ImGui::End();
+    ImGui::Render();
+    ImGui::DestroyContext();
+  }
+  int VerticesSoFar() { return ImGui::GetWindowDrawList()->VtxBuffer.Size; }
+};
+
+Series Kernel(const char* name, std::vector<Point> points) {
+  return {{name, IM_COL32(230, 159, 0, 255), Marker::kCircle, 2.0f}, std::move(points)};
+}
+
+TEST_F(HeadlessFrame, EmptyPlotStillDrawsAxesAndReportsNoSeries) {
+  const int before = VerticesSoFar();
+  const PlotState state = DrawLinePlot("##empty", LinePlotData{"n", "GFLOPS", {}, {}}, ImVec2(600, 300));
+  EXPECT_TRUE(state.series.empty());
+  EXPECT_FALSE(state.x_axis.empty);  // The usual 256…4096 sweep, so the frame is meaningful.
+  EXPECT_GT(VerticesSoFar(), before);
+  EXPECT_FLOAT_EQ(state.widget_max.x - state.widget_min.x, 600.0f);
+}
+
+TEST_F(HeadlessFrame, SinglePointSeriesCountsOnePoint) {
+  LinePlotData data{"n", "GFLOPS", {Kernel("naive", {{1024, 5000, "5000 GFLOPS"}})}, {}};
+  const PlotState state = DrawLinePlot("##one", data, ImVec2(600, 300));
+  ASSERT_EQ(state.series.size(), 1u);
+  EXPECT_EQ(state.series[0].points, 1);
+  EXPECT_LT(state.x_axis.lo, 1024.0);
+  EXPECT_GT(state.x_axis.hi, 1024.0);
+}
+
+TEST_F(HeadlessFrame, UnplottablePointsAreNotCountedAndPeakWidensTheYAxis) {
+  LinePlotData data{"n", "GFLOPS",
+                    {Kernel("tiled16", {{256, 100, ""}, {0, 5, "no size"}, {1024, std::nan(""), "failed"}, {4096, 8000, ""}})},
+                    {{{"FP32 peak", IM_COL32_WHITE, Marker::kCircle, 1.5f}, 66900.0, true}}};
+  const PlotState state = DrawLinePlot("##two", data, ImVec2(600, 300));
+  EXPECT_EQ(state.series[0].points, 2);
+  ASSERT_EQ(state.reference_lines.size(), 1u);
+  EXPECT_EQ(state.reference_lines[0], "FP32 peak");
+  EXPECT_GE(state.y_axis.hi, 66900.0);
+  EXPECT_EQ(state.y_axis.lo, 0.0);
+}
+
+TEST_F(HeadlessFrame, BarChartCountsMeasuredBarsOnly) {
+  BarSeries naive;
+  naive.style = {"naive", IM_COL32(0, 114, 178, 255), Marker::kSquare, 2.0f};
+  naive.bars = {Bar{12.5, ""}, std::nullopt};
+  const BarChartData data{"n", "% of cuBLAS", {"256", "1024"}, {naive}, 100.0, "cuBLAS = 100 %"};
+  const PlotState state = DrawBarChart("##bars", data, ImVec2(600, 300));
+  ASSERT_EQ(state.series.size(), 1u);
+  EXPECT_EQ(state.series[0].points, 1);
+  EXPECT_GE(state.y_axis.hi, 100.0);
+  EXPECT_EQ(state.x_axis.hi, 1.0);
+}
+
+TEST_F(HeadlessFrame, EmptyBarChartDoesNotFail) {
+  const PlotState state = DrawBarChart("##nobars", BarChartData{}, ImVec2(0, 0));
+  EXPECT_TRUE(state.series.empty());
+  EXPECT_TRUE(state.x_axis.empty);
+}
+
+}  // namespace
+}  // namespace plot
