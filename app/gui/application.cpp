@@ -176,7 +176,8 @@ void Application::DrawFrame() {
                      ImVec2(viewport->WorkPos.x, viewport->WorkPos.y),
                      ImVec2(viewport->WorkPos.x + viewport->WorkSize.x, viewport->WorkPos.y + viewport->WorkSize.y - bar),
                      presentation_,
-                     reset_layout_};
+                     reset_layout_,
+                     &region_screenshots_};
   for (auto& workspace : workspaces_) workspace->Draw(frame);
   reset_layout_ = false;
   DrawStatusBar();
@@ -184,6 +185,7 @@ void Application::DrawFrame() {
   DrawAboutBox();
   ImGui::PopFont();
   window_->EndFrame();
+  SaveRegionScreenshots();
   if (!pending_screenshot_.empty()) {
     SaveScreenshot(pending_screenshot_);
     pending_screenshot_.clear();
@@ -351,6 +353,23 @@ void Application::SaveScreenshot(const std::string& path) {
   } else {
     notifications_.Add(Severity::kInfo, "saved " + path);
   }
+}
+
+void Application::SaveRegionScreenshots() {
+  if (region_screenshots_.empty()) return;
+  const FramebufferPixels frame = window_->ReadFramebuffer();
+  const ImVec2 scale = ImGui::GetIO().DisplayFramebufferScale;  // ImGui's units → framebuffer pixels.
+  for (const RegionScreenshot& region : region_screenshots_) {
+    const FramebufferPixels crop =
+        Crop(frame, static_cast<int>(region.min.x * scale.x), static_cast<int>(region.min.y * scale.y),
+             static_cast<int>(region.max.x * scale.x), static_cast<int>(region.max.y * scale.y));
+    if (auto error = WritePng(crop, region.path)) {
+      notifications_.Add(Severity::kError, *error);
+    } else {
+      notifications_.Add(Severity::kInfo, "saved " + region.path);
+    }
+  }
+  region_screenshots_.clear();
 }
 
 nlohmann::json Application::StateDump() const {

@@ -49,6 +49,7 @@ class Application {
   bool AnyWorkspaceBusy() const;
   bool AutomatedRunFinished() const;
   void SaveScreenshot(const std::string& path);
+  void SaveRegionScreenshots();
   void WriteStateDump(const std::string& path);
   nlohmann::json StateDump() const;
   void SaveSettings();
@@ -70,6 +71,7 @@ class Application {
   bool show_help_ = false;
   bool reset_layout_ = true;
   std::string pending_screenshot_;
+  std::vector<RegionScreenshot> region_screenshots_;  // Asked for by workspaces while drawing.
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;

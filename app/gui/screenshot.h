@@ -10,4 +10,7 @@ namespace gui {
 // Returns an error message naming the file when it cannot be written.
 std::optional<std::string> WritePng(const FramebufferPixels& pixels, const std::string& path);
 
+// The pixels of [x0, x1) × [y0, y1) (framebuffer pixels, top row 0), clamped to the image.
+FramebufferPixels Crop(const FramebufferPixels& pixels, int x0, int y0, int x1, int y1);
+
 }  // namespace gui

@@ -5,12 +5,22 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <string>
+#include <vector>
+
 #include "app/gui/actions.h"
 #include "app/gui/fonts.h"
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
 
 namespace gui {
+
+// A part of the frame to save as PNG once it is rendered (a panel's "export plot as PNG").
+struct RegionScreenshot {
+  ImVec2 min;  // In ImGui's coordinates, as the panel laid the region out.
+  ImVec2 max;
+  std::string path;
+};
 
 struct FrameContext {
   const FontSet& fonts;
@@ -20,6 +30,9 @@ struct FrameContext {
   ImVec2 area_max;
   bool presentation = false;  // High-contrast theme and large fonts are on.
   bool reset_layout = false;  // Place panels at their default spots this frame.
+  // Regions to crop from this very frame's framebuffer after it is rendered, so the file holds
+  // exactly what was drawn (a general hook; the live panel's plot export is its first user).
+  std::vector<RegionScreenshot>* region_screenshots = nullptr;
 };
 
 class Workspace {

@@ -8,6 +8,8 @@ namespace {
 constexpr int kTargetYTicks = 5;
 constexpr float kGroupFill = 0.8f;     // Share of a group's width the bars take; the rest separates groups.
 constexpr float kMarkerRadius = 4.0f;  // Units.
+// Room above the reference line for its label: at the frame's top edge it would be cut.
+constexpr double kReferenceHeadroom = 1.08;
 
 struct BarRect {
   ImVec2 min;
@@ -21,7 +23,7 @@ Range ValueRange(const BarChartData& data) {
       if (bar) values.push_back(bar->value);
     }
   }
-  if (data.reference) values.push_back(*data.reference);
+  if (data.reference) values.push_back(*data.reference * kReferenceHeadroom);
   return LinearAxisRange(Extent(values), true, kTargetYTicks);
 }
 

@@ -11,6 +11,8 @@ constexpr int kMaxXTicks = 10;
 constexpr int kTargetYTicks = 5;
 constexpr float kMarkerRadius = 4.5f;  // Units.
 constexpr float kHoverRadius = 10.0f;  // Units: how near the mouse must be to a marker.
+// Room above a reference line for its label: a peak on the frame's top edge would lose it.
+constexpr double kLineHeadroom = 1.08;
 
 struct Axes {
   Range x;
@@ -29,7 +31,7 @@ Axes ComputeAxes(const LinePlotData& data) {
       ys.push_back(p.y);
     }
   }
-  for (const HorizontalLine& line : data.lines) ys.push_back(line.y);
+  for (const HorizontalLine& line : data.lines) ys.push_back(line.y * kLineHeadroom);
   return {Log2AxisRange(Extent(xs, true)), LinearAxisRange(Extent(ys), true, kTargetYTicks)};
 }
 
