@@ -8,8 +8,6 @@ namespace {
 constexpr int kTargetYTicks = 5;
 constexpr float kGroupFill = 0.8f;     // Share of a group's width the bars take; the rest separates groups.
 constexpr float kMarkerRadius = 4.0f;  // Units.
-// Room above the reference line for its label: at the frame's top edge it would be cut.
-constexpr double kReferenceHeadroom = 1.08;
 
 struct BarRect {
   ImVec2 min;
@@ -23,7 +21,7 @@ Range ValueRange(const BarChartData& data) {
       if (bar) values.push_back(bar->value);
     }
   }
-  if (data.reference) values.push_back(*data.reference * kReferenceHeadroom);
+  if (data.reference) values.push_back(*data.reference);
   return LinearAxisRange(Extent(values), true, kTargetYTicks);
 }
 
@@ -76,7 +74,7 @@ void DrawReference(ImDrawList* list, const PlotFrame& frame, Range y_axis, const
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
   DrawDashedLine(list, ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), colour, 1.5f * Unit());
   const ImVec2 text = ImGui::CalcTextSize(data.reference_label.c_str());
-  list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), y - text.y - 2.0f * Unit()), colour,
+  list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), colour,
                 data.reference_label.c_str());
 }
 

@@ -11,8 +11,6 @@ constexpr int kMaxXTicks = 10;
 constexpr int kTargetYTicks = 5;
 constexpr float kMarkerRadius = 4.5f;  // Units.
 constexpr float kHoverRadius = 10.0f;  // Units: how near the mouse must be to a marker.
-// Room above a reference line for its label: a peak on the frame's top edge would lose it.
-constexpr double kLineHeadroom = 1.08;
 
 struct Axes {
   Range x;
@@ -31,7 +29,7 @@ Axes ComputeAxes(const LinePlotData& data) {
       ys.push_back(p.y);
     }
   }
-  for (const HorizontalLine& line : data.lines) ys.push_back(line.y * kLineHeadroom);
+  for (const HorizontalLine& line : data.lines) ys.push_back(line.y);
   return {Log2AxisRange(Extent(xs, true)), LinearAxisRange(Extent(ys), true, kTargetYTicks)};
 }
 
@@ -50,7 +48,7 @@ void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& ax
       list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
     }
     const ImVec2 text = ImGui::CalcTextSize(line.style.name.c_str());
-    list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), y - text.y - 2.0f * Unit()), line.style.colour,
+    list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), line.style.colour,
                   line.style.name.c_str());
   }
 }

@@ -109,6 +109,11 @@ void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, c
   list->AddText(ImVec2(frame.min.x, frame.min.y - line - pad), TextColour(), y_label.c_str());
 }
 
+float LineLabelY(const PlotFrame& frame, float line_y, float text_height) {
+  const float above = line_y - text_height - 2.0f * Unit();
+  return above >= frame.min.y ? above : line_y + 2.0f * Unit();
+}
+
 void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend) {
   const float pad = kPadding * Unit();
   const float swatch = kLegendSwatch * Unit();

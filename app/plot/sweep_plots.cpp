@@ -1,0 +1,149 @@
+#include "app/plot/sweep_plots.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "app/gui/palette.h"
+#include "kernels/registry.h"
+
+namespace plot {
+namespace {
+
+// Okabe–Ito without black (the dark theme's background) and grey (the grid).
+constexpr ImU32 kSeriesColours[] = {gui::palette::kOrange,     gui::palette::kSkyBlue,   gui::palette::kBluishGreen,
+                                    gui::palette::kYellow,     gui::palette::kBlue,      gui::palette::kVermillion,
+                                    gui::palette::kReddishPurple};
+constexpr int kColourCount = sizeof(kSeriesColours) / sizeof(kSeriesColours[0]);
+constexpr Marker kReferenceMarker = Marker::kDiamond;
+constexpr float kSeriesThickness = 2.0f;
+constexpr float kReferenceThickness = 3.5f;
+constexpr float kPeakThickness = 1.5f;
+
+bool Plottable(const kernels::BenchResult& r) { return r.ok() && r.verified && r.gflops > 0.0; }
+
+std::string Format(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+int RegistryOrder(const std::string& name) {
+  const kernels::KernelSpec* spec = kernels::FindKernel(name);
+  return spec ? kernels::KernelIndex(*spec) : static_cast<int>(kernels::kKernelCount);
+}
+
+std::string LabelOf(const std::vector<kernels::BenchResult>& results, const std::string& kernel) {
+  for (const auto& r : results) {
+    if (r.kernel == kernel && !r.label.empty()) return r.label;
+  }
+  return kernel;
+}
+
+// "tiled, TILE 16 (2 not plotted: ✗)": the legend owns up to what the lines leave out.
+std::string SeriesName(const std::string& label, int left_out) {
+  if (left_out == 0) return label;
+  return label + " (" + std::to_string(left_out) + " not plotted " + gui::palette::kGlyphCross + ")";
+}
+
+std::vector<std::int64_t> SquareSizes(const std::vector<kernels::BenchResult>& results) {
+  std::vector<std::int64_t> sizes;
+  for (const auto& r : results) {
+    if (r.shape.IsSquare()) sizes.push_back(r.shape.m);
+  }
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  return sizes;
+}
+
+}  // namespace
+
+std::vector<std::string> KernelsIn(const std::vector<kernels::BenchResult>& results) {
+  std::vector<std::string> names;
+  for (const auto& r : results) {
+    if (std::find(names.begin(), names.end(), r.kernel) == names.end()) names.push_back(r.kernel);
+  }
+  std::stable_sort(names.begin(), names.end(),
+                   [](const std::string& a, const std::string& b) { return RegistryOrder(a) < RegistryOrder(b); });
+  return names;
+}
+
+SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, ImU32 reference_colour) {
+  if (kernel == kReferenceKernel) return {label + " \u2014 reference", reference_colour, kReferenceMarker, kReferenceThickness};
+  // The kernels cycle through every marker but the reference's, so none is mistaken for it.
+  int marker = index % (kMarkerCount - 1);
+  if (marker >= static_cast<int>(kReferenceMarker)) ++marker;
+  return {label, kSeriesColours[index % kColourCount], static_cast<Marker>(marker), kSeriesThickness};
+}
+
+std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops) {
+  if (!r.ok()) return "n = " + kernels::ToString(r.shape) + ": not measured: " + r.error;
+  std::string text = "n = " + kernels::ToString(r.shape) + "\n";
+  text += Format("%.1f GFLOPS\n", r.gflops);
+  text += Format("%.4f ms median", r.median_ms) + Format(" (%.4f", r.min_ms) + Format("\u2013%.4f ms", r.max_ms) +
+          ", " + std::to_string(r.reps) + " launches)\n";
+  text += r.percent_of_cublas > 0.0 ? Format("%.1f %% of cuBLAS FP32\n", r.percent_of_cublas) : "% of cuBLAS: not timed\n";
+  if (peak_gflops > 0.0) text += Format("%.1f %% of the FP32 peak\n", 100.0 * r.gflops / peak_gflops);
+  text += r.occupancy_blocks_per_sm > 0
+              ? "occupancy: " + std::to_string(r.occupancy_blocks_per_sm) + " blocks of " +
+                    std::to_string(r.threads_per_block) + " threads per SM\n"
+              : "occupancy: chosen by cuBLAS\n";
+  text += r.verified ? std::string(gui::palette::kGlyphCheck) + " verified against cuBLAS"
+                     : std::string(gui::palette::kGlyphCross) + " wrong C: " + std::to_string(r.wrong_elements) +
+                           " elements off by more than " + Format("%g", r.tolerance);
+  return text;
+}
+
+LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops,
+                        ImU32 reference_colour) {
+  LinePlotData data;
+  data.x_label = "matrix size n (C = A\u00b7B, all n \u00d7 n; log2 axis)";
+  data.y_label = "GFLOPS (2n\u00b3 / median time)";
+  int index = 0;
+  for (const std::string& kernel : KernelsIn(results)) {
+    Series series;
+    int left_out = 0;
+    for (const auto& r : results) {
+      if (r.kernel != kernel) continue;
+      if (!Plottable(r) || !r.shape.IsSquare()) {
+        ++left_out;
+        continue;
+      }
+      series.points.push_back({static_cast<double>(r.shape.m), r.gflops, ResultTooltip(r, peak_gflops)});
+    }
+    std::sort(series.points.begin(), series.points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
+    series.style = StyleFor(kernel, SeriesName(LabelOf(results, kernel), left_out), index, reference_colour);
+    if (kernel != kReferenceKernel) ++index;
+    data.series.push_back(std::move(series));
+  }
+  if (peak_gflops > 0.0) {
+    const std::string name = Format("FP32 peak %.0f GFLOPS", peak_gflops);
+    data.lines.push_back({{name, gui::palette::kGrey, Marker::kCircle, kPeakThickness}, peak_gflops, true});
+  }
+  return data;
+}
+
+BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, ImU32 reference_colour) {
+  BarChartData data;
+  data.x_label = "matrix size n";
+  data.y_label = "% of cuBLAS SGEMM (FP32) at the same size";
+  data.reference = 100.0;
+  data.reference_label = "cuBLAS FP32 = 100 %";
+  const std::vector<std::int64_t> sizes = SquareSizes(results);
+  for (std::int64_t n : sizes) data.categories.push_back(std::to_string(n));
+  int index = 0;
+  for (const std::string& kernel : KernelsIn(results)) {
+    if (kernel == kReferenceKernel) continue;  // 100 % by definition: the dashed line.
+    BarSeries series;
+    series.style = StyleFor(kernel, LabelOf(results, kernel), index++, reference_colour);
+    series.bars.resize(sizes.size());
+    for (const auto& r : results) {
+      if (r.kernel != kernel || !Plottable(r) || !r.shape.IsSquare() || r.percent_of_cublas <= 0.0) continue;
+      const size_t slot = std::lower_bound(sizes.begin(), sizes.end(), r.shape.m) - sizes.begin();
+      series.bars[slot] = Bar{r.percent_of_cublas, ResultTooltip(r, 0.0)};
+    }
+    data.series.push_back(std::move(series));
+  }
+  return data;
+}
+
+}  // namespace plot

@@ -1,0 +1,113 @@
+"""The live GPU panel without a GPU: it says why there is no device, a saved sweep loads and
+draws its lines (seen in the pixels of the plot and in the widget's state), a truncated file
+is reported and the last good plot stays, and the plot exports as a PNG of its own.
+
+The sweep file is written here with synthetic numbers (round, clearly made up): the test is
+about drawing, not about any GPU's speed."""
+import json
+import os
+import sys
+
+from guitest import Run, check, read_png, region_colours
+
+ORANGE = (230, 159, 0)    # Okabe-Ito: the first kernel's colour.
+SKY_BLUE = (86, 180, 233)  # The second's.
+
+
+def synthetic_sweep():
+    kernels = [("naive", "naive (global memory only)", 1000.0), ("tiled16", "tiled, TILE 16", 2000.0),
+               ("cublas_fp32", "cuBLAS SGEMM (FP32)", 10000.0)]
+    results = []
+    for name, label, base in kernels:
+        for i, n in enumerate([256, 512, 1024, 2048]):
+            gflops = base * (i + 1)
+            results.append({
+                "kernel": name, "label": label, "m": n, "n": n, "k": n, "error": "", "reps": 5,
+                "median_ms": 2.0 * n ** 3 / gflops / 1e6, "min_ms": 0.0, "max_ms": 0.0, "q1_ms": 0.0, "q3_ms": 0.0,
+                "gflops": gflops, "percent_of_cublas": 100.0 * base / 10000.0, "max_abs_error": 0.0,
+                "tolerance": 0.001, "wrong_elements": 0, "verified": True,
+                "occupancy_blocks_per_sm": 0 if name.startswith("cublas") else 4, "threads_per_block": 256})
+    return {"format": "tilescope-sweep", "version": 1,
+            "device": {"name": "Synthetic GPU (test data)", "compute_capability": "9.0", "sms": 100,
+                       "clock_mhz": 1000.0, "memory_bytes": 8.0e9, "fp32_peak_gflops": 50000.0},
+            "measured_at": "2000-01-01T00:00:00Z", "results": results}
+
+
+def write_sweep(run):
+    path = os.path.join(run.dir, "sweep.json")
+    with open(path, "w") as f:
+        json.dump(synthetic_sweep(), f)
+    return path
+
+
+def test_no_device_reason(binary):
+    run = Run(binary)
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "3")
+    check(status == 0, "app exits 0")
+    live = run.state()["live"]
+    check(not live["device"]["available"], "no device here")
+    check(len(live["device"]["reason"]) > 10, "the panel gives the reason: " + live["device"]["reason"])
+    status, output = run.app("--frames", "3", "--actions", "live-run")
+    check("cannot run" in output, "Run without a device says it cannot run")
+
+
+def test_loaded_sweep_draws_lines(binary):
+    run = Run(binary)
+    sweep = write_sweep(run)
+    png_path = os.path.join(run.dir, "plot.png")
+    status, output = run.app("--width", "1920", "--height", "1080", "--frames", "5", "--actions",
+                             "live-load " + sweep + "; wait 2; live-export-png " + png_path,
+                             "--screenshot", run.screenshot)
+    check(status == 0, "app exits 0")
+    live = run.state()["live"]
+    check(live["results"] == 12, "12 results loaded")
+    check(live["loaded_from"] == sweep and live["measured_on"] == "Synthetic GPU (test data)",
+          "the panel says where the results come from")
+    series = {s["name"].split(" \u2014")[0]: s["points"] for s in live["plot"]["series"]}
+    check(series.get("naive (global memory only)") == 4 and series.get("tiled, TILE 16") == 4,
+          "two kernels with 4 points each: " + str(series))
+    check(any("reference" in s["name"] for s in live["plot"]["series"]), "cuBLAS is the reference series")
+    check(any("peak" in line for line in live["plot"]["reference_lines"]), "the FP32 peak is drawn")
+    x0, y0, x1, y1 = (int(v) for v in live["plot"]["region"])
+    colours = region_colours(read_png(run.screenshot), x0, y0, x1, y1)
+    check(ORANGE in colours and SKY_BLUE in colours, "the first two kernels' colours are in the plot's pixels")
+    check(os.path.exists(png_path), "the plot was exported as PNG")
+    plot_png = read_png(png_path)
+    check(abs(plot_png[0] - (x1 - x0)) <= 1 and abs(plot_png[1] - (y1 - y0)) <= 1,
+          "the exported PNG is the plot region (%dx%d)" % (plot_png[0], plot_png[1]))
+
+
+def test_truncated_file_keeps_last_plot(binary):
+    run = Run(binary)
+    good = write_sweep(run)
+    bad = os.path.join(run.dir, "truncated.json")
+    with open(good) as f:
+        text = f.read()
+    with open(bad, "w") as f:
+        f.write(text[:len(text) // 2])
+    status, output = run.app("--frames", "5", "--actions", "live-load " + good + "; live-load " + bad)
+    check(status == 0, "a truncated file does not stop the app")
+    live = run.state()["live"]
+    check("not loaded" in live["message"] and "truncated.json" in live["message"], "the message names the bad file")
+    check(live["results"] == 12 and live["loaded_from"] == good, "the last good sweep stays on screen")
+    check(sum(s["points"] for s in live["plot"]["series"]) == 12, "and its plot keeps every point")
+
+
+def test_bars_view(binary):
+    run = Run(binary)
+    sweep = write_sweep(run)
+    status, _ = run.app("--frames", "5", "--actions", "live-load " + sweep + "; live-view bars")
+    live = run.state()["live"]
+    check(status == 0 and live["view"] == "bars", "the bars view is on")
+    names = [s["name"] for s in live["plot"]["series"]]
+    check(len(names) == 2 and all(s["points"] == 4 for s in live["plot"]["series"]),
+          "one bar per size for each non-reference kernel: " + str(names))
+
+
+if __name__ == "__main__":
+    binary = sys.argv[1]
+    for name, test in sorted(globals().items()):
+        if name.startswith("test_"):
+            print("== " + name)
+            test(binary)
+    print("PASS")
