@@ -3,16 +3,29 @@
 #include <imgui.h>
 
 #include "app/version.h"
+#include "kernels/device.h"
 
 namespace gui {
+namespace {
+
+std::string OrNone(const std::string& value, const kernels::GpuStatus& gpu) {
+  if (!value.empty()) return value;
+  return "none (" + gpu.reason + ")";
+}
+
+}  // namespace
 
 std::vector<AboutLine> CollectAboutLines(const Window& window) {
+  const kernels::GpuStatus& gpu = kernels::ProbeGpu();
   return {
       {"TileScope", app::kVersion},
       {"Dear ImGui", IMGUI_VERSION},
       {"GLFW", Window::GlfwVersion()},
       {"OpenGL renderer", window.GlRenderer()},
       {"OpenGL version", window.GlVersion()},
+      {"CUDA runtime", OrNone(gpu.runtime_version, gpu)},
+      {"CUDA driver", OrNone(gpu.driver_version, gpu)},
+      {"GPU", gpu.available ? gpu.device.name : "none (" + gpu.reason + ")"},
   };
 }
 

@@ -18,6 +18,7 @@ const ImWchar kGlyphRanges[] = {
     0x0020, 0x00FF,  // Basic Latin, Latin-1 (× ·)
     0x0370, 0x03FF,  // Greek
     0x2010, 0x205E,  // punctuation (– … ‰)
+    0x2100, 0x214F,  // letterlike symbols (ℹ)
     0x2190, 0x21FF,  // arrows
     0x2200, 0x22FF,  // mathematical operators (≤ ≥ ≈)
     0x2500, 0x25FF,  // box drawing, blocks, geometric shapes
