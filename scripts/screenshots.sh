@@ -18,4 +18,4 @@ shoot() {  # NAME [ARGS...]
   echo "wrote $out/$name.png"
 }
 
-shoot default-lesson --lesson default
+shoot window --lesson default
