@@ -48,6 +48,17 @@ def test_corrupt_settings_reported_and_replaced(binary):
         check(f.read().strip().startswith("{") and os.path.getsize(f.name) > 40, "the file is replaced by valid settings")
 
 
+def test_missing_font_falls_back(binary):
+    run = Run(binary)
+    run.env["TILESCOPE_FONT_DIR"] = os.path.join(run.dir, "no-fonts-here")
+    status, output = run.app("--frames", "3", "--screenshot", run.screenshot)
+    check(status == 0, "a missing font file does not stop the app")
+    check("built-in font" in output, "the missing font is reported")
+    check(run.state()["builtin_font"], "ImGui's built-in font is in use")
+    png = read_png(run.screenshot)
+    check(len(region_colours(png, 0, 0, 200, 16)) > 4, "the menu bar text is still drawn")
+
+
 def test_unknown_action_is_a_message(binary):
     run = Run(binary)
     status, output = run.app("--frames", "3", "--actions", "frobnicate")
