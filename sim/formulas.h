@@ -1,0 +1,42 @@
+// formulas.h — the closed forms of what the model counts, for the Counters panel, the CLI
+// and the tests that compare counted with expected. Reads assume what the kernels do:
+// A is read ceil(N/TN) times over (once per block column), B ceil(M/TM) times.
+#pragma once
+#include <cstdint>
+
+#include "sim/lesson_config.h"
+
+namespace sim {
+
+struct ClosedForms {
+  int phases = 0;
+  std::uint64_t global_reads_a = 0;       // tiled: ceil(N/TN)·M·K (guarded, ceil tiles)
+  std::uint64_t global_reads_b = 0;       // tiled: ceil(M/TM)·K·N
+  std::uint64_t naive_global_reads = 0;   // 2·M·N·K: the naive kernel on the same sizes
+  std::uint64_t minimum_global_reads = 0; // M·K + K·N: every element of A and B once
+  std::uint64_t global_writes = 0;        // M·N
+  std::uint64_t shared_writes = 0;
+  std::uint64_t shared_reads = 0;
+  std::uint64_t barrier_arrivals = 0;
+  std::uint64_t fma = 0;                  // zero padding included
+  std::uint64_t flops = 0;                // 2·M·N·K
+  std::uint64_t thread_instructions = 0;
+
+  std::uint64_t global_reads() const { return global_reads_a + global_reads_b; }
+  // Global reads per element of C: 2K for the naive kernel, about 2K/T tiled.
+  double ReadsPerElementOfC(const LessonConfig& config) const;
+  // How many times fewer reads than the naive kernel.
+  double Saving() const { return global_reads() == 0 ? 0.0 : double(naive_global_reads) / double(global_reads()); }
+};
+
+ClosedForms Expected(const LessonConfig& config);
+
+// Instructions of one thread's program: phases·(2·loads of A + 2·loads of B + TK + barriers
+// on) + 1 for the tiled kernels (square: phases·(4 + T + barriers on) + 1); 3K + 1 naive.
+// The thread is (tx, ty) of block (bx, by).
+std::int64_t StepsPerThread(const LessonConfig& config, int bx, int by, int tx, int ty);
+
+// Barriers switched on (0, 1 or 2) in a tiled kernel.
+int BarriersOn(const LessonConfig& config);
+
+}  // namespace sim

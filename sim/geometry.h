@@ -1,0 +1,24 @@
+// geometry.h — the launch a lesson makes: grid, block and tile sizes, warps, phases.
+#pragma once
+#include "sim/lesson_config.h"
+
+namespace sim {
+
+struct Geometry {
+  int m = 0, n = 0, k = 0;
+  int tm = 0, tn = 0, tk = 0;  // block: tn threads wide, tm tall; K walked in slices of tk
+  int grid_x = 0;              // blocks along N: ceil(N / tn)
+  int grid_y = 0;              // blocks along M: ceil(M / tm)
+  int blocks = 0;
+  int block_threads = 0;
+  int warps_per_block = 0;
+  int phases = 0;              // tile phases; the naive kernel counts as one phase
+  bool naive = false;
+
+  int threads() const { return blocks * block_threads; }
+  int warps() const { return blocks * warps_per_block; }
+};
+
+Geometry MakeGeometry(const LessonConfig& config);
+
+}  // namespace sim

@@ -1,0 +1,92 @@
+// global_memory.h — A (M×K), B (K×N) and C (M×N) in device memory, and who touched them.
+//
+// GlobalMemory owns the values and the out-of-bounds rule: with the bounds guard off, a
+// read outside the matrix returns the element at that linear index while it lies inside
+// the allocation (what the GPU does) and a NaN poison past it; either way it is flagged,
+// like compute-sanitizer memcheck's "invalid global read". GlobalReadCounter counts reads
+// per element, per block and (through the simulation's counters) per phase.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace sim {
+
+enum class MatrixId : std::uint8_t { kA, kB, kC };
+
+// A global read past the end of an allocation returns this (shown as "NaN").
+inline float GlobalPoison() {
+  const std::uint32_t bits = 0x7fc0beef;
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// One global read of an element of A or B: who read it and when (the GUI's hover).
+struct ReadRecord {
+  std::int64_t step = 0;
+  std::int32_t element = 0;  // row-major index in its matrix
+  std::int32_t block = 0;
+  std::int16_t thread = 0;   // index_in_block
+  std::int16_t phase = 0;
+  MatrixId matrix = MatrixId::kA;
+  bool operator==(const ReadRecord& o) const;
+};
+
+class GlobalMemory {
+ public:
+  GlobalMemory() = default;
+  GlobalMemory(int m, int n, int k, std::vector<float> a, std::vector<float> b);
+
+  int rows(MatrixId id) const { return id == MatrixId::kB ? k_ : m_; }
+  int cols(MatrixId id) const { return id == MatrixId::kA ? k_ : n_; }
+  bool Inside(MatrixId id, long long row, long long col) const {
+    return row >= 0 && col >= 0 && row < rows(id) && col < cols(id);
+  }
+  // The value a load at (row, col) returns, in bounds or not (see the file comment).
+  float Load(MatrixId id, long long row, long long col) const;
+  // The linear element a load at (row, col) touches, or -1 past the allocation.
+  long long ElementAt(MatrixId id, long long row, long long col) const;
+  const std::vector<float>& a() const { return a_; }
+  const std::vector<float>& b() const { return b_; }
+
+ private:
+  int m_ = 0;
+  int n_ = 0;
+  int k_ = 0;
+  std::vector<float> a_;
+  std::vector<float> b_;
+};
+
+class GlobalReadCounter {
+ public:
+  GlobalReadCounter() = default;
+  GlobalReadCounter(int a_elements, int b_elements, int blocks);
+
+  void Count(MatrixId id, long long element, int block) {
+    auto& per_element = id == MatrixId::kA ? reads_a_ : reads_b_;
+    auto& per_block = id == MatrixId::kA ? block_reads_a_ : block_reads_b_;
+    if (element >= 0) ++per_element[static_cast<std::size_t>(element)];
+    ++per_block[static_cast<std::size_t>(block)];
+  }
+  std::uint32_t ReadsOf(MatrixId id, int element) const {
+    return (id == MatrixId::kA ? reads_a_ : reads_b_)[static_cast<std::size_t>(element)];
+  }
+  std::uint64_t ReadsByBlock(MatrixId id, int block) const {
+    return (id == MatrixId::kA ? block_reads_a_ : block_reads_b_)[static_cast<std::size_t>(block)];
+  }
+  std::size_t Bytes() const {
+    return (reads_a_.capacity() + reads_b_.capacity()) * sizeof(std::uint32_t) +
+           (block_reads_a_.capacity() + block_reads_b_.capacity()) * sizeof(std::uint64_t);
+  }
+  bool operator==(const GlobalReadCounter& o) const;
+
+ private:
+  std::vector<std::uint32_t> reads_a_;
+  std::vector<std::uint32_t> reads_b_;
+  std::vector<std::uint64_t> block_reads_a_;
+  std::vector<std::uint64_t> block_reads_b_;
+};
+
+}  // namespace sim

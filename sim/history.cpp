@@ -1,0 +1,50 @@
+#include "sim/history.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace sim {
+namespace {
+
+// Replaying is cheap next to copying a state: space checkpoints so the copies cost a
+// small fraction of the steps between them (about one step per KiB of state).
+constexpr std::int64_t kMinInterval = 64;
+constexpr std::size_t kBytesPerReplayedStep = 1024;
+constexpr std::size_t kMinCheckpoints = 4;
+
+}  // namespace
+
+void History::Reset(const MachineState& initial) {
+  checkpoints_.clear();
+  // Hazard arenas and events grow while running: leave room for them.
+  state_bytes_ = std::max<std::size_t>(1, initial.Bytes() * 3 / 2);
+  max_checkpoints_ = std::max(kMinCheckpoints, budget_ / state_bytes_);
+  interval_ = std::max<std::int64_t>(kMinInterval, static_cast<std::int64_t>(state_bytes_ / kBytesPerReplayedStep));
+  checkpoints_.emplace(0, initial);
+}
+
+void History::OnStep(const MachineState& state) {
+  if (state.step % interval_ != 0 || checkpoints_.count(state.step) != 0) return;
+  checkpoints_.emplace(state.step, state);
+  if (checkpoints_.size() > max_checkpoints_) Thin();
+}
+
+void History::Thin() {
+  interval_ *= 2;
+  for (auto it = checkpoints_.begin(); it != checkpoints_.end();) {
+    it = it->first % interval_ == 0 ? std::next(it) : checkpoints_.erase(it);
+  }
+}
+
+const MachineState& History::Nearest(std::int64_t step) const {
+  auto it = checkpoints_.upper_bound(step);
+  return std::prev(it)->second;
+}
+
+std::size_t History::Bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& [step, state] : checkpoints_) bytes += state.Bytes();
+  return bytes;
+}
+
+}  // namespace sim

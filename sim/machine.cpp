@@ -1,0 +1,542 @@
+#include "sim/machine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <utility>
+
+#include "sim/kernel_source.h"
+
+namespace sim {
+namespace {
+
+// Distinct values among at most one warp's worth.
+int CountDistinct(std::array<std::int64_t, kWarpSize>& values, int count) {
+  std::sort(values.begin(), values.begin() + count);
+  return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
+}
+
+// Extra wavefronts a shared access needs: distinct words that fall in the same bank are
+// served one after another; equal words are broadcast.
+int BankConflicts(std::array<std::int64_t, kWarpSize>& words, int count) {
+  const int distinct = CountDistinct(words, count);
+  std::array<int, kSharedBanks> per_bank{};
+  int worst = 0;
+  for (int i = 0; i < distinct; ++i) worst = std::max(worst, ++per_bank[static_cast<std::size_t>(words[i] % kSharedBanks)]);
+  return std::max(0, worst - 1);
+}
+
+constexpr int kBytesPerFloat = 4;
+constexpr int kSectorBytes = 32;
+
+}  // namespace
+
+Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<float> b)
+    : config_(config),
+      geometry_(MakeGeometry(config)),
+      program_(config, geometry_),
+      memory_(config.m, config.n, config.k, std::move(a), std::move(b)) {
+  for (int op = 0; op < kOpCount; ++op) lines_[static_cast<std::size_t>(op)] = LineOf(config.kernel, static_cast<Op>(op));
+  const Geometry& g = geometry_;
+  state_.shared = SharedMemory(g.naive ? 0 : g.blocks, g.tm, g.tn, g.tk);
+  state_.hazard_detector = HazardDetector(g.blocks, g.naive ? 0 : state_.shared.CellsPerBlock());
+  state_.scheduler = Scheduler(config.scheduler, config.seed, g.threads(), g.warps());
+  state_.reads = GlobalReadCounter(g.m * g.k, g.k * g.n, g.blocks);
+  state_.c.assign(static_cast<std::size_t>(g.m) * g.n, 0.0f);
+  state_.c_written.assign(state_.c.size(), 0);
+  state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
+  InitThreads();
+}
+
+void Machine::InitThreads() {
+  const Geometry& g = geometry_;
+  state_.threads.resize(static_cast<std::size_t>(g.threads()));
+  state_.warps.resize(static_cast<std::size_t>(g.warps()));
+  state_.blocks.resize(static_cast<std::size_t>(g.blocks));
+  for (int b = 0; b < g.blocks; ++b) {
+    Block& block = state_.blocks[static_cast<std::size_t>(b)];
+    block.bx = b % g.grid_x;
+    block.by = b / g.grid_x;
+    block.first_thread = b * g.block_threads;
+    block.thread_count = g.block_threads;
+    block.first_warp = b * g.warps_per_block;
+    block.warp_count = g.warps_per_block;
+    for (int w = 0; w < g.warps_per_block; ++w) {
+      Warp& warp = state_.warps[static_cast<std::size_t>(block.first_warp + w)];
+      warp.block = b;
+      warp.index_in_block = w;
+      warp.first_thread = block.first_thread + w * kWarpSize;
+      warp.lane_count = std::min(kWarpSize, g.block_threads - w * kWarpSize);
+    }
+    for (int i = 0; i < g.block_threads; ++i) {
+      Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
+      thread.block = b;
+      thread.tx = static_cast<std::int16_t>(i % g.tn);
+      thread.ty = static_cast<std::int16_t>(i / g.tn);
+      thread.index_in_block = i;
+      thread.warp = block.first_warp + i / kWarpSize;
+      thread.lane = i % kWarpSize;
+      thread.regs.row = block.by * g.tm + thread.ty;
+      thread.regs.col = block.bx * g.tn + thread.tx;
+      thread.pc = program_.First(thread);
+      if (thread.pc.op == Op::kDone) {
+        // The naive kernel's guard returns before the first instruction.
+        thread.state = ThreadState::kDone;
+        ++state_.exited_threads;
+        ++state_.warps[static_cast<std::size_t>(thread.warp)].exited_lanes;
+        ++block.exited_threads;
+      } else {
+        SetRunnable(thread, true);
+      }
+    }
+  }
+}
+
+void Machine::Restore(const MachineState& state) {
+  state_ = state;
+  logs_.reads.resize(state.read_log_size);
+  logs_.hazards.resize(state.hazard_log_size);
+  logs_.out_of_bounds.resize(state.out_of_bounds_log_size);
+}
+
+bool Machine::Step() {
+  const std::optional<Unit> unit = state_.scheduler.Next();
+  if (!unit) return false;
+  ++state_.step;
+  ++state_.counters.steps;
+  state_.counters.barrier_stall_steps += static_cast<std::uint64_t>(state_.waiting_threads);
+  state_.last_step_events.clear();
+  state_.last_unit = *unit;
+  if (unit->is_warp) {
+    ExecuteWarp(unit->index);
+  } else {
+    Thread& thread = state_.threads[static_cast<std::size_t>(unit->index)];
+    Execute(thread, LeadsWarpInstruction(thread));
+  }
+  return true;
+}
+
+void Machine::ExecuteWarp(int warp_index) {
+  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  // Lockstep with reconvergence: the lanes at the earliest point of the program issue
+  // together; lanes that skipped ahead (a shorter strided loop) wait for them.
+  std::array<int, kWarpSize> lanes{};
+  int count = 0;
+  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    if (!thread.Runnable()) continue;
+    const std::int64_t key = thread.pc.Key();
+    if (key < earliest) {
+      earliest = key;
+      count = 0;
+    }
+    if (key == earliest) lanes[static_cast<std::size_t>(count++)] = lane;
+  }
+  const int first_thread = warp.first_thread;
+  bool loaded = false;
+  for (int i = 0; i < count; ++i) {
+    loaded |= Execute(state_.threads[static_cast<std::size_t>(first_thread + lanes[static_cast<std::size_t>(i)])], i == 0);
+  }
+  if (loaded) state_.scheduler.OnGlobalLoad(warp_index);
+}
+
+bool Machine::LeadsWarpInstruction(const Thread& thread) const {
+  // A warp-instruction is counted once, by its lowest participating lane, whenever that
+  // lane runs: the figures do not depend on how the scheduler interleaves the lanes.
+  const int first = state_.warps[static_cast<std::size_t>(thread.warp)].first_thread;
+  for (int lane = 0; lane < thread.lane; ++lane) {
+    if (program_.Contains(state_.threads[static_cast<std::size_t>(first + lane)], thread.pc)) return false;
+  }
+  return true;
+}
+
+bool Machine::Execute(Thread& thread, bool leads_warp_instruction) {
+  const ProgramCounter pc = thread.pc;
+  if (leads_warp_instruction) CountWarpInstruction(thread);
+  thread.last_line = lines_[static_cast<std::size_t>(pc.op)];
+  ++thread.instructions;
+  ++state_.counters.thread_instructions;
+  if (geometry_.naive) {
+    thread.regs.k = pc.t;
+  } else {
+    thread.regs.t = pc.t;
+  }
+  bool loaded = false;
+  switch (pc.op) {
+    case Op::kLoadA: {
+      const long long col = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk + program_.AColumn(thread, pc.j);
+      loaded = Load(thread, MatrixId::kA, thread.regs.row, col, thread.regs.a);
+      break;
+    }
+    case Op::kLoadB: {
+      const long long row = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk + program_.BRow(thread, pc.j);
+      loaded = Load(thread, MatrixId::kB, row, thread.regs.col, thread.regs.b);
+      break;
+    }
+    case Op::kStoreAs:
+      StoreShared(thread, TileId::kAs, thread.ty, program_.AColumn(thread, pc.j), thread.regs.a);
+      break;
+    case Op::kStoreBs:
+      StoreShared(thread, TileId::kBs, program_.BRow(thread, pc.j), thread.tx, thread.regs.b);
+      break;
+    case Op::kFma:
+      Fma(thread);
+      break;
+    case Op::kBarrier1:
+    case Op::kBarrier2:
+      Arrive(thread);
+      return false;  // the barrier's release moves the thread on
+    case Op::kStoreC:
+      StoreC(thread);
+      break;
+    case Op::kDone:
+      return false;
+  }
+  Advance(thread);
+  return loaded;
+}
+
+bool Machine::Load(Thread& thread, MatrixId id, long long row, long long col, float& reg) {
+  const bool inside = memory_.Inside(id, row, col);
+  PhaseCounters& phase = PhaseOf(thread);
+  if (config_.guard && !inside) {
+    // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
+    reg = 0.0f;
+    ++state_.counters.select_zero;
+    TraceEvent event = EventFor(thread, EventKind::kSelectZero);
+    event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
+    event.value = 0.0f;
+    Emit(event);
+    return false;
+  }
+  reg = memory_.Load(id, row, col);
+  const long long element = memory_.ElementAt(id, row, col);
+  state_.reads.Count(id, element, thread.block);
+  if (id == MatrixId::kA) {
+    ++state_.counters.global_reads_a;
+    ++phase.global_reads_a;
+  } else {
+    ++state_.counters.global_reads_b;
+    ++phase.global_reads_b;
+  }
+  if (element >= 0 && logs_.reads.size() < kMaxLoggedReads) {
+    logs_.reads.push_back(ReadRecord{state_.step, static_cast<std::int32_t>(element), thread.block,
+                                     static_cast<std::int16_t>(thread.index_in_block),
+                                     static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t), id});
+    state_.read_log_size = logs_.reads.size();
+  }
+  TraceEvent event = EventFor(thread, EventKind::kGlobalLoad);
+  event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
+  event.value = reg;
+  Emit(event);
+  if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
+  return true;
+}
+
+void Machine::StoreShared(Thread& thread, TileId tile, int row, int col, float value) {
+  const int word = state_.shared.Word(tile, row, col);
+  SharedCell& cell = state_.shared.Cell(thread.block, word);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
+                             warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, true, value, cell.value});
+  cell.value = value;
+  cell.writer = thread.index_in_block;
+  cell.phase = thread.pc.t;
+  ++state_.counters.shared_writes;
+  ++PhaseOf(thread).shared_writes;
+  TraceEvent event = EventFor(thread, EventKind::kSharedStore);
+  event.to = Place::Shared(tile, row, col);
+  event.value = value;
+  Emit(event);
+}
+
+float Machine::LoadShared(Thread& thread, TileId tile, int row, int col) {
+  const int word = state_.shared.Word(tile, row, col);
+  const float value = state_.shared.Cell(thread.block, word).value;
+  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
+                             warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, false, value, value});
+  ++state_.counters.shared_reads;
+  ++PhaseOf(thread).shared_reads;
+  return value;
+}
+
+void Machine::Fma(Thread& thread) {
+  TraceEvent event = EventFor(thread, EventKind::kFma);
+  float a = thread.regs.a;
+  float b = thread.regs.b;
+  if (!geometry_.naive) {
+    const int k = thread.pc.j;
+    thread.regs.k = k;
+    a = LoadShared(thread, TileId::kAs, thread.ty, k);
+    b = LoadShared(thread, TileId::kBs, k, thread.tx);
+    event.from = Place::Shared(TileId::kAs, thread.ty, k);
+    event.from2 = Place::Shared(TileId::kBs, k, thread.tx);
+  }
+  // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+  thread.regs.sum = std::fma(a, b, thread.regs.sum);
+  ++state_.counters.fma_executed;
+  ++PhaseOf(thread).fma;
+  event.operand_a = a;
+  event.operand_b = b;
+  event.value = thread.regs.sum;
+  Emit(event);
+}
+
+void Machine::StoreC(Thread& thread) {
+  const int row = thread.regs.row;
+  const int col = thread.regs.col;
+  const bool inside = memory_.Inside(MatrixId::kC, row, col);
+  if (config_.guard && !inside) {
+    TraceEvent event = EventFor(thread, EventKind::kSkipStoreC);
+    event.to = Place::Global(MatrixId::kC, row, col);
+    Emit(event);
+    return;
+  }
+  if (!inside) {
+    RecordOutOfBounds(thread, MatrixId::kC, row, col, true, false, thread.regs.sum);
+    return;
+  }
+  const std::size_t element = static_cast<std::size_t>(row) * geometry_.n + col;
+  state_.c[element] = thread.regs.sum;
+  state_.c_written[element] = 1;
+  ++state_.counters.global_writes;
+  TraceEvent event = EventFor(thread, EventKind::kStoreC);
+  event.to = Place::Global(MatrixId::kC, row, col);
+  event.value = thread.regs.sum;
+  Emit(event);
+}
+
+void Machine::Arrive(Thread& thread) {
+  ++state_.counters.barrier_arrivals;
+  ++PhaseOf(thread).barrier_arrivals;
+  thread.state = thread.pc.op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
+  SetRunnable(thread, false);
+  ++state_.waiting_threads;
+  Emit(EventFor(thread, EventKind::kBarrierArrive));
+  if (program_.BarrierKind(thread.pc.op) == SyncKind::kSyncthreads) {
+    state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
+    TryReleaseBlock(thread.block);
+  } else {
+    state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
+    TryReleaseWarp(thread.warp);
+  }
+}
+
+void Machine::TryReleaseBlock(int block_index) {
+  Block& block = state_.blocks[static_cast<std::size_t>(block_index)];
+  if (!block.syncthreads.CanRelease(block.LiveThreads())) return;
+  TraceEvent event;
+  event.kind = EventKind::kBarrierRelease;
+  event.block = block_index;
+  event.thread = -1;
+  event.index = 0;
+  for (int i = 0; i < block.thread_count; ++i) {
+    Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
+    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
+    if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncthreads) continue;
+    event.op = thread.pc.op;
+    event.phase = thread.pc.t;
+    ++event.index;
+    Wake(thread);
+  }
+  block.syncthreads.Release();
+  state_.hazard_detector.OnBlockBarrier(block_index);
+  ++state_.counters.barrier_releases;
+  event.line = lines_[static_cast<std::size_t>(event.op)];
+  Emit(event);
+}
+
+void Machine::TryReleaseWarp(int warp_index) {
+  Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  if (!warp.syncwarp.CanRelease(warp.lane_count - warp.exited_lanes)) return;
+  TraceEvent event;
+  event.kind = EventKind::kBarrierRelease;
+  event.block = warp.block;
+  event.thread = -1;
+  event.index = 0;
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
+    if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncwarp) continue;
+    event.op = thread.pc.op;
+    event.phase = thread.pc.t;
+    ++event.index;
+    Wake(thread);
+  }
+  warp.syncwarp.Release();
+  ++state_.counters.barrier_releases;
+  event.line = lines_[static_cast<std::size_t>(event.op)];
+  Emit(event);
+}
+
+void Machine::Wake(Thread& thread) {
+  thread.state = ThreadState::kRunning;
+  --state_.waiting_threads;
+  SetRunnable(thread, true);
+  Advance(thread);
+}
+
+void Machine::Advance(Thread& thread) {
+  thread.pc = program_.Next(thread, thread.pc);
+  if (thread.pc.op == Op::kDone) Exit(thread);
+}
+
+void Machine::Exit(Thread& thread) {
+  SetRunnable(thread, false);
+  thread.state = ThreadState::kDone;
+  ++state_.exited_threads;
+  Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  Block& block = state_.blocks[static_cast<std::size_t>(thread.block)];
+  ++warp.exited_lanes;
+  ++block.exited_threads;
+  // An exited thread no longer counts at a barrier: the others may now be complete.
+  if (block.syncthreads.arrived() > 0) TryReleaseBlock(thread.block);
+  if (warp.syncwarp.arrived() > 0) TryReleaseWarp(thread.warp);
+  if (block.LiveThreads() == 0) state_.hazard_detector.OnBlockExit(thread.block);
+}
+
+void Machine::SetRunnable(Thread& thread, bool runnable) {
+  const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
+  state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
+  Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  const int before = warp.runnable_lanes;
+  warp.runnable_lanes += runnable ? 1 : -1;
+  if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0);
+}
+
+void Machine::CountWarpInstruction(const Thread& leader) {
+  const ProgramCounter pc = leader.pc;
+  const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
+  std::array<std::int64_t, kWarpSize> first{};
+  std::array<std::int64_t, kWarpSize> second{};
+  int count = 0;
+  const bool global = pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC;
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    if (!program_.Contains(thread, pc)) continue;
+    const long long tile_base = static_cast<long long>(pc.t) * geometry_.tk;
+    MatrixId id = MatrixId::kC;
+    long long row = thread.regs.row;
+    long long col = thread.regs.col;
+    switch (pc.op) {
+      case Op::kLoadA:
+        id = MatrixId::kA;
+        col = geometry_.naive ? pc.t : tile_base + program_.AColumn(thread, pc.j);
+        break;
+      case Op::kLoadB:
+        id = MatrixId::kB;
+        row = geometry_.naive ? pc.t : tile_base + program_.BRow(thread, pc.j);
+        break;
+      case Op::kStoreAs:
+        first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kAs, thread.ty, program_.AColumn(thread, pc.j));
+        continue;
+      case Op::kStoreBs:
+        first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, program_.BRow(thread, pc.j), thread.tx);
+        continue;
+      case Op::kStoreC:
+        break;
+      case Op::kFma:
+        if (geometry_.naive) return;
+        first[static_cast<std::size_t>(count)] = state_.shared.Word(TileId::kAs, thread.ty, pc.j);
+        second[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, pc.j, thread.tx);
+        continue;
+      default:
+        return;  // barriers touch no memory
+    }
+    const bool inside = memory_.Inside(id, row, col);
+    // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
+    if (!inside && (config_.guard || id == MatrixId::kC)) continue;
+    first[static_cast<std::size_t>(count++)] = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
+  }
+  if (count == 0) return;
+  PhaseCounters* phase = pc.op == Op::kStoreC ? nullptr : &PhaseOf(leader);
+  std::uint64_t added = 0;
+  if (global) {
+    added = static_cast<std::uint64_t>(CountDistinct(first, count));
+    state_.counters.global_sectors += added;
+    if (phase) phase->global_sectors += added;
+    return;
+  }
+  added = static_cast<std::uint64_t>(BankConflicts(first, count));
+  if (pc.op == Op::kFma) added += static_cast<std::uint64_t>(BankConflicts(second, count));
+  state_.counters.bank_conflicts += added;
+  if (phase) phase->bank_conflicts += added;
+}
+
+void Machine::RecordHazards(const SharedAccess& access) {
+  found_.clear();
+  const int epoch = state_.blocks[static_cast<std::size_t>(access.block)].syncthreads.generation();
+  state_.hazard_detector.OnAccess(access, epoch, found_);
+  for (Hazard& hazard : found_) {
+    hazard.step = state_.step;
+    state_.shared.Locate(access.word, hazard.tile, hazard.row, hazard.col);
+    Counters& counters = state_.counters;
+    ++counters.hazards;
+    ++state_.counters.phases[PhaseIndex(hazard.phase)].hazards;
+    ++(hazard.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
+    ++(hazard.kind == HazardKind::kRaw ? counters.hazards_raw
+                                       : (hazard.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
+    if (!hazard.observed_in_program_order) ++counters.hazards_witnessed;
+    if (hazard.Corrupted()) ++counters.hazards_corrupting;
+    TraceEvent event;
+    event.kind = EventKind::kHazard;
+    event.op = access.op;
+    event.line = lines_[static_cast<std::size_t>(access.op)];
+    event.block = access.block;
+    event.thread = access.thread;
+    event.phase = hazard.phase;
+    event.to = Place::Shared(hazard.tile, hazard.row, hazard.col);
+    event.value = hazard.incoming_value;
+    if (logs_.hazards.size() < kMaxLoggedHazards) {
+      event.index = static_cast<std::int32_t>(logs_.hazards.size());
+      logs_.hazards.push_back(hazard);
+      state_.hazard_log_size = logs_.hazards.size();
+    }
+    Emit(event);
+  }
+}
+
+void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,
+                                bool inside, float value) {
+  ++state_.counters.out_of_bounds;
+  TraceEvent event = EventFor(thread, EventKind::kOutOfBounds);
+  (write ? event.to : event.from) = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
+  event.value = value;
+  if (logs_.out_of_bounds.size() < kMaxLoggedOutOfBounds) {
+    event.index = static_cast<std::int32_t>(logs_.out_of_bounds.size());
+    logs_.out_of_bounds.push_back(OutOfBoundsAccess{state_.step, thread.block, thread.index_in_block, id,
+                                                    thread.pc.op, static_cast<std::int32_t>(row),
+                                                    static_cast<std::int32_t>(col), write, inside, value});
+    state_.out_of_bounds_log_size = logs_.out_of_bounds.size();
+  }
+  Emit(event);
+}
+
+TraceEvent Machine::EventFor(const Thread& thread, EventKind kind) const {
+  TraceEvent event;
+  event.kind = kind;
+  event.op = thread.pc.op;
+  event.line = lines_[static_cast<std::size_t>(thread.pc.op)];
+  event.block = thread.block;
+  event.thread = thread.index_in_block;
+  event.phase = geometry_.naive ? 0 : thread.pc.t;
+  return event;
+}
+
+void Machine::Emit(TraceEvent event) {
+  event.step = state_.step;
+  state_.last_step_events.push_back(event);
+  if (sink_ != nullptr) sink_->OnEvent(event);
+}
+
+std::size_t Machine::PhaseIndex(int phase) const {
+  return static_cast<std::size_t>(std::clamp(phase, 0, static_cast<int>(state_.counters.phases.size()) - 1));
+}
+
+PhaseCounters& Machine::PhaseOf(const Thread& thread) {
+  return state_.counters.phases[PhaseIndex(geometry_.naive ? 0 : thread.pc.t)];
+}
+
+}  // namespace sim

@@ -1,0 +1,135 @@
+// machine.h — the GPU a lesson runs on, one step at a time.
+//
+// Owns the grid (blocks → warps → threads), shared memory, the barriers, the scheduler,
+// the hazard detector, C and every counter. Everything that changes while running lives in
+// MachineState, a plain value, so history can checkpoint it and step back exactly; the
+// append-only logs (readers of A and B, hazards, out-of-bounds accesses) are kept outside
+// and cut back to the lengths a restored state recorded. A and B never change.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "sim/block.h"
+#include "sim/counters.h"
+#include "sim/geometry.h"
+#include "sim/global_memory.h"
+#include "sim/hazard_detector.h"
+#include "sim/lesson_config.h"
+#include "sim/program.h"
+#include "sim/scheduler.h"
+#include "sim/shared_memory.h"
+#include "sim/thread.h"
+#include "sim/trace.h"
+#include "sim/warp.h"
+
+namespace sim {
+
+// A global access outside its matrix (only possible with the bounds guard off).
+struct OutOfBoundsAccess {
+  std::int64_t step = 0;
+  std::int32_t block = 0;
+  std::int32_t thread = 0;  // index_in_block
+  MatrixId matrix = MatrixId::kA;
+  Op op = Op::kDone;
+  std::int32_t row = 0;     // the row and column the kernel computed
+  std::int32_t col = 0;
+  bool write = false;       // a store: flagged and dropped
+  bool inside_allocation = false;  // a read that landed on another element of the matrix
+  float value = 0.0f;       // what a read returned
+  bool operator==(const OutOfBoundsAccess& o) const;
+};
+
+// Log limits: past them the counters go on counting and the logs stop growing.
+constexpr std::size_t kMaxLoggedReads = std::size_t{1} << 22;
+constexpr std::size_t kMaxLoggedHazards = std::size_t{1} << 16;
+constexpr std::size_t kMaxLoggedOutOfBounds = std::size_t{1} << 16;
+
+struct MachineLogs {
+  std::vector<ReadRecord> reads;
+  std::vector<Hazard> hazards;
+  std::vector<OutOfBoundsAccess> out_of_bounds;
+};
+
+struct MachineState {
+  std::int64_t step = 0;
+  std::vector<Thread> threads;
+  std::vector<Warp> warps;
+  std::vector<Block> blocks;
+  SharedMemory shared;
+  HazardDetector hazard_detector;
+  Scheduler scheduler;
+  GlobalReadCounter reads;
+  std::vector<float> c;
+  std::vector<std::uint8_t> c_written;
+  Counters counters;
+  std::int32_t waiting_threads = 0;
+  std::int32_t exited_threads = 0;
+  Unit last_unit{};
+  std::vector<TraceEvent> last_step_events;
+  std::size_t read_log_size = 0;
+  std::size_t hazard_log_size = 0;
+  std::size_t out_of_bounds_log_size = 0;
+
+  // Approximate bytes, for history's budget.
+  std::size_t Bytes() const;
+  bool operator==(const MachineState& o) const;
+};
+
+class Machine {
+ public:
+  Machine(const LessonConfig& config, std::vector<float> a, std::vector<float> b);
+
+  // Runs one scheduler unit; false when nothing is left to run.
+  bool Step();
+  bool Finished() const { return state_.exited_threads == geometry_.threads(); }
+  void Restore(const MachineState& state);
+  void SetSink(TraceSink* sink) { sink_ = sink; }
+
+  const LessonConfig& config() const { return config_; }
+  const Geometry& geometry() const { return geometry_; }
+  const Program& program() const { return program_; }
+  const GlobalMemory& memory() const { return memory_; }
+  const MachineState& state() const { return state_; }
+  const MachineLogs& logs() const { return logs_; }
+
+ private:
+  void InitThreads();
+  void ExecuteWarp(int warp);
+  // Runs the thread's next instruction; true when it read global memory.
+  bool Execute(Thread& thread, bool leads_warp_instruction);
+  bool LeadsWarpInstruction(const Thread& thread) const;
+  bool Load(Thread& thread, MatrixId id, long long row, long long col, float& reg);
+  void StoreShared(Thread& thread, TileId tile, int row, int col, float value);
+  float LoadShared(Thread& thread, TileId tile, int row, int col);
+  void Fma(Thread& thread);
+  void StoreC(Thread& thread);
+  void Arrive(Thread& thread);
+  void TryReleaseBlock(int block);
+  void TryReleaseWarp(int warp);
+  void Wake(Thread& thread);
+  void Advance(Thread& thread);
+  void Exit(Thread& thread);
+  void SetRunnable(Thread& thread, bool runnable);
+  void CountWarpInstruction(const Thread& leader);
+  void RecordHazards(const SharedAccess& access);
+  void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
+                         float value);
+  void Emit(TraceEvent event);
+  TraceEvent EventFor(const Thread& thread, EventKind kind) const;
+  std::size_t PhaseIndex(int phase) const;
+  PhaseCounters& PhaseOf(const Thread& thread);
+
+  LessonConfig config_;
+  Geometry geometry_;
+  Program program_;
+  GlobalMemory memory_;
+  std::array<int, kOpCount> lines_{};
+  MachineState state_;
+  MachineLogs logs_;
+  TraceSink* sink_ = nullptr;
+  std::vector<Hazard> found_;  // scratch, reused to avoid an allocation per access
+};
+
+}  // namespace sim

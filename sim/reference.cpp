@@ -1,0 +1,65 @@
+#include "sim/reference.h"
+
+#include <cmath>
+
+#include "sim/bits.h"
+#include "sim/simulation.h"
+
+namespace sim {
+
+std::vector<float> ReferenceProduct(int m, int n, int k, const std::vector<float>& a, const std::vector<float>& b) {
+  std::vector<float> c(static_cast<std::size_t>(m) * n);
+  for (int row = 0; row < m; ++row) {
+    for (int col = 0; col < n; ++col) {
+      float sum = 0.0f;
+      for (int i = 0; i < k; ++i) {
+        sum = std::fma(a[static_cast<std::size_t>(row) * k + i], b[static_cast<std::size_t>(i) * n + col], sum);
+      }
+      c[static_cast<std::size_t>(row) * n + col] = sum;
+    }
+  }
+  return c;
+}
+
+RunOutcome Assess(const std::vector<float>& c, const std::vector<float>& reference, const Counters& counters) {
+  RunOutcome outcome;
+  for (std::size_t i = 0; i < c.size(); ++i) {
+    if (!SameBits(c[i], reference[i])) outcome.wrong.push_back(static_cast<std::int32_t>(i));
+  }
+  outcome.wrong_elements = outcome.wrong.size();
+  outcome.hazards = counters.hazards;
+  outcome.hazards_witnessed = counters.hazards_witnessed;
+  outcome.reference = reference;
+  if (outcome.wrong_elements > 0) {
+    outcome.verdict = Verdict::kWrong;
+  } else if (outcome.hazards_witnessed > 0) {
+    outcome.verdict = Verdict::kWitnessedValuesCoincided;
+  } else if (outcome.hazards > 0) {
+    outcome.verdict = Verdict::kHazardsNotWitnessed;
+  }
+  return outcome;
+}
+
+RunOutcome Assess(const Simulation& simulation) {
+  const LessonConfig& config = simulation.config();
+  return Assess(simulation.c(), ReferenceProduct(config.m, config.n, config.k, simulation.a(), simulation.b()),
+                simulation.counters());
+}
+
+std::string Describe(const RunOutcome& outcome, int elements) {
+  switch (outcome.verdict) {
+    case Verdict::kCorrect:
+      return "C is correct and no hazard was detected";
+    case Verdict::kHazardsNotWitnessed:
+      return "C is correct, but " + std::to_string(outcome.hazards) +
+             " hazards were detected: this schedule happened to keep the order the barrier would enforce";
+    case Verdict::kWitnessedValuesCoincided:
+      return "hazard witnessed, values coincided: " + std::to_string(outcome.hazards_witnessed) +
+             " accesses ran in the wrong order, yet the stale and fresh values were equal, so C is right";
+    case Verdict::kWrong:
+      break;
+  }
+  return std::to_string(outcome.wrong_elements) + " of " + std::to_string(elements) + " elements of C are wrong";
+}
+
+}  // namespace sim

@@ -1,0 +1,31 @@
+#include "sim/shared_memory.h"
+
+namespace sim {
+
+SharedMemory::SharedMemory(int blocks, int tm, int tn, int tk)
+    : tm_(tm),
+      tn_(tn),
+      tk_(tk),
+      as_words_(tm * tk),
+      bs_words_(tk * tn),
+      cells_(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(tm * tk + tk * tn)) {}
+
+SharedTile SharedMemory::Tile(int block, TileId tile) const {
+  const SharedCell* base = &cells_[static_cast<std::size_t>(block) * CellsPerBlock()];
+  if (tile == TileId::kAs) return SharedTile{base, tm_, tk_};
+  return SharedTile{base + as_words_, tk_, tn_};
+}
+
+void SharedMemory::Locate(int word, TileId& tile, int& row, int& col) const {
+  if (word < as_words_) {
+    tile = TileId::kAs;
+    row = word / tk_;
+    col = word % tk_;
+    return;
+  }
+  tile = TileId::kBs;
+  row = (word - as_words_) / tn_;
+  col = (word - as_words_) % tn_;
+}
+
+}  // namespace sim

@@ -1,0 +1,74 @@
+// shared_memory.h — the shared tiles As (TM×TK) and Bs (TK×TN) of every block.
+//
+// Every cell remembers its value, the thread that wrote it and the phase it was written
+// in, so a view can show fresh cells (this phase's data) apart from stale ones (the
+// previous phase's) and never-written cells, which hold a poison NaN shown as "?".
+// Words are laid out as the kernel declares them: As first, then Bs, 4 bytes each; the
+// bank of a word is its index modulo 32.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+namespace sim {
+
+enum class TileId : std::uint8_t { kAs, kBs };
+
+constexpr int kSharedBanks = 32;
+
+// The value a never-written cell holds: a quiet NaN with a recognisable payload.
+inline float SharedPoison() {
+  const std::uint32_t bits = 0x7fc0dead;
+  float value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+struct SharedCell {
+  float value = SharedPoison();
+  std::int32_t writer = -1;  // index_in_block of the writing thread; -1: never written
+  std::int32_t phase = -1;   // phase it was written in
+
+  bool written() const { return writer >= 0; }
+  bool operator==(const SharedCell& o) const;
+};
+
+// A read-only view of one tile of one block.
+struct SharedTile {
+  const SharedCell* cells = nullptr;
+  int rows = 0;
+  int cols = 0;
+  const SharedCell& at(int row, int col) const { return cells[row * cols + col]; }
+};
+
+class SharedMemory {
+ public:
+  SharedMemory() = default;
+  SharedMemory(int blocks, int tm, int tn, int tk);
+
+  int CellsPerBlock() const { return as_words_ + bs_words_; }
+  // Word index inside the block's shared memory (As first, then Bs): bank = word % 32.
+  int Word(TileId tile, int row, int col) const {
+    return tile == TileId::kAs ? row * tk_ + col : as_words_ + row * tn_ + col;
+  }
+  SharedCell& Cell(int block, int word) { return cells_[static_cast<std::size_t>(block) * CellsPerBlock() + word]; }
+  const SharedCell& Cell(int block, int word) const {
+    return cells_[static_cast<std::size_t>(block) * CellsPerBlock() + word];
+  }
+  SharedTile Tile(int block, TileId tile) const;
+  // Where a word lies: which tile, row and column.
+  void Locate(int word, TileId& tile, int& row, int& col) const;
+  std::size_t Bytes() const { return cells_.capacity() * sizeof(SharedCell); }
+  bool operator==(const SharedMemory& o) const { return cells_ == o.cells_; }
+
+ private:
+  int tm_ = 0;
+  int tn_ = 0;
+  int tk_ = 0;
+  int as_words_ = 0;
+  int bs_words_ = 0;
+  std::vector<SharedCell> cells_;
+};
+
+}  // namespace sim

@@ -1,0 +1,195 @@
+#include "sim/simulation.h"
+
+#include <algorithm>
+#include <limits>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+namespace sim {
+namespace {
+
+const LessonConfig& Checked(const LessonConfig& config) {
+  if (auto error = Validate(config)) throw std::invalid_argument(error->message);
+  return config;
+}
+
+bool Has(const std::vector<TraceEvent>& events, EventKind kind) {
+  return std::any_of(events.begin(), events.end(), [kind](const TraceEvent& e) { return e.kind == kind; });
+}
+
+// Runs a fresh machine to the end and notes where the timeline's marks fall.
+Timeline MakeTimeline(Machine machine) {
+  Timeline timeline;
+  std::set<int> phases_started;
+  std::set<int> phases_with_hazard;
+  std::size_t releases = 0;
+  while (machine.Step()) {
+    const std::int64_t step = machine.state().step;
+    for (const TraceEvent& event : machine.state().last_step_events) {
+      if (event.kind == EventKind::kBarrierRelease && releases++ < kMaxTimelineMarks) {
+        timeline.marks.push_back({TimelineMark::Kind::kBarrierRelease, step, event.phase, event.block});
+      } else if (event.kind == EventKind::kHazard && phases_with_hazard.insert(event.phase).second) {
+        timeline.marks.push_back({TimelineMark::Kind::kFirstHazard, step, event.phase, event.block});
+      } else if (event.thread >= 0 && event.op != Op::kStoreC && phases_started.insert(event.phase).second) {
+        timeline.marks.push_back({TimelineMark::Kind::kPhaseStart, step, event.phase, event.block});
+      }
+    }
+  }
+  timeline.total_steps = machine.state().step;
+  return timeline;
+}
+
+}  // namespace
+
+bool Breakpoint::Matches(const std::vector<TraceEvent>& events) const {
+  switch (kind) {
+    case Kind::kBarrierArrive:
+      return Has(events, EventKind::kBarrierArrive);
+    case Kind::kBarrierRelease:
+      return Has(events, EventKind::kBarrierRelease);
+    case Kind::kHazard:
+      return Has(events, EventKind::kHazard);
+    case Kind::kPhase:
+      return std::any_of(events.begin(), events.end(), [this](const TraceEvent& e) {
+        return e.thread >= 0 && e.phase == phase && e.op != Op::kStoreC;
+      });
+    case Kind::kThread:
+      return std::any_of(events.begin(), events.end(),
+                         [this](const TraceEvent& e) { return e.block == block && e.thread == thread; });
+  }
+  return false;
+}
+
+Simulation::Simulation(const LessonConfig& config, std::size_t history_budget)
+    : Simulation(config, FillMatrix(Checked(config).fill_a, config.m, config.k),
+                 FillMatrix(config.fill_b, config.k, config.n), history_budget) {}
+
+Simulation::Simulation(const LessonConfig& config, std::vector<float> a, std::vector<float> b,
+                       std::size_t history_budget)
+    : machine_(Checked(config), std::move(a), std::move(b)), history_(history_budget) {
+  history_.Reset(machine_.state());
+}
+
+void Simulation::SetSink(TraceSink* sink) {
+  sink_ = sink;
+  machine_.SetSink(sink);
+}
+
+bool Simulation::Advance() {
+  if (!machine_.Step()) return false;
+  history_.OnStep(machine_.state());
+  return true;
+}
+
+std::int64_t Simulation::Step() { return Advance() ? 1 : 0; }
+
+std::int64_t Simulation::StepWarp() {
+  const std::int64_t start = step();
+  if (!Advance()) return 0;
+  const Unit unit = machine_.state().last_unit;
+  if (unit.is_warp) return 1;
+  // The thread scheduler ran one lane: go on until each lane of its warp that can run has
+  // run once (or blocked), so the whole warp-instruction is visible.
+  const MachineState& state = machine_.state();
+  const int warp_index = state.threads[static_cast<std::size_t>(unit.index)].warp;
+  const Warp& warp = state.warps[static_cast<std::size_t>(warp_index)];
+  std::vector<std::int64_t> before(static_cast<std::size_t>(warp.lane_count));
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    const int global = warp.first_thread + lane;
+    before[static_cast<std::size_t>(lane)] = state.threads[static_cast<std::size_t>(global)].instructions -
+                                             (global == unit.index ? 1 : 0);
+  }
+  auto lane_pending = [&]() {
+    for (int lane = 0; lane < warp.lane_count; ++lane) {
+      const Thread& t = state.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+      if (t.Runnable() && t.instructions == before[static_cast<std::size_t>(lane)]) return true;
+    }
+    return false;
+  };
+  while (lane_pending() && Advance()) {
+  }
+  return step() - start;
+}
+
+std::int64_t Simulation::RunUntil(const Breakpoint& breakpoint) {
+  return RunWhile([&breakpoint](const Simulation& sim) {
+    return !breakpoint.Matches(sim.last_step_events());
+  });
+}
+
+std::int64_t Simulation::RunToBarrier() { return RunUntil(Breakpoint{Breakpoint::Kind::kBarrierRelease}); }
+
+std::int64_t Simulation::RunToPhaseEnd() {
+  const Snapshot view = snapshot();
+  const int block = step() == 0 ? 0 : view.current_block();
+  const int phase = view.BlockPhase(block);
+  if (phase < 0) return Step();
+  return RunWhile([block, phase](const Simulation& sim) {
+    const int now = sim.snapshot().BlockPhase(block);
+    return now >= 0 && now <= phase;
+  });
+}
+
+std::int64_t Simulation::RunToEnd() {
+  return RunWhile([](const Simulation&) { return true; });
+}
+
+std::int64_t Simulation::RunWhile(const std::function<bool(const Simulation&)>& keep_going) {
+  const std::int64_t start = step();
+  while (Advance()) {
+    if (!keep_going(*this)) break;
+  }
+  return step() - start;
+}
+
+bool Simulation::StepBack() {
+  if (step() == 0) return false;
+  JumpTo(step() - 1);
+  return true;
+}
+
+void Simulation::JumpTo(std::int64_t target) {
+  target = std::max<std::int64_t>(target, 0);
+  const MachineState& checkpoint = history_.Nearest(target);
+  // Restore only when it saves work: going back, or a checkpoint beyond where we are.
+  if (target < step() || checkpoint.step > step()) machine_.Restore(checkpoint);
+  RunQuietlyTo(target);
+}
+
+std::int64_t Simulation::RunQuietlyTo(std::int64_t target) {
+  machine_.SetSink(nullptr);
+  while (step() < target && Advance()) {
+  }
+  machine_.SetSink(sink_);
+  return step();
+}
+
+const Timeline& Simulation::timeline() const {
+  if (!timeline_) {
+    Machine fresh(machine_.config(), machine_.memory().a(), machine_.memory().b());
+    timeline_ = std::make_shared<const Timeline>(MakeTimeline(std::move(fresh)));
+  }
+  return *timeline_;
+}
+
+std::size_t Simulation::MemoryBytes() const {
+  const MachineLogs& logs = machine_.logs();
+  return machine_.state().Bytes() + history_.Bytes() + logs.reads.capacity() * sizeof(ReadRecord) +
+         logs.hazards.capacity() * sizeof(Hazard) + logs.out_of_bounds.capacity() * sizeof(OutOfBoundsAccess) +
+         (machine_.memory().a().capacity() + machine_.memory().b().capacity()) * sizeof(float);
+}
+
+std::vector<float> ComputeC(const LessonConfig& config) {
+  return ComputeC(Checked(config), FillMatrix(config.fill_a, config.m, config.k),
+                  FillMatrix(config.fill_b, config.k, config.n));
+}
+
+std::vector<float> ComputeC(const LessonConfig& config, const std::vector<float>& a, const std::vector<float>& b) {
+  Machine machine(Checked(config), a, b);
+  while (machine.Step()) {
+  }
+  return machine.state().c;
+}
+
+}  // namespace sim

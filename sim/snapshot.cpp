@@ -1,0 +1,101 @@
+#include "sim/snapshot.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "sim/kernel_source.h"
+
+namespace sim {
+
+std::string Coordinates(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
+
+const Thread& Snapshot::thread(int block, int index_in_block) const {
+  return state_->threads[static_cast<std::size_t>(block) * geometry().block_threads + index_in_block];
+}
+
+int Snapshot::NextLine(const Thread& thread) const { return LineOf(config().kernel, thread.pc.op); }
+
+int Snapshot::BlockPhase(int block) const {
+  const Block& b = state_->blocks[static_cast<std::size_t>(block)];
+  int phase = std::numeric_limits<int>::max();
+  for (int i = 0; i < b.thread_count; ++i) {
+    const Thread& t = state_->threads[static_cast<std::size_t>(b.first_thread + i)];
+    if (t.state != ThreadState::kDone) phase = std::min(phase, geometry().naive ? 0 : t.pc.t);
+  }
+  return phase == std::numeric_limits<int>::max() ? -1 : phase;
+}
+
+int Snapshot::current_block() const {
+  const Unit unit = state_->last_unit;
+  if (unit.is_warp) return state_->warps[static_cast<std::size_t>(unit.index)].block;
+  return state_->threads[static_cast<std::size_t>(unit.index)].block;
+}
+
+int Snapshot::current_phase() const {
+  if (geometry().naive) return 0;
+  const Unit unit = state_->last_unit;
+  const int thread = unit.is_warp ? state_->warps[static_cast<std::size_t>(unit.index)].first_thread : unit.index;
+  return std::min(state_->threads[static_cast<std::size_t>(thread)].regs.t, std::max(geometry().phases - 1, 0));
+}
+
+CellFreshness Snapshot::Freshness(int block, TileId id, int row, int col) const {
+  const SharedCell& cell = tile(block, id).at(row, col);
+  if (!cell.written()) return CellFreshness::kNeverWritten;
+  return cell.phase >= BlockPhase(block) ? CellFreshness::kFresh : CellFreshness::kStale;
+}
+
+std::uint32_t Snapshot::ReadsOf(MatrixId id, int row, int col) const {
+  return state_->reads.ReadsOf(id, static_cast<int>(Index(id, row, col)));
+}
+
+ReaderSummary Snapshot::Readers(MatrixId id, int row, int col) const {
+  ReaderSummary summary;
+  summary.reads = ReadsOf(id, row, col);
+  summary.reads_by_phase.assign(static_cast<std::size_t>(std::max(geometry().phases, 1)), 0);
+  const auto element = static_cast<std::int32_t>(Index(id, row, col));
+  for (const ReadRecord& record : machine_->logs().reads) {
+    if (record.matrix != id || record.element != element) continue;
+    summary.readers.push_back(record);
+    ++summary.reads_by_phase[static_cast<std::size_t>(record.phase)];
+  }
+  return summary;
+}
+
+CElement Snapshot::c(int row, int col) const {
+  const Geometry& g = geometry();
+  CElement element;
+  element.block = (row / g.tm) * g.grid_x + col / g.tn;
+  element.thread = (row % g.tm) * g.tn + col % g.tn;
+  const std::size_t index = static_cast<std::size_t>(row) * g.n + col;
+  if (state_->c_written[index]) {
+    element.progress = CProgress::kFinal;
+    element.value = state_->c[index];
+    return element;
+  }
+  const Thread& owner = thread(element.block, element.thread);
+  element.value = owner.regs.sum;
+  const ProgramCounter& pc = owner.pc;
+  if (g.naive) {
+    // The naive kernel's products so far: k full products once fma of k has run.
+    element.phase = pc.op == Op::kDone ? g.k - 1 : pc.t - 1;
+  } else {
+    // Phases whose k loop has begun: the current one once its first fma ran.
+    const bool in_k_loop = (pc.op == Op::kFma && pc.j > 0) || pc.op == Op::kBarrier2;
+    element.phase = in_k_loop ? pc.t : pc.t - 1;
+  }
+  element.progress = element.phase >= 0 ? CProgress::kPartial : CProgress::kNotStarted;
+  return element;
+}
+
+int Snapshot::ThreadsAtOrPast(int block, const ProgramCounter& pc) const {
+  const Block& b = state_->blocks[static_cast<std::size_t>(block)];
+  const std::int64_t key = pc.Key();
+  int count = 0;
+  for (int i = 0; i < b.thread_count; ++i) {
+    const Thread& t = state_->threads[static_cast<std::size_t>(b.first_thread + i)];
+    if (t.state == ThreadState::kDone || t.pc.Key() > key || (t.pc == pc && !t.Runnable())) ++count;
+  }
+  return count;
+}
+
+}  // namespace sim

@@ -1,0 +1,207 @@
+// Races: the detector reports RAW without the first barrier and WAR without the second,
+// warnings within a warp and errors across warps, whatever the schedule; the race-exposing
+// policy corrupts C; the realistic policy never corrupts a one-warp block and does corrupt
+// a multi-warp one; __syncwarp() is enough for one warp only.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "sim/hazard_detector.h"
+#include "sim/kernel_source.h"
+#include "sim/reference.h"
+#include "sim/simulation.h"
+#include "test_lessons.h"
+
+namespace {
+
+using sim::HazardKind;
+using sim::LessonConfig;
+using sim::Severity;
+using sim::SyncKind;
+
+LessonConfig RaceLesson(int tile, SyncKind b1, SyncKind b2, sim::SchedulerKind scheduler, std::uint64_t seed = 1) {
+  LessonConfig config = sim_test::WithRandomFill(sim_test::Tiled(2 * tile, 2 * tile, 2 * tile, tile), 5);
+  config.barrier1 = b1;
+  config.barrier2 = b2;
+  config.scheduler = scheduler;
+  config.seed = seed;
+  return config;
+}
+
+sim::Simulation RunToEnd(const LessonConfig& config) {
+  sim::Simulation simulation(config);
+  simulation.RunToEnd();
+  return simulation;
+}
+
+void ExpectKindAndSeverity(const sim::Simulation& simulation, HazardKind kind, bool one_warp) {
+  ASSERT_FALSE(simulation.hazards().empty());
+  bool saw_error = false;
+  for (const sim::Hazard& hazard : simulation.hazards()) {
+    EXPECT_EQ(hazard.kind, kind);
+    const bool same_warp = hazard.first.warp == hazard.second.warp;
+    EXPECT_EQ(hazard.severity, same_warp ? Severity::kWarning : Severity::kError);
+    saw_error |= hazard.severity == Severity::kError;
+  }
+  EXPECT_EQ(saw_error, !one_warp);
+}
+
+TEST(Hazards, RaceExposingWithoutFirstBarrierIsRaw) {
+  for (int tile : {2, 4, 8, 16}) {
+    SCOPED_TRACE("tile " + std::to_string(tile));
+    const sim::Simulation simulation =
+        RunToEnd(RaceLesson(tile, SyncKind::kNone, SyncKind::kSyncthreads, sim::SchedulerKind::kRaceExposing));
+    ExpectKindAndSeverity(simulation, HazardKind::kRaw, tile * tile <= 32);
+    EXPECT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kWrong);
+    EXPECT_GT(simulation.counters().hazards_witnessed, 0u);
+  }
+}
+
+TEST(Hazards, RaceExposingWithoutSecondBarrierIsWar) {
+  for (int tile : {2, 4, 8, 16}) {
+    SCOPED_TRACE("tile " + std::to_string(tile));
+    const sim::Simulation simulation =
+        RunToEnd(RaceLesson(tile, SyncKind::kSyncthreads, SyncKind::kNone, sim::SchedulerKind::kRaceExposing));
+    ExpectKindAndSeverity(simulation, HazardKind::kWar, tile * tile <= 32);
+    EXPECT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kWrong);
+  }
+}
+
+TEST(Hazards, ReportedWhateverTheScheduleAndSeed) {
+  // Same lesson, four policies: the same hazards (as a set), although only some corrupt C.
+  const LessonConfig base = RaceLesson(4, SyncKind::kNone, SyncKind::kSyncthreads, sim::SchedulerKind::kRealistic);
+  const std::uint64_t expected = RunToEnd(base).counters().hazards;
+  EXPECT_GT(expected, 0u);
+  for (auto scheduler : {sim::SchedulerKind::kThreadOrder, sim::SchedulerKind::kRandom,
+                         sim::SchedulerKind::kRaceExposing}) {
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+      LessonConfig config = base;
+      config.scheduler = scheduler;
+      config.seed = seed;
+      EXPECT_EQ(RunToEnd(config).counters().hazards, expected) << sim::Name(scheduler);
+    }
+  }
+}
+
+TEST(Hazards, HazardCarriesCellThreadsLinesAndValues) {
+  const sim::Simulation simulation =
+      RunToEnd(RaceLesson(2, SyncKind::kNone, SyncKind::kSyncthreads, sim::SchedulerKind::kRaceExposing));
+  const sim::Hazard& hazard = simulation.hazards().front();
+  // Thread 0 of block 0 reads As[0][1] before thread 1 stored it.
+  EXPECT_EQ(hazard.block, 0);
+  EXPECT_EQ(hazard.tile, sim::TileId::kAs);
+  EXPECT_EQ(hazard.row, 0);
+  EXPECT_EQ(hazard.col, 1);
+  EXPECT_EQ(hazard.first.thread, 0);
+  EXPECT_EQ(hazard.first.op, sim::Op::kFma);
+  EXPECT_EQ(hazard.second.thread, 1);
+  EXPECT_EQ(hazard.second.op, sim::Op::kStoreAs);
+  EXPECT_FALSE(hazard.observed_in_program_order);
+  EXPECT_EQ(hazard.phase, 0);
+  EXPECT_TRUE(std::isnan(hazard.value_seen));  // a never-written cell: the poison
+  EXPECT_EQ(hazard.value_expected, hazard.incoming_value);
+  EXPECT_GT(sim::LineOf(sim::KernelKind::kTiled, hazard.first.op), sim::LineOf(sim::KernelKind::kTiled, hazard.second.op));
+}
+
+TEST(Hazards, RealisticNeverCorruptsOneWarpBlock) {
+  for (int tile : {2, 4}) {
+    for (auto [b1, b2] : {std::pair{SyncKind::kNone, SyncKind::kSyncthreads},
+                          std::pair{SyncKind::kSyncthreads, SyncKind::kNone}, std::pair{SyncKind::kNone, SyncKind::kNone}}) {
+      for (std::uint64_t seed = 1; seed <= 10; ++seed) {
+        const sim::Simulation simulation = RunToEnd(RaceLesson(tile, b1, b2, sim::SchedulerKind::kRealistic, seed));
+        EXPECT_EQ(sim::Assess(simulation).wrong_elements, 0u);
+        EXPECT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kHazardsNotWitnessed);
+        for (const sim::Hazard& hazard : simulation.hazards()) EXPECT_EQ(hazard.severity, Severity::kWarning);
+      }
+    }
+  }
+}
+
+TEST(Hazards, RealisticCorruptsSomeMultiWarpBlock) {
+  for (SyncKind b2 : {SyncKind::kSyncthreads, SyncKind::kNone}) {
+    bool corrupted = false;
+    for (std::uint64_t seed = 1; seed <= 20 && !corrupted; ++seed) {
+      LessonConfig config = RaceLesson(16, SyncKind::kNone, b2, sim::SchedulerKind::kRealistic, seed);
+      if (b2 == SyncKind::kNone) std::swap(config.barrier1, config.barrier2);
+      corrupted = sim::Assess(RunToEnd(config)).wrong_elements > 0;
+    }
+    EXPECT_TRUE(corrupted) << "barrier off: " << (b2 == SyncKind::kNone ? "second" : "first");
+  }
+}
+
+TEST(Hazards, SyncwarpSufficesForOneWarpOnly) {
+  const sim::Simulation one_warp =
+      RunToEnd(RaceLesson(4, SyncKind::kSyncwarp, SyncKind::kSyncwarp, sim::SchedulerKind::kRaceExposing));
+  EXPECT_EQ(one_warp.counters().hazards, 0u);
+  EXPECT_EQ(sim::Assess(one_warp).verdict, sim::Verdict::kCorrect);
+  const sim::Simulation eight_warps =
+      RunToEnd(RaceLesson(16, SyncKind::kSyncwarp, SyncKind::kSyncwarp, sim::SchedulerKind::kRaceExposing));
+  EXPECT_GT(eight_warps.counters().hazard_errors, 0u);
+  EXPECT_EQ(eight_warps.counters().hazard_warnings, 0u);
+  EXPECT_GT(eight_warps.counters().hazards_raw, 0u);
+  EXPECT_EQ(sim::Assess(eight_warps).verdict, sim::Verdict::kWrong);
+}
+
+TEST(Hazards, WitnessedButValuesCoincided) {
+  // All zeros: a fast thread overwrites a tile with the same zeros a slow one still reads.
+  LessonConfig config = RaceLesson(2, SyncKind::kSyncthreads, SyncKind::kNone, sim::SchedulerKind::kRaceExposing);
+  config.fill_a = sim::MatrixFill::Explicit(std::vector<float>(16, 0.0f));
+  config.fill_b = sim::MatrixFill::Explicit(std::vector<float>(16, 0.0f));
+  const sim::Simulation simulation = RunToEnd(config);
+  EXPECT_GT(simulation.counters().hazards_witnessed, 0u);
+  EXPECT_EQ(simulation.counters().hazards_corrupting, 0u);
+  const sim::RunOutcome outcome = sim::Assess(simulation);
+  EXPECT_EQ(outcome.verdict, sim::Verdict::kWitnessedValuesCoincided);
+  EXPECT_NE(sim::Describe(outcome, 16).find("values coincided"), std::string::npos);
+}
+
+// No shipped kernel writes a cell twice: drive the detector with synthetic accesses.
+sim::SharedAccess Write(int thread, int warp, int stage, float value, float old_value) {
+  sim::SharedAccess access;
+  access.word = 3;
+  access.thread = thread;
+  access.warp = warp;
+  access.stage = stage;
+  access.op = sim::Op::kStoreAs;
+  access.write = true;
+  access.value = value;
+  access.old_value = old_value;
+  return access;
+}
+
+TEST(Hazards, WawFromSyntheticAccesses) {
+  sim::HazardDetector detector(1, 8);
+  std::vector<sim::Hazard> found;
+  detector.OnAccess(Write(0, 0, 8, 1.0f, 0.0f), 0, found);
+  detector.OnAccess(Write(1, 1, 0, 2.0f, 1.0f), 0, found);  // program-earlier write, observed later
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].kind, HazardKind::kWaw);
+  EXPECT_EQ(found[0].severity, Severity::kError);
+  EXPECT_FALSE(found[0].observed_in_program_order);
+  EXPECT_EQ(found[0].current_value, 1.0f);
+  EXPECT_EQ(found[0].incoming_value, 2.0f);
+  EXPECT_EQ(found[0].value_seen, 2.0f);
+  EXPECT_EQ(found[0].value_expected, 1.0f);
+  EXPECT_TRUE(found[0].Corrupted());
+}
+
+TEST(Hazards, BarrierGenerationOrdersAccesses) {
+  sim::HazardDetector detector(1, 8);
+  std::vector<sim::Hazard> found;
+  detector.OnAccess(Write(0, 0, 0, 1.0f, 0.0f), 0, found);
+  detector.OnBlockBarrier(0);
+  detector.OnAccess(Write(1, 0, 8, 2.0f, 1.0f), 1, found);
+  EXPECT_TRUE(found.empty());
+  // Same warp, different __syncwarp() generation: ordered; different warps: not.
+  sim::SharedAccess later = Write(2, 0, 9, 3.0f, 2.0f);
+  later.warp_epoch = 1;
+  detector.OnAccess(later, 1, found);
+  EXPECT_TRUE(found.empty());
+  sim::SharedAccess other_warp = Write(3, 1, 9, 4.0f, 3.0f);
+  other_warp.warp_epoch = 1;
+  detector.OnAccess(other_warp, 1, found);
+  EXPECT_EQ(found.size(), 2u);
+}
+
+}  // namespace

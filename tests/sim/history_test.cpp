@@ -1,0 +1,106 @@
+// Step back then forward reproduces every snapshot exactly; jumps land on the same state
+// as stepping; the total step count is the length of the run.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "sim/simulation.h"
+#include "test_lessons.h"
+
+namespace {
+
+using sim::LessonConfig;
+
+std::vector<sim::MachineState> Walk(sim::Simulation& simulation) {
+  std::vector<sim::MachineState> states{simulation.snapshot().state()};
+  while (simulation.Step() > 0) states.push_back(simulation.snapshot().state());
+  return states;
+}
+
+void ExpectExactReplay(const LessonConfig& config, std::size_t history_budget) {
+  sim::Simulation simulation(config, history_budget);
+  const std::vector<sim::MachineState> states = Walk(simulation);
+  ASSERT_EQ(std::int64_t(states.size()) - 1, simulation.TotalSteps());
+  const std::vector<sim::Hazard> hazards = simulation.hazards();
+  for (std::int64_t step = simulation.step(); step > 0; --step) {
+    ASSERT_TRUE(simulation.StepBack());
+    ASSERT_TRUE(simulation.snapshot().state() == states[static_cast<std::size_t>(step - 1)]) << "back to " << step - 1;
+  }
+  EXPECT_FALSE(simulation.StepBack());
+  for (std::size_t step = 1; step < states.size(); ++step) {
+    simulation.Step();
+    ASSERT_TRUE(simulation.snapshot().state() == states[step]) << "forward to " << step;
+  }
+  EXPECT_EQ(simulation.hazards(), hazards);
+}
+
+TEST(History, StepBackThenForwardIsExact) {
+  LessonConfig racy = sim_test::WithRandomFill(sim_test::Tiled(8, 8, 16, 4), 3);
+  racy.barrier1 = sim::SyncKind::kNone;
+  for (auto scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRandom}) {
+    racy.scheduler = scheduler;
+    ExpectExactReplay(racy, sim::kDefaultHistoryBudget);
+  }
+  ExpectExactReplay(LessonConfig{}, sim::kDefaultHistoryBudget);
+  ExpectExactReplay(sim_test::Rect(5, 7, 9, 2, 4, 4), sim::kDefaultHistoryBudget);
+}
+
+TEST(History, TinyBudgetStillExact) {
+  // A budget of a few states forces thinning: replays then span several steps.
+  LessonConfig config = sim_test::Tiled(12, 12, 12, 4);
+  config.scheduler = sim::SchedulerKind::kThreadOrder;
+  ExpectExactReplay(config, 1);
+}
+
+TEST(History, JumpLandsOnTheSteppedState) {
+  LessonConfig config = sim_test::Tiled(8, 8, 8, 4);
+  config.scheduler = sim::SchedulerKind::kRandom;
+  sim::Simulation stepped(config);
+  for (int i = 0; i < 100; ++i) stepped.Step();
+  sim::Simulation jumped(config);
+  jumped.JumpTo(250);
+  jumped.JumpTo(100);
+  EXPECT_TRUE(jumped.snapshot().state() == stepped.snapshot().state());
+  jumped.JumpTo(1 << 30);
+  EXPECT_TRUE(jumped.Finished());
+  EXPECT_EQ(jumped.step(), jumped.TotalSteps());
+}
+
+TEST(History, RunsStopWhereAsked) {
+  sim::Simulation simulation(LessonConfig{});
+  EXPECT_GT(simulation.RunToBarrier(), 0);
+  bool released = false;
+  for (const sim::TraceEvent& event : simulation.last_step_events()) released |= event.kind == sim::EventKind::kBarrierRelease;
+  EXPECT_TRUE(released);
+  simulation.Reset();
+  simulation.RunToPhaseEnd();
+  EXPECT_EQ(simulation.snapshot().BlockPhase(0), 1);
+  simulation.Reset();
+  simulation.RunUntil(sim::Breakpoint{sim::Breakpoint::Kind::kThread, 0, 3, 2});
+  EXPECT_EQ(simulation.snapshot().thread(3, 2).instructions, 1);
+  simulation.RunUntil(sim::Breakpoint{sim::Breakpoint::Kind::kPhase, 1});
+  EXPECT_EQ(simulation.last_step_events().front().phase, 1);
+}
+
+TEST(History, StepWarpRunsEveryLaneOnce) {
+  LessonConfig config;
+  config.scheduler = sim::SchedulerKind::kThreadOrder;
+  sim::Simulation simulation(config);
+  EXPECT_EQ(simulation.StepWarp(), 4);
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(simulation.snapshot().thread(0, i).instructions, 1);
+}
+
+TEST(History, TimelineMarksPhasesAndBarriers) {
+  sim::Simulation simulation(LessonConfig{});
+  const sim::Timeline& timeline = simulation.timeline();
+  int phase_starts = 0, releases = 0;
+  for (const sim::TimelineMark& mark : timeline.marks) {
+    phase_starts += mark.kind == sim::TimelineMark::Kind::kPhaseStart;
+    releases += mark.kind == sim::TimelineMark::Kind::kBarrierRelease;
+  }
+  EXPECT_EQ(phase_starts, 2);
+  EXPECT_EQ(releases, 4 * 2 * 2);
+  EXPECT_EQ(simulation.step(), 0);
+}
+
+}  // namespace
