@@ -1,0 +1,122 @@
+// bench.h — what a benchmark run is asked for and what it reports, as plain C++ values.
+//
+// No CUDA type appears here (no dim3, no cudaStream_t), so app/ builds with g++ alone.
+// Errors are values: a result that could not be measured carries its reason in `error`.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_table.h"
+
+namespace kernels {
+
+// C (M×N) = A (M×K) · B (K×N). Sizes are 64-bit so a request too large for the device is
+// reported as such instead of overflowing on the way there.
+struct Shape {
+  std::int64_t m = 0;
+  std::int64_t n = 0;
+  std::int64_t k = 0;
+
+  static Shape Square(std::int64_t size) { return {size, size, size}; }
+  bool IsSquare() const { return m == n && n == k; }
+  bool operator==(const Shape& other) const { return m == other.m && n == other.n && k == other.k; }
+};
+
+// "4096" for a square shape, "37×29×53" (M×N×K) otherwise.
+std::string ToString(const Shape& shape);
+
+// Parses a size list as the CLI and the live panel take it: comma-separated entries, each
+// a square size ("1024"), an M×N×K shape ("37x29x53"), or a power-of-two range "A:B"
+// (every power of two from A to B, both included, which must be powers of two).
+// Returns the error message on failure.
+std::optional<std::string> ParseShapes(const std::string& text, std::vector<Shape>& shapes);
+
+// 256, 512, …, 8192: the default sweep's sizes.
+std::vector<Shape> DefaultShapes();
+
+struct BenchRequest {
+  std::vector<std::string> kernels;  // registry names; empty means the registry's default sweep
+  std::vector<Shape> shapes;         // empty means DefaultShapes()
+  int reps = 10;                     // timed launches per kernel and shape
+  int warmups = 2;                   // untimed launches first (module load, caches, clocks)
+  std::uint64_t seed = 1;            // inputs are seeded random values in [-1, 1)
+};
+
+constexpr int kMaxReps = 100000;
+
+// Why the request cannot run (unknown kernel, size < 1, reps < 1, …), or nothing.
+std::optional<std::string> ValidationError(const BenchRequest& request);
+
+// The request with its defaults filled in: kernel names resolved, shapes listed.
+std::vector<const KernelSpec*> ResolveKernels(const BenchRequest& request);
+std::vector<Shape> ResolveShapes(const BenchRequest& request);
+
+// The largest |C − C_ref| accepted for a result of `precision`, where every |a| ≤ max_abs_a
+// and |b| ≤ max_abs_b. FP32: 2·K·2⁻²³·max|a|·max|b| — rounding in a length-K sum grows
+// with K and is far below this in practice, while a wrong element is off by O(|C|).
+// TF32 rounds inputs to a 10-bit mantissa, so its error grows like √K·2⁻¹¹: 8·√K·2⁻¹¹·….
+double Tolerance(Precision precision, std::int64_t k, double max_abs_a, double max_abs_b);
+// The same rule in words, for the output ("tolerance 2·K·2^-23 = 0.00195").
+std::string DescribeTolerance(Precision precision, std::int64_t k, double max_abs_a, double max_abs_b);
+
+// Whether a result also went through the CPU model (small sizes only).
+enum class ModelCheck { kNotRun, kIdentical, kDiffers };
+
+struct BenchResult {
+  std::string kernel;  // registry name
+  std::string label;
+  Shape shape;
+  std::string error;  // why it was not measured; empty when it was
+
+  int reps = 0;
+  double median_ms = 0;
+  double min_ms = 0;
+  double max_ms = 0;
+  double q1_ms = 0;  // the repetitions' interquartile range
+  double q3_ms = 0;
+  double gflops = 0;             // 2·M·N·K / median time
+  double percent_of_cublas = 0;  // of cuBLAS FP32 at the same shape; 0 if it was not timed
+
+  double max_abs_error = 0;  // vs cuBLAS FP32 (NaN when an element is NaN or was never written)
+  double tolerance = 0;
+  std::int64_t wrong_elements = 0;  // elements of C off by more than the tolerance
+  bool verified = false;            // measured and no wrong element
+
+  ModelCheck model_check = ModelCheck::kNotRun;
+  std::int64_t model_differing = 0;  // elements not bit-identical to the model's C
+
+  int occupancy_blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor; 0 for cuBLAS
+  int threads_per_block = 0;
+
+  bool ok() const { return error.empty(); }
+};
+
+// For one shape and tile, each barrier-removed (or __syncwarp) variant against the
+// kernel with both __syncthreads(): elements of C not bit-identical, per trial.
+struct RaceRequest {
+  std::vector<int> tiles;    // empty: every tile the registry has race variants for
+  std::vector<Shape> shapes;  // empty: 1024²
+  int trials = 3;
+  std::uint64_t seed = 1;
+};
+
+std::optional<std::string> ValidationError(const RaceRequest& request);
+std::vector<int> ResolveTiles(const RaceRequest& request);
+std::vector<Shape> ResolveShapes(const RaceRequest& request);
+
+struct RaceResult {
+  std::string kernel;    // the variant
+  std::string label;
+  std::string baseline;  // the both-barriers kernel it is compared with
+  int tile = 0;
+  Shape shape;
+  std::vector<std::int64_t> differing_per_trial;
+  std::string error;
+
+  std::int64_t elements() const { return shape.m * shape.n; }
+  bool ok() const { return error.empty(); }
+};
+
+}  // namespace kernels

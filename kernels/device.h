@@ -1,0 +1,51 @@
+// device.h — is there a GPU to run on, and what is it. Plain C++: the answer comes from
+// the GPU module, opened at run time, so a PC without CUDA gets a reason, not a crash.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace kernels {
+
+struct DeviceInfo {
+  std::string name;
+  int cc_major = 0;
+  int cc_minor = 0;
+  int sm_count = 0;
+  double clock_mhz = 0;  // from cudaDevAttrClockRate (CUDA 13 dropped cudaDeviceProp::clockRate)
+  double memory_clock_mhz = 0;
+  int bus_width_bits = 0;
+  std::uint64_t total_memory_bytes = 0;
+  double memory_bandwidth_gbs = 0;  // 2 (double data rate) · memory clock · bus width; 0 if unknown
+  int fp32_lanes_per_sm = 0;        // from the table in Fp32LanesPerSm; 0 if the cc is unknown
+  double fp32_peak_gflops = 0;      // SMs · lanes · 2 (an FMA is two flops) · clock
+  int max_grid_x = 0;
+  int max_grid_y = 0;
+};
+
+// FP32 lanes per SM by compute capability (CUDA C Programming Guide, arithmetic
+// instructions table); 0 for a capability the table does not know.
+int Fp32LanesPerSm(int cc_major, int cc_minor);
+
+struct GpuStatus {
+  bool available = false;
+  std::string reason;  // why not, when not: module missing, libcudart missing, no driver, no device
+  DeviceInfo device;
+  std::string runtime_version;  // "13.0", or empty
+  std::string driver_version;   // CUDA version the driver supports, "13.0", or empty
+  std::string module_path;
+};
+
+// Opens libtilescope_gpu.so beside the executable (/proc/self/exe) once and asks it for
+// device 0. Cached: later calls return the same object. Thread-safe.
+const GpuStatus& ProbeGpu();
+
+// The same, for the module at `path`, not cached (tests, and a hint where the module is).
+GpuStatus ProbeGpuModuleAt(const std::string& path);
+
+// Where ProbeGpu looks for the module.
+std::string DefaultGpuModulePath();
+
+// "13.0" from CUDA's 13000.
+std::string CudaVersionString(int version);
+
+}  // namespace kernels

@@ -1,0 +1,433 @@
+// module.cu — libtilescope_gpu.so: the C interface of gpu_abi.h over CUDA and cuBLAS.
+//
+// Everything that touches the CUDA runtime lives in this module, which the app opens with
+// dlopen, so the app itself starts on a PC without CUDA. Every CUDA call is checked and
+// every failure becomes a message for the caller: errors are values, never exits.
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <string>
+
+#include "kernels/gpu/launchers.h"
+#include "kernels/gpu_abi.h"
+#include "kernels/kernel_table.h"
+#include "kernels/random_fill.h"
+
+namespace {
+
+using kernels::KernelFamily;
+using kernels::kKernelCount;
+using kernels::kKernelTable;
+using kernels::kMaxTileEdge;
+
+constexpr int kThreadsPerBlock = 256;
+constexpr int kMaxBlocks = 4096;  // grid-stride loops: enough blocks to fill any current GPU
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// Writes a message into the caller's buffer.
+void SetError(char* error, size_t size, const std::string& message) {
+  if (error == nullptr || size == 0) return;
+  std::snprintf(error, size, "%s", message.c_str());
+}
+
+std::string CudaMessage(cudaError_t status) {
+  return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
+}
+
+std::string CublasMessage(cublasStatus_t status) {
+  return std::string(cublasGetStatusName(status)) + ": " + cublasGetStatusString(status);
+}
+
+std::string ShapeText(long long m, long long n, long long k) {
+  if (m == n && n == k) return "n = " + std::to_string(m);
+  return "M×N×K = " + std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k);
+}
+
+long long RoundUp(long long value, long long multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// --- Helper kernels: fills and comparisons, grid-stride over n elements. ---
+
+__global__ void FillRandom(float* data, size_t count, unsigned long long seed, int which) {
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count; i += size_t{gridDim.x} * blockDim.x) {
+    data[i] = kernels::RandomInput(seed, which, i);
+  }
+}
+
+// stats[0]: the largest |c − ref| as float bits (non-negative floats order like their bits,
+// and a NaN's bits exceed infinity's, so a NaN wins); stats[1]: elements off by more than
+// the tolerance, NaN included.
+__global__ void CompareWithReference(const float* c, const float* ref, size_t count, float tolerance,
+                                     unsigned long long* stats) {
+  unsigned int max_bits = 0;
+  unsigned long long wrong = 0;
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count; i += size_t{gridDim.x} * blockDim.x) {
+    float difference = fabsf(c[i] - ref[i]);
+    if (isnan(difference)) difference = __int_as_float(0x7fc00000);  // a NaN with the sign bit clear
+    max_bits = max(max_bits, __float_as_uint(difference));
+    if (!(difference <= tolerance)) ++wrong;
+  }
+  atomicMax(reinterpret_cast<unsigned int*>(&stats[0]), max_bits);
+  if (wrong != 0) atomicAdd(&stats[1], wrong);
+}
+
+// Elements whose bits differ: the race run asks "identical?", not "close?".
+__global__ void CountDifferingBits(const float* c, const float* baseline, size_t count, unsigned long long* stats) {
+  unsigned long long differing = 0;
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count; i += size_t{gridDim.x} * blockDim.x) {
+    if (__float_as_uint(c[i]) != __float_as_uint(baseline[i])) ++differing;
+  }
+  if (differing != 0) atomicAdd(&stats[1], differing);
+}
+
+int BlocksFor(size_t count) {
+  const size_t blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
+  return static_cast<int>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
+}
+
+}  // namespace
+
+// One shape's buffers. Sizes are padded (see Create) so that the unguarded kernel's
+// out-of-range accesses stay inside the allocations.
+struct TsSession {
+  long long m = 0, n = 0, k = 0;
+  size_t a_count = 0, b_count = 0, c_count = 0;  // allocated elements, padding included
+  float* a = nullptr;
+  float* b = nullptr;
+  float* c_ref = nullptr;  // cuBLAS FP32's C
+  float* c = nullptr;      // the kernel under test writes here
+  float* c_baseline = nullptr;
+  int baseline_kernel = -1;  // which kernel c_baseline holds
+  unsigned long long* stats = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  cublasHandle_t cublas = nullptr;
+  int max_grid_x = 0, max_grid_y = 0;
+};
+
+namespace {
+
+void Release(TsSession* s) {
+  if (s == nullptr) return;
+  cudaFree(s->a);
+  cudaFree(s->b);
+  cudaFree(s->c_ref);
+  cudaFree(s->c);
+  cudaFree(s->c_baseline);
+  cudaFree(s->stats);
+  if (s->cublas != nullptr) cublasDestroy(s->cublas);
+  if (s->start != nullptr) cudaEventDestroy(s->start);
+  if (s->stop != nullptr) cudaEventDestroy(s->stop);
+  if (s->stream != nullptr) cudaStreamDestroy(s->stream);
+  delete s;
+}
+
+// The first failing CUDA call of a sequence, with what it was doing.
+struct Check {
+  std::string message;
+  bool Ok(cudaError_t status, const char* what) {
+    if (status == cudaSuccess || !message.empty()) return message.empty();
+    message = std::string(what) + ": " + CudaMessage(status);
+    return false;
+  }
+  bool Ok(cublasStatus_t status, const char* what) {
+    if (status == CUBLAS_STATUS_SUCCESS || !message.empty()) return message.empty();
+    message = std::string(what) + ": " + CublasMessage(status);
+    return false;
+  }
+};
+
+// C = A·B through cuBLAS. cuBLAS is column-major; a row-major M×N matrix is its N×M
+// transpose, so row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: swap the operands.
+cublasStatus_t CublasGemm(TsSession* s, bool tf32, float* c) {
+  const float alpha = 1.0f;
+  const float beta = 0.0f;
+  const int m = static_cast<int>(s->m), n = static_cast<int>(s->n), k = static_cast<int>(s->k);
+  if (!tf32) return cublasSgemm(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, n, s->a, k, &beta, c, n);
+  return cublasGemmEx(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, CUDA_R_32F, n, s->a, CUDA_R_32F, k,
+                      &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+}
+
+// Why `kernel` cannot run at this session's shape, or empty.
+std::string LaunchLimitError(const TsSession* s, int kernel) {
+  const kernels::KernelSpec& spec = kKernelTable[kernel];
+  const long long int_max = std::numeric_limits<int>::max();
+  if (spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32) {
+    if (s->m > int_max || s->n > int_max || s->k > int_max) return "cuBLAS takes dimensions below 2^31";
+    return "";
+  }
+  // The teaching kernels index with int: row·K + col must not overflow.
+  if (static_cast<long long>(s->a_count) > int_max || static_cast<long long>(s->b_count) > int_max ||
+      static_cast<long long>(s->c_count) > int_max) {
+    return std::string(spec.name) + " indexes with 32-bit int, and a matrix of " + ShapeText(s->m, s->n, s->k) +
+           " has 2^31 elements or more";
+  }
+  const kernels::gpu::Launcher& launcher = kernels::gpu::LauncherFor(kernel);
+  const long long grid_x = (s->n + launcher.tile_n - 1) / launcher.tile_n;
+  const long long grid_y = (s->m + launcher.tile_m - 1) / launcher.tile_m;
+  if (grid_x > s->max_grid_x || grid_y > s->max_grid_y) {
+    return std::string(spec.name) + " at " + ShapeText(s->m, s->n, s->k) + " needs a grid of " +
+           std::to_string(grid_x) + "×" + std::to_string(grid_y) + " blocks; the device allows " +
+           std::to_string(s->max_grid_x) + "×" + std::to_string(s->max_grid_y);
+  }
+  return "";
+}
+
+// Launches `kernel` into c; a failure lands in `check`.
+bool Launch(TsSession* s, int kernel, float* c, Check& check, const char* what) {
+  const kernels::KernelSpec& spec = kKernelTable[kernel];
+  if (spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32) {
+    return check.Ok(CublasGemm(s, spec.family == KernelFamily::kCublasTf32, c), what);
+  }
+  const kernels::gpu::Launcher& launcher = kernels::gpu::LauncherFor(kernel);
+  const dim3 grid(static_cast<unsigned>((s->n + launcher.tile_n - 1) / launcher.tile_n),
+                  static_cast<unsigned>((s->m + launcher.tile_m - 1) / launcher.tile_m));
+  launcher.launch(grid, launcher.block, s->stream, s->a, s->b, c, static_cast<int>(s->m), static_cast<int>(s->n),
+                  static_cast<int>(s->k));
+  return check.Ok(cudaGetLastError(), what);
+}
+
+bool ValidKernel(int kernel) { return kernel >= 0 && kernel < static_cast<int>(kKernelCount); }
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) int ts_abi_version(void) { return TS_GPU_ABI_VERSION; }
+
+__attribute__((visibility("default"))) int ts_kernel_count(void) { return static_cast<int>(kKernelCount); }
+
+__attribute__((visibility("default"))) const char* ts_kernel_name(int kernel) {
+  return ValidKernel(kernel) ? kKernelTable[kernel].name : "";
+}
+
+__attribute__((visibility("default"))) TsStatus ts_probe(TsDeviceInfo* info, char* error, size_t error_size) {
+  *info = TsDeviceInfo{};
+  cudaRuntimeGetVersion(&info->runtime_version);
+  cudaDriverGetVersion(&info->driver_version);
+  if (info->driver_version == 0) {
+    SetError(error, error_size, "no NVIDIA driver is installed (libcuda.so.1 not found)");
+    return TS_ERROR;
+  }
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status == cudaErrorInsufficientDriver) {
+    SetError(error, error_size,
+             "the NVIDIA driver supports CUDA " + std::to_string(info->driver_version / 1000) + "." +
+                 std::to_string(info->driver_version % 1000 / 10) + ", older than this build's CUDA runtime " +
+                 std::to_string(info->runtime_version / 1000) + "." +
+                 std::to_string(info->runtime_version % 1000 / 10) + ": update the driver");
+    return TS_ERROR;
+  }
+  if (status == cudaErrorNoDevice || (status == cudaSuccess && count == 0)) {
+    SetError(error, error_size, "no CUDA device found");
+    return TS_ERROR;
+  }
+  if (status != cudaSuccess) {
+    SetError(error, error_size, "cannot query CUDA devices: " + CudaMessage(status));
+    return TS_ERROR;
+  }
+  cudaDeviceProp prop{};
+  Check check;
+  if (!check.Ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties") ||
+      !check.Ok(cudaDeviceGetAttribute(&info->clock_khz, cudaDevAttrClockRate, 0), "clock rate") ||
+      !check.Ok(cudaDeviceGetAttribute(&info->memory_clock_khz, cudaDevAttrMemoryClockRate, 0), "memory clock") ||
+      !check.Ok(cudaDeviceGetAttribute(&info->bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, 0), "bus width")) {
+    SetError(error, error_size, check.message);
+    return TS_ERROR;
+  }
+  std::snprintf(info->name, sizeof info->name, "%s", prop.name);
+  info->cc_major = prop.major;
+  info->cc_minor = prop.minor;
+  info->sm_count = prop.multiProcessorCount;
+  info->total_memory_bytes = prop.totalGlobalMem;
+  info->max_grid_x = prop.maxGridSize[0];
+  info->max_grid_y = prop.maxGridSize[1];
+  return TS_OK;
+}
+
+__attribute__((visibility("default"))) void ts_session_destroy(TsSession* session) { Release(session); }
+
+__attribute__((visibility("default"))) TsSession* ts_session_create(long long m, long long n, long long k,
+                                                                    unsigned long long seed, const float* a,
+                                                                    const float* b, char* error,
+                                                                    size_t error_size) {
+  auto* s = new TsSession;
+  s->m = m;
+  s->n = n;
+  s->k = k;
+  // Padding for the unguarded kernel (seed 004): with no bounds guard, a block at the
+  // bottom or right edge reads rows of A up to the next multiple of its tile, columns of B
+  // up to a tile past N, and writes C likewise. Rounding M up to the largest tile edge and
+  // adding one tile edge past the end keeps every such access inside memory we own, so the
+  // kernel computes a wrong C — the lesson — instead of faulting and killing the context.
+  const long long padded_m = RoundUp(m, kMaxTileEdge);
+  s->a_count = static_cast<size_t>(padded_m * k);
+  s->b_count = static_cast<size_t>(k * n + kMaxTileEdge);
+  s->c_count = static_cast<size_t>(padded_m * n + kMaxTileEdge);
+  const double needed = 4.0 * (s->a_count + s->b_count + 2.0 * s->c_count);
+  Check check;
+  size_t free_bytes = 0, total_bytes = 0;
+  if (!check.Ok(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo")) {
+    SetError(error, error_size, check.message);
+    Release(s);
+    return nullptr;
+  }
+  if (needed > static_cast<double>(free_bytes)) {
+    char text[256];
+    std::snprintf(text, sizeof text, "out of memory at %s: A, B and two C need %.1f GiB, the device has %.1f GiB free",
+                  ShapeText(m, n, k).c_str(), needed / kGiB, free_bytes / kGiB);
+    SetError(error, error_size, text);
+    Release(s);
+    return nullptr;
+  }
+  cudaDeviceProp prop{};
+  const bool ok =
+      check.Ok(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties") &&
+      check.Ok(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking), "cudaStreamCreate") &&
+      check.Ok(cudaEventCreate(&s->start), "cudaEventCreate") && check.Ok(cudaEventCreate(&s->stop), "cudaEventCreate") &&
+      check.Ok(cudaMalloc(&s->a, s->a_count * sizeof(float)), "allocating A") &&
+      check.Ok(cudaMalloc(&s->b, s->b_count * sizeof(float)), "allocating B") &&
+      check.Ok(cudaMalloc(&s->c_ref, s->c_count * sizeof(float)), "allocating the reference C") &&
+      check.Ok(cudaMalloc(&s->c, s->c_count * sizeof(float)), "allocating C") &&
+      check.Ok(cudaMalloc(&s->stats, 2 * sizeof(unsigned long long)), "allocating counters") &&
+      check.Ok(cublasCreate(&s->cublas), "cublasCreate") && check.Ok(cublasSetStream(s->cublas, s->stream), "cublasSetStream");
+  if (ok) {
+    s->max_grid_x = prop.maxGridSize[0];
+    s->max_grid_y = prop.maxGridSize[1];
+    // The padding is filled too: what an out-of-range read sees is then seeded, not stale.
+    FillRandom<<<BlocksFor(s->a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_count, seed, 0);
+    FillRandom<<<BlocksFor(s->b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->b_count, seed, 1);
+    check.Ok(cudaGetLastError(), "filling A and B");
+  }
+  if (ok && a != nullptr && b != nullptr) {
+    check.Ok(cudaMemcpyAsync(s->a, a, m * k * sizeof(float), cudaMemcpyHostToDevice, s->stream), "copying A") &&
+        check.Ok(cudaMemcpyAsync(s->b, b, k * n * sizeof(float), cudaMemcpyHostToDevice, s->stream), "copying B");
+  }
+  if (check.message.empty() && s->m <= std::numeric_limits<int>::max() && s->n <= std::numeric_limits<int>::max() &&
+      s->k <= std::numeric_limits<int>::max()) {
+    check.Ok(CublasGemm(s, false, s->c_ref), "cuBLAS reference") &&
+        check.Ok(cudaStreamSynchronize(s->stream), "computing the cuBLAS reference");
+  } else if (check.message.empty()) {
+    check.message = "cuBLAS takes dimensions below 2^31";
+  }
+  if (!check.message.empty()) {
+    // A failed allocation names the shape, so a sweep's table says which size ran out.
+    SetError(error, error_size, ShapeText(m, n, k) + ": " + check.message);
+    Release(s);
+    return nullptr;
+  }
+  return s;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_run(TsSession* s, int kernel, int warmups, int reps,
+                                                       double tolerance, TsCancelFn cancel, void* cancel_user,
+                                                       TsKernelRun* run, float* c_out, char* error,
+                                                       size_t error_size) {
+  run->reps_done = 0;
+  if (!ValidKernel(kernel)) {
+    SetError(error, error_size, "no kernel number " + std::to_string(kernel));
+    return TS_ERROR;
+  }
+  const std::string limit = LaunchLimitError(s, kernel);
+  if (!limit.empty()) {
+    SetError(error, error_size, limit);
+    return TS_ERROR;
+  }
+  const kernels::gpu::Launcher& launcher = kernels::gpu::LauncherFor(kernel);
+  run->threads_per_block = static_cast<int>(launcher.block.x * launcher.block.y);
+  run->occupancy_blocks_per_sm = 0;
+  Check check;
+  if (launcher.function != nullptr) {
+    check.Ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&run->occupancy_blocks_per_sm, launcher.function,
+                                                           run->threads_per_block, 0),
+             "occupancy");
+  }
+  const size_t c_elements = static_cast<size_t>(s->m * s->n);
+  // Poison C with NaN bits: an element the kernel never writes then fails verification.
+  check.Ok(cudaMemsetAsync(s->c, 0xFF, s->c_count * sizeof(float), s->stream), "poisoning C");
+  for (int i = 0; i < warmups && check.message.empty(); ++i) {
+    if (cancel(cancel_user)) return TS_CANCELLED;
+    Launch(s, kernel, s->c, check, "warm-up launch") && check.Ok(cudaStreamSynchronize(s->stream), "warm-up");
+  }
+  for (int i = 0; i < reps && check.message.empty(); ++i) {
+    if (cancel(cancel_user)) return TS_CANCELLED;
+    float ms = 0;
+    // Events around the launch alone: nothing of the runner's own work is timed.
+    if (check.Ok(cudaEventRecord(s->start, s->stream), "cudaEventRecord") &&
+        Launch(s, kernel, s->c, check, "launch") && check.Ok(cudaEventRecord(s->stop, s->stream), "cudaEventRecord") &&
+        check.Ok(cudaEventSynchronize(s->stop), "kernel") && check.Ok(cudaEventElapsedTime(&ms, s->start, s->stop), "timing")) {
+      run->times_ms[run->reps_done++] = ms;
+    }
+  }
+  if (check.message.empty()) {
+    unsigned long long stats[2] = {0, 0};
+    check.Ok(cudaMemsetAsync(s->stats, 0, sizeof stats, s->stream), "clearing counters") &&
+        check.Ok((CompareWithReference<<<BlocksFor(c_elements), kThreadsPerBlock, 0, s->stream>>>(
+                      s->c, s->c_ref, c_elements, static_cast<float>(tolerance), s->stats),
+                  cudaGetLastError()),
+                 "comparing with cuBLAS") &&
+        check.Ok(cudaMemcpyAsync(stats, s->stats, sizeof stats, cudaMemcpyDeviceToHost, s->stream), "reading counters") &&
+        check.Ok(cudaStreamSynchronize(s->stream), "comparing with cuBLAS");
+    float max_error = 0;
+    const unsigned int bits = static_cast<unsigned int>(stats[0]);
+    std::memcpy(&max_error, &bits, sizeof max_error);
+    run->max_abs_error = max_error;
+    run->wrong_elements = static_cast<long long>(stats[1]);
+  }
+  if (check.message.empty() && c_out != nullptr) {
+    check.Ok(cudaMemcpy(c_out, s->c, c_elements * sizeof(float), cudaMemcpyDeviceToHost), "copying C back");
+  }
+  if (!check.message.empty()) {
+    SetError(error, error_size, std::string(kKernelTable[kernel].name) + " at " + ShapeText(s->m, s->n, s->k) + ": " +
+                                    check.message);
+    return TS_ERROR;
+  }
+  return TS_OK;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_race_trial(TsSession* s, int kernel, int baseline,
+                                                              long long* differing, char* error, size_t error_size) {
+  if (!ValidKernel(kernel) || !ValidKernel(baseline)) {
+    SetError(error, error_size, "no such kernel number");
+    return TS_ERROR;
+  }
+  for (int checked : {kernel, baseline}) {
+    const std::string limit = LaunchLimitError(s, checked);
+    if (!limit.empty()) {
+      SetError(error, error_size, limit);
+      return TS_ERROR;
+    }
+  }
+  Check check;
+  if (s->baseline_kernel != baseline) {
+    if (s->c_baseline == nullptr) check.Ok(cudaMalloc(&s->c_baseline, s->c_count * sizeof(float)), "allocating the baseline C");
+    check.message.empty() && Launch(s, baseline, s->c_baseline, check, "baseline launch") &&
+        check.Ok(cudaStreamSynchronize(s->stream), "baseline kernel");
+    if (check.message.empty()) s->baseline_kernel = baseline;
+  }
+  const size_t c_elements = static_cast<size_t>(s->m * s->n);
+  unsigned long long stats[2] = {0, 0};
+  check.message.empty() && check.Ok(cudaMemsetAsync(s->c, 0xFF, s->c_count * sizeof(float), s->stream), "poisoning C") &&
+      Launch(s, kernel, s->c, check, "launch") &&
+      check.Ok(cudaMemsetAsync(s->stats, 0, sizeof stats, s->stream), "clearing counters") &&
+      check.Ok((CountDifferingBits<<<BlocksFor(c_elements), kThreadsPerBlock, 0, s->stream>>>(s->c, s->c_baseline,
+                                                                                              c_elements, s->stats),
+                cudaGetLastError()),
+               "comparing with the baseline") &&
+      check.Ok(cudaMemcpyAsync(stats, s->stats, sizeof stats, cudaMemcpyDeviceToHost, s->stream), "reading counters") &&
+      check.Ok(cudaStreamSynchronize(s->stream), "race trial");
+  if (!check.message.empty()) {
+    SetError(error, error_size, std::string(kKernelTable[kernel].name) + " at " + ShapeText(s->m, s->n, s->k) + ": " +
+                                    check.message);
+    return TS_ERROR;
+  }
+  *differing = static_cast<long long>(stats[1]);
+  return TS_OK;
+}
+
+}  // extern "C"

@@ -1,0 +1,80 @@
+/* gpu_abi.h — the C interface between the plain C++ `kernels` library and the GPU module
+ * libtilescope_gpu.so, which the app opens with dlopen at run time (gpu_module.cpp).
+ *
+ * Plain C so the two sides need not share a C++ ABI; only what crosses is here. A kernel
+ * is named by its row in kKernelTable (kernel_table.h); the loader checks the module's
+ * table names against its own, so a module from another build is refused, not misused.
+ * Functions that can fail return a TsStatus and write a message into `error`. */
+#ifndef TILESCOPE_KERNELS_GPU_ABI_H
+#define TILESCOPE_KERNELS_GPU_ABI_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TS_GPU_ABI_VERSION 1
+
+typedef enum TsStatus { TS_OK = 0, TS_CANCELLED = 1, TS_ERROR = 2 } TsStatus;
+
+typedef struct TsDeviceInfo {
+  char name[256];
+  int cc_major;
+  int cc_minor;
+  int sm_count;
+  int clock_khz;         /* cudaDevAttrClockRate */
+  int memory_clock_khz;  /* cudaDevAttrMemoryClockRate; 0 where the device does not say */
+  int bus_width_bits;    /* cudaDevAttrGlobalMemoryBusWidth */
+  unsigned long long total_memory_bytes;
+  int max_grid_x;
+  int max_grid_y;
+  int runtime_version; /* cudaRuntimeGetVersion: 1000·major + 10·minor */
+  int driver_version;  /* cudaDriverGetVersion; 0 without a driver */
+} TsDeviceInfo;
+
+/* Nonzero asks the module to stop before its next launch. */
+typedef int (*TsCancelFn)(void* user);
+
+typedef struct TsKernelRun {
+  double* times_ms;   /* caller's buffer of `reps` entries */
+  int reps_done;
+  double max_abs_error;  /* vs cuBLAS FP32; NaN if an element is NaN or never written */
+  long long wrong_elements;  /* |C − C_ref| > tolerance, NaN included */
+  int occupancy_blocks_per_sm; /* 0 for cuBLAS */
+  int threads_per_block;
+} TsKernelRun;
+
+typedef struct TsSession TsSession;
+
+typedef int (*TsAbiVersionFn)(void);
+typedef int (*TsKernelCountFn)(void);
+typedef const char* (*TsKernelNameFn)(int kernel);
+
+/* Device 0's description, or why there is none (no driver, driver too old, no device). */
+typedef TsStatus (*TsProbeFn)(TsDeviceInfo* info, char* error, size_t error_size);
+
+/* Buffers for C = A·B at one shape, and the cuBLAS FP32 reference C. With a and b null,
+ * A and B are seeded random values in [-1, 1) (random_fill.h); otherwise copied from the
+ * host (row-major M×K and K×N). Fails with a message on a lack of memory. */
+typedef TsSession* (*TsSessionCreateFn)(long long m, long long n, long long k, unsigned long long seed,
+                                        const float* a, const float* b, char* error, size_t error_size);
+typedef void (*TsSessionDestroyFn)(TsSession* session);
+
+/* Warm-ups, then `reps` launches each timed by CUDA events, then C checked against the
+ * reference. `cancel` is asked before every launch. With c_out set, C (M×N) is copied
+ * there. */
+typedef TsStatus (*TsRunFn)(TsSession* session, int kernel, int warmups, int reps, double tolerance,
+                            TsCancelFn cancel, void* cancel_user, TsKernelRun* run, float* c_out, char* error,
+                            size_t error_size);
+
+/* One race trial: runs `kernel` and counts elements of C not bit-identical to the result
+ * of `baseline` (computed once per session and baseline). */
+typedef TsStatus (*TsRaceTrialFn)(TsSession* session, int kernel, int baseline, long long* differing, char* error,
+                                  size_t error_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TILESCOPE_KERNELS_GPU_ABI_H */

@@ -1,0 +1,116 @@
+// kernel_table.h — every kernel TileScope can run, in one constexpr table.
+//
+// This is the only list. The plain C++ registry (registry.h) reads it for the CLI, the
+// GUI and the tests; the GPU module (gpu/launchers.cu) instantiates one template per row
+// from it at compile time, so a row can never exist on one side and not on the other.
+// It is constexpr plain C++17 (no CUDA, no std::string) for that reason.
+#pragma once
+#include <cstddef>
+
+namespace kernels {
+
+// Which source the row runs.
+enum class KernelFamily {
+  kNaive,       // 01_naive.cu: no shared memory; tile_m × tile_n is its thread block.
+  kTiled,       // 02_tiled.cu: square tile T = tile_m = tile_n = tile_k.
+  kTiledRect,   // 03_tiled_rect.cu: TM × TN tile of C stepping through K by TK.
+  kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
+  kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
+};
+
+// What stands at one of the tiled kernels' two sync points (mirrors SyncKind in sync.cuh,
+// which plain C++ cannot include).
+enum class Barrier { kSyncthreads, kSyncwarp, kNone };
+
+// The arithmetic the result is computed in; decides the verification tolerance.
+enum class Precision { kFp32, kTf32 };
+
+struct KernelSpec {
+  const char* name;   // what `--kernels` takes and the results files store
+  const char* label;  // what tables and plots show
+  KernelFamily family;
+  int tile_m;  // rows of C per block (TM, or T)
+  int tile_n;  // columns of C per block (TN, or T)
+  int tile_k;  // K-slice per phase (TK, or T); 0 where there is no shared tile
+  Barrier first_barrier;   // kTiled and kTiledRect only; the other families have no barrier
+  Barrier second_barrier;
+  bool guarded;     // bounds guard on loads and the store
+  bool ceil_tiles;  // ceil(K/TK) phases; false rounds down (seed 004)
+  Precision precision;
+  bool in_default_sweep;  // run by `tilescope bench` and the live panel unless told otherwise
+};
+
+namespace table_detail {
+constexpr Barrier kSt = Barrier::kSyncthreads;
+constexpr Barrier kSw = Barrier::kSyncwarp;
+constexpr Barrier kNo = Barrier::kNone;
+constexpr Precision kF32 = Precision::kFp32;
+
+constexpr KernelSpec Tiled(const char* name, const char* label, int tile, Barrier first, Barrier second,
+                           bool in_default) {
+  return {name, label, KernelFamily::kTiled, tile, tile, tile, first, second, true, true, kF32, in_default};
+}
+}  // namespace table_detail
+
+// The naive kernel's thread block: 16×16 = 256 threads, as in the seeds.
+constexpr int kNaiveBlock = 16;
+
+inline constexpr KernelSpec kKernelTable[] = {
+    // clang-format off
+    {"naive", "naive (global memory only)", KernelFamily::kNaive, kNaiveBlock, kNaiveBlock, 0,
+     table_detail::kSt, table_detail::kSt, true, true, table_detail::kF32, true},
+    table_detail::Tiled("tiled2",  "tiled, TILE 2",  2,  table_detail::kSt, table_detail::kSt, false),
+    table_detail::Tiled("tiled4",  "tiled, TILE 4",  4,  table_detail::kSt, table_detail::kSt, false),
+    table_detail::Tiled("tiled8",  "tiled, TILE 8",  8,  table_detail::kSt, table_detail::kSt, true),
+    table_detail::Tiled("tiled16", "tiled, TILE 16", 16, table_detail::kSt, table_detail::kSt, true),
+    table_detail::Tiled("tiled32", "tiled, TILE 32", 32, table_detail::kSt, table_detail::kSt, true),
+    {"rect32x16x16", "tiled rect, TM 32 TN 16 TK 16", KernelFamily::kTiledRect, 32, 16, 16,
+     table_detail::kSt, table_detail::kSt, true, true, table_detail::kF32, true},
+    // The race lab: one or both __syncthreads() removed, at one-warp tiles (2, 4) and
+    // multi-warp tiles (8, 16, 32).
+    table_detail::Tiled("tiled2_nosync1",   "tiled 2, no 1st barrier",   2,  table_detail::kNo, table_detail::kSt, false),
+    table_detail::Tiled("tiled2_nosync2",   "tiled 2, no 2nd barrier",   2,  table_detail::kSt, table_detail::kNo, false),
+    table_detail::Tiled("tiled2_nosync12",  "tiled 2, no barriers",      2,  table_detail::kNo, table_detail::kNo, false),
+    table_detail::Tiled("tiled4_nosync1",   "tiled 4, no 1st barrier",   4,  table_detail::kNo, table_detail::kSt, false),
+    table_detail::Tiled("tiled4_nosync2",   "tiled 4, no 2nd barrier",   4,  table_detail::kSt, table_detail::kNo, false),
+    table_detail::Tiled("tiled4_nosync12",  "tiled 4, no barriers",      4,  table_detail::kNo, table_detail::kNo, false),
+    table_detail::Tiled("tiled8_nosync1",   "tiled 8, no 1st barrier",   8,  table_detail::kNo, table_detail::kSt, false),
+    table_detail::Tiled("tiled8_nosync2",   "tiled 8, no 2nd barrier",   8,  table_detail::kSt, table_detail::kNo, false),
+    table_detail::Tiled("tiled8_nosync12",  "tiled 8, no barriers",      8,  table_detail::kNo, table_detail::kNo, false),
+    table_detail::Tiled("tiled16_nosync1",  "tiled 16, no 1st barrier",  16, table_detail::kNo, table_detail::kSt, false),
+    table_detail::Tiled("tiled16_nosync2",  "tiled 16, no 2nd barrier",  16, table_detail::kSt, table_detail::kNo, false),
+    table_detail::Tiled("tiled16_nosync12", "tiled 16, no barriers",     16, table_detail::kNo, table_detail::kNo, false),
+    table_detail::Tiled("tiled32_nosync1",  "tiled 32, no 1st barrier",  32, table_detail::kNo, table_detail::kSt, false),
+    table_detail::Tiled("tiled32_nosync2",  "tiled 32, no 2nd barrier",  32, table_detail::kSt, table_detail::kNo, false),
+    table_detail::Tiled("tiled32_nosync12", "tiled 32, no barriers",     32, table_detail::kNo, table_detail::kNo, false),
+    // __syncwarp() in place of both barriers: enough for a one-warp block (2, 4), not for 8 or 16.
+    table_detail::Tiled("tiled2_syncwarp",  "tiled 2, __syncwarp",       2,  table_detail::kSw, table_detail::kSw, false),
+    table_detail::Tiled("tiled4_syncwarp",  "tiled 4, __syncwarp",       4,  table_detail::kSw, table_detail::kSw, false),
+    table_detail::Tiled("tiled8_syncwarp",  "tiled 8, __syncwarp",       8,  table_detail::kSw, table_detail::kSw, false),
+    table_detail::Tiled("tiled16_syncwarp", "tiled 16, __syncwarp",      16, table_detail::kSw, table_detail::kSw, false),
+    // Seed 004: no bounds guard and floor(K/T) phases; wrong whenever a size is not a multiple of 16.
+    {"tiled16_unguarded", "tiled 16, unguarded, K/T rounded down", KernelFamily::kTiled, 16, 16, 16,
+     table_detail::kSt, table_detail::kSt, false, false, table_detail::kF32, false},
+    {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
+     table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
+    {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,
+     table_detail::kSt, table_detail::kSt, true, true, Precision::kTf32, true},
+    // clang-format on
+};
+
+inline constexpr std::size_t kKernelCount = sizeof(kKernelTable) / sizeof(kKernelTable[0]);
+
+// The largest tile edge in the table: the runner pads its buffers by it so an unguarded
+// kernel's out-of-range accesses stay inside the allocation.
+constexpr int MaxTileEdge() {
+  int edge = 0;
+  for (const KernelSpec& spec : kKernelTable) {
+    if (spec.tile_m > edge) edge = spec.tile_m;
+    if (spec.tile_n > edge) edge = spec.tile_n;
+    if (spec.tile_k > edge) edge = spec.tile_k;
+  }
+  return edge;
+}
+inline constexpr int kMaxTileEdge = MaxTileEdge();
+
+}  // namespace kernels

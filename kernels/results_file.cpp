@@ -1,0 +1,360 @@
+#include "kernels/results_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+namespace kernels {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kFormatName = "tilescope-sweep";
+constexpr int kFormatVersion = 1;
+
+// One column of a result, written and read as CSV text or as JSON. One table, so the two
+// formats cannot drift apart; the order is the CSV column order.
+struct Field {
+  const char* name;
+  std::function<std::string(const BenchResult&)> to_text;
+  std::function<json(const BenchResult&)> to_json;
+  std::function<void(BenchResult&, const std::string&)> from_text;  // throws on a bad value
+  std::function<void(BenchResult&, const json&)> from_json;         // throws json::exception
+};
+
+std::string NumberText(double value) {
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+double ParseDouble(const std::string& text) {
+  std::size_t used = 0;
+  const double value = std::stod(text, &used);
+  if (used != text.size()) throw std::invalid_argument("trailing characters");
+  return value;
+}
+
+long long ParseInteger(const std::string& text) {
+  std::size_t used = 0;
+  const long long value = std::stoll(text, &used);
+  if (used != text.size()) throw std::invalid_argument("trailing characters");
+  return value;
+}
+
+// JSON has no NaN (a C element never written gives a NaN error): written as null.
+json DoubleJson(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
+double DoubleFromJson(const json& j) { return j.is_null() ? std::nan("") : j.get<double>(); }
+
+Field TextField(const char* name, std::string BenchResult::*member) {
+  return {name, [member](const BenchResult& r) { return r.*member; },
+          [member](const BenchResult& r) { return json(r.*member); },
+          [member](BenchResult& r, const std::string& t) { r.*member = t; },
+          [member](BenchResult& r, const json& j) { r.*member = j.get<std::string>(); }};
+}
+
+Field DoubleField(const char* name, double BenchResult::*member) {
+  return {name, [member](const BenchResult& r) { return NumberText(r.*member); },
+          [member](const BenchResult& r) { return DoubleJson(r.*member); },
+          [member](BenchResult& r, const std::string& t) { r.*member = ParseDouble(t); },
+          [member](BenchResult& r, const json& j) { r.*member = DoubleFromJson(j); }};
+}
+
+template <typename Integer>
+Field IntegerField(const char* name, Integer BenchResult::*member) {
+  return {name, [member](const BenchResult& r) { return std::to_string(r.*member); },
+          [member](const BenchResult& r) { return json(r.*member); },
+          [member](BenchResult& r, const std::string& t) { r.*member = static_cast<Integer>(ParseInteger(t)); },
+          [member](BenchResult& r, const json& j) { r.*member = j.get<Integer>(); }};
+}
+
+Field ShapeField(const char* name, std::int64_t Shape::*member) {
+  return {name, [member](const BenchResult& r) { return std::to_string(r.shape.*member); },
+          [member](const BenchResult& r) { return json(r.shape.*member); },
+          [member](BenchResult& r, const std::string& t) { r.shape.*member = ParseInteger(t); },
+          [member](BenchResult& r, const json& j) { r.shape.*member = j.get<std::int64_t>(); }};
+}
+
+Field VerifiedField() {
+  return {"verified", [](const BenchResult& r) { return std::string(r.verified ? "true" : "false"); },
+          [](const BenchResult& r) { return json(r.verified); },
+          [](BenchResult& r, const std::string& t) {
+            if (t != "true" && t != "false") throw std::invalid_argument("expected true or false");
+            r.verified = t == "true";
+          },
+          [](BenchResult& r, const json& j) { r.verified = j.get<bool>(); }};
+}
+
+const std::vector<Field>& Fields() {
+  static const std::vector<Field> fields = {TextField("kernel", &BenchResult::kernel),
+                                            TextField("label", &BenchResult::label),
+                                            ShapeField("m", &Shape::m),
+                                            ShapeField("n", &Shape::n),
+                                            ShapeField("k", &Shape::k),
+                                            TextField("error", &BenchResult::error),
+                                            IntegerField("reps", &BenchResult::reps),
+                                            DoubleField("median_ms", &BenchResult::median_ms),
+                                            DoubleField("min_ms", &BenchResult::min_ms),
+                                            DoubleField("max_ms", &BenchResult::max_ms),
+                                            DoubleField("q1_ms", &BenchResult::q1_ms),
+                                            DoubleField("q3_ms", &BenchResult::q3_ms),
+                                            DoubleField("gflops", &BenchResult::gflops),
+                                            DoubleField("percent_of_cublas", &BenchResult::percent_of_cublas),
+                                            DoubleField("max_abs_error", &BenchResult::max_abs_error),
+                                            DoubleField("tolerance", &BenchResult::tolerance),
+                                            IntegerField("wrong_elements", &BenchResult::wrong_elements),
+                                            VerifiedField(),
+                                            IntegerField("occupancy_blocks_per_sm", &BenchResult::occupancy_blocks_per_sm),
+                                            IntegerField("threads_per_block", &BenchResult::threads_per_block)};
+  return fields;
+}
+
+std::string CapabilityText(const DeviceInfo& d) { return std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor); }
+
+bool ParseCapability(const std::string& text, DeviceInfo& d) {
+  return std::sscanf(text.c_str(), "%d.%d", &d.cc_major, &d.cc_minor) == 2;
+}
+
+// The device facts, under the keys the live panel's reader knows, plus the rest.
+json DeviceJson(const DeviceInfo& d) {
+  return {{"name", d.name},
+          {"compute_capability", CapabilityText(d)},
+          {"sms", d.sm_count},
+          {"clock_mhz", d.clock_mhz},
+          {"memory_bytes", static_cast<double>(d.total_memory_bytes)},
+          {"fp32_peak_gflops", d.fp32_peak_gflops},
+          {"memory_bandwidth_gbs", d.memory_bandwidth_gbs},
+          {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}};
+}
+
+DeviceInfo DeviceFromJson(const json& j) {
+  DeviceInfo d;
+  d.name = j.at("name").get<std::string>();
+  if (!ParseCapability(j.at("compute_capability").get<std::string>(), d)) {
+    throw std::invalid_argument("compute_capability is not MAJOR.MINOR");
+  }
+  d.sm_count = j.at("sms").get<int>();
+  d.clock_mhz = j.at("clock_mhz").get<double>();
+  d.total_memory_bytes = static_cast<std::uint64_t>(j.at("memory_bytes").get<double>());
+  d.fp32_peak_gflops = j.at("fp32_peak_gflops").get<double>();
+  d.memory_bandwidth_gbs = j.value("memory_bandwidth_gbs", 0.0);
+  d.fp32_lanes_per_sm = j.value("fp32_lanes_per_sm", 0);
+  return d;
+}
+
+// RFC 4180: quote a field holding a comma, a quote or a line break; double inner quotes.
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+// Splits one CSV line; false on an unterminated quote (a truncated file).
+bool SplitCsvLine(const std::string& line, std::vector<std::string>& cells) {
+  cells.assign(1, "");
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      cells.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      cells.emplace_back();
+    } else {
+      cells.back() += c;
+    }
+  }
+  return !quoted;
+}
+
+std::optional<std::string> ReadCsvMeta(const std::string& key, const std::string& value, ResultsFile& file,
+                                       long long& expected_rows) {
+  DeviceInfo& d = file.device;
+  if (key == "format" && value != kFormatName) return std::string("not a TileScope results file");
+  if (key == "device") d.name = value;
+  if (key == "compute_capability" && !ParseCapability(value, d)) return "'" + value + "' is not MAJOR.MINOR";
+  if (key == "sms") d.sm_count = static_cast<int>(ParseInteger(value));
+  if (key == "clock_mhz") d.clock_mhz = ParseDouble(value);
+  if (key == "memory_bytes") d.total_memory_bytes = static_cast<std::uint64_t>(ParseDouble(value));
+  if (key == "fp32_peak_gflops") d.fp32_peak_gflops = ParseDouble(value);
+  if (key == "memory_bandwidth_gbs") d.memory_bandwidth_gbs = ParseDouble(value);
+  if (key == "fp32_lanes_per_sm") d.fp32_lanes_per_sm = static_cast<int>(ParseInteger(value));
+  if (key == "measured_at") file.measured_at = value;
+  if (key == "results") expected_rows = ParseInteger(value);
+  return std::nullopt;
+}
+
+std::optional<std::string> ReadCsvRow(const std::vector<std::string>& cells, BenchResult& result) {
+  const std::vector<Field>& fields = Fields();
+  if (cells.size() != fields.size()) {
+    return "expected " + std::to_string(fields.size()) + " fields, found " + std::to_string(cells.size());
+  }
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    try {
+      fields[i].from_text(result, cells[i]);
+    } catch (const std::exception&) {
+      return std::string("field ") + fields[i].name + " = '" + cells[i] + "' is not valid";
+    }
+  }
+  return std::nullopt;
+}
+
+bool IsCsvPath(const std::string& path, bool& csv) {
+  std::string lower = path;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  auto ends_with = [&lower](const std::string& end) {
+    return lower.size() >= end.size() && lower.compare(lower.size() - end.size(), end.size(), end) == 0;
+  };
+  csv = ends_with(".csv");
+  return csv || ends_with(".json");
+}
+
+}  // namespace
+
+std::string NowIso8601() {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return stamp;
+}
+
+std::string ResultsToJson(const ResultsFile& file) {
+  json j = {{"format", kFormatName}, {"version", kFormatVersion}, {"device", DeviceJson(file.device)},
+            {"measured_at", file.measured_at}, {"results", json::array()}};
+  for (const BenchResult& r : file.results) {
+    json row = json::object();
+    for (const Field& f : Fields()) row[f.name] = f.to_json(r);
+    j["results"].push_back(std::move(row));
+  }
+  return j.dump(2) + "\n";
+}
+
+std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile& file) {
+  ResultsFile parsed;
+  std::size_t index = 0;
+  try {
+    const json j = json::parse(text);
+    if (!j.is_object() || j.value("format", "") != kFormatName) {
+      return std::string("not a TileScope results file (\"format\" is not \"") + kFormatName + "\")";
+    }
+    if (j.at("version").get<int>() != kFormatVersion) return "unknown version " + j.at("version").dump();
+    parsed.device = DeviceFromJson(j.at("device"));
+    parsed.measured_at = j.at("measured_at").get<std::string>();
+    for (const json& row : j.at("results")) {
+      BenchResult r;
+      for (const Field& f : Fields()) f.from_json(r, row.at(f.name));
+      parsed.results.push_back(std::move(r));
+      ++index;
+    }
+  } catch (const std::exception& e) {
+    return "result " + std::to_string(index + 1) + " or the header: " + e.what();
+  }
+  file = std::move(parsed);
+  return std::nullopt;
+}
+
+std::string ResultsToCsv(const ResultsFile& file) {
+  const DeviceInfo& d = file.device;
+  std::ostringstream out;
+  out << "# format: " << kFormatName << "\n# device: " << d.name << "\n# compute_capability: " << CapabilityText(d)
+      << "\n# sms: " << d.sm_count << "\n# clock_mhz: " << NumberText(d.clock_mhz)
+      << "\n# memory_bytes: " << NumberText(static_cast<double>(d.total_memory_bytes))
+      << "\n# fp32_peak_gflops: " << NumberText(d.fp32_peak_gflops)
+      << "\n# memory_bandwidth_gbs: " << NumberText(d.memory_bandwidth_gbs)
+      << "\n# fp32_lanes_per_sm: " << d.fp32_lanes_per_sm << "\n# measured_at: " << file.measured_at
+      << "\n# results: " << file.results.size() << "\n";
+  const std::vector<Field>& fields = Fields();
+  for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << fields[i].name;
+  out << "\n";
+  for (const BenchResult& r : file.results) {
+    for (std::size_t i = 0; i < fields.size(); ++i) out << (i ? "," : "") << CsvField(fields[i].to_text(r));
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& file) {
+  ResultsFile parsed;
+  const std::vector<Field>& fields = Fields();
+  std::istringstream in(text);
+  std::string line;
+  long long expected_rows = -1;
+  bool format_seen = false;
+  bool header_seen = false;
+  int number = 0;
+  while (std::getline(in, line)) {
+    ++number;
+    const std::string where = "line " + std::to_string(number) + ": ";
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.empty()) continue;
+    if (line.rfind("# ", 0) == 0) {
+      const auto colon = line.find(": ");
+      if (colon == std::string::npos) continue;  // a comment, not a key
+      const std::string key = line.substr(2, colon - 2);
+      format_seen = format_seen || key == "format";
+      try {
+        if (auto error = ReadCsvMeta(key, line.substr(colon + 2), parsed, expected_rows)) return where + *error;
+      } catch (const std::exception&) {
+        return where + "'" + line + "' has no valid number";
+      }
+      continue;
+    }
+    std::vector<std::string> cells;
+    if (!SplitCsvLine(line, cells)) return where + "a quoted field does not end (truncated file?)";
+    if (!header_seen) {
+      if (!format_seen) return where + "no \"# format: tilescope-sweep\" line: not a TileScope results file";
+      for (std::size_t i = 0; i < fields.size(); ++i) {
+        if (i >= cells.size() || cells[i] != fields[i].name) return where + "header row: expected column " + fields[i].name;
+      }
+      header_seen = true;
+      continue;
+    }
+    BenchResult r;
+    if (auto error = ReadCsvRow(cells, r)) return where + *error;
+    parsed.results.push_back(std::move(r));
+  }
+  if (!header_seen) return std::string("no header row: not a TileScope results file");
+  if (expected_rows < 0) return std::string("the \"# results: N\" line is missing");
+  if (static_cast<long long>(parsed.results.size()) != expected_rows) {
+    return "the file says " + std::to_string(expected_rows) + " results but holds " +
+           std::to_string(parsed.results.size()) + " (truncated?)";
+  }
+  file = std::move(parsed);
+  return std::nullopt;
+}
+
+std::optional<std::string> WriteResultsFile(const ResultsFile& file, const std::string& path) {
+  bool csv = false;
+  if (!IsCsvPath(path, csv)) return "cannot tell the format of " + path + ": name it .csv or .json";
+  std::ofstream out(path, std::ios::trunc | std::ios::binary);
+  out << (csv ? ResultsToCsv(file) : ResultsToJson(file));
+  out.flush();
+  if (!out) return "cannot write " + path;
+  return std::nullopt;
+}
+
+std::optional<std::string> ReadResultsFile(const std::string& path, ResultsFile& file) {
+  bool csv = false;
+  if (!IsCsvPath(path, csv)) return "cannot tell the format of " + path + ": name it .csv or .json";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "cannot open " + path;
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto error = csv ? ResultsFromCsv(text.str(), file) : ResultsFromJson(text.str(), file);
+  if (error) return path + ": " + *error;
+  return std::nullopt;
+}
+
+}  // namespace kernels

@@ -1,0 +1,37 @@
+// results_file.h — benchmark results saved as CSV or JSON and read back.
+//
+// The format is the live panel's "tilescope-sweep", version 1 (app/plot/sweep_file.h reads
+// and writes the same files), so `tilescope bench --json run.json` loads in the GUI:
+// JSON {"format": "tilescope-sweep", "version": 1, "device": {...}, "measured_at": ...,
+// "results": [...]}; CSV: "# key: value" lines (format, device facts, measured_at,
+// results: N), a header row, then one row per result. Readers check everything and fail
+// whole with a message naming the line or result: a truncated file is never half-read.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/bench.h"
+#include "kernels/device.h"
+
+namespace kernels {
+
+struct ResultsFile {
+  DeviceInfo device;        // name, cc, SMs, clock, memory and FP32 peak are stored
+  std::string measured_at;  // ISO 8601 UTC, "2026-11-22T15:40:00Z"
+  std::vector<BenchResult> results;
+};
+
+// The current time as measured_at stores it.
+std::string NowIso8601();
+
+std::string ResultsToJson(const ResultsFile& file);
+std::string ResultsToCsv(const ResultsFile& file);
+std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile& file);
+std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& file);
+
+// By the path's extension, .csv or .json (any case); the error names the file.
+std::optional<std::string> WriteResultsFile(const ResultsFile& file, const std::string& path);
+std::optional<std::string> ReadResultsFile(const std::string& path, ResultsFile& file);
+
+}  // namespace kernels

@@ -1,0 +1,264 @@
+#include "kernels/runner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "kernels/gpu_module.h"
+#include "kernels/registry.h"
+
+namespace kernels {
+namespace {
+
+// The runner's inputs are in [-1, 1) (random_fill.h): the bound the tolerance scales by.
+constexpr double kMaxAbsInput = 1.0;
+
+double Quantile(const std::vector<double>& sorted, double q) {
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
+
+void FillTimings(std::vector<double> times, BenchResult& result) {
+  std::sort(times.begin(), times.end());
+  result.reps = static_cast<int>(times.size());
+  result.min_ms = times.front();
+  result.max_ms = times.back();
+  result.median_ms = Quantile(times, 0.5);
+  result.q1_ms = Quantile(times, 0.25);
+  result.q3_ms = Quantile(times, 0.75);
+  const double flops = 2.0 * static_cast<double>(result.shape.m) * static_cast<double>(result.shape.n) *
+                       static_cast<double>(result.shape.k);
+  result.gflops = result.median_ms > 0 ? flops / (result.median_ms * 1e-3) / 1e9 : 0;
+}
+
+BenchResult ErrorResult(const KernelSpec& spec, const Shape& shape, const std::string& error) {
+  BenchResult result;
+  result.kernel = spec.name;
+  result.label = spec.label;
+  result.shape = shape;
+  result.error = error;
+  return result;
+}
+
+// Measures one kernel in `session`. Returns nothing when cancelled mid-kernel: a
+// half-measured kernel is not a result.
+std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, const Shape& shape,
+                                   const BenchRequest& request, const std::function<bool()>& cancelled) {
+  BenchResult result = ErrorResult(spec, shape, "");
+  result.tolerance = Tolerance(spec.precision, shape.k, kMaxAbsInput, kMaxAbsInput);
+  TsKernelRun run{};
+  std::vector<double> times;
+  std::string error;
+  const TsStatus status = session.Run(KernelIndex(spec), request.warmups, request.reps, result.tolerance, cancelled,
+                                      run, times, nullptr, error);
+  if (status == TS_CANCELLED) return std::nullopt;
+  if (status == TS_ERROR) return ErrorResult(spec, shape, error);
+  FillTimings(times, result);
+  result.max_abs_error = run.max_abs_error;
+  result.wrong_elements = run.wrong_elements;
+  result.verified = run.wrong_elements == 0;
+  result.occupancy_blocks_per_sm = run.occupancy_blocks_per_sm;
+  result.threads_per_block = run.threads_per_block;
+  return result;
+}
+
+std::optional<std::string> NoGpuReason() {
+  const GpuStatus& status = ProbeGpu();
+  if (!status.available) return status.reason;
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string Progress::Describe() const {
+  std::string text = "kernel " + std::to_string(kernel_number) + " of " + std::to_string(kernel_count) + ", n = " +
+                     ToString(shape);
+  if (!kernel.empty()) text += " (" + kernel + ")";
+  return text;
+}
+
+Runner::~Runner() {
+  Cancel();
+  if (worker_.joinable()) worker_.join();
+}
+
+std::optional<std::string> Runner::Start(const BenchRequest& request, Callbacks callbacks) {
+  if (auto error = ValidationError(request)) return error;
+  return Launch([this, request] { RunBench(request); }, std::move(callbacks));
+}
+
+std::optional<std::string> Runner::StartRace(const RaceRequest& request, Callbacks callbacks) {
+  if (auto error = ValidationError(request)) return error;
+  return Launch([this, request] { RunRace(request); }, std::move(callbacks));
+}
+
+std::optional<std::string> Runner::Launch(std::function<void()> work, Callbacks callbacks) {
+  if (running_.load()) return std::string("a run is already in progress");
+  if (auto reason = NoGpuReason()) return reason;
+  if (worker_.joinable()) worker_.join();
+  callbacks_ = std::move(callbacks);
+  cancelled_ = false;
+  completed_ = false;
+  running_ = true;
+  worker_ = std::thread([this, work = std::move(work)] {
+    work();
+    completed_ = !cancelled_.load();
+    running_ = false;
+  });
+  return std::nullopt;
+}
+
+void Runner::Cancel() { cancelled_ = true; }
+
+bool Runner::Wait(std::chrono::milliseconds timeout) {
+  const auto step = std::chrono::milliseconds(5);
+  const auto start = std::chrono::steady_clock::now();
+  while (running_.load()) {
+    if (timeout != std::chrono::milliseconds::max() && std::chrono::steady_clock::now() - start >= timeout) {
+      return false;
+    }
+    std::this_thread::sleep_for(step);
+  }
+  if (worker_.joinable()) worker_.join();
+  return true;
+}
+
+std::vector<BenchResult> Runner::TakeResults() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(results_, {});
+}
+
+std::vector<RaceResult> Runner::TakeRaceResults() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::exchange(race_results_, {});
+}
+
+Progress Runner::LastProgress() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return progress_;
+}
+
+void Runner::Report(const Progress& progress) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    progress_ = progress;
+  }
+  if (callbacks_.on_progress) callbacks_.on_progress(progress);
+}
+
+void Runner::Report(const BenchResult& result) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    results_.push_back(result);
+  }
+  if (callbacks_.on_result) callbacks_.on_result(result);
+}
+
+void Runner::Report(const RaceResult& result) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    race_results_.push_back(result);
+  }
+  if (callbacks_.on_race_result) callbacks_.on_race_result(result);
+}
+
+void Runner::RunBench(const BenchRequest& request) {
+  const GpuModule& module = *ActiveGpuModule();
+  const std::vector<const KernelSpec*> specs = ResolveKernels(request);
+  const std::vector<Shape> shapes = ResolveShapes(request);
+  const KernelSpec& reference = *FindKernel("cublas_fp32");
+  const std::function<bool()> cancelled = [this] { return cancelled_.load(); };
+  Progress progress;
+  progress.kernel_count = static_cast<int>(specs.size());
+  progress.shape_count = static_cast<int>(shapes.size());
+  progress.total = progress.kernel_count * progress.shape_count;
+  for (std::size_t s = 0; s < shapes.size() && !cancelled(); ++s) {
+    progress.shape = shapes[s];
+    progress.shape_number = static_cast<int>(s) + 1;
+    std::string error;
+    std::unique_ptr<GpuSession> session = GpuSession::Create(module, shapes[s], request.seed, nullptr, nullptr, error);
+    if (!session) {
+      for (const KernelSpec* spec : specs) Report(ErrorResult(*spec, shapes[s], error));
+      progress.done += progress.kernel_count;
+      continue;
+    }
+    // cuBLAS FP32 first: every other kernel's "% of cuBLAS" at this shape divides by it.
+    const std::optional<BenchResult> cublas = Measure(*session, reference, shapes[s], request, cancelled);
+    if (!cublas) break;
+    for (std::size_t k = 0; k < specs.size() && !cancelled(); ++k) {
+      progress.kernel_number = static_cast<int>(k) + 1;
+      progress.kernel = specs[k]->name;
+      Report(progress);
+      std::optional<BenchResult> result =
+          specs[k] == &reference ? cublas : Measure(*session, *specs[k], shapes[s], request, cancelled);
+      if (!result) break;
+      if (result->ok() && cublas->ok() && result->median_ms > 0) {
+        result->percent_of_cublas = 100.0 * cublas->median_ms / result->median_ms;
+      }
+      ++progress.done;
+      Report(*result);
+    }
+  }
+}
+
+void Runner::RunRace(const RaceRequest& request) {
+  const GpuModule& module = *ActiveGpuModule();
+  const std::vector<int> tiles = ResolveTiles(request);
+  const std::vector<Shape> shapes = ResolveShapes(request);
+  Progress progress;
+  progress.shape_count = static_cast<int>(shapes.size());
+  for (const int tile : tiles) progress.total += static_cast<int>(RaceSetForTile(tile).variants.size());
+  progress.total *= progress.shape_count;
+  for (std::size_t s = 0; s < shapes.size() && !cancelled_.load(); ++s) {
+    progress.shape = shapes[s];
+    progress.shape_number = static_cast<int>(s) + 1;
+    std::string session_error;
+    std::unique_ptr<GpuSession> session =
+        GpuSession::Create(module, shapes[s], request.seed, nullptr, nullptr, session_error);
+    for (const int tile : tiles) {
+      const RaceSet set = RaceSetForTile(tile);
+      progress.kernel_count = static_cast<int>(set.variants.size());
+      for (std::size_t v = 0; v < set.variants.size() && !cancelled_.load(); ++v) {
+        progress.kernel_number = static_cast<int>(v) + 1;
+        progress.kernel = set.variants[v]->name;
+        Report(progress);
+        RaceResult result{set.variants[v]->name, set.variants[v]->label, set.baseline->name, tile, shapes[s], {},
+                          session_error};
+        for (int trial = 0; session && result.ok() && trial < request.trials && !cancelled_.load(); ++trial) {
+          long long differing = 0;
+          if (session->RaceTrial(KernelIndex(*set.variants[v]), KernelIndex(*set.baseline), differing, result.error) ==
+              TS_OK) {
+            result.differing_per_trial.push_back(differing);
+          }
+        }
+        // Cancelled between trials: fewer trials than asked is not a result.
+        if (result.ok() && static_cast<int>(result.differing_per_trial.size()) < request.trials) return;
+        ++progress.done;
+        Report(result);
+      }
+    }
+  }
+}
+
+std::optional<std::string> ComputeOnGpu(const KernelSpec& kernel, const Shape& shape, const std::vector<float>& a,
+                                        const std::vector<float>& b, std::vector<float>& c) {
+  if (auto reason = NoGpuReason()) return reason;
+  if (a.size() != static_cast<std::size_t>(shape.m * shape.k) || b.size() != static_cast<std::size_t>(shape.k * shape.n)) {
+    return std::string("A and B do not match the shape ") + ToString(shape);
+  }
+  std::string error;
+  std::unique_ptr<GpuSession> session = GpuSession::Create(*ActiveGpuModule(), shape, 0, a.data(), b.data(), error);
+  if (!session) return error;
+  c.assign(static_cast<std::size_t>(shape.m * shape.n), 0.0f);
+  TsKernelRun run{};
+  std::vector<double> times;
+  // One launch, no warm-up; the tolerance is irrelevant here, the caller compares C itself.
+  const TsStatus status =
+      session->Run(KernelIndex(kernel), 0, 1, 0.0, [] { return false; }, run, times, c.data(), error);
+  if (status != TS_OK) return error;
+  return std::nullopt;
+}
+
+}  // namespace kernels

@@ -1,0 +1,92 @@
+// runner.h — runs benchmark and race requests on the GPU, off the caller's thread.
+//
+// The UI thread calls Start() and returns at once; a worker thread opens one session per
+// shape, times each kernel with CUDA events around its launches, checks its C against
+// cuBLAS, and hands over each result as soon as it exists — through the callbacks (on the
+// worker thread) and through TakeResults() (for a UI that polls once a frame). Cancel()
+// sets a flag the worker checks before every launch, so it stops within one launch.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernels/bench.h"
+#include "kernels/device.h"
+
+namespace kernels {
+
+struct Progress {
+  int kernel_number = 0;  // 1-based, within the current shape
+  int kernel_count = 0;
+  int shape_number = 0;  // 1-based
+  int shape_count = 0;
+  Shape shape;
+  std::string kernel;
+  int done = 0;   // (kernel, shape) pairs finished
+  int total = 0;  // (kernel, shape) pairs requested
+
+  // "kernel 3 of 7, n = 4096 (tiled16)".
+  std::string Describe() const;
+};
+
+class Runner {
+ public:
+  struct Callbacks {
+    std::function<void(const Progress&)> on_progress;
+    std::function<void(const BenchResult&)> on_result;
+    std::function<void(const RaceResult&)> on_race_result;
+  };
+
+  Runner() = default;
+  ~Runner();  // cancels a run in flight and waits for it
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // Start a run; the reason it cannot start (invalid request, no GPU, a run in flight),
+  // or nothing. A result that fails (out of memory at a size, grid too large) is a
+  // BenchResult with `error` set; the sweep goes on.
+  std::optional<std::string> Start(const BenchRequest& request, Callbacks callbacks = {});
+  std::optional<std::string> StartRace(const RaceRequest& request, Callbacks callbacks = {});
+
+  void Cancel();
+  bool Running() const { return running_.load(); }
+  // True when the run was cancelled before it finished.
+  bool WasCancelled() const { return cancelled_.load() && !completed_.load(); }
+  // Waits for the run to end; false if it is still running after `timeout`.
+  bool Wait(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
+
+  // Results that arrived since the last call (poll interface).
+  std::vector<BenchResult> TakeResults();
+  std::vector<RaceResult> TakeRaceResults();
+  Progress LastProgress() const;
+
+ private:
+  std::optional<std::string> Launch(std::function<void()> work, Callbacks callbacks);
+  void RunBench(const BenchRequest& request);
+  void RunRace(const RaceRequest& request);
+  void Report(const Progress& progress);
+  void Report(const BenchResult& result);
+  void Report(const RaceResult& result);
+
+  Callbacks callbacks_;
+  std::thread worker_;
+  std::atomic<bool> running_{false};
+  std::atomic<bool> cancelled_{false};
+  std::atomic<bool> completed_{false};
+  mutable std::mutex mutex_;  // guards the three below
+  std::vector<BenchResult> results_;
+  std::vector<RaceResult> race_results_;
+  Progress progress_;
+};
+
+// Computes C = A·B (row-major; A M×K, B K×N) once with `kernel` on the GPU, for
+// `tilescope verify` and the tests. Returns the error, or nothing with `c` filled (M×N).
+std::optional<std::string> ComputeOnGpu(const KernelSpec& kernel, const Shape& shape, const std::vector<float>& a,
+                                        const std::vector<float>& b, std::vector<float>& c);
+
+}  // namespace kernels

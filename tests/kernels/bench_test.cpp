@@ -1,0 +1,88 @@
+#include <gtest/gtest.h>
+
+#include "kernels/bench.h"
+#include "kernels/registry.h"
+
+namespace kernels {
+namespace {
+
+TEST(ParseShapes, SquareListAndShapes) {
+  std::vector<Shape> shapes;
+  ASSERT_FALSE(ParseShapes("1024, 37x29x53,1", shapes));
+  ASSERT_EQ(shapes.size(), 3u);
+  EXPECT_EQ(shapes[0], Shape::Square(1024));
+  EXPECT_EQ(shapes[1], (Shape{37, 29, 53}));
+  EXPECT_EQ(shapes[2], Shape::Square(1));
+}
+
+TEST(ParseShapes, PowerOfTwoRange) {
+  std::vector<Shape> shapes;
+  ASSERT_FALSE(ParseShapes("256:8192", shapes));
+  EXPECT_EQ(shapes, DefaultShapes());
+  EXPECT_EQ(shapes.size(), 6u);
+}
+
+TEST(ParseShapes, BadEntriesAreNamedAndLeaveTheListAlone) {
+  std::vector<Shape> shapes{Shape::Square(7)};
+  for (const char* bad : {"", "0", "-4", "abc", "12x3", "1x0x3", "300:8192", "512:256", "256,,512", "1e3"}) {
+    const auto error = ParseShapes(bad, shapes);
+    ASSERT_TRUE(error) << bad;
+    EXPECT_FALSE(error->empty());
+  }
+  EXPECT_EQ(shapes, std::vector<Shape>{Shape::Square(7)});
+}
+
+TEST(ValidateRequest, AcceptsTheDefaults) {
+  EXPECT_FALSE(ValidationError(BenchRequest{}));
+  EXPECT_EQ(ResolveKernels(BenchRequest{}), DefaultKernels());
+  EXPECT_EQ(ResolveShapes(BenchRequest{}), DefaultShapes());
+}
+
+TEST(ValidateRequest, NamesWhatIsWrong) {
+  BenchRequest unknown;
+  unknown.kernels = {"tiled16", "tiled6"};
+  ASSERT_TRUE(ValidationError(unknown));
+  EXPECT_NE(ValidationError(unknown)->find("tiled6"), std::string::npos);
+
+  BenchRequest zero;
+  zero.shapes = {Shape{4, 0, 4}};
+  ASSERT_TRUE(ValidationError(zero));
+  EXPECT_NE(ValidationError(zero)->find("at least 1"), std::string::npos);
+
+  BenchRequest no_reps;
+  no_reps.reps = 0;
+  EXPECT_TRUE(ValidationError(no_reps));
+  BenchRequest negative_warmups;
+  negative_warmups.warmups = -1;
+  EXPECT_TRUE(ValidationError(negative_warmups));
+}
+
+TEST(ValidateRequest, RaceRequests) {
+  EXPECT_FALSE(ValidationError(RaceRequest{}));
+  RaceRequest bad_tile;
+  bad_tile.tiles = {6};
+  ASSERT_TRUE(ValidationError(bad_tile));
+  EXPECT_NE(ValidationError(bad_tile)->find("TILE 6"), std::string::npos);
+  RaceRequest no_trials;
+  no_trials.trials = 0;
+  EXPECT_TRUE(ValidationError(no_trials));
+  EXPECT_EQ(ResolveTiles(RaceRequest{}), RaceTiles());
+}
+
+TEST(Tolerance, GrowsWithKAndIsLooserForTF32) {
+  EXPECT_DOUBLE_EQ(Tolerance(Precision::kFp32, 1024, 1, 1), 2.0 * 1024 / (1 << 23));
+  EXPECT_LT(Tolerance(Precision::kFp32, 256, 1, 1), Tolerance(Precision::kFp32, 4096, 1, 1));
+  EXPECT_DOUBLE_EQ(Tolerance(Precision::kFp32, 64, 4, 2), 8 * Tolerance(Precision::kFp32, 64, 1, 1));
+  for (std::int64_t k : {1, 64, 1024, 8192}) {
+    EXPECT_GT(Tolerance(Precision::kTf32, k, 1, 1), Tolerance(Precision::kFp32, k, 1, 1)) << k;
+  }
+  EXPECT_NE(DescribeTolerance(Precision::kFp32, 1024, 1, 1).find("2·K·2^-23"), std::string::npos);
+}
+
+TEST(ShapeText, SquareAndRectangular) {
+  EXPECT_EQ(ToString(Shape::Square(4096)), "4096");
+  EXPECT_EQ(ToString(Shape{37, 29, 53}), "37x29x53");
+}
+
+}  // namespace
+}  // namespace kernels

@@ -1,0 +1,79 @@
+// The "no CUDA" path: what the app says when the GPU module cannot be used.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "kernels/device.h"
+#include "kernels/gpu_module.h"
+#include "kernels/registry.h"
+#include "kernels/runner.h"
+
+namespace kernels {
+namespace {
+
+TEST(GpuLoader, MissingModuleSaysWhereItLooked) {
+  const std::string path = ::testing::TempDir() + "nowhere/libtilescope_gpu.so";
+  const GpuStatus status = ProbeGpuModuleAt(path);
+  EXPECT_FALSE(status.available);
+  EXPECT_NE(status.reason.find(path), std::string::npos) << status.reason;
+  EXPECT_NE(status.reason.find("no CUDA support"), std::string::npos) << status.reason;
+}
+
+TEST(GpuLoader, BrokenModuleReportsTheLoadersError) {
+  const std::string path = ::testing::TempDir() + "libtilescope_gpu_broken.so";
+  std::ofstream(path) << "not an ELF file\n";
+  const GpuStatus status = ProbeGpuModuleAt(path);
+  EXPECT_FALSE(status.available);
+  EXPECT_NE(status.reason.find("cannot load the GPU runner module"), std::string::npos) << status.reason;
+  // dlerror's own text names the file.
+  EXPECT_NE(status.reason.find("libtilescope_gpu_broken.so"), std::string::npos) << status.reason;
+  std::string error;
+  EXPECT_EQ(LoadGpuModule(path, error), nullptr);
+  EXPECT_FALSE(error.empty());
+}
+
+TEST(GpuLoader, DefaultModuleSitsNextToTheExecutable) {
+  const std::string path = DefaultGpuModulePath();
+  EXPECT_NE(path.find("/libtilescope_gpu.so"), std::string::npos);
+  const GpuStatus& status = ProbeGpu();
+  EXPECT_EQ(&status, &ProbeGpu()) << "probed once, then cached";
+  EXPECT_EQ(status.module_path, path);
+  if (!status.available) {
+    EXPECT_FALSE(status.reason.empty());
+    std::printf("no GPU here: %s\n", status.reason.c_str());
+  }
+}
+
+TEST(GpuLoader, RunnerRefusesToStartWithoutADeviceAndSaysWhy) {
+  if (ProbeGpu().available) GTEST_SKIP() << "a GPU is present; the no-device path is not reachable here";
+  Runner runner;
+  const auto error = runner.Start(BenchRequest{});
+  ASSERT_TRUE(error);
+  EXPECT_EQ(*error, ProbeGpu().reason);
+  EXPECT_FALSE(runner.Running());
+  std::vector<float> c;
+  EXPECT_TRUE(ComputeOnGpu(*FindKernel("tiled16"), Shape::Square(2), {1, 2, 3, 4}, {1, 0, 0, 1}, c));
+}
+
+TEST(GpuLoader, InvalidRequestIsRefusedBeforeLookingForAGpu) {
+  Runner runner;
+  BenchRequest request;
+  request.shapes = {Shape::Square(0)};
+  const auto error = runner.Start(request);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("at least 1"), std::string::npos);
+}
+
+TEST(DeviceFacts, LanesAndVersions) {
+  EXPECT_EQ(Fp32LanesPerSm(9, 0), 128);
+  EXPECT_EQ(Fp32LanesPerSm(8, 0), 64);
+  EXPECT_EQ(Fp32LanesPerSm(8, 6), 128);
+  EXPECT_EQ(Fp32LanesPerSm(7, 5), 64);
+  EXPECT_EQ(Fp32LanesPerSm(3, 0), 0);
+  EXPECT_EQ(CudaVersionString(13000), "13.0");
+  EXPECT_EQ(CudaVersionString(12040), "12.4");
+  EXPECT_EQ(CudaVersionString(0), "");
+}
+
+}  // namespace
+}  // namespace kernels

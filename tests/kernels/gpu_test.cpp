@@ -1,0 +1,185 @@
+// The GPU side, run where there is a device; elsewhere every test is skipped with the
+// reason (no module, no driver, no device), which CTest reports as skipped.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <thread>
+
+#include "kernels/device.h"
+#include "kernels/registry.h"
+#include "kernels/runner.h"
+#include "test_vector_generator.h"
+
+namespace kernels {
+namespace {
+
+class Gpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const GpuStatus& status = ProbeGpu();
+    if (!status.available) GTEST_SKIP() << "no GPU: " << status.reason;
+  }
+
+  // Runs `request` to the end and returns every result.
+  static std::vector<BenchResult> RunAll(const BenchRequest& request) {
+    Runner runner;
+    const auto error = runner.Start(request);
+    EXPECT_FALSE(error) << *error;
+    runner.Wait();
+    return runner.TakeResults();
+  }
+};
+
+// Kernels that must compute C correctly at any shape: all but the race variants that can
+// go wrong (barriers removed, or __syncwarp on a block of several warps) and the
+// unguarded kernel, which is wrong by design on sizes that are not tile multiples.
+std::vector<std::string> CorrectKernels() {
+  std::vector<std::string> names;
+  for (const KernelSpec* spec : AllKernels()) {
+    const bool one_warp = spec->tile_m * spec->tile_n <= 32;
+    const bool barriers_intact = spec->first_barrier != Barrier::kNone && spec->second_barrier != Barrier::kNone &&
+                                 (spec->first_barrier == Barrier::kSyncthreads || one_warp);
+    if (spec->guarded && (barriers_intact || IsCublas(*spec))) names.push_back(spec->name);
+  }
+  return names;
+}
+
+TEST_F(Gpu, DeviceIsDescribed) {
+  const DeviceInfo& d = ProbeGpu().device;
+  std::printf("%s, cc %d.%d, %d SMs, %.0f MHz, %.0f GB/s, FP32 peak %.0f GFLOPS\n", d.name.c_str(), d.cc_major,
+              d.cc_minor, d.sm_count, d.clock_mhz, d.memory_bandwidth_gbs, d.fp32_peak_gflops);
+  EXPECT_FALSE(d.name.empty());
+  EXPECT_GT(d.sm_count, 0);
+  EXPECT_GT(d.clock_mhz, 0);
+  EXPECT_GT(d.total_memory_bytes, 0u);
+  EXPECT_GT(d.fp32_peak_gflops, 0);
+  EXPECT_FALSE(ProbeGpu().runtime_version.empty());
+}
+
+TEST_F(Gpu, EveryCorrectKernelMatchesCublasOnSquareAndOddShapes) {
+  BenchRequest request;
+  request.kernels = CorrectKernels();
+  request.shapes = {Shape::Square(1), Shape{37, 29, 53}, Shape::Square(1000)};
+  request.reps = 2;
+  request.warmups = 1;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), request.kernels.size() * request.shapes.size());
+  for (const BenchResult& r : results) {
+    SCOPED_TRACE(r.kernel + " at " + ToString(r.shape));
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_TRUE(r.verified) << "max error " << r.max_abs_error << " > " << r.tolerance << ", " << r.wrong_elements
+                            << " wrong";
+    EXPECT_EQ(r.reps, 2);
+    EXPECT_GT(r.median_ms, 0);
+    EXPECT_LE(r.min_ms, r.median_ms);
+    EXPECT_LE(r.median_ms, r.max_ms);
+    EXPECT_GT(r.gflops, 0);
+    EXPECT_GT(r.percent_of_cublas, 0);
+    if (!IsCublas(*FindKernel(r.kernel))) {
+      EXPECT_GT(r.occupancy_blocks_per_sm, 0);
+    }
+  }
+}
+
+TEST_F(Gpu, UnguardedKernelIsWrongOffTheTileGridAndRightOnIt) {
+  BenchRequest request;
+  request.kernels = {"tiled16_unguarded"};
+  request.shapes = {Shape::Square(1000), Shape::Square(1024)};
+  request.reps = 1;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), 2u);
+  ASSERT_TRUE(results[0].ok()) << results[0].error;
+  EXPECT_FALSE(results[0].verified) << "the tail tile is skipped at 1000";
+  EXPECT_GT(results[0].wrong_elements, 0);
+  ASSERT_TRUE(results[1].ok()) << results[1].error;
+  EXPECT_TRUE(results[1].verified);
+}
+
+TEST_F(Gpu, SmallIntegerProductsAreExact) {
+  const kernels_test::GeneratedCase g = kernels_test::MakeCase(37, 53, 29, 11);
+  const Shape shape{g.m, g.cols, g.inner};
+  for (const char* name : {"naive", "tiled2", "tiled16", "tiled32", "rect32x16x16", "cublas_fp32"}) {
+    std::vector<float> c;
+    const auto error = ComputeOnGpu(*FindKernel(name), shape, g.a, g.b, c);
+    ASSERT_FALSE(error) << *error;
+    EXPECT_EQ(c, g.c) << name;
+  }
+}
+
+TEST_F(Gpu, CancelStopsWithinOneLaunch) {
+  BenchRequest request;
+  request.kernels = {"naive"};
+  request.shapes = {Shape::Square(4096), Shape::Square(8192)};
+  request.reps = 1000;  // minutes of work if nothing stops it
+  Runner runner;
+  ASSERT_FALSE(runner.Start(request));
+  while (runner.LastProgress().total == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto cancelled_at = std::chrono::steady_clock::now();
+  runner.Cancel();
+  ASSERT_TRUE(runner.Wait(std::chrono::seconds(10)));
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelled_at).count();
+  std::printf("stopped %.3f s after Cancel\n", seconds);
+  // One naive launch at 4096 takes tens of milliseconds on current GPUs.
+  EXPECT_LT(seconds, 1.0);
+  EXPECT_TRUE(runner.WasCancelled());
+  EXPECT_TRUE(runner.TakeResults().empty()) << "a half-measured kernel is not a result";
+}
+
+TEST_F(Gpu, HugeSizeIsAnErrorValueAndTheSweepGoesOn) {
+  BenchRequest request;
+  request.kernels = {"tiled16", "cublas_fp32"};
+  request.shapes = {Shape::Square(200000), Shape::Square(64)};
+  request.reps = 1;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), 4u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_FALSE(results[i].ok());
+    EXPECT_NE(results[i].error.find("out of memory at n = 200000"), std::string::npos) << results[i].error;
+  }
+  for (int i = 2; i < 4; ++i) {
+    EXPECT_TRUE(results[i].ok()) << results[i].error;
+    EXPECT_TRUE(results[i].verified);
+  }
+}
+
+TEST_F(Gpu, GridBeyondTheDeviceLimitIsAnErrorValue) {
+  BenchRequest request;
+  request.kernels = {"tiled2"};
+  request.shapes = {Shape{200000, 2, 2}};  // 100000 blocks along y; the limit is 65535
+  request.reps = 1;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_FALSE(results[0].ok());
+  EXPECT_NE(results[0].error.find("grid"), std::string::npos) << results[0].error;
+}
+
+TEST_F(Gpu, RaceRunCountsDifferingElements) {
+  RaceRequest request;
+  request.tiles = {2, 16};
+  request.shapes = {Shape::Square(1024)};
+  request.trials = 2;
+  Runner runner;
+  ASSERT_FALSE(runner.StartRace(request));
+  runner.Wait();
+  std::map<std::string, RaceResult> by_kernel;
+  for (const RaceResult& r : runner.TakeRaceResults()) by_kernel[r.kernel] = r;
+  ASSERT_EQ(by_kernel.size(), 8u);
+  for (const auto& [name, r] : by_kernel) {
+    ASSERT_TRUE(r.ok()) << name << ": " << r.error;
+    ASSERT_EQ(r.differing_per_trial.size(), 2u) << name;
+    std::printf("%-18s %lld %lld of %lld\n", name.c_str(), static_cast<long long>(r.differing_per_trial[0]),
+                static_cast<long long>(r.differing_per_trial[1]),
+                static_cast<long long>(r.elements()));
+  }
+  // Eight warps per block, no first barrier: most of C reads a tile before it is stored.
+  EXPECT_GT(by_kernel["tiled16_nosync1"].differing_per_trial[0], 0);
+  // One warp in lockstep: __syncwarp is a real barrier for it.
+  EXPECT_EQ(by_kernel["tiled2_syncwarp"].differing_per_trial[0], 0);
+}
+
+}  // namespace
+}  // namespace kernels

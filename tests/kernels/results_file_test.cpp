@@ -1,0 +1,172 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "kernels/results_file.h"
+
+namespace kernels {
+namespace {
+
+ResultsFile SampleFile() {
+  ResultsFile file;
+  file.device.name = "Test GPU, \"rev 2\"";
+  file.device.cc_major = 9;
+  file.device.cc_minor = 0;
+  file.device.sm_count = 132;
+  file.device.clock_mhz = 1980;
+  file.device.total_memory_bytes = 85'000'000'000ull;
+  file.device.fp32_peak_gflops = 66908.16;
+  file.device.memory_bandwidth_gbs = 3352.3;
+  file.device.fp32_lanes_per_sm = 128;
+  file.measured_at = "2026-11-22T15:40:00Z";
+
+  BenchResult ok;
+  ok.kernel = "tiled16";
+  ok.label = "tiled, TILE 16";
+  ok.shape = Shape::Square(4096);
+  ok.reps = 10;
+  ok.median_ms = 16.75;
+  ok.min_ms = 16.5;
+  ok.max_ms = 17.25;
+  ok.q1_ms = 16.625;
+  ok.q3_ms = 16.875;
+  ok.gflops = 8205.5;
+  ok.percent_of_cublas = 16.25;
+  ok.max_abs_error = 1.0 / 4096;
+  ok.tolerance = 0.0009765625;
+  ok.verified = true;
+  ok.occupancy_blocks_per_sm = 8;
+  ok.threads_per_block = 256;
+
+  BenchResult wrong = ok;
+  wrong.kernel = "tiled16_nosync1";
+  wrong.label = "tiled 16, no 1st barrier";
+  wrong.shape = {37, 29, 53};
+  wrong.max_abs_error = std::nan("");  // an element never written
+  wrong.wrong_elements = 1073;
+  wrong.verified = false;
+
+  BenchResult failed;
+  failed.kernel = "naive";
+  failed.label = "naive (global memory only)";
+  failed.shape = Shape::Square(200000);
+  failed.error = "out of memory at n = 200000: A, B and two C need 596.0 GiB, the device has 79.1 GiB free";
+  file.results = {ok, wrong, failed};
+  return file;
+}
+
+void ExpectSame(const ResultsFile& a, const ResultsFile& b) {
+  EXPECT_EQ(a.device.name, b.device.name);
+  EXPECT_EQ(a.device.cc_major, b.device.cc_major);
+  EXPECT_EQ(a.device.cc_minor, b.device.cc_minor);
+  EXPECT_EQ(a.device.sm_count, b.device.sm_count);
+  EXPECT_EQ(a.device.total_memory_bytes, b.device.total_memory_bytes);
+  EXPECT_DOUBLE_EQ(a.device.fp32_peak_gflops, b.device.fp32_peak_gflops);
+  EXPECT_DOUBLE_EQ(a.device.memory_bandwidth_gbs, b.device.memory_bandwidth_gbs);
+  EXPECT_EQ(a.measured_at, b.measured_at);
+  ASSERT_EQ(a.results.size(), b.results.size());
+  for (std::size_t i = 0; i < a.results.size(); ++i) {
+    const BenchResult& x = a.results[i];
+    const BenchResult& y = b.results[i];
+    EXPECT_EQ(x.kernel, y.kernel);
+    EXPECT_EQ(x.label, y.label);
+    EXPECT_EQ(x.shape, y.shape);
+    EXPECT_EQ(x.error, y.error);
+    EXPECT_EQ(x.reps, y.reps);
+    EXPECT_DOUBLE_EQ(x.median_ms, y.median_ms);
+    EXPECT_DOUBLE_EQ(x.q3_ms, y.q3_ms);
+    EXPECT_DOUBLE_EQ(x.gflops, y.gflops);
+    EXPECT_DOUBLE_EQ(x.percent_of_cublas, y.percent_of_cublas);
+    EXPECT_EQ(std::isnan(x.max_abs_error), std::isnan(y.max_abs_error));
+    if (!std::isnan(x.max_abs_error)) {
+      EXPECT_DOUBLE_EQ(x.max_abs_error, y.max_abs_error);
+    }
+    EXPECT_EQ(x.wrong_elements, y.wrong_elements);
+    EXPECT_EQ(x.verified, y.verified);
+    EXPECT_EQ(x.occupancy_blocks_per_sm, y.occupancy_blocks_per_sm);
+    EXPECT_EQ(x.threads_per_block, y.threads_per_block);
+  }
+}
+
+TEST(ResultsFile, JsonRoundTrip) {
+  const ResultsFile original = SampleFile();
+  ResultsFile loaded;
+  const auto error = ResultsFromJson(ResultsToJson(original), loaded);
+  ASSERT_FALSE(error) << *error;
+  ExpectSame(original, loaded);
+}
+
+TEST(ResultsFile, CsvRoundTripWithQuotedText) {
+  const ResultsFile original = SampleFile();
+  const std::string csv = ResultsToCsv(original);
+  EXPECT_NE(csv.find("# results: 3"), std::string::npos);
+  ResultsFile loaded;
+  const auto error = ResultsFromCsv(csv, loaded);
+  ASSERT_FALSE(error) << *error;
+  ExpectSame(original, loaded);
+}
+
+TEST(ResultsFile, FilesByExtension) {
+  const ResultsFile original = SampleFile();
+  for (const std::string extension : {".csv", ".JSON"}) {
+    const std::string path = ::testing::TempDir() + "kernels_results" + extension;
+    ASSERT_FALSE(WriteResultsFile(original, path));
+    ResultsFile loaded;
+    const auto error = ReadResultsFile(path, loaded);
+    ASSERT_FALSE(error) << *error;
+    ExpectSame(original, loaded);
+    std::remove(path.c_str());
+  }
+  EXPECT_TRUE(WriteResultsFile(original, ::testing::TempDir() + "results.txt"));
+  ResultsFile untouched;
+  const auto missing = ReadResultsFile(::testing::TempDir() + "no_such_results.json", untouched);
+  ASSERT_TRUE(missing);
+  EXPECT_NE(missing->find("cannot open"), std::string::npos);
+}
+
+TEST(ResultsFile, TruncatedCsvIsReportedAndNothingIsKept) {
+  const std::string csv = ResultsToCsv(SampleFile());
+  ResultsFile loaded = SampleFile();
+  loaded.results.resize(1);
+  // Cut the last row off entirely, then cut a row in the middle of its quoted label.
+  const std::string without_last_row = csv.substr(0, csv.rfind("naive,"));
+  auto error = ResultsFromCsv(without_last_row, loaded);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("truncated"), std::string::npos) << *error;
+  EXPECT_EQ(loaded.results.size(), 1u);
+
+  const std::string mid_quote = csv.substr(0, csv.find("Test GPU") + 2);
+  EXPECT_TRUE(ResultsFromCsv(mid_quote, loaded));
+}
+
+TEST(ResultsFile, MalformedCsvNamesTheLine) {
+  std::string csv = ResultsToCsv(SampleFile());
+  const auto pos = csv.find(",16.75,");
+  ASSERT_NE(pos, std::string::npos);
+  csv.replace(pos, 7, ",fast,");
+  ResultsFile loaded;
+  const auto error = ResultsFromCsv(csv, loaded);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("line 13"), std::string::npos) << *error;
+  EXPECT_NE(error->find("median_ms"), std::string::npos) << *error;
+  EXPECT_TRUE(ResultsFromCsv("kernel,label\n", loaded));
+}
+
+TEST(ResultsFile, MalformedAndTruncatedJson) {
+  const std::string json = ResultsToJson(SampleFile());
+  ResultsFile loaded;
+  EXPECT_TRUE(ResultsFromJson(json.substr(0, json.size() / 2), loaded));
+  EXPECT_TRUE(ResultsFromJson("{\"format\": \"something-else\"}", loaded));
+  EXPECT_TRUE(ResultsFromJson("[1, 2, 3]", loaded));
+  std::string missing_field = json;
+  const auto pos = missing_field.find("\"gflops\"");
+  missing_field.replace(pos, 8, "\"gflopz\"");
+  const auto error = ResultsFromJson(missing_field, loaded);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("result 1"), std::string::npos) << *error;
+}
+
+}  // namespace
+}  // namespace kernels
