@@ -1,7 +1,11 @@
 #include "app/cli/subcommands.h"
 
+#include "app/cli/bench_command.h"
+
 namespace cli {
 
-void AddSubcommands(CLI::App& /*app*/, std::function<int()>& /*action*/) {}
+void AddSubcommands(CLI::App& app, std::function<int()>& action) {
+  AddBenchCommand(app, action);
+}
 
 }  // namespace cli

@@ -1,0 +1,323 @@
+#include "app/cli/bench_command.h"
+
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/registry.h"
+#include "kernels/results_file.h"
+#include "kernels/runner.h"
+
+namespace cli {
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr auto kPollInterval = std::chrono::milliseconds(50);
+
+struct BenchOptions {
+  std::string kernels;
+  std::string sizes;
+  int reps = kernels::BenchRequest{}.reps;
+  int warmups = kernels::BenchRequest{}.warmups;
+  std::uint64_t seed = 1;
+  std::string csv;
+  std::string json;
+  bool list = false;
+  bool race = false;
+  std::string tiles;
+  int trials = kernels::RaceRequest{}.trials;
+};
+
+// Ctrl+C asks the runner to stop after the launch in flight; a second one kills as usual.
+volatile std::sig_atomic_t g_interrupted = 0;
+
+extern "C" void OnInterrupt(int) {
+  g_interrupted = 1;
+  std::signal(SIGINT, SIG_DFL);
+}
+
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_interrupted = 0;
+    previous_ = std::signal(SIGINT, OnInterrupt);
+  }
+  ~InterruptGuard() { std::signal(SIGINT, previous_); }
+
+ private:
+  void (*previous_)(int);
+};
+
+std::string Format(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
+
+std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> items;
+  std::istringstream stream(text);
+  std::string item;
+  while (std::getline(stream, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+// A one-line progress indicator, on a terminal only; rows are printed over it.
+class ProgressLine {
+ public:
+  ProgressLine() : enabled_(isatty(STDERR_FILENO) != 0) {}
+  void Show(const std::string& text) {
+    if (!enabled_ || text == shown_) return;
+    std::cerr << "\r\033[K" << text << std::flush;
+    shown_ = text;
+  }
+  void Clear() {
+    if (!enabled_ || shown_.empty()) return;
+    std::cerr << "\r\033[K" << std::flush;
+    shown_.clear();
+  }
+
+ private:
+  bool enabled_;
+  std::string shown_;
+};
+
+void PrintDevice(const kernels::GpuStatus& status) {
+  const kernels::DeviceInfo& d = status.device;
+  std::printf("device: %s, cc %d.%d, %d SMs, %.0f MHz, %.1f GiB, %.0f GB/s; FP32 peak %.1f TFLOPS "
+              "(%d lanes/SM); CUDA runtime %s, driver %s\n",
+              d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, d.clock_mhz,
+              d.total_memory_bytes / (1024.0 * 1024.0 * 1024.0), d.memory_bandwidth_gbs, d.fp32_peak_gflops / 1e3,
+              d.fp32_lanes_per_sm, status.runtime_version.c_str(), status.driver_version.c_str());
+}
+
+void PrintBenchHeader(const kernels::BenchRequest& request) {
+  std::printf("inputs: seeded random in [-1, 1), seed %llu; %d warm-ups, %d timed launches each (CUDA events)\n",
+              static_cast<unsigned long long>(request.seed), request.warmups, request.reps);
+  std::printf("verified against cuBLAS FP32 with tolerance 2*K*2^-23 (TF32: 8*sqrt(K)*2^-11), max|A| = max|B| = 1\n");
+  std::printf("%-18s %-14s %10s %21s %10s %9s %9s %11s %10s  %s\n", "kernel", "size", "median ms", "min-max ms",
+              "GFLOPS", "% cuBLAS", "blocks/SM", "max error", "tolerance", "verified");
+}
+
+void PrintBenchRow(const kernels::BenchResult& r) {
+  const std::string size = kernels::ToString(r.shape);
+  if (!r.ok()) {
+    std::printf("%-18s %-14s error: %s\n", r.kernel.c_str(), size.c_str(), r.error.c_str());
+    return;
+  }
+  const std::string spread = Format("%.4f", r.min_ms) + "-" + Format("%.4f", r.max_ms);
+  // A wrong kernel's speed means nothing: its GFLOPS are not shown.
+  const std::string gflops = r.verified ? Format("%.0f", r.gflops) : "-";
+  const std::string percent = r.verified && r.percent_of_cublas > 0 ? Format("%.1f%%", r.percent_of_cublas) : "-";
+  const std::string occupancy = r.occupancy_blocks_per_sm > 0 ? std::to_string(r.occupancy_blocks_per_sm) : "-";
+  const std::string verdict =
+      r.verified ? "yes" : "WRONG (" + std::to_string(r.wrong_elements) + " elements)";
+  std::printf("%-18s %-14s %10.4f %21s %10s %9s %9s %11.3g %10.3g  %s\n", r.kernel.c_str(), size.c_str(), r.median_ms,
+              spread.c_str(), gflops.c_str(), percent.c_str(), occupancy.c_str(), r.max_abs_error, r.tolerance,
+              verdict.c_str());
+}
+
+void PrintRaceHeader(const kernels::RaceRequest& request) {
+  std::printf("race run: elements of C not bit-identical to the both-barriers kernel, %d trials, seed %llu\n",
+              request.trials, static_cast<unsigned long long>(request.seed));
+  std::printf("%-18s %-26s %-10s %-34s %s\n", "kernel", "label", "size", "differing per trial", "mean % of C");
+}
+
+void PrintRaceRow(const kernels::RaceResult& r) {
+  const std::string size = kernels::ToString(r.shape);
+  if (!r.ok()) {
+    std::printf("%-18s %-26s %-10s error: %s\n", r.kernel.c_str(), r.label.c_str(), size.c_str(), r.error.c_str());
+    return;
+  }
+  std::string counts;
+  double sum = 0;
+  for (long long count : r.differing_per_trial) {
+    counts += (counts.empty() ? "" : " ") + std::to_string(count);
+    sum += static_cast<double>(count);
+  }
+  const double percent = 100.0 * sum / static_cast<double>(r.differing_per_trial.size()) / r.elements();
+  std::printf("%-18s %-26s %-10s %-34s %.2f%%\n", r.kernel.c_str(), r.label.c_str(), size.c_str(), counts.c_str(),
+              percent);
+}
+
+void PrintKernelList() {
+  std::printf("%-18s %-8s %-40s %s\n", "name", "default", "label", "parameters");
+  for (const kernels::KernelSpec* spec : kernels::AllKernels()) {
+    std::printf("%-18s %-8s %-40s %s\n", spec->name, spec->in_default_sweep ? "yes" : "", spec->label,
+                kernels::DescribeParameters(*spec).c_str());
+  }
+}
+
+// Polls the runner until it ends, printing rows as they arrive; Ctrl+C cancels it.
+template <typename Result>
+void Drain(kernels::Runner& runner, std::vector<Result>& collected, void (*print)(const Result&),
+           std::vector<Result> (kernels::Runner::*take)()) {
+  ProgressLine progress;
+  bool finished = false;
+  while (!finished) {
+    finished = runner.Wait(kPollInterval);
+    if (g_interrupted) runner.Cancel();
+    std::vector<Result> fresh = (runner.*take)();
+    if (!fresh.empty()) progress.Clear();
+    for (const Result& result : fresh) {
+      print(result);
+      collected.push_back(result);
+    }
+    std::fflush(stdout);
+    if (!finished) {
+      const kernels::Progress p = runner.LastProgress();
+      if (p.total > 0) {
+        progress.Show("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + p.Describe() +
+                      (g_interrupted ? " — stopping after this launch" : ""));
+      }
+    }
+  }
+  progress.Clear();
+}
+
+int WriteFiles(const BenchOptions& options, const kernels::GpuStatus& status,
+               const std::vector<kernels::BenchResult>& results) {
+  kernels::ResultsFile file{status.device, kernels::NowIso8601(), results};
+  int exit_status = 0;
+  for (const std::string& path : {options.csv, options.json}) {
+    if (path.empty()) continue;
+    if (auto error = kernels::WriteResultsFile(file, path)) {
+      std::cerr << "tilescope bench: " << *error << std::endl;
+      exit_status = 1;
+    } else {
+      std::printf("wrote %zu results to %s\n", results.size(), path.c_str());
+    }
+  }
+  return exit_status;
+}
+
+// The request the options describe, or the usage error.
+std::optional<std::string> MakeBenchRequest(const BenchOptions& options, kernels::BenchRequest& request) {
+  request.reps = options.reps;
+  request.warmups = options.warmups;
+  request.seed = options.seed;
+  if (options.kernels == "all") {
+    for (const kernels::KernelSpec* spec : kernels::AllKernels()) request.kernels.push_back(spec->name);
+  } else if (!options.kernels.empty()) {
+    request.kernels = SplitList(options.kernels);
+  }
+  if (!options.sizes.empty()) {
+    if (auto error = kernels::ParseShapes(options.sizes, request.shapes)) return "--sizes: " + *error;
+  }
+  return kernels::ValidationError(request);
+}
+
+std::optional<std::string> MakeRaceRequest(const BenchOptions& options, kernels::RaceRequest& request) {
+  if (!options.csv.empty() || !options.json.empty()) {
+    return std::string("--csv and --json save timings; a --race run prints its counts only");
+  }
+  request.trials = options.trials;
+  request.seed = options.seed;
+  for (const std::string& tile : SplitList(options.tiles)) {
+    try {
+      request.tiles.push_back(std::stoi(tile));
+    } catch (const std::exception&) {
+      return "--tiles: '" + tile + "' is not a whole number";
+    }
+  }
+  if (!options.sizes.empty()) {
+    if (auto error = kernels::ParseShapes(options.sizes, request.shapes)) return "--sizes: " + *error;
+  }
+  return kernels::ValidationError(request);
+}
+
+int RunBench(const BenchOptions& options, const kernels::BenchRequest& request, const kernels::GpuStatus& status) {
+  PrintDevice(status);
+  PrintBenchHeader(request);
+  InterruptGuard interrupt_guard;
+  kernels::Runner runner;
+  if (auto error = runner.Start(request)) {
+    std::cerr << "tilescope bench: " << *error << std::endl;
+    return 1;
+  }
+  std::vector<kernels::BenchResult> results;
+  Drain(runner, results, &PrintBenchRow, &kernels::Runner::TakeResults);
+  const bool interrupted = runner.WasCancelled();
+  if (interrupted) std::printf("stopped by Ctrl+C after %zu results\n", results.size());
+  const int write_status = WriteFiles(options, status, results);
+  if (interrupted) return kExitInterrupted;
+  bool all_verified = true;
+  for (const kernels::BenchResult& r : results) all_verified = all_verified && r.ok() && r.verified;
+  return write_status != 0 || !all_verified ? 1 : 0;
+}
+
+int RunRace(const kernels::RaceRequest& request, const kernels::GpuStatus& status) {
+  PrintDevice(status);
+  PrintRaceHeader(request);
+  InterruptGuard interrupt_guard;
+  kernels::Runner runner;
+  if (auto error = runner.StartRace(request)) {
+    std::cerr << "tilescope bench: " << *error << std::endl;
+    return 1;
+  }
+  std::vector<kernels::RaceResult> results;
+  Drain(runner, results, &PrintRaceRow, &kernels::Runner::TakeRaceResults);
+  if (runner.WasCancelled()) {
+    std::printf("stopped by Ctrl+C after %zu results\n", results.size());
+    return kExitInterrupted;
+  }
+  for (const kernels::RaceResult& r : results) {
+    if (!r.ok()) return 1;
+  }
+  return 0;
+}
+
+int Run(const BenchOptions& options) {
+  if (options.list) {
+    PrintKernelList();
+    return 0;
+  }
+  kernels::BenchRequest bench_request;
+  kernels::RaceRequest race_request;
+  const auto usage_error =
+      options.race ? MakeRaceRequest(options, race_request) : MakeBenchRequest(options, bench_request);
+  if (usage_error) {
+    std::cerr << "tilescope bench: " << *usage_error << std::endl;
+    return kExitUsage;
+  }
+  const kernels::GpuStatus& status = kernels::ProbeGpu();
+  if (!status.available) {
+    std::cerr << "tilescope bench: no GPU to run on: " << status.reason << std::endl;
+    return kExitNoGpu;
+  }
+  return options.race ? RunRace(race_request, status) : RunBench(options, bench_request, status);
+}
+
+}  // namespace
+
+void AddBenchCommand(CLI::App& app, std::function<int()>& action) {
+  auto options = std::make_shared<BenchOptions>();
+  CLI::App* bench = app.add_subcommand(
+      "bench", "Time the real kernels on the GPU against cuBLAS, verifying each C (Ctrl+C stops after the current launch)");
+  bench->add_option("--kernels", options->kernels,
+                    "Comma-separated kernel names, or 'all' (default: the registry's default sweep; see --list)");
+  bench->add_option("--sizes", options->sizes,
+                    "Comma-separated sizes N or MxNxK, or a power-of-two range A:B (default 256:8192; race: 1024)");
+  bench->add_option("--reps", options->reps, "Timed launches per kernel and size")->check(CLI::Range(1, kernels::kMaxReps));
+  bench->add_option("--warmups", options->warmups, "Untimed launches first")->check(CLI::Range(0, kernels::kMaxReps));
+  bench->add_option("--seed", options->seed, "Seed of the random inputs");
+  bench->add_option("--csv", options->csv, "Also write the results as CSV to FILE");
+  bench->add_option("--json", options->json, "Also write the results as JSON to FILE");
+  bench->add_flag("--list", options->list, "List every kernel in the registry and exit");
+  bench->add_flag("--race", options->race,
+                  "Race run: count elements of C that each barrier-removed variant gets wrong");
+  bench->add_option("--tiles", options->tiles, "With --race: comma-separated tiles (default: every tile with variants)");
+  bench->add_option("--trials", options->trials, "With --race: trials per variant")->check(CLI::Range(1, 10000));
+  bench->callback([options, &action] { action = [options] { return Run(*options); }; });
+}
+
+}  // namespace cli
