@@ -10,16 +10,11 @@
 namespace sim {
 namespace {
 
-// Distinct values among at most one warp's worth.
-int CountDistinct(std::array<std::int64_t, kWarpSize>& values, int count) {
-  std::sort(values.begin(), values.begin() + count);
-  return static_cast<int>(std::unique(values.begin(), values.begin() + count) - values.begin());
-}
-
 // Extra wavefronts a shared access needs: distinct words that fall in the same bank are
 // served one after another; equal words are broadcast.
 int BankConflicts(std::array<std::int64_t, kWarpSize>& words, int count) {
-  const int distinct = CountDistinct(words, count);
+  std::sort(words.begin(), words.begin() + count);
+  const int distinct = static_cast<int>(std::unique(words.begin(), words.begin() + count) - words.begin());
   std::array<int, kSharedBanks> per_bank{};
   int worst = 0;
   for (int i = 0; i < distinct; ++i) worst = std::max(worst, ++per_bank[static_cast<std::size_t>(words[i] % kSharedBanks)]);
@@ -46,6 +41,11 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.c_written.assign(state_.c.size(), 0);
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
+  PrecomputeBankConflicts();
+  // With both barriers __syncthreads(), a read of As/Bs never shares a block generation
+  // with a write of its cell (stores come before the first barrier, the next phase's after
+  // the second), so reads cannot race and the detector need not see them.
+  shared_reads_can_race_ = g.naive || config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads;
 }
 
 void Machine::InitThreads() {
@@ -110,8 +110,11 @@ bool Machine::Step() {
   if (unit->is_warp) {
     ExecuteWarp(unit->index);
   } else {
-    Thread& thread = state_.threads[static_cast<std::size_t>(unit->index)];
-    Execute(thread, LeadsWarpInstruction(thread));
+    Thread* thread = &state_.threads[static_cast<std::size_t>(unit->index)];
+    Execute(&thread, 1, LeadsWarpInstruction(*thread));
+  }
+  if (sink_ != nullptr) {
+    for (const TraceEvent& event : state_.last_step_events) sink_->OnEvent(event);
   }
   return true;
 }
@@ -120,25 +123,21 @@ void Machine::ExecuteWarp(int warp_index) {
   const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   // Lockstep with reconvergence: the lanes at the earliest point of the program issue
   // together; lanes that skipped ahead (a shorter strided loop) wait for them.
-  std::array<int, kWarpSize> lanes{};
+  std::array<Thread*, kWarpSize> lanes{};
   int count = 0;
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  Thread* const first = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
-    if (!thread.Runnable()) continue;
-    const std::int64_t key = thread.pc.Key();
+    Thread* thread = first + lane;
+    if (!thread->Runnable()) continue;
+    const std::int64_t key = thread->pc.Key();
     if (key < earliest) {
       earliest = key;
       count = 0;
     }
-    if (key == earliest) lanes[static_cast<std::size_t>(count++)] = lane;
+    if (key == earliest) lanes[static_cast<std::size_t>(count++)] = thread;
   }
-  const int first_thread = warp.first_thread;
-  bool loaded = false;
-  for (int i = 0; i < count; ++i) {
-    loaded |= Execute(state_.threads[static_cast<std::size_t>(first_thread + lanes[static_cast<std::size_t>(i)])], i == 0);
-  }
-  if (loaded) state_.scheduler.OnGlobalLoad(warp_index);
+  if (Execute(lanes.data(), count, true)) state_.scheduler.OnGlobalLoad(warp_index);
 }
 
 bool Machine::LeadsWarpInstruction(const Thread& thread) const {
@@ -151,17 +150,31 @@ bool Machine::LeadsWarpInstruction(const Thread& thread) const {
   return true;
 }
 
-bool Machine::Execute(Thread& thread, bool leads_warp_instruction) {
-  const ProgramCounter pc = thread.pc;
-  if (leads_warp_instruction) CountWarpInstruction(thread);
-  thread.last_line = lines_[static_cast<std::size_t>(pc.op)];
-  ++thread.instructions;
-  ++state_.counters.thread_instructions;
-  if (geometry_.naive) {
-    thread.regs.k = pc.t;
-  } else {
-    thread.regs.t = pc.t;
+bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instruction) {
+  Thread& first = *lanes[0];
+  const ProgramCounter pc = first.pc;
+  if (leads_warp_instruction) CountWarpInstruction(first);
+  const int line = lines_[static_cast<std::size_t>(pc.op)];
+  state_.counters.thread_instructions += static_cast<std::uint64_t>(count);
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    thread.last_line = line;
+    ++thread.instructions;
+    (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
   }
+  if (pc.op == Op::kFma) {
+    // The inner product is most of every run: its lanes go through one tight loop.
+    Fma(lanes, count);
+    for (int i = 0; i < count; ++i) Advance(*lanes[i]);
+    return false;
+  }
+  bool loaded = false;
+  for (int i = 0; i < count; ++i) loaded |= ExecuteOne(*lanes[i]);
+  return loaded;
+}
+
+bool Machine::ExecuteOne(Thread& thread) {
+  const ProgramCounter pc = thread.pc;
   bool loaded = false;
   switch (pc.op) {
     case Op::kLoadA: {
@@ -180,9 +193,6 @@ bool Machine::Execute(Thread& thread, bool leads_warp_instruction) {
     case Op::kStoreBs:
       StoreShared(thread, TileId::kBs, program_.BRow(thread, pc.j), thread.tx, thread.regs.b);
       break;
-    case Op::kFma:
-      Fma(thread);
-      break;
     case Op::kBarrier1:
     case Op::kBarrier2:
       Arrive(thread);
@@ -190,6 +200,7 @@ bool Machine::Execute(Thread& thread, bool leads_warp_instruction) {
     case Op::kStoreC:
       StoreC(thread);
       break;
+    case Op::kFma:
     case Op::kDone:
       return false;
   }
@@ -204,10 +215,9 @@ bool Machine::Load(Thread& thread, MatrixId id, long long row, long long col, fl
     // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
     reg = 0.0f;
     ++state_.counters.select_zero;
-    TraceEvent event = EventFor(thread, EventKind::kSelectZero);
+    TraceEvent& event = NewEvent(thread, EventKind::kSelectZero);
     event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
     event.value = 0.0f;
-    Emit(event);
     return false;
   }
   reg = memory_.Load(id, row, col);
@@ -226,10 +236,9 @@ bool Machine::Load(Thread& thread, MatrixId id, long long row, long long col, fl
                                      static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t), id});
     state_.read_log_size = logs_.reads.size();
   }
-  TraceEvent event = EventFor(thread, EventKind::kGlobalLoad);
+  TraceEvent& event = NewEvent(thread, EventKind::kGlobalLoad);
   event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
   event.value = reg;
-  Emit(event);
   if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
   return true;
 }
@@ -245,43 +254,56 @@ void Machine::StoreShared(Thread& thread, TileId tile, int row, int col, float v
   cell.phase = thread.pc.t;
   ++state_.counters.shared_writes;
   ++PhaseOf(thread).shared_writes;
-  TraceEvent event = EventFor(thread, EventKind::kSharedStore);
+  TraceEvent& event = NewEvent(thread, EventKind::kSharedStore);
   event.to = Place::Shared(tile, row, col);
   event.value = value;
-  Emit(event);
 }
 
-float Machine::LoadShared(Thread& thread, TileId tile, int row, int col) {
-  const int word = state_.shared.Word(tile, row, col);
-  const float value = state_.shared.Cell(thread.block, word).value;
+void Machine::CheckSharedRead(const Thread& thread, int word, float value) {
   const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
   RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
                              warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, false, value, value});
-  ++state_.counters.shared_reads;
-  ++PhaseOf(thread).shared_reads;
-  return value;
 }
 
-void Machine::Fma(Thread& thread) {
-  TraceEvent event = EventFor(thread, EventKind::kFma);
-  float a = thread.regs.a;
-  float b = thread.regs.b;
+void Machine::Fma(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const int k = first.pc.j;
+  const auto n = static_cast<std::uint64_t>(count);
+  PhaseCounters& phase = PhaseOf(first);
+  state_.counters.fma_executed += n;
+  phase.fma += n;
   if (!geometry_.naive) {
-    const int k = thread.pc.j;
-    thread.regs.k = k;
-    a = LoadShared(thread, TileId::kAs, thread.ty, k);
-    b = LoadShared(thread, TileId::kBs, k, thread.tx);
-    event.from = Place::Shared(TileId::kAs, thread.ty, k);
-    event.from2 = Place::Shared(TileId::kBs, k, thread.tx);
+    state_.counters.shared_reads += 2 * n;
+    phase.shared_reads += 2 * n;
   }
-  // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
-  thread.regs.sum = std::fma(a, b, thread.regs.sum);
-  ++state_.counters.fma_executed;
-  ++PhaseOf(thread).fma;
-  event.operand_a = a;
-  event.operand_b = b;
-  event.value = thread.regs.sum;
-  Emit(event);
+  const SharedCell* cells = geometry_.naive ? nullptr : &state_.shared.Cell(first.block, 0);
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    float a = thread.regs.a;
+    float b = thread.regs.b;
+    if (!geometry_.naive) {
+      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+      thread.regs.k = k;
+      const int a_word = state_.shared.Word(TileId::kAs, thread.ty, k);
+      const int b_word = state_.shared.Word(TileId::kBs, k, thread.tx);
+      a = cells[a_word].value;
+      b = cells[b_word].value;
+      if (shared_reads_can_race_) {
+        CheckSharedRead(thread, a_word, a);
+        CheckSharedRead(thread, b_word, b);
+      }
+    }
+    // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+    thread.regs.sum = std::fma(a, b, thread.regs.sum);
+    TraceEvent& event = NewEvent(thread, EventKind::kFma);
+    if (!geometry_.naive) {
+      event.from = Place::Shared(TileId::kAs, thread.ty, k);
+      event.from2 = Place::Shared(TileId::kBs, k, thread.tx);
+    }
+    event.operand_a = a;
+    event.operand_b = b;
+    event.value = thread.regs.sum;
+  }
 }
 
 void Machine::StoreC(Thread& thread) {
@@ -289,9 +311,8 @@ void Machine::StoreC(Thread& thread) {
   const int col = thread.regs.col;
   const bool inside = memory_.Inside(MatrixId::kC, row, col);
   if (config_.guard && !inside) {
-    TraceEvent event = EventFor(thread, EventKind::kSkipStoreC);
+    TraceEvent& event = NewEvent(thread, EventKind::kSkipStoreC);
     event.to = Place::Global(MatrixId::kC, row, col);
-    Emit(event);
     return;
   }
   if (!inside) {
@@ -302,10 +323,9 @@ void Machine::StoreC(Thread& thread) {
   state_.c[element] = thread.regs.sum;
   state_.c_written[element] = 1;
   ++state_.counters.global_writes;
-  TraceEvent event = EventFor(thread, EventKind::kStoreC);
+  TraceEvent& event = NewEvent(thread, EventKind::kStoreC);
   event.to = Place::Global(MatrixId::kC, row, col);
   event.value = thread.regs.sum;
-  Emit(event);
 }
 
 void Machine::Arrive(Thread& thread) {
@@ -314,7 +334,7 @@ void Machine::Arrive(Thread& thread) {
   thread.state = thread.pc.op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
   SetRunnable(thread, false);
   ++state_.waiting_threads;
-  Emit(EventFor(thread, EventKind::kBarrierArrive));
+  NewEvent(thread, EventKind::kBarrierArrive);
   if (program_.BarrierKind(thread.pc.op) == SyncKind::kSyncthreads) {
     state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
     TryReleaseBlock(thread.block);
@@ -379,6 +399,11 @@ void Machine::Wake(Thread& thread) {
 }
 
 void Machine::Advance(Thread& thread) {
+  // Most steps move to the next k of the inner product: skip the general sequencing.
+  if (thread.pc.op == Op::kFma && !geometry_.naive && thread.pc.j + 1 < geometry_.tk) {
+    ++thread.pc.j;
+    return;
+  }
   thread.pc = program_.Next(thread, thread.pc);
   if (thread.pc.op == Op::kDone) Exit(thread);
 }
@@ -408,11 +433,24 @@ void Machine::SetRunnable(Thread& thread, bool runnable) {
 
 void Machine::CountWarpInstruction(const Thread& leader) {
   const ProgramCounter pc = leader.pc;
+  if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
+  std::uint64_t added = 0;
+  if (pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC) {
+    added = CountSectors(leader);
+    state_.counters.global_sectors += added;
+    if (pc.op != Op::kStoreC) PhaseOf(leader).global_sectors += added;
+    return;
+  }
+  added = bank_conflicts_[ConflictSlot(state_.warps[static_cast<std::size_t>(leader.warp)].index_in_block, pc)];
+  state_.counters.bank_conflicts += added;
+  PhaseOf(leader).bank_conflicts += added;
+}
+
+std::uint64_t Machine::CountSectors(const Thread& leader) const {
+  const ProgramCounter pc = leader.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
-  std::array<std::int64_t, kWarpSize> first{};
-  std::array<std::int64_t, kWarpSize> second{};
-  int count = 0;
-  const bool global = pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC;
+  std::array<std::int64_t, kWarpSize> sectors{};
+  int distinct = 0;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
     const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
     if (!program_.Contains(thread, pc)) continue;
@@ -420,49 +458,64 @@ void Machine::CountWarpInstruction(const Thread& leader) {
     MatrixId id = MatrixId::kC;
     long long row = thread.regs.row;
     long long col = thread.regs.col;
-    switch (pc.op) {
-      case Op::kLoadA:
-        id = MatrixId::kA;
-        col = geometry_.naive ? pc.t : tile_base + program_.AColumn(thread, pc.j);
-        break;
-      case Op::kLoadB:
-        id = MatrixId::kB;
-        row = geometry_.naive ? pc.t : tile_base + program_.BRow(thread, pc.j);
-        break;
-      case Op::kStoreAs:
-        first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kAs, thread.ty, program_.AColumn(thread, pc.j));
-        continue;
-      case Op::kStoreBs:
-        first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, program_.BRow(thread, pc.j), thread.tx);
-        continue;
-      case Op::kStoreC:
-        break;
-      case Op::kFma:
-        if (geometry_.naive) return;
-        first[static_cast<std::size_t>(count)] = state_.shared.Word(TileId::kAs, thread.ty, pc.j);
-        second[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, pc.j, thread.tx);
-        continue;
-      default:
-        return;  // barriers touch no memory
+    if (pc.op == Op::kLoadA) {
+      id = MatrixId::kA;
+      col = geometry_.naive ? pc.t : tile_base + program_.AColumn(thread, pc.j);
+    } else if (pc.op == Op::kLoadB) {
+      id = MatrixId::kB;
+      row = geometry_.naive ? pc.t : tile_base + program_.BRow(thread, pc.j);
     }
-    const bool inside = memory_.Inside(id, row, col);
     // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
-    if (!inside && (config_.guard || id == MatrixId::kC)) continue;
-    first[static_cast<std::size_t>(count++)] = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
+    if (!memory_.Inside(id, row, col) && (config_.guard || id == MatrixId::kC)) continue;
+    const std::int64_t sector = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
+    // A warp touches few sectors: a linear look-up beats sorting.
+    if (std::find(sectors.begin(), sectors.begin() + distinct, sector) == sectors.begin() + distinct) {
+      sectors[static_cast<std::size_t>(distinct++)] = sector;
+    }
   }
-  if (count == 0) return;
-  PhaseCounters* phase = pc.op == Op::kStoreC ? nullptr : &PhaseOf(leader);
-  std::uint64_t added = 0;
-  if (global) {
-    added = static_cast<std::uint64_t>(CountDistinct(first, count));
-    state_.counters.global_sectors += added;
-    if (phase) phase->global_sectors += added;
-    return;
+  return static_cast<std::uint64_t>(distinct);
+}
+
+std::size_t Machine::ConflictSlot(int warp_in_block, const ProgramCounter& pc) const {
+  // Per warp of a block: store_as by j, store_bs by j, then fma by k.
+  std::size_t slot = static_cast<std::size_t>(pc.j);
+  if (pc.op == Op::kStoreBs) slot += static_cast<std::size_t>(geometry_.tk);
+  if (pc.op == Op::kFma) slot += 2 * static_cast<std::size_t>(geometry_.tk);
+  return static_cast<std::size_t>(warp_in_block) * 3 * static_cast<std::size_t>(geometry_.tk) + slot;
+}
+
+void Machine::PrecomputeBankConflicts() {
+  // Shared words depend only on (tx, ty) and the loop index, never on the block or the
+  // phase: every block's warp w has the same conflicts, computed once here.
+  if (geometry_.naive) return;
+  const Geometry& g = geometry_;
+  bank_conflicts_.assign(static_cast<std::size_t>(g.warps_per_block) * 3 * g.tk, 0);
+  for (int w = 0; w < g.warps_per_block; ++w) {
+    const Warp& warp = state_.warps[static_cast<std::size_t>(w)];
+    for (int j = 0; j < g.tk; ++j) {
+      for (Op op : {Op::kStoreAs, Op::kStoreBs, Op::kFma}) {
+        const ProgramCounter pc{op, 0, j};
+        std::array<std::int64_t, kWarpSize> first{};
+        std::array<std::int64_t, kWarpSize> second{};
+        int count = 0;
+        for (int lane = 0; lane < warp.lane_count; ++lane) {
+          const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+          if (!program_.Contains(thread, pc)) continue;
+          if (op == Op::kStoreAs) {
+            first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kAs, thread.ty, program_.AColumn(thread, j));
+          } else if (op == Op::kStoreBs) {
+            first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, program_.BRow(thread, j), thread.tx);
+          } else {
+            first[static_cast<std::size_t>(count)] = state_.shared.Word(TileId::kAs, thread.ty, j);
+            second[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, j, thread.tx);
+          }
+        }
+        int conflicts = BankConflicts(first, count);
+        if (op == Op::kFma) conflicts += BankConflicts(second, count);
+        bank_conflicts_[ConflictSlot(w, pc)] = static_cast<std::uint8_t>(conflicts);
+      }
+    }
   }
-  added = static_cast<std::uint64_t>(BankConflicts(first, count));
-  if (pc.op == Op::kFma) added += static_cast<std::uint64_t>(BankConflicts(second, count));
-  state_.counters.bank_conflicts += added;
-  if (phase) phase->bank_conflicts += added;
 }
 
 void Machine::RecordHazards(const SharedAccess& access) {
@@ -501,7 +554,7 @@ void Machine::RecordHazards(const SharedAccess& access) {
 void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,
                                 bool inside, float value) {
   ++state_.counters.out_of_bounds;
-  TraceEvent event = EventFor(thread, EventKind::kOutOfBounds);
+  TraceEvent& event = NewEvent(thread, EventKind::kOutOfBounds);
   (write ? event.to : event.from) = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
   event.value = value;
   if (logs_.out_of_bounds.size() < kMaxLoggedOutOfBounds) {
@@ -511,11 +564,13 @@ void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row
                                                     static_cast<std::int32_t>(col), write, inside, value});
     state_.out_of_bounds_log_size = logs_.out_of_bounds.size();
   }
-  Emit(event);
 }
 
-TraceEvent Machine::EventFor(const Thread& thread, EventKind kind) const {
-  TraceEvent event;
+TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
+  // Filled in place: building an event on the stack and copying it cost more than the
+  // instruction it describes.
+  TraceEvent& event = state_.last_step_events.emplace_back();
+  event.step = state_.step;
   event.kind = kind;
   event.op = thread.pc.op;
   event.line = lines_[static_cast<std::size_t>(thread.pc.op)];
@@ -528,7 +583,6 @@ TraceEvent Machine::EventFor(const Thread& thread, EventKind kind) const {
 void Machine::Emit(TraceEvent event) {
   event.step = state_.step;
   state_.last_step_events.push_back(event);
-  if (sink_ != nullptr) sink_->OnEvent(event);
 }
 
 std::size_t Machine::PhaseIndex(int phase) const {

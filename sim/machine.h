@@ -97,13 +97,15 @@ class Machine {
  private:
   void InitThreads();
   void ExecuteWarp(int warp);
-  // Runs the thread's next instruction; true when it read global memory.
-  bool Execute(Thread& thread, bool leads_warp_instruction);
+  // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
+  // warp-instruction, or one thread); true when any of them read global memory.
+  bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
+  bool ExecuteOne(Thread& thread);
   bool LeadsWarpInstruction(const Thread& thread) const;
   bool Load(Thread& thread, MatrixId id, long long row, long long col, float& reg);
   void StoreShared(Thread& thread, TileId tile, int row, int col, float value);
-  float LoadShared(Thread& thread, TileId tile, int row, int col);
-  void Fma(Thread& thread);
+  void CheckSharedRead(const Thread& thread, int word, float value);
+  void Fma(Thread* const* lanes, int count);
   void StoreC(Thread& thread);
   void Arrive(Thread& thread);
   void TryReleaseBlock(int block);
@@ -113,11 +115,14 @@ class Machine {
   void Exit(Thread& thread);
   void SetRunnable(Thread& thread, bool runnable);
   void CountWarpInstruction(const Thread& leader);
+  std::uint64_t CountSectors(const Thread& leader) const;
+  std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
+  void PrecomputeBankConflicts();
   void RecordHazards(const SharedAccess& access);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
   void Emit(TraceEvent event);
-  TraceEvent EventFor(const Thread& thread, EventKind kind) const;
+  TraceEvent& NewEvent(const Thread& thread, EventKind kind);
   std::size_t PhaseIndex(int phase) const;
   PhaseCounters& PhaseOf(const Thread& thread);
 
@@ -130,6 +135,8 @@ class Machine {
   MachineLogs logs_;
   TraceSink* sink_ = nullptr;
   std::vector<Hazard> found_;  // scratch, reused to avoid an allocation per access
+  std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
+  bool shared_reads_can_race_ = true;
 };
 
 }  // namespace sim
