@@ -46,6 +46,7 @@ struct TileShape {
 
 struct LessonConfig {
   std::string name = "default";
+  std::string description;  // one line for the lesson picker
   int m = 4;
   int n = 4;
   int k = 4;

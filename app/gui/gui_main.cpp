@@ -1,6 +1,7 @@
 #include "app/gui/gui_main.h"
 
 #include "app/gui/application.h"
+#include "app/gui/lesson_workspace.h"
 #include "app/gui/live_workspace.h"
 
 namespace gui {
@@ -9,6 +10,7 @@ int RunGui(const GuiOptions& options) {
   SettingsStore store(SettingsStore::DefaultDirectory());
   LoadedSettings loaded = store.Load();
   Application application(options, std::move(store), std::move(loaded));
+  application.AddWorkspace(std::make_unique<LessonWorkspace>(options.lesson, application.notifications()));
   application.AddWorkspace(std::make_unique<LiveWorkspace>());
   return application.Run();
 }

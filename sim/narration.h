@@ -1,0 +1,22 @@
+// narration.h — one plain sentence for what a step did, generated from its trace events
+// and the snapshot after it (never written by hand per lesson), e.g.
+//   "Thread (0,1) of block (0,1) stores A[2][0] = 9 into As[1][0]; 3 of 4 threads of this block have stored it".
+// Coordinates are CUDA's (x, y): threadIdx.x runs along N, threadIdx.y along M.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/snapshot.h"
+#include "sim/trace.h"
+
+namespace sim {
+
+std::string Narrate(const TraceEvent& event, const Snapshot& snapshot);
+// The whole step: one event's sentence, or a warp-instruction summarised in one sentence.
+std::string NarrateStep(const std::vector<TraceEvent>& events, const Snapshot& snapshot);
+// "A[2][1]", "As[1][0]", "C[0][3]".
+std::string PlaceName(const Place& place);
+// A value as the lesson shows it: "10", "0.25", "?" for never-written shared memory, "NaN".
+std::string FormatValue(float value);
+
+}  // namespace sim
