@@ -44,7 +44,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation) {
 
 void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation) {
   if (!open) return;
-  PlacePanel(frame, {0.0f, 0.65f, 0.48f, 0.35f});
+  PlacePanel(frame, kCountersSlot);
   if (!ImGui::Begin("Counters", &open)) {
     ImGui::End();
     return;

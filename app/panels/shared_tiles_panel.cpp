@@ -39,7 +39,7 @@ void DrawLegend() {
 
 void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
   if (!open) return;
-  PlacePanel(frame, {0.0f, 0.22f, 0.48f, 0.43f});
+  PlacePanel(frame, kSharedTilesSlot);
   if (!ImGui::Begin("Shared tiles", &open)) {
     ImGui::End();
     return;
