@@ -42,8 +42,34 @@ Application::Application(GuiOptions options, SettingsStore store, LoadedSettings
 
 Application::~Application() = default;
 
-void Application::AddWorkspace(std::unique_ptr<Workspace> workspace) {
-  workspaces_.push_back(std::move(workspace));
+void Application::AddWorkspace(std::string slug, std::string title, std::unique_ptr<Workspace> workspace) {
+  pages_.push_back({std::move(slug), std::move(title), std::move(workspace)});
+}
+
+void Application::RegisterPageActions() {
+  for (size_t page = 0; page < pages_.size(); ++page) {
+    std::vector<KeyChord> keys;
+    if (page < 9) keys.push_back({GLFW_KEY_1 + static_cast<int>(page), GLFW_MOD_CONTROL});
+    registry_.Add({"page-" + pages_[page].slug, "Show the " + pages_[page].title + " page",
+                   "Switch the window to the " + pages_[page].title + " page (its own panels and layout).",
+                   std::move(keys), [this, page](const std::string&) -> std::optional<std::string> {
+                     ShowPage(page);
+                     return std::nullopt;
+                   }});
+  }
+}
+
+void Application::ShowPage(size_t page) {
+  active_page_ = page;
+  settings_.panels["page"] = pages_[page].slug;
+}
+
+void Application::RestoreActivePage() {
+  const nlohmann::json& saved = settings_.panels;
+  if (!saved.is_object() || !saved.contains("page") || !saved["page"].is_string()) return;
+  for (size_t page = 0; page < pages_.size(); ++page) {
+    if (pages_[page].slug == saved["page"].get<std::string>()) active_page_ = page;
+  }
 }
 
 void Application::RegisterShellActions() {
@@ -107,6 +133,7 @@ void Application::ApplyFontSize(float size) {
 
 void Application::SetPresentation(bool on) {
   presentation_ = on;
+  reset_layout_ = true;  // Presentation mode has its own default layout (panel_layout.h).
   settings_.presentation = on;
   ApplyFontSize(on ? kPresentationFontSize : settings_.font_size);
 }
@@ -130,7 +157,13 @@ int Application::Run() {
     settings_.font_size = kDefaultFontSize;
   }
   RegisterShellActions();
-  for (auto& workspace : workspaces_) workspace->RegisterActions(registry_);
+  for (size_t page = 0; page < pages_.size(); ++page) {
+    const size_t first = registry_.All().size();
+    pages_[page].workspace->RegisterActions(registry_);
+    for (size_t i = first; i < registry_.All().size(); ++i) page_of_action_[registry_.All()[i].name] = page;
+  }
+  RegisterPageActions();
+  RestoreActivePage();
   if (auto script_error = ParseActionScript(options_.actions, script_.steps)) {
     std::cerr << "tilescope: " << *script_error << std::endl;
     return 2;
@@ -168,17 +201,7 @@ void Application::DrawFrame() {
   ApplyQueuedActions();
   ImGui::PushFont(fonts_.text);
   DrawMenuBar();
-  const ImGuiViewport* viewport = ImGui::GetMainViewport();
-  const float bar = ImGui::GetFrameHeight();
-  FrameContext frame{fonts_,
-                     queue_,
-                     notifications_,
-                     ImVec2(viewport->WorkPos.x, viewport->WorkPos.y),
-                     ImVec2(viewport->WorkPos.x + viewport->WorkSize.x, viewport->WorkPos.y + viewport->WorkSize.y - bar),
-                     presentation_,
-                     reset_layout_,
-                     &region_screenshots_};
-  for (auto& workspace : workspaces_) workspace->Draw(frame);
+  if (!pages_.empty()) pages_[active_page_].workspace->Draw(MakeFrameContext());
   reset_layout_ = false;
   DrawStatusBar();
   DrawHelpOverlay();
@@ -192,6 +215,27 @@ void Application::DrawFrame() {
   }
   window_->Present();
   ++frame_count_;
+}
+
+// The area between the menu bar and the status bar. Measured from the viewport and the menu
+// bar drawn this frame: ImGui updates the viewport's work area only at the next NewFrame, so
+// on the first frame WorkPos would still lie under the menu bar.
+FrameContext Application::MakeFrameContext() {
+  const ImGuiViewport* viewport = ImGui::GetMainViewport();
+  const float status_bar = ImGui::GetFrameHeight();
+  const ImVec2 area_min(viewport->Pos.x, viewport->Pos.y + menu_bar_height_);
+  const ImVec2 area_max(viewport->Pos.x + viewport->Size.x, viewport->Pos.y + viewport->Size.y - status_bar);
+  ResetLayoutOnResize(ImVec2(area_max.x - area_min.x, area_max.y - area_min.y));
+  return FrameContext{fonts_, queue_, notifications_, area_min, area_max, presentation_, reset_layout_,
+                      &region_screenshots_};
+}
+
+// The default layout is in fractions of the area: a new window size (a laptop plugged into a
+// projector) lays the panels out again rather than leaving them off-screen or overlapping.
+void Application::ResetLayoutOnResize(ImVec2 area_size) {
+  const bool resized = area_size.x != last_area_size_.x || area_size.y != last_area_size_.y;
+  if (resized && frame_count_ > 0) reset_layout_ = true;
+  last_area_size_ = area_size;
 }
 
 void Application::HandleKeys() {
@@ -226,12 +270,15 @@ void Application::ApplyQueuedActions() {
       notifications_.Add(Severity::kError, "unknown action \"" + request.name + "\"");
       continue;
     }
+    // A page's action (a key, a script line) shows its page, so its effect is in view.
+    if (auto owner = page_of_action_.find(request.name); owner != page_of_action_.end()) ShowPage(owner->second);
     if (auto error = action->run(request.argument)) notifications_.Add(Severity::kError, *error);
   }
 }
 
 void Application::DrawMenuBar() {
   if (!ImGui::BeginMainMenuBar()) return;
+  menu_bar_height_ = ImGui::GetWindowHeight();
   auto item = [this](const char* name) {
     const Action* action = registry_.Find(name);
     if (!action) return;
@@ -250,7 +297,7 @@ void Application::DrawMenuBar() {
     item("zoom-in");
     item("zoom-out");
     item("reset-layout");
-    for (auto& workspace : workspaces_) workspace->DrawViewMenu();
+    if (!pages_.empty()) pages_[active_page_].workspace->DrawViewMenu();
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
@@ -258,7 +305,30 @@ void Application::DrawMenuBar() {
     item("about");
     ImGui::EndMenu();
   }
+  DrawPageTabs();
   ImGui::EndMainMenuBar();
+}
+
+// The pages as tabs in the menu bar: the active one highlighted and underlined (not by
+// colour alone), each with its Ctrl+digit key in the tooltip.
+void Application::DrawPageTabs() {
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+  ImGui::TextDisabled("|");
+  for (size_t page = 0; page < pages_.size(); ++page) {
+    const bool active = page == active_page_;
+    const std::string label = pages_[page].title + "##page";
+    const ImVec2 text = ImGui::CalcTextSize(pages_[page].title.c_str());
+    if (ImGui::Selectable(label.c_str(), active, 0, text)) queue_.Push("page-" + pages_[page].slug);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Show the %s page (Ctrl+%zu)", pages_[page].title.c_str(), page + 1);
+    }
+    if (active) {
+      const ImVec2 min = ImGui::GetItemRectMin();
+      const ImVec2 max = ImGui::GetItemRectMax();
+      ImGui::GetWindowDrawList()->AddLine(ImVec2(min.x, max.y - 1.0f), ImVec2(max.x, max.y - 1.0f),
+                                          ImGui::GetColorU32(ImGuiCol_Text), 2.0f);
+    }
+  }
 }
 
 void Application::DrawStatusBar() {
@@ -336,7 +406,7 @@ void Application::DrawHelpOverlay() {
 }
 
 bool Application::AnyWorkspaceBusy() const {
-  return std::any_of(workspaces_.begin(), workspaces_.end(), [](const auto& w) { return w->Busy(); });
+  return std::any_of(pages_.begin(), pages_.end(), [](const Page& p) { return p.workspace->Busy(); });
 }
 
 bool Application::AutomatedRunFinished() const {
@@ -389,7 +459,10 @@ nlohmann::json Application::StateDump() const {
   for (const Notification& n : notifications_.All()) {
     state["notifications"].push_back({{"severity", SeverityName(n.severity)}, {"text", n.text}});
   }
-  for (const auto& workspace : workspaces_) workspace->DumpState(state);
+  state["pages"] = nlohmann::json::array();
+  for (const Page& page : pages_) state["pages"].push_back(page.slug);
+  if (!pages_.empty()) state["page"] = pages_[active_page_].slug;
+  for (const Page& page : pages_) page.workspace->DumpState(state);
   return state;
 }
 
@@ -406,7 +479,7 @@ void Application::SaveSettings() {
   settings_.window_width = width;
   settings_.window_height = height;
   settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
-  for (const auto& workspace : workspaces_) workspace->SaveSettings(settings_);
+  for (const Page& page : pages_) page.workspace->SaveSettings(settings_);
   if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
 }
 

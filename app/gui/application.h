@@ -1,7 +1,12 @@
 // application.h — the GUI's main loop: poll → apply queued actions → new frame → menu bar,
-// workspaces, overlays → render. Owns the window, fonts, settings and the workspaces.
+// the active page, overlays → render. Owns the window, fonts, settings and the workspaces.
+// Each workspace is a page ("Lesson", "Live GPU") chosen by the tabs in the menu bar or
+// Ctrl+1, Ctrl+2…; only the active page's panels are drawn, so pages never overlap.
 #pragma once
+#include <imgui.h>
+
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,7 +30,8 @@ class Application {
 
   Settings& settings() { return settings_; }
   Notifications& notifications() { return notifications_; }
-  void AddWorkspace(std::unique_ptr<Workspace> workspace);
+  // Adds a page: `slug` names it in actions ("page-<slug>"), settings and --dump-state.
+  void AddWorkspace(std::string slug, std::string title, std::unique_ptr<Workspace> workspace);
 
  private:
   struct ScriptState {
@@ -35,7 +41,18 @@ class Application {
     bool Done() const { return next >= steps.size() && wait_frames == 0; }
   };
 
+  struct Page {
+    std::string slug;
+    std::string title;
+    std::unique_ptr<Workspace> workspace;
+  };
+
   void RegisterShellActions();
+  void RegisterPageActions();
+  void ShowPage(size_t page);
+  void RestoreActivePage();
+  void ResetLayoutOnResize(ImVec2 area_size);
+  FrameContext MakeFrameContext();
   void ApplyFontSize(float size);
   void SetPresentation(bool on);
   void HandleKeys();
@@ -43,6 +60,7 @@ class Application {
   void ApplyQueuedActions();
   void DrawFrame();
   void DrawMenuBar();
+  void DrawPageTabs();
   void DrawStatusBar();
   void DrawAboutBox();
   void DrawHelpOverlay();
@@ -60,7 +78,11 @@ class Application {
   Settings settings_;
   Notifications notifications_;
   std::unique_ptr<Window> window_;
-  std::vector<std::unique_ptr<Workspace>> workspaces_;
+  std::vector<Page> pages_;
+  size_t active_page_ = 0;
+  std::map<std::string, size_t> page_of_action_;  // Running a page's action shows that page.
+  float menu_bar_height_ = 0.0f;
+  ImVec2 last_area_size_{0.0f, 0.0f};
   ActionRegistry registry_;
   ActionQueue queue_;
   ScriptState script_;

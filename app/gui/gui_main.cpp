@@ -10,8 +10,9 @@ int RunGui(const GuiOptions& options) {
   SettingsStore store(SettingsStore::DefaultDirectory());
   LoadedSettings loaded = store.Load();
   Application application(options, std::move(store), std::move(loaded));
-  application.AddWorkspace(std::make_unique<LessonWorkspace>(options.lesson, application.notifications()));
-  application.AddWorkspace(std::make_unique<LiveWorkspace>());
+  application.AddWorkspace("lesson", "Lesson",
+                           std::make_unique<LessonWorkspace>(options.lesson, application.notifications()));
+  application.AddWorkspace("live", "Live GPU", std::make_unique<LiveWorkspace>());
   return application.Run();
 }
 
