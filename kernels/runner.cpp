@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "kernels/gpu_module.h"
+#include "kernels/model_replay.h"
 #include "kernels/registry.h"
 
 namespace kernels {
@@ -42,6 +43,21 @@ BenchResult ErrorResult(const KernelSpec& spec, const Shape& shape, const std::s
   return result;
 }
 
+bool WantsModelCheck(const KernelSpec& spec, const Shape& shape) {
+  return !IsCublas(spec) && shape.m * shape.n * shape.k <= kModelCheckMaxWork;
+}
+
+// Replays the kernel on the model with the session's seeded inputs and compares bits.
+// A lesson the model cannot run leaves the check at kNotRun.
+void CheckOnModel(const KernelSpec& spec, const Shape& shape, std::uint64_t seed, const std::vector<float>& gpu_c,
+                  BenchResult& result) {
+  const ModelRun model =
+      RunOnModel(spec, shape, SeededInput(seed, 0, shape.m, shape.k), SeededInput(seed, 1, shape.k, shape.n));
+  if (!model.ok()) return;
+  result.model_differing = CountDifferingBits(gpu_c, model.c);
+  result.model_check = result.model_differing == 0 ? ModelCheck::kIdentical : ModelCheck::kDiffers;
+}
+
 // Measures one kernel in `session`. Returns nothing when cancelled mid-kernel: a
 // half-measured kernel is not a result.
 std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, const Shape& shape,
@@ -51,8 +67,11 @@ std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, 
   TsKernelRun run{};
   std::vector<double> times;
   std::string error;
+  // C comes back to the host only for the model check; timing is over by then.
+  std::vector<float> gpu_c;
+  if (WantsModelCheck(spec, shape)) gpu_c.resize(static_cast<std::size_t>(shape.m * shape.n));
   const TsStatus status = session.Run(KernelIndex(spec), request.warmups, request.reps, result.tolerance, cancelled,
-                                      run, times, nullptr, error);
+                                      run, times, gpu_c.empty() ? nullptr : gpu_c.data(), error);
   if (status == TS_CANCELLED) return std::nullopt;
   if (status == TS_ERROR) return ErrorResult(spec, shape, error);
   FillTimings(times, result);
@@ -61,6 +80,7 @@ std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, 
   result.verified = run.wrong_elements == 0;
   result.occupancy_blocks_per_sm = run.occupancy_blocks_per_sm;
   result.threads_per_block = run.threads_per_block;
+  if (!gpu_c.empty()) CheckOnModel(spec, shape, request.seed, gpu_c, result);
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/model_replay.h"
 #include "kernels/registry.h"
 #include "kernels/results_file.h"
 #include "kernels/runner.h"
@@ -104,8 +105,19 @@ void PrintBenchHeader(const kernels::BenchRequest& request) {
   std::printf("inputs: seeded random in [-1, 1), seed %llu; %d warm-ups, %d timed launches each (CUDA events)\n",
               static_cast<unsigned long long>(request.seed), request.warmups, request.reps);
   std::printf("verified against cuBLAS FP32 with tolerance 2*K*2^-23 (TF32: 8*sqrt(K)*2^-11), max|A| = max|B| = 1\n");
-  std::printf("%-18s %-14s %10s %21s %10s %9s %9s %11s %10s  %s\n", "kernel", "size", "median ms", "min-max ms",
-              "GFLOPS", "% cuBLAS", "blocks/SM", "max error", "tolerance", "verified");
+  std::printf("model: where M*N*K <= %lld, each kernel's C is also replayed on TileScope's model; 'same' = bit for bit\n",
+              static_cast<long long>(kernels::kModelCheckMaxWork));
+  std::printf("%-18s %-14s %10s %21s %10s %9s %9s %11s %10s  %-10s %s\n", "kernel", "size", "median ms", "min-max ms",
+              "GFLOPS", "% cuBLAS", "blocks/SM", "max error", "tolerance", "model", "verified");
+}
+
+std::string ModelText(const kernels::BenchResult& r) {
+  switch (r.model_check) {
+    case kernels::ModelCheck::kIdentical: return "same";
+    case kernels::ModelCheck::kDiffers: return std::to_string(r.model_differing) + " differ";
+    case kernels::ModelCheck::kNotRun: break;
+  }
+  return "-";
 }
 
 void PrintBenchRow(const kernels::BenchResult& r) {
@@ -121,9 +133,9 @@ void PrintBenchRow(const kernels::BenchResult& r) {
   const std::string occupancy = r.occupancy_blocks_per_sm > 0 ? std::to_string(r.occupancy_blocks_per_sm) : "-";
   const std::string verdict =
       r.verified ? "yes" : "WRONG (" + std::to_string(r.wrong_elements) + " elements)";
-  std::printf("%-18s %-14s %10.4f %21s %10s %9s %9s %11.3g %10.3g  %s\n", r.kernel.c_str(), size.c_str(), r.median_ms,
-              spread.c_str(), gflops.c_str(), percent.c_str(), occupancy.c_str(), r.max_abs_error, r.tolerance,
-              verdict.c_str());
+  std::printf("%-18s %-14s %10.4f %21s %10s %9s %9s %11.3g %10.3g  %-10s %s\n", r.kernel.c_str(), size.c_str(),
+              r.median_ms, spread.c_str(), gflops.c_str(), percent.c_str(), occupancy.c_str(), r.max_abs_error,
+              r.tolerance, ModelText(r).c_str(), verdict.c_str());
 }
 
 void PrintRaceHeader(const kernels::RaceRequest& request) {

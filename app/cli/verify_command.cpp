@@ -8,32 +8,21 @@
 #include <string>
 
 #include "kernels/device.h"
+#include "kernels/model_replay.h"
 #include "kernels/registry.h"
 #include "kernels/runner.h"
 #include "kernels/test_vector_file.h"
-#include "sim/simulation.h"
 
 namespace cli {
 namespace {
 
 constexpr int kExitUsage = 2;
 constexpr const char* kDefaultKernel = "tiled16";
-// The model keeps no step-back history here: verify only needs the final C.
-constexpr std::size_t kNoHistory = 0;
 
 struct VerifyOptions {
   std::string file;
   std::string kernel = kDefaultKernel;
 };
-
-sim::SyncKind ToModel(kernels::Barrier barrier) {
-  switch (barrier) {
-    case kernels::Barrier::kSyncthreads: return sim::SyncKind::kSyncthreads;
-    case kernels::Barrier::kSyncwarp: return sim::SyncKind::kSyncwarp;
-    case kernels::Barrier::kNone: return sim::SyncKind::kNone;
-  }
-  return sim::SyncKind::kSyncthreads;
-}
 
 double MaxAbs(const std::vector<float>& values) {
   double largest = 0;
@@ -68,11 +57,9 @@ Check Compare(const char* who, const std::vector<float>& got, const std::vector<
 }
 
 Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, double tolerance) {
-  const sim::LessonConfig lesson = ModelLessonFor(kernel, entry.shape, entry.a, entry.b);
-  if (auto error = sim::Validate(lesson)) return {false, false, "model cannot run it: " + error->message};
-  sim::Simulation simulation(lesson, kNoHistory);
-  simulation.RunToEnd();
-  return Compare("model", simulation.c(), entry.c, tolerance);
+  const kernels::ModelRun model = kernels::RunOnModel(kernel, entry.shape, entry.a, entry.b);
+  if (!model.ok()) return {false, false, "model: " + model.error};
+  return Compare("model", model.c, entry.c, tolerance);
 }
 
 Check RunGpu(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, double tolerance) {
@@ -124,30 +111,6 @@ int Run(const VerifyOptions& options) {
 }
 
 }  // namespace
-
-sim::LessonConfig ModelLessonFor(const kernels::KernelSpec& kernel, const kernels::Shape& shape,
-                                 std::vector<float> a, std::vector<float> b) {
-  sim::LessonConfig lesson;
-  lesson.name = kernel.name;
-  lesson.m = static_cast<int>(shape.m);
-  lesson.n = static_cast<int>(shape.n);
-  lesson.k = static_cast<int>(shape.k);
-  switch (kernel.family) {
-    case kernels::KernelFamily::kNaive: lesson.kernel = sim::KernelKind::kNaive; break;
-    case kernels::KernelFamily::kTiledRect: lesson.kernel = sim::KernelKind::kTiledRect; break;
-    default: lesson.kernel = sim::KernelKind::kTiled; break;
-  }
-  lesson.tile = kernel.tile_m;
-  lesson.rect = {kernel.tile_m, kernel.tile_n, kernel.tile_k};
-  lesson.barrier1 = ToModel(kernel.first_barrier);
-  lesson.barrier2 = ToModel(kernel.second_barrier);
-  lesson.guard = kernel.guarded;
-  lesson.tile_count = kernel.ceil_tiles ? sim::TileCount::kCeil : sim::TileCount::kFloor;
-  lesson.scheduler = sim::SchedulerKind::kRealistic;
-  lesson.fill_a = sim::MatrixFill::Explicit(std::move(a));
-  lesson.fill_b = sim::MatrixFill::Explicit(std::move(b));
-  return lesson;
-}
 
 void AddVerifyCommand(CLI::App& app, std::function<int()>& action) {
   auto options = std::make_shared<VerifyOptions>();

@@ -84,6 +84,39 @@ TEST_F(Gpu, EveryCorrectKernelMatchesCublasOnSquareAndOddShapes) {
   }
 }
 
+// The model replays fmaf in the kernel's order, so where the barriers hold its C is the
+// GPU's to the bit (DESIGN.md: 0 of 10^6 elements differ at 1000³); the runner checks
+// that at sizes up to kModelCheckMaxWork.
+TEST_F(Gpu, TeachingKernelsMatchTheModelBitForBit) {
+  BenchRequest request;
+  for (const std::string& name : CorrectKernels()) {
+    if (!IsCublas(*FindKernel(name))) request.kernels.push_back(name);
+  }
+  request.shapes = {Shape::Square(4), Shape{37, 29, 53}, Shape::Square(128)};
+  request.reps = 1;
+  request.warmups = 0;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), request.kernels.size() * request.shapes.size());
+  for (const BenchResult& r : results) {
+    SCOPED_TRACE(r.kernel + " at " + ToString(r.shape));
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.model_check, ModelCheck::kIdentical)
+        << r.model_differing << " of " << r.shape.m * r.shape.n << " elements differ from the model";
+  }
+}
+
+TEST_F(Gpu, ModelCheckIsSkippedForCublasAndLargeSizes) {
+  BenchRequest request;
+  request.kernels = {"tiled16", "cublas_fp32"};
+  request.shapes = {Shape::Square(64), Shape::Square(256)};
+  request.reps = 1;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), 4u);
+  EXPECT_EQ(results[0].model_check, ModelCheck::kIdentical) << "tiled16 at 64";
+  EXPECT_EQ(results[1].model_check, ModelCheck::kNotRun) << "cuBLAS has no model";
+  EXPECT_EQ(results[2].model_check, ModelCheck::kNotRun) << "256³ is above kModelCheckMaxWork";
+}
+
 TEST_F(Gpu, UnguardedKernelIsWrongOffTheTileGridAndRightOnIt) {
   BenchRequest request;
   request.kernels = {"tiled16_unguarded"};

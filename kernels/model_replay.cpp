@@ -1,0 +1,79 @@
+#include "kernels/model_replay.h"
+
+#include <cstring>
+#include <exception>
+#include <utility>
+
+#include "kernels/random_fill.h"
+#include "sim/simulation.h"
+
+namespace kernels {
+namespace {
+
+sim::SyncKind ToModel(Barrier barrier) {
+  switch (barrier) {
+    case Barrier::kSyncthreads: return sim::SyncKind::kSyncthreads;
+    case Barrier::kSyncwarp: return sim::SyncKind::kSyncwarp;
+    case Barrier::kNone: return sim::SyncKind::kNone;
+  }
+  return sim::SyncKind::kSyncthreads;
+}
+
+sim::KernelKind ToModel(KernelFamily family) {
+  switch (family) {
+    case KernelFamily::kNaive: return sim::KernelKind::kNaive;
+    case KernelFamily::kTiledRect: return sim::KernelKind::kTiledRect;
+    default: return sim::KernelKind::kTiled;
+  }
+}
+
+}  // namespace
+
+sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,
+                                 std::vector<float> b) {
+  sim::LessonConfig lesson;
+  lesson.name = kernel.name;
+  lesson.m = static_cast<int>(shape.m);
+  lesson.n = static_cast<int>(shape.n);
+  lesson.k = static_cast<int>(shape.k);
+  lesson.kernel = ToModel(kernel.family);
+  lesson.tile = kernel.tile_m;
+  lesson.rect = {kernel.tile_m, kernel.tile_n, kernel.tile_k};
+  lesson.barrier1 = ToModel(kernel.first_barrier);
+  lesson.barrier2 = ToModel(kernel.second_barrier);
+  lesson.guard = kernel.guarded;
+  lesson.tile_count = kernel.ceil_tiles ? sim::TileCount::kCeil : sim::TileCount::kFloor;
+  lesson.scheduler = sim::SchedulerKind::kRealistic;
+  lesson.fill_a = sim::MatrixFill::Explicit(std::move(a));
+  lesson.fill_b = sim::MatrixFill::Explicit(std::move(b));
+  return lesson;
+}
+
+ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b) {
+  if (kernel.family == KernelFamily::kCublasFp32 || kernel.family == KernelFamily::kCublasTf32) {
+    return {{}, std::string(kernel.name) + " has no model: cuBLAS is the reference, not a teaching kernel"};
+  }
+  const sim::LessonConfig lesson = ModelLessonFor(kernel, shape, std::move(a), std::move(b));
+  if (auto error = sim::Validate(lesson)) return {{}, "the model cannot run it: " + error->message};
+  try {
+    return {sim::ComputeC(lesson), ""};
+  } catch (const std::exception& error) {
+    // Validate() passed, so only an allocation can fail here; say so rather than crash.
+    return {{}, std::string("the model failed: ") + error.what()};
+  }
+}
+
+std::vector<float> SeededInput(std::uint64_t seed, int which, std::int64_t rows, std::int64_t cols) {
+  std::vector<float> values(static_cast<std::size_t>(rows * cols));
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = RandomInput(seed, which, i);
+  return values;
+}
+
+std::int64_t CountDifferingBits(const std::vector<float>& x, const std::vector<float>& y) {
+  if (x.size() != y.size()) return static_cast<std::int64_t>(x.size() > y.size() ? x.size() : y.size());
+  std::int64_t differing = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) differing += std::memcmp(&x[i], &y[i], sizeof(float)) != 0;
+  return differing;
+}
+
+}  // namespace kernels

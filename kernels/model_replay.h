@@ -1,0 +1,42 @@
+// model_replay.h — a registry kernel replayed on TileScope's CPU model (sim/).
+//
+// The model computes `sum = fmaf(a, b, sum)` in the kernel's own order, so for a kernel
+// whose barriers hold, its C is bit-identical to the GPU's. The runner uses that as a
+// second, exact check at small sizes; `tilescope verify` checks test vectors with it even
+// where there is no GPU; the racecheck test asks it which hazards a variant has.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/bench.h"
+#include "kernels/kernel_table.h"
+#include "sim/lesson_config.h"
+
+namespace kernels {
+
+// The largest M·N·K the runner also replays on the model (128³: a fraction of a second).
+constexpr std::int64_t kModelCheckMaxWork = std::int64_t{128} * 128 * 128;
+
+// The lesson that runs exactly `kernel` at `shape` on explicit A (M×K) and B (K×N), with
+// the realistic scheduler. cuBLAS rows have no model: the caller must not ask for them.
+sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,
+                                 std::vector<float> b);
+
+// C as the model computes it, or why the model cannot run this lesson.
+struct ModelRun {
+  std::vector<float> c;
+  std::string error;
+  bool ok() const { return error.empty(); }
+};
+ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b);
+
+// The runner's seeded input (random_fill.h) as the host sees it: `rows`×`cols` of matrix
+// `which` (0 = A, 1 = B).
+std::vector<float> SeededInput(std::uint64_t seed, int which, std::int64_t rows, std::int64_t cols);
+
+// Elements whose bits differ (the model check asks "identical?", not "close?").
+std::int64_t CountDifferingBits(const std::vector<float>& x, const std::vector<float>& y);
+
+}  // namespace kernels

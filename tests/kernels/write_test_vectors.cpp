@@ -1,0 +1,54 @@
+// write_test_vectors — the files the `tilescope verify` CLI tests read, written from the
+// generator (small integers, C in double: never through sim/, never copied data).
+//
+//   write_test_vectors DIR   creates DIR, writes DIR/good.bin, DIR/bad_c.bin and DIR/truncated.bin
+//
+// good.bin: four cases, every C exact. bad_c.bin: the same with one element of case 1's C
+// off by one. truncated.bin: the same with case 3 cut in the middle of its C, so the
+// reader stops at case 3, at the byte offset where it starts (after cases 0–2).
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "test_vector_generator.h"
+
+namespace {
+
+bool Write(const std::string& path, const std::vector<unsigned char>& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.flush();
+  if (out) return true;
+  std::fprintf(stderr, "write_test_vectors: cannot write %s\n", path.c_str());
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: write_test_vectors DIR\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  // The seed's M, N (inner), K: square, the lesson's 4×4, an odd shape with N ≠ K, a 1×1.
+  const std::vector<kernels_test::GeneratedCase> cases = {
+      kernels_test::MakeCase(4, 4, 4, 1), kernels_test::MakeCase(3, 5, 2, 2), kernels_test::MakeCase(37, 53, 29, 3),
+      kernels_test::MakeCase(1, 1, 1, 4)};
+
+  std::vector<kernels_test::GeneratedCase> bad = cases;
+  bad[1].c[2] += 1.0f;
+
+  std::vector<unsigned char> truncated = kernels_test::EncodeCases(cases);
+  // Case 3 (1×1×1) holds 12 header bytes and three floats: drop the last two bytes of C.
+  truncated.resize(truncated.size() - 2);
+
+  const bool ok = Write(dir + "/good.bin", kernels_test::EncodeCases(cases)) &&
+                  Write(dir + "/bad_c.bin", kernels_test::EncodeCases(bad)) && Write(dir + "/truncated.bin", truncated);
+  if (ok) std::printf("case 3 starts at byte offset %zu\n", kernels_test::EncodeCases({cases[0], cases[1], cases[2]}).size());
+  return ok ? 0 : 1;
+}
