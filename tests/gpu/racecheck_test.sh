@@ -38,12 +38,15 @@ if [ -z "$sanitizer" ]; then
   exit 0
 fi
 
-# Only the teaching kernel is checked when this racecheck can filter by name: cuBLAS and
-# the runner's fill and compare kernels are not the lesson.
-filter=()
-if "$sanitizer" --kernel-regex kns=tiled_matmul --tool racecheck true >/dev/null 2>&1; then
-  filter=(--kernel-regex kns=tiled_matmul)
-fi
+# Options this compute-sanitizer may lack are probed on a program with no kernels: only
+# the teaching kernel is checked when it can filter by name (cuBLAS and the runner's fill
+# and compare kernels are not the lesson); every hazard is printed, without backtraces.
+accepts() { "$sanitizer" "$@" --tool racecheck true >/dev/null 2>&1; }
+options=(--tool racecheck --racecheck-report hazard)
+for option in "--kernel-regex kns=tiled_matmul" "--print-limit 1000000" "--show-backtrace no"; do
+  # shellcheck disable=SC2086  # each entry is an option and its value
+  accepts $option && options+=($option)
+done
 log_dir=${RACECHECK_LOG_DIR:-$(mktemp -d)}
 mkdir -p "$log_dir"
 
@@ -66,8 +69,7 @@ for entry in "${cases[@]}"; do
   read -r kernel size <<<"$entry"
   log="$log_dir/racecheck_${kernel}_${size}.log"
   model=$("$model_hazards" "$kernel" "$size") || { echo "model_hazards failed for $kernel $size"; failures=$((failures + 1)); continue; }
-  "$sanitizer" --tool racecheck --racecheck-report hazard --print-limit 1000000 "${filter[@]}" \
-    "$tilescope" bench --kernels "$kernel" --sizes "$size" --reps 1 --warmups 0 >"$log" 2>&1
+  "$sanitizer" "${options[@]}" "$tilescope" bench --kernels "$kernel" --sizes "$size" --reps 1 --warmups 0 >"$log" 2>&1
   found=$(racecheck_kinds "$log")
   summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazard' "$log" | grep -oE '[0-9]+' | head -n1)
   parsed=$(printf '%s\n' "$found" | awk 'NF { n += $3 } END { print n + 0 }')
@@ -90,7 +92,7 @@ for entry in "${cases[@]}"; do
   read -r kernel size <<<"$entry"
   echo "  $kernel $size: $("$model_hazards" "$kernel" "$size" | with_counts)"
 done
-echo "racecheck logs: $log_dir"
+echo "racecheck ${options[*]}; logs: $log_dir"
 if [ "$failures" -gt 0 ]; then
   echo "FAIL: $failures of ${#cases[@]} variants differ from the model"
   exit 1
