@@ -1,19 +1,23 @@
 // model_hazards — the hazards TileScope's model finds in one registry kernel at one size,
-// as "KIND SEVERITY COUNT" lines (e.g. "RAW warning 24"), for racecheck_test.sh to hold
-// against compute-sanitizer racecheck's report on the real kernel.
+// as "KIND SEVERITY LINES COUNT" lines, for racecheck_test.sh to hold against
+// compute-sanitizer racecheck's report on the real kernel. KIND is the model's (program
+// order: the order the missing barrier would have imposed), LINES the two accesses'
+// source lines, lower first ("34-40": As's store and the inner product), COUNT the
+// hazards (the model counts per 4-byte cell; racecheck per byte).
 //
 //   model_hazards KERNEL SIZE      (M = N = K = SIZE; exit 2 on bad arguments)
 //
 // The model judges hazards from the accesses, not from the schedule (hazard_detector.h),
 // so the realistic scheduler and seeded inputs give the verdict of every schedule.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
-#include <utility>
 
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
+#include "sim/kernel_source.h"
 #include "sim/simulation.h"
 
 namespace {
@@ -43,10 +47,14 @@ int main(int argc, char** argv) {
   sim::Simulation simulation(lesson, kNoHistory);
   simulation.RunToEnd();
 
-  std::map<std::pair<std::string, std::string>, long long> counts;
+  std::map<std::string, long long> counts;
   for (const sim::Hazard& hazard : simulation.hazards()) {
-    ++counts[{sim::Name(hazard.kind), sim::Name(hazard.severity)}];
+    const int first = sim::LineOf(lesson.kernel, hazard.first.op);
+    const int second = sim::LineOf(lesson.kernel, hazard.second.op);
+    const std::string key = std::string(sim::Name(hazard.kind)) + " " + sim::Name(hazard.severity) + " " +
+                            std::to_string(std::min(first, second)) + "-" + std::to_string(std::max(first, second));
+    ++counts[key];
   }
-  for (const auto& [kind, count] : counts) std::printf("%s %s %lld\n", kind.first.c_str(), kind.second.c_str(), count);
+  for (const auto& [key, count] : counts) std::printf("%s %lld\n", key.c_str(), count);
   return 0;
 }
