@@ -1,13 +1,30 @@
 #include "app/cli/subcommands.h"
 
 #include "app/cli/bench_command.h"
+#include "app/cli/trace_command.h"
 #include "app/cli/verify_command.h"
 
 namespace cli {
+namespace {
+
+// "Each subcommand has its own options: tilescope trace --help, ...", from the list itself.
+std::string SubcommandFooter(CLI::App& app) {
+  std::string footer = "Each subcommand has its own options:";
+  const char* separator = " ";
+  for (const CLI::App* subcommand : app.get_subcommands({})) {
+    footer += separator + app.get_name() + " " + subcommand->get_name() + " --help";
+    separator = ", ";
+  }
+  return footer;
+}
+
+}  // namespace
 
 void AddSubcommands(CLI::App& app, std::function<int()>& action) {
+  AddTraceCommand(app, action);
   AddBenchCommand(app, action);
   AddVerifyCommand(app, action);
+  app.footer(SubcommandFooter(app));
 }
 
 }  // namespace cli

@@ -1,0 +1,121 @@
+#include "app/cli/trace_command.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "app/cli/trace_json.h"
+#include "app/cli/trace_lesson.h"
+#include "app/cli/trace_print.h"
+#include "sim/walkthrough.h"
+
+namespace cli {
+namespace {
+
+constexpr int kExitUsage = 2;
+constexpr int kExitCannotWrite = 1;
+// The trace runs forward once: no step-back history.
+constexpr std::size_t kNoHistory = 0;
+// The default lesson has four blocks: show them all, and no more than that by default.
+constexpr int kDefaultShownBlocks = 4;
+// A naive block of at most 32×32 threads keeps within the 1024-thread limit.
+constexpr int kMaxNaiveBlockSide = 32;
+
+struct TraceOptions {
+  TraceFlags flags;
+  std::string json;
+  int blocks = kDefaultShownBlocks;
+};
+
+// The comparison kernel, with the barriers, guard and tile count the figures of 02_tiled.cu
+// and 01_naive.cu assume.
+sim::LessonConfig ComparisonLesson(const sim::LessonConfig& config) {
+  sim::LessonConfig other = config;
+  other.barrier1 = other.barrier2 = sim::SyncKind::kSyncthreads;
+  other.guard = true;
+  other.tile_count = sim::TileCount::kCeil;
+  other.scheduler = sim::SchedulerKind::kRealistic;
+  if (config.kernel == sim::KernelKind::kNaive) {
+    other.kernel = sim::KernelKind::kTiled;
+    return other;
+  }
+  other.kernel = sim::KernelKind::kNaive;
+  const sim::TileShape tiles = config.Tiles();
+  other.tile = std::min(std::max(tiles.tm, tiles.tn), kMaxNaiveBlockSide);
+  return other;
+}
+
+void CountComparison(const sim::Simulation& simulation, TraceReport& report) {
+  const sim::LessonConfig other = ComparisonLesson(simulation.config());
+  if (auto invalid = sim::Validate(other)) {
+    report.comparison_error = std::string("the ") + sim::Name(other.kernel) + " kernel cannot run here: " + invalid->message;
+    return;
+  }
+  sim::Simulation run(other, simulation.a(), simulation.b(), kNoHistory);
+  run.RunToEnd();
+  report.comparison = CountedComparison{other, run.counters().GlobalReads()};
+}
+
+std::uint64_t NaiveGlobalReads(const TraceReport& report) {
+  if (report.simulation->config().kernel == sim::KernelKind::kNaive) return report.simulation->counters().GlobalReads();
+  return report.comparison ? report.comparison->global_reads : 0;
+}
+
+int WriteJson(const std::string& path, const TraceReport& report) {
+  const std::string text = TraceSummaryJson(*report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
+  if (path == "-") {
+    std::cout << text << std::flush;
+    return 0;
+  }
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (!file.flush()) {
+    std::fprintf(stderr, "tilescope trace: cannot write --json %s\n", path.c_str());
+    return kExitCannotWrite;
+  }
+  return 0;
+}
+
+int Run(const TraceOptions& options) {
+  TraceLessonResult built = BuildTraceLesson(options.flags);
+  if (!built.lesson) {
+    std::fprintf(stderr, "tilescope trace: %s\n", built.error.c_str());
+    return kExitUsage;
+  }
+  for (const std::string& warning : built.lesson->warnings) std::fprintf(stderr, "tilescope trace: warning: %s\n", warning.c_str());
+  const bool json_only = options.json == "-";
+  sim::Simulation simulation(built.lesson->config, kNoHistory);
+  sim::WalkthroughRecorder walkthrough(simulation.geometry(), json_only ? 0 : options.blocks);
+  simulation.SetSink(&walkthrough);
+  simulation.RunToEnd();
+  simulation.SetSink(nullptr);
+  TraceReport report;
+  report.simulation = &simulation;
+  report.walkthrough = &walkthrough;
+  report.outcome = sim::Assess(simulation);
+  report.source = built.lesson->source;
+  report.expected_c = built.lesson->expected_c;
+  CountComparison(simulation, report);
+  if (!json_only) PrintTrace(stdout, report);
+  std::fflush(stdout);
+  return options.json.empty() ? 0 : WriteJson(options.json, report);
+}
+
+}  // namespace
+
+void AddTraceCommand(CLI::App& app, std::function<int()>& action) {
+  auto options = std::make_shared<TraceOptions>();
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Run a lesson on the model and print the phase-by-phase walkthrough with the counted global reads "
+               "(no flags: the default lesson, 4×4 · 4×4 with TILE 2)");
+  AddLessonFlags(*trace, options->flags);
+  trace->add_option("--blocks", options->blocks, "How many blocks the walkthrough shows (default 4)")
+      ->check(kWholeNumber);
+  trace->add_option("--json", options->json, "Write the run's figures as JSON to FILE, or to standard output with -");
+  trace->callback([options, &action] { action = [options] { return Run(*options); }; });
+}
+
+}  // namespace cli

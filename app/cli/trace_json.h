@@ -1,0 +1,18 @@
+// trace_json.h — `tilescope trace --json`: the run's figures as one JSON object, every
+// count as the model counted it (the tests compare them with the closed forms).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+
+#include "sim/reference.h"
+#include "sim/simulation.h"
+
+namespace cli {
+
+// `simulation` has run to the end; `naive_global_reads` was counted on the naive kernel
+// (this run, or one on the same sizes and inputs).
+nlohmann::json TraceSummaryJson(const sim::Simulation& simulation, const sim::RunOutcome& outcome,
+                                std::uint64_t naive_global_reads);
+
+}  // namespace cli

@@ -1,0 +1,38 @@
+// trace_print.h — the text `tilescope trace` prints: the lesson, the phase-by-phase
+// walkthrough seed 001 asks for (tiles loaded per phase and block, As/Bs, partial sums,
+// C), the global reads of the tiled and the naive kernel with the saving, the other
+// counters, hazards, out-of-bounds accesses and the verdict. Every number comes from the
+// model's counters and events; nothing here computes a figure of its own.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/reference.h"
+#include "sim/simulation.h"
+#include "sim/walkthrough.h"
+
+namespace cli {
+
+// The kernel the lesson is compared with, run on the model with the same sizes and inputs:
+// the naive kernel for a tiled lesson, the tiled kernel for a naive one.
+struct CountedComparison {
+  sim::LessonConfig lesson;
+  std::uint64_t global_reads = 0;
+};
+
+struct TraceReport {
+  const sim::Simulation* simulation = nullptr;  // run to the end
+  const sim::WalkthroughRecorder* walkthrough = nullptr;
+  sim::RunOutcome outcome;
+  std::optional<CountedComparison> comparison;  // nullopt: the comparison could not run
+  std::string comparison_error;
+  std::string source;                            // where the lesson came from
+  std::vector<float> expected_c;                 // a test-vector file's C, or empty
+};
+
+void PrintTrace(std::FILE* out, const TraceReport& report);
+
+}  // namespace cli
