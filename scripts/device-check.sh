@@ -91,6 +91,6 @@ echo "== racecheck against the model: ctest -L gpu -R racecheck"
 RACECHECK_LOG_DIR="$out/racecheck" ctest --test-dir "$build" -L gpu -R racecheck -V >"$out/ctest_racecheck.log" 2>&1 ||
   status=1
 grep -E '^ *[0-9]+/[0-9]+ Test|tests passed|tests failed' "$out/ctest_racecheck.log"
-sed -n 's/^[0-9]*: //; /^kernel  *size  *model/,/^\(PASS\|FAIL\|SKIPPED\)/p' "$out/ctest_racecheck.log"
+sed -n 's/^[0-9]*: //; /^\(compute-sanitizer\|SKIPPED\)/,/^\(PASS\|FAIL\|SKIPPED\)/p' "$out/ctest_racecheck.log"
 
 exit $status
