@@ -256,6 +256,11 @@ void Machine::StoreShared(Thread& thread, TileId tile, int row, int col, float v
   ++PhaseOf(thread).shared_writes;
   TraceEvent& event = NewEvent(thread, EventKind::kSharedStore);
   event.to = Place::Shared(tile, row, col);
+  // Where the stored register came from: the element this thread's load named (zero
+  // padding when the guard kept it from reading).
+  const int first_k = thread.pc.t * geometry_.tk;
+  event.from = tile == TileId::kAs ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
+                                   : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
   event.value = value;
 }
 

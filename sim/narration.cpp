@@ -32,6 +32,17 @@ std::string Progress(const TraceEvent& event, const Snapshot& snapshot, const ch
          " threads of this block have " + verb;
 }
 
+// "A[2][0] = 9", or "0 (zero padding: A[4][7] lies outside the matrix)" when the guard kept
+// the load from reading.
+std::string StoredValue(const TraceEvent& event, const Snapshot& snapshot) {
+  const Place& from = event.from;
+  const int rows = from.matrix == MatrixId::kA ? snapshot.config().m : snapshot.config().k;
+  const int cols = from.matrix == MatrixId::kA ? snapshot.config().k : snapshot.config().n;
+  const bool inside = from.row >= 0 && from.col >= 0 && from.row < rows && from.col < cols;
+  if (inside || !snapshot.config().guard) return PlaceName(from) + " = " + FormatValue(event.value);
+  return FormatValue(event.value) + " (zero padding: " + PlaceName(from) + " lies outside the matrix)";
+}
+
 const char* BarrierName(const Snapshot& snapshot, Op op) {
   const SyncKind kind = op == Op::kBarrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2;
   return kind == SyncKind::kSyncwarp ? "__syncwarp()" : "__syncthreads()";
@@ -71,7 +82,7 @@ std::string Narrate(const TraceEvent& event, const Snapshot& snapshot) {
       return ThreadName(event, snapshot) + " would load " + PlaceName(event.from) +
              ", which lies outside the matrix: the guard gives 0 instead (zero padding)";
     case EventKind::kSharedStore:
-      return ThreadName(event, snapshot) + " stores " + FormatValue(event.value) + " into " + PlaceName(event.to) +
+      return ThreadName(event, snapshot) + " stores " + StoredValue(event, snapshot) + " into " + PlaceName(event.to) +
              Progress(event, snapshot, "stored");
     case EventKind::kFma:
       if (event.from.space == Place::Space::kNone) {

@@ -1,6 +1,6 @@
 // narration.h — one plain sentence for what a step did, generated from its trace events
 // and the snapshot after it (never written by hand per lesson), e.g.
-//   "Thread (0,1) of block (0,1) stores A[2][0] = 9 into As[1][0]; 3 of 4 threads of this block have stored it".
+//   "Thread (0,0) of block (0,1) stores A[2][0] = 9 into As[0][0]; 1 of 4 threads of this block have stored".
 // Coordinates are CUDA's (x, y): threadIdx.x runs along N, threadIdx.y along M.
 #pragma once
 #include <string>

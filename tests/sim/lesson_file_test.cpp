@@ -1,0 +1,200 @@
+// Lesson files: every preset survives a write and a read; unknown keys are warned about and
+// skipped; a bad value names its key; broken JSON says where; the shipped
+// assets/lessons/*.json are exactly the built-in presets.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "sim/lesson_file.h"
+
+namespace {
+
+using sim::LessonConfig;
+
+void ExpectSameFill(const sim::MatrixFill& got, const sim::MatrixFill& want, const char* which) {
+  EXPECT_EQ(got.kind, want.kind) << which;
+  if (want.kind == sim::FillKind::kRandom) {
+    EXPECT_EQ(got.seed, want.seed) << which;
+  }
+  if (want.kind == sim::FillKind::kExplicit) {
+    EXPECT_EQ(got.values, want.values) << which;
+  }
+}
+
+// Every field a lesson runs on. `tile` means nothing to the rect kernel, nor `rect` to the
+// square ones, so each is compared where it counts (through Tiles()).
+void ExpectSameLesson(const LessonConfig& got, const LessonConfig& want) {
+  SCOPED_TRACE(want.name);
+  EXPECT_EQ(got.name, want.name);
+  EXPECT_EQ(got.description, want.description);
+  EXPECT_EQ(got.m, want.m);
+  EXPECT_EQ(got.n, want.n);
+  EXPECT_EQ(got.k, want.k);
+  EXPECT_EQ(got.kernel, want.kernel);
+  EXPECT_EQ(got.Tiles().tm, want.Tiles().tm);
+  EXPECT_EQ(got.Tiles().tn, want.Tiles().tn);
+  EXPECT_EQ(got.Tiles().tk, want.Tiles().tk);
+  EXPECT_EQ(got.barrier1, want.barrier1);
+  EXPECT_EQ(got.barrier2, want.barrier2);
+  EXPECT_EQ(got.guard, want.guard);
+  EXPECT_EQ(got.tile_count, want.tile_count);
+  EXPECT_EQ(got.scheduler, want.scheduler);
+  EXPECT_EQ(got.seed, want.seed);
+  ExpectSameFill(got.fill_a, want.fill_a, "fill_a");
+  ExpectSameFill(got.fill_b, want.fill_b, "fill_b");
+}
+
+sim::LessonLoad Parse(const std::string& text) { return sim::ParseLesson(text); }
+
+std::string TempPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("tilescope_lesson_test_" + name)).string();
+}
+
+TEST(LessonFile, EveryPresetRoundTrips) {
+  for (const LessonConfig& preset : sim::Presets()) {
+    const sim::LessonLoad load = Parse(sim::LessonToJson(preset));
+    ASSERT_TRUE(load.lesson) << preset.name << ": " << load.error;
+    EXPECT_TRUE(load.warnings.empty()) << preset.name;
+    ExpectSameLesson(*load.lesson, preset);
+  }
+}
+
+TEST(LessonFile, EveryPresetRoundTripsThroughAFile) {
+  for (const LessonConfig& preset : sim::Presets()) {
+    const std::string path = TempPath(preset.name + ".json");
+    ASSERT_EQ(sim::WriteLessonFile(path, preset), "");
+    EXPECT_FALSE(std::filesystem::exists(path + ".tmp")) << "the temporary file stays behind";
+    const sim::LessonLoad load = sim::ReadLessonFile(path);
+    std::filesystem::remove(path);
+    ASSERT_TRUE(load.lesson) << load.error;
+    ExpectSameLesson(*load.lesson, preset);
+  }
+}
+
+TEST(LessonFile, EveryFieldChangedRoundTrips) {
+  LessonConfig lesson = sim::DefaultLesson();
+  lesson.name = "every field";
+  lesson.m = 5;
+  lesson.n = 3;
+  lesson.k = 7;
+  lesson.kernel = sim::KernelKind::kTiledRect;
+  lesson.rect = {4, 2, 3};
+  lesson.barrier1 = sim::SyncKind::kSyncwarp;
+  lesson.barrier2 = sim::SyncKind::kNone;
+  lesson.guard = false;
+  lesson.tile_count = sim::TileCount::kFloor;
+  lesson.scheduler = sim::SchedulerKind::kRaceExposing;
+  lesson.seed = 123456789012345ull;
+  lesson.fill_a = sim::MatrixFill::Explicit(std::vector<float>{0.5f, -1.25f, 3.0f, 1e-7f, 2.0f, 0.0f, -0.0f,
+                                                               7.0f, 8.0f, 9.0f, 10.0f, 11.0f, 12.0f, 13.0f,
+                                                               14.0f, 15.0f, 16.0f, 17.0f, 18.0f, 19.0f, 20.0f,
+                                                               21.0f, 22.0f, 23.0f, 24.0f, 25.0f, 26.0f, 27.0f,
+                                                               28.0f, 29.0f, 30.0f, 31.0f, 32.0f, 33.0f, 0.1f});
+  lesson.fill_b = sim::MatrixFill::Random(99);
+  const sim::LessonLoad load = Parse(sim::LessonToJson(lesson));
+  ASSERT_TRUE(load.lesson) << load.error;
+  ExpectSameLesson(*load.lesson, lesson);
+}
+
+TEST(LessonFile, UnknownKeysAreWarnedAndSkipped) {
+  const sim::LessonLoad load =
+      Parse(R"({"version": 1, "m": 8, "colour": "red", "fill_a": {"kind": "sequence", "shade": 2}})");
+  ASSERT_TRUE(load.lesson) << load.error;
+  EXPECT_EQ(load.lesson->m, 8);
+  const std::set<std::string> warnings(load.warnings.begin(), load.warnings.end());
+  EXPECT_EQ(warnings, (std::set<std::string>{"unknown key 'colour' ignored", "unknown key 'fill_a.shade' ignored"}));
+}
+
+TEST(LessonFile, BadValueNamesTheKeyAndTheValue) {
+  struct Case {
+    const char* json;
+    std::vector<const char*> named;  // what the message must contain
+  };
+  const std::vector<Case> cases{
+      {R"({"m": "four"})", {"m", "\"four\"", "integer"}},
+      {R"({"k": 2.5})", {"k", "2.5"}},
+      {R"({"n": 99999999999})", {"n", "99999999999", "out of range"}},
+      {R"({"scheduler": "fast"})", {"scheduler", "\"fast\"", "realistic, thread, random, race"}},
+      {R"({"kernel": 3})", {"kernel", "3", "tiled, rect, naive"}},
+      {R"({"barrier2": "sometimes"})", {"barrier2", "\"sometimes\"", "syncthreads, syncwarp, off"}},
+      {R"({"tiles": "round"})", {"tiles", "\"round\"", "ceil, floor"}},
+      {R"({"guard": 1})", {"guard", "1", "true or false"}},
+      {R"({"seed": -4})", {"seed", "-4"}},
+      {R"({"fill_b": {"kind": "values"}})", {"fill_b", "values"}},
+      {R"({"fill_a": {"kind": "values", "values": [1, "x"]}})", {"fill_a", "\"x\""}},
+      {R"({"version": 7})", {"version = 7", "not supported"}},
+      // Values that parse but cannot run: sim::Validate() names value and limit.
+      {R"({"tile": 0})", {"tile = 0", "at least 1"}},
+      {R"({"tile": 64})", {"4096 threads", "1024"}},
+      {R"({"m": 2, "k": 2, "fill_a": {"kind": "values", "values": [1, 2, 3]}})", {"fill_a", "3 values", "needs 4"}},
+  };
+  for (const Case& bad : cases) {
+    const sim::LessonLoad load = Parse(bad.json);
+    EXPECT_FALSE(load.lesson) << bad.json;
+    for (const char* text : bad.named) {
+      EXPECT_NE(load.error.find(text), std::string::npos) << bad.json << " → " << load.error << " lacks " << text;
+    }
+  }
+}
+
+TEST(LessonFile, TruncatedJsonSaysWhere) {
+  const std::string whole = sim::LessonToJson(sim::DefaultLesson());
+  const std::string truncated = whole.substr(0, whole.size() / 2);
+  const sim::LessonLoad load = Parse(truncated);
+  EXPECT_FALSE(load.lesson);
+  EXPECT_EQ(load.error.rfind("not valid JSON", 0), 0u) << load.error;
+  EXPECT_NE(load.error.find("unexpected end of input"), std::string::npos) << load.error;
+  EXPECT_NE(load.error.find("line"), std::string::npos) << load.error;
+
+  const std::string path = TempPath("truncated.json");
+  std::ofstream(path) << truncated;
+  const sim::LessonLoad from_file = sim::ReadLessonFile(path);
+  std::filesystem::remove(path);
+  EXPECT_EQ(from_file.error.rfind(path + ": not valid JSON", 0), 0u) << from_file.error;
+}
+
+TEST(LessonFile, MissingFileIsNamed) {
+  const sim::LessonLoad load = sim::ReadLessonFile(TempPath("does_not_exist.json"));
+  EXPECT_FALSE(load.lesson);
+  EXPECT_NE(load.error.find("cannot open lesson file"), std::string::npos) << load.error;
+}
+
+TEST(LessonFile, ShippedLessonsAreThePresets) {
+  const std::filesystem::path folder = std::filesystem::path(TILESCOPE_SOURCE_DIR) / "assets" / "lessons";
+  std::set<std::string> shipped;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    if (entry.path().extension() != ".json") continue;
+    const sim::LessonLoad load = sim::ReadLessonFile(entry.path().string());
+    ASSERT_TRUE(load.lesson) << load.error;
+    EXPECT_TRUE(load.warnings.empty()) << entry.path();
+    EXPECT_EQ(load.lesson->name + ".json", entry.path().filename().string());
+    shipped.insert(load.lesson->name);
+    bool matched = false;
+    for (const LessonConfig& preset : sim::Presets()) {
+      if (preset.name != load.lesson->name) continue;
+      ExpectSameLesson(*load.lesson, preset);
+      matched = true;
+    }
+    EXPECT_TRUE(matched) << entry.path() << " is not a preset";
+  }
+  for (const LessonConfig& preset : sim::Presets()) EXPECT_EQ(shipped.count(preset.name), 1u) << preset.name << " not shipped";
+}
+
+TEST(LessonFile, DefaultLessonIsTheSeedsProduct) {
+  const LessonConfig lesson = sim::DefaultLesson();
+  EXPECT_EQ(lesson.m, 4);
+  EXPECT_EQ(lesson.n, 4);
+  EXPECT_EQ(lesson.k, 4);
+  EXPECT_EQ(lesson.tile, 2);
+  EXPECT_EQ(lesson.kernel, sim::KernelKind::kTiled);
+  EXPECT_EQ(lesson.fill_a.kind, sim::FillKind::kSequence);
+  EXPECT_EQ(lesson.fill_b.kind, sim::FillKind::kSequence);
+  EXPECT_FALSE(sim::Validate(lesson));
+  for (const LessonConfig& preset : sim::Presets()) EXPECT_FALSE(sim::Validate(preset)) << preset.name;
+}
+
+}  // namespace
