@@ -68,6 +68,74 @@ TEST(Hazards, RaceExposingWithoutSecondBarrierIsWar) {
   }
 }
 
+// Issue 7's race lab, swept: every tile size, each barrier off, several random fills and
+// scheduler seeds, K of two and three tiles.
+LessonConfig SweptRaceLesson(int tile, int k_tiles, std::uint64_t fill_seed, std::uint64_t seed) {
+  LessonConfig config = sim_test::WithRandomFill(sim_test::Tiled(2 * tile, 2 * tile, k_tiles * tile, tile), fill_seed);
+  config.scheduler = sim::SchedulerKind::kRaceExposing;
+  config.seed = seed;
+  return config;
+}
+
+TEST(Hazards, RaceLabEachBarrierOffIsWrongWithTheRightKindAndSeverity) {
+  for (int tile : {2, 4, 8, 16}) {
+    const bool one_warp = tile * tile <= sim::kWarpSize;
+    for (bool first_off : {true, false}) {
+      for (int k_tiles : {2, 3}) {
+        for (std::uint64_t fill_seed : {17u, 29u}) {
+          for (std::uint64_t seed : {1u, 7u}) {
+            LessonConfig config = SweptRaceLesson(tile, k_tiles, fill_seed, seed);
+            (first_off ? config.barrier1 : config.barrier2) = SyncKind::kNone;
+            SCOPED_TRACE("tile " + std::to_string(tile) + (first_off ? ", 1st" : ", 2nd") + " barrier off, K = " +
+                         std::to_string(k_tiles) + "T, fill " + std::to_string(fill_seed) + ", seed " +
+                         std::to_string(seed));
+            const sim::Simulation simulation = RunToEnd(config);
+            ExpectKindAndSeverity(simulation, first_off ? HazardKind::kRaw : HazardKind::kWar, one_warp);
+            EXPECT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kWrong);
+            EXPECT_GT(simulation.counters().hazards_corrupting, 0u);
+            for (const sim::Hazard& hazard : simulation.hazards()) {
+              // The kind is the order the barrier would have imposed: RAW writes first, WAR reads first.
+              const sim::HazardSide& program_first = hazard.observed_in_program_order ? hazard.first : hazard.second;
+              EXPECT_EQ(program_first.write, first_off);
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(Hazards, RaceLabBothBarriersOffReportsBothKinds) {
+  for (int tile : {2, 4, 8, 16}) {
+    SCOPED_TRACE("tile " + std::to_string(tile));
+    LessonConfig config = SweptRaceLesson(tile, 2, 17, 1);
+    config.barrier1 = config.barrier2 = SyncKind::kNone;
+    const sim::Simulation simulation = RunToEnd(config);
+    EXPECT_GT(simulation.counters().hazards_raw, 0u);
+    EXPECT_GT(simulation.counters().hazards_war, 0u);
+    EXPECT_EQ(simulation.counters().hazards_waw, 0u);
+    EXPECT_EQ(simulation.counters().hazard_errors > 0, tile * tile > sim::kWarpSize);
+    EXPECT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kWrong);
+  }
+}
+
+TEST(Hazards, RaceLabBothBarriersOnNoPolicyNoSeedGivesAHazardOrAWrongC) {
+  for (int tile : {2, 4, 8, 16}) {
+    const int seeds = tile == 16 ? 6 : 20;
+    for (auto scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kThreadOrder, sim::SchedulerKind::kRandom,
+                           sim::SchedulerKind::kRaceExposing}) {
+      for (int seed = 1; seed <= seeds; ++seed) {
+        LessonConfig config = SweptRaceLesson(tile, 2 + seed % 2, 100 + std::uint64_t(seed), std::uint64_t(seed));
+        config.scheduler = scheduler;
+        const sim::Simulation simulation = RunToEnd(config);
+        ASSERT_EQ(simulation.counters().hazards, 0u) << "tile " << tile << ", " << sim::Name(scheduler) << ", seed " << seed;
+        ASSERT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kCorrect)
+            << "tile " << tile << ", " << sim::Name(scheduler) << ", seed " << seed;
+      }
+    }
+  }
+}
+
 TEST(Hazards, ReportedWhateverTheScheduleAndSeed) {
   // Same lesson, four policies: the same hazards (as a set), although only some corrupt C.
   const LessonConfig base = RaceLesson(4, SyncKind::kNone, SyncKind::kSyncthreads, sim::SchedulerKind::kRealistic);
