@@ -2,6 +2,8 @@
 
 #include <GLFW/glfw3.h>
 
+#include <cstdlib>
+
 #include "sim/snapshot.h"
 
 namespace gui {
@@ -71,6 +73,39 @@ void LessonWorkspace::RegisterActions(ActionRegistry& registry) {
                   if (simulation_->Step() == 0) simulation_->Reset();
                   return std::nullopt;
                 }});
+  RegisterViewActions(registry);
+}
+
+// The actions of the Matrices, Threads and Timeline panels.
+void LessonWorkspace::RegisterViewActions(ActionRegistry& registry) {
+  registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
+                [this](const std::string& argument) -> std::optional<std::string> {
+                  char* end = nullptr;
+                  const long long step = std::strtoll(argument.c_str(), &end, 10);
+                  if (argument.empty() || *end != '\0' || step < 0) return "jump-to wants a step number, got \"" + argument + "\"";
+                  simulation_->JumpTo(std::min<std::int64_t>(step, simulation_->TotalSteps()));
+                  return std::nullopt;
+                }});
+  registry.Add({"run-until", "Run to breakpoint",
+                "Run until: arrive, release, \"phase P\", \"thread BLOCK THREAD\" or hazard.", {},
+                [this](const std::string& argument) -> std::optional<std::string> {
+                  sim::Breakpoint breakpoint;
+                  if (auto error = ParseBreakpoint(argument, *simulation_, breakpoint)) return error;
+                  timeline_.NoteRun(*simulation_, argument, simulation_->RunUntil(breakpoint));
+                  return std::nullopt;
+                }});
+  registry.Add({"select-thread", "Select thread",
+                "Follow thread \"BLOCK THREAD\" in the Threads, Shared tiles and source views; no argument: the "
+                "thread that ran last.", {},
+                [this](const std::string& argument) { return selection_.Pick(argument, simulation_->snapshot()); }});
+  registry.Add({"edit-cell", "Edit an element of A or B",
+                "\"A|B ROW COL VALUE\": change one input value and re-run the lesson to the same step.", {},
+                [this](const std::string& argument) -> std::optional<std::string> {
+                  sim::LessonConfig config = simulation_->config();
+                  if (auto error = ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
+                  Rebuild(config);
+                  return std::nullopt;
+                }});
 }
 
 void LessonWorkspace::DrawViewMenu() {
@@ -78,14 +113,23 @@ void LessonWorkspace::DrawViewMenu() {
   ImGui::MenuItem("Controls", nullptr, &controls_.open);
   ImGui::MenuItem("Shared tiles", nullptr, &shared_tiles_.open);
   ImGui::MenuItem("Counters", nullptr, &counters_.open);
+  ImGui::MenuItem("Matrices", nullptr, &matrices_.open);
+  ImGui::MenuItem("Threads", nullptr, &threads_.open);
+  ImGui::MenuItem("Narration", nullptr, &narration_.open);
+  ImGui::MenuItem("Timeline", nullptr, &timeline_.open);
 }
 
 void LessonWorkspace::Draw(const FrameContext& frame) {
   if (playing_ && simulation_->Step() == 0) playing_ = false;
   const sim::Snapshot snapshot = simulation_->snapshot();
   controls_.Draw(frame, *simulation_, playing_);
-  shared_tiles_.Draw(frame, snapshot);
+  shared_tiles_.Draw(frame, snapshot, selection_.Resolve(snapshot));
   counters_.Draw(frame, *simulation_);
+  matrices_.Draw(frame, snapshot, simulation_->a(), simulation_->b());
+  threads_.Draw(frame, snapshot, selection_);
+  narration_.Update(snapshot);
+  narration_.Draw(frame);
+  timeline_.Draw(frame, *simulation_, selection_.Resolve(snapshot));
 }
 
 void LessonWorkspace::DumpState(nlohmann::json& state) const {
@@ -102,6 +146,13 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   lesson["finished"] = simulation_->Finished();
   lesson["c"] = simulation_->c();
   lesson["counters"] = CountersPanel::Figures(*simulation_);
+  nlohmann::json& panels = state["lesson_panels"];
+  shared_tiles_.DumpState(panels);
+  counters_.DumpState(panels);
+  matrices_.DumpState(panels);
+  threads_.DumpState(panels);
+  narration_.DumpState(panels);
+  timeline_.DumpState(panels);
 }
 
 }  // namespace gui

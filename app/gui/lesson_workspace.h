@@ -7,7 +7,12 @@
 #include "app/gui/workspace.h"
 #include "app/panels/controls_panel.h"
 #include "app/panels/counters_panel.h"
+#include "app/panels/matrices_panel.h"
+#include "app/panels/narration_panel.h"
 #include "app/panels/shared_tiles_panel.h"
+#include "app/panels/thread_selection.h"
+#include "app/panels/threads_panel.h"
+#include "app/panels/timeline_panel.h"
 #include "sim/simulation.h"
 
 namespace gui {
@@ -26,12 +31,18 @@ class LessonWorkspace : public Workspace {
                      std::vector<KeyChord> keys, std::int64_t (sim::Simulation::*move)());
   void Rebuild(const sim::LessonConfig& config);
   std::optional<std::string> ToggleBarrier(int which);
+  void RegisterViewActions(ActionRegistry& registry);
 
   std::unique_ptr<sim::Simulation> simulation_;
   bool playing_ = false;
   ControlsPanel controls_;
   SharedTilesPanel shared_tiles_;
   CountersPanel counters_;
+  ThreadSelection selection_;
+  MatricesPanel matrices_;
+  ThreadsPanel threads_;
+  NarrationPanel narration_;
+  TimelinePanel timeline_;
 };
 
 }  // namespace gui

@@ -2,13 +2,18 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+
+#include "app/gui/palette.h"
 #include "app/panels/panel_layout.h"
 #include "sim/formulas.h"
 
 namespace gui {
 namespace {
 
-void Row(const char* name, unsigned long long counted, const char* expected, const char* tooltip) {
+std::string Number(std::uint64_t value) { return std::to_string(value); }
+
+void Row(const char* name, unsigned long long counted, const std::string& expected, const char* tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
@@ -16,30 +21,87 @@ void Row(const char* name, unsigned long long counted, const char* expected, con
   ImGui::TableNextColumn();
   ImGui::Text("%llu", counted);
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(expected);
+  ImGui::TextUnformatted(expected.c_str());
 }
 
-std::string Number(std::uint64_t value) { return std::to_string(value); }
+struct PerElement {
+  double counted = 0.0;  // global reads so far per element of C
+  double naive = 0.0;    // 2K
+  double kernel = 0.0;   // this kernel's closed form: 2K/T for square tiles
+  double minimum = 0.0;  // (M·K + K·N) / (M·N)
+};
+
+PerElement ReadsPerElement(const sim::Simulation& simulation) {
+  const sim::LessonConfig& config = simulation.config();
+  const sim::ClosedForms e = sim::Expected(config);
+  const double elements = double(config.m) * double(config.n);
+  return {double(simulation.counters().GlobalReads()) / elements, double(e.naive_global_reads) / elements,
+          e.ReadsPerElementOfC(config), double(e.minimum_global_reads) / elements};
+}
+
+// A phase's global reads when its tile lies wholly inside the matrices: the bars' full length,
+// so a padded tail phase shows as the shorter bar it is.
+double FullPhaseReads(const sim::Simulation& simulation) {
+  const sim::Geometry& g = simulation.geometry();
+  if (g.naive) return double(sim::Expected(simulation.config()).naive_global_reads);
+  if (!simulation.config().guard) return double(g.blocks) * double(g.tm + g.tn) * double(g.tk);
+  return (double(g.grid_x) * double(g.m) + double(g.grid_y) * double(g.n)) * double(g.tk);
+}
+
+// One phase: reads of A then B as a stacked bar, labelled with the numbers.
+void PhaseBar(const sim::PhaseCounters& phase, double full, float width) {
+  const float height = ImGui::GetFrameHeight() * 0.8f;
+  const ImVec2 min = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  draw->AddRectFilled(min, ImVec2(min.x + width, min.y + height), ImGui::GetColorU32(ImGuiCol_FrameBg));
+  const float a = full > 0.0 ? float(double(phase.global_reads_a) / full) * width : 0.0f;
+  const float b = full > 0.0 ? float(double(phase.global_reads_b) / full) * width : 0.0f;
+  draw->AddRectFilled(min, ImVec2(min.x + std::min(a, width), min.y + height), palette::kOrange);
+  draw->AddRectFilled(ImVec2(min.x + std::min(a, width), min.y), ImVec2(min.x + std::min(a + b, width), min.y + height),
+                      palette::kSkyBlue);
+  ImGui::Dummy(ImVec2(width, height));
+  ImGui::SameLine();
+  ImGui::Text("A %llu + B %llu", static_cast<unsigned long long>(phase.global_reads_a),
+              static_cast<unsigned long long>(phase.global_reads_b));
+}
 
 }  // namespace
 
 nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation) {
   const sim::Counters& c = simulation.counters();
   const sim::ClosedForms expected = sim::Expected(simulation.config());
+  const PerElement per_element = ReadsPerElement(simulation);
+  nlohmann::json phases = nlohmann::json::array();
+  for (const sim::PhaseCounters& p : c.phases) {
+    phases.push_back({{"global_reads_a", p.global_reads_a},
+                      {"global_reads_b", p.global_reads_b},
+                      {"shared_writes", p.shared_writes},
+                      {"shared_reads", p.shared_reads},
+                      {"barrier_arrivals", p.barrier_arrivals},
+                      {"hazards", p.hazards}});
+  }
   return {{"global_reads_a", c.global_reads_a},
           {"global_reads_b", c.global_reads_b},
           {"global_reads", c.GlobalReads()},
+          {"expected_global_reads_a", expected.global_reads_a},
+          {"expected_global_reads_b", expected.global_reads_b},
           {"expected_global_reads", expected.global_reads()},
           {"naive_global_reads", expected.naive_global_reads},
           {"minimum_global_reads", expected.minimum_global_reads},
           {"saving", expected.Saving()},
+          {"reads_per_element_of_c",
+           {{"counted", per_element.counted},
+            {"naive", per_element.naive},
+            {"closed_form", per_element.kernel},
+            {"minimum", per_element.minimum}}},
           {"shared_reads", c.shared_reads},
           {"shared_writes", c.shared_writes},
           {"barrier_arrivals", c.barrier_arrivals},
           {"barrier_stall_steps", c.barrier_stall_steps},
           {"global_sectors", c.global_sectors},
           {"bank_conflicts", c.bank_conflicts},
-          {"hazards", c.hazards}};
+          {"hazards", c.hazards},
+          {"phases", phases}};
 }
 
 void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation) {
@@ -49,28 +111,97 @@ void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
     ImGui::End();
     return;
   }
+  drawn.Record();
+  DrawTotals(simulation);
+  DrawPerElement(simulation);
+  DrawPhases(simulation);
+  ImGui::End();
+}
+
+void CountersPanel::DrawTotals(const sim::Simulation& simulation) {
   const sim::Counters& c = simulation.counters();
   const sim::ClosedForms e = sim::Expected(simulation.config());
-  const std::string reads = Number(e.global_reads()) + " (naive kernel: " + Number(e.naive_global_reads) +
-                            ", minimum: " + Number(e.minimum_global_reads) + ")";
-  if (ImGui::BeginTable("##counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) {
-    ImGui::TableSetupColumn("counted so far");
-    ImGui::TableSetupColumn("");
-    ImGui::TableSetupColumn("whole run, closed form");
-    ImGui::TableHeadersRow();
-    Row("global reads of A", c.global_reads_a, Number(e.global_reads_a).c_str(), "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
-    Row("global reads of B", c.global_reads_b, Number(e.global_reads_b).c_str(), "ceil(M/TM)\u00B7K\u00B7N for the tiled kernel");
-    Row("global reads", c.GlobalReads(), reads.c_str(), "naive: 2\u00B7M\u00B7N\u00B7K; minimum: every element of A and B once");
-    Row("shared writes", c.shared_writes, Number(e.shared_writes).c_str(), "stores into As and Bs");
-    Row("shared reads", c.shared_reads, Number(e.shared_reads).c_str(), "loads of As and Bs in the inner product");
-    Row("barrier arrivals", c.barrier_arrivals, Number(e.barrier_arrivals).c_str(), "threads reaching an enabled barrier");
-    Row("barrier stall steps", c.barrier_stall_steps, "depends on the scheduler", "steps threads spent waiting at a barrier");
-    Row("32-byte sectors", c.global_sectors, "", "global memory sectors touched per warp-instruction");
-    Row("bank conflicts", c.bank_conflicts, "", "extra shared-memory wavefronts per warp-instruction");
-    ImGui::EndTable();
+  if (simulation.geometry().naive) {
+    ImGui::TextWrapped("The naive kernel reads %llu values from global memory (2\u00B7M\u00B7N\u00B7K); every element "
+                       "of A and B once would be %llu.",
+                       static_cast<unsigned long long>(e.naive_global_reads),
+                       static_cast<unsigned long long>(e.minimum_global_reads));
+  } else {
+    ImGui::TextWrapped("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel (%llu vs %llu).",
+                       e.Saving(), static_cast<unsigned long long>(e.global_reads()),
+                       static_cast<unsigned long long>(e.naive_global_reads));
   }
-  ImGui::Text("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel.", e.Saving());
-  ImGui::End();
+  if (!ImGui::BeginTable("##counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("counted so far");
+  ImGui::TableSetupColumn("");
+  ImGui::TableSetupColumn("whole run, closed form");
+  ImGui::TableHeadersRow();
+  Row("global reads of A", c.global_reads_a, Number(e.global_reads_a), "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
+  Row("global reads of B", c.global_reads_b, Number(e.global_reads_b), "ceil(M/TM)\u00B7K\u00B7N for the tiled kernel");
+  Row("global reads", c.GlobalReads(), Number(e.global_reads()),
+      "A and B together; compare the naive kernel and the minimum below");
+  Row("  naive kernel", e.naive_global_reads, "2\u00B7M\u00B7N\u00B7K",
+      "What the naive kernel reads on the same sizes: every product fetches both operands.");
+  Row("  minimum possible", e.minimum_global_reads, "M\u00B7K + K\u00B7N",
+      "Every element of A and B read once: no kernel can read less.");
+  Row("shared writes", c.shared_writes, Number(e.shared_writes), "stores into As and Bs");
+  Row("shared reads", c.shared_reads, Number(e.shared_reads), "loads of As and Bs in the inner product");
+  Row("barrier arrivals", c.barrier_arrivals, Number(e.barrier_arrivals), "threads reaching an enabled barrier");
+  Row("barrier stall steps", c.barrier_stall_steps, "depends on the scheduler", "steps threads spent waiting at a barrier");
+  Row("32-byte sectors", c.global_sectors, "", "global memory sectors touched per warp-instruction");
+  Row("bank conflicts", c.bank_conflicts, "", "extra shared-memory wavefronts per warp-instruction");
+  ImGui::EndTable();
+}
+
+void CountersPanel::DrawPerElement(const sim::Simulation& simulation) {
+  const PerElement p = ReadsPerElement(simulation);
+  ImGui::TextWrapped("Reads per element of C: naive 2K = %.3g, this kernel %.3g, minimum %.3g; so far %.3g.", p.naive,
+                     p.kernel, p.minimum, p.counted);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Global reads divided by M\u00B7N. The naive kernel reads a row of A and a column of B for\n"
+                      "every element (2K); a T\u00D7T tile shares each read among T threads (about 2K/T).");
+  }
+}
+
+void CountersPanel::DrawPhases(const sim::Simulation& simulation) {
+  const std::vector<sim::PhaseCounters>& phases = simulation.counters().phases;
+  if (phases.empty()) return;
+  ImGui::Separator();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "\u25A0 A");
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kSkyBlue), "\u25A0 B");
+  ImGui::SameLine();
+  ImGui::TextWrapped("global reads per phase (full bar: a phase whose tiles lie inside A and B)");
+  const double full = FullPhaseReads(simulation);
+  if (!ImGui::BeginTable("##phases", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("phase");
+  ImGui::TableSetupColumn("global reads", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("shared w / r");
+  ImGui::TableSetupColumn("hazards");
+  ImGui::TableHeadersRow();
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(phases.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const sim::PhaseCounters& phase = phases[static_cast<std::size_t>(i)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", i + 1);
+      ImGui::TableNextColumn();
+      PhaseBar(phase, full, std::max(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 7.0f, ImGui::GetFontSize() * 4.0f));
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu / %llu", static_cast<unsigned long long>(phase.shared_writes),
+                  static_cast<unsigned long long>(phase.shared_reads));
+      ImGui::TableNextColumn();
+      if (phase.hazards > 0) {
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %llu", palette::kGlyphWarning,
+                           static_cast<unsigned long long>(phase.hazards));
+      } else {
+        ImGui::TextUnformatted("0");
+      }
+    }
+  }
+  ImGui::EndTable();
 }
 
 }  // namespace gui

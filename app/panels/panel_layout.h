@@ -29,34 +29,56 @@ class PanelSlot {
 // The lesson page. Normal: three columns over a bottom strip —
 //   Controls / Counters | Matrices over Shared tiles + Threads | Kernel source over Hazards + Race lab
 //   Narration | Timeline (the strip).
-// Presentation: what a class reads from afar gets the room — Matrices, Shared tiles,
-// Kernel source, Narration; Counters, Threads and the race panels share the rest.
-inline constexpr float kStripTop = 0.84f;  // Normal view: where the bottom strip starts.
+// Presentation (30-pixel text): what a class reads from afar gets the upper 58% — Controls,
+// Matrices, Kernel source — and the rest share a middle row, narration and timeline below.
+inline constexpr float kStripTop = 0.84f;  // Both views: where the bottom strip starts.
 inline constexpr float kLeftColumn = 0.25f;
 inline constexpr float kSourceColumn = 0.62f;
-inline constexpr float kUpperRow = 0.5f;
+inline constexpr float kUpperRow = 0.5f;          // Normal view.
+inline constexpr float kPresentationRow = 0.58f;  // Presentation: where the middle row starts.
+inline constexpr float kMiddleHeight = kStripTop - kPresentationRow;
 
-inline constexpr PanelSlot kControlsSlot{{0.0f, 0.0f, kLeftColumn, 0.36f}, {0.0f, 0.0f, 0.26f, 0.3f}};
-inline constexpr PanelSlot kCountersSlot{{0.0f, 0.36f, kLeftColumn, kStripTop - 0.36f}, {0.0f, 0.3f, 0.26f, 0.5f}};
+inline constexpr PanelSlot kControlsSlot{{0.0f, 0.0f, kLeftColumn, 0.36f}, {0.0f, 0.0f, kLeftColumn, kPresentationRow}};
+inline constexpr PanelSlot kCountersSlot{{0.0f, 0.36f, kLeftColumn, kStripTop - 0.36f},
+                                         {0.3f, kPresentationRow, 0.3f, kMiddleHeight}};
 inline constexpr PanelSlot kMatricesSlot{{kLeftColumn, 0.0f, kSourceColumn - kLeftColumn, kUpperRow},
-                                         {0.26f, 0.0f, 0.38f, 0.55f}};
+                                         {kLeftColumn, 0.0f, kSourceColumn - kLeftColumn, kPresentationRow}};
 inline constexpr PanelSlot kSharedTilesSlot{{kLeftColumn, kUpperRow, 0.185f, kStripTop - kUpperRow},
-                                            {0.26f, 0.55f, 0.38f, 0.25f}};
+                                            {0.0f, kPresentationRow, 0.3f, kMiddleHeight}};
 inline constexpr PanelSlot kThreadsSlot{{kLeftColumn + 0.185f, kUpperRow, kSourceColumn - kLeftColumn - 0.185f,
                                          kStripTop - kUpperRow},
-                                        {0.64f, 0.55f, 0.18f, 0.25f}};
+                                        {0.6f, kPresentationRow, 0.2f, kMiddleHeight}};
 inline constexpr PanelSlot kKernelSourceSlot{{kSourceColumn, 0.0f, 1.0f - kSourceColumn, kUpperRow},
-                                             {0.64f, 0.0f, 0.36f, 0.55f}};
+                                             {kSourceColumn, 0.0f, 1.0f - kSourceColumn, kPresentationRow}};
 inline constexpr PanelSlot kHazardsSlot{{kSourceColumn, kUpperRow, (1.0f - kSourceColumn) / 2.0f, kStripTop - kUpperRow},
-                                        {0.82f, 0.55f, 0.18f, 0.125f}};
+                                        {0.8f, kPresentationRow, 0.2f, kMiddleHeight / 2.0f}};
 inline constexpr PanelSlot kRaceLabSlot{{kSourceColumn + (1.0f - kSourceColumn) / 2.0f, kUpperRow,
                                          (1.0f - kSourceColumn) / 2.0f, kStripTop - kUpperRow},
-                                        {0.82f, 0.675f, 0.18f, 0.125f}};
-inline constexpr PanelSlot kNarrationSlot{{0.0f, kStripTop, 0.5f, 1.0f - kStripTop}, {0.0f, 0.8f, 0.6f, 0.2f}};
-inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTop}, {0.6f, 0.8f, 0.4f, 0.2f}};
+                                        {0.8f, kPresentationRow + kMiddleHeight / 2.0f, 0.2f, kMiddleHeight / 2.0f}};
+inline constexpr PanelSlot kNarrationSlot{{0.0f, kStripTop, 0.5f, 1.0f - kStripTop}, {0.0f, kStripTop, 0.6f, 1.0f - kStripTop}};
+inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTop}, {0.6f, kStripTop, 0.4f, 1.0f - kStripTop}};
 
 // The live GPU page: its panel has the page to itself.
 inline constexpr PanelSlot kLiveGpuSlot{{0.0f, 0.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}};
+
+// Where a panel was drawn in the last frame: what --dump-state reports, so GUI tests can
+// find each panel in the screenshot's pixels. Record() inside the panel's Begin/End.
+struct DrawnRect {
+  int frame = -1;  // ImGui's frame count when drawn
+  ImVec2 min{0.0f, 0.0f};
+  ImVec2 max{0.0f, 0.0f};
+
+  void Record() {
+    frame = ImGui::GetFrameCount();
+    min = ImGui::GetWindowPos();
+    max = ImVec2(min.x + ImGui::GetWindowWidth(), min.y + ImGui::GetWindowHeight());
+  }
+  // Closed panels, collapsed ones and those of another page were not drawn last frame.
+  bool Visible() const { return frame == ImGui::GetFrameCount(); }
+  nlohmann::json ToJson() const {
+    return {{"visible", Visible()}, {"rect", {min.x, min.y, max.x, max.y}}};
+  }
+};
 
 inline void PlacePanel(const FrameContext& frame, const PanelRect& rect) {
   const ImVec2 size(frame.area_max.x - frame.area_min.x, frame.area_max.y - frame.area_min.y);

@@ -2,91 +2,152 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
+#include "sim/narration.h"
 
 namespace gui {
 namespace {
 
-ImU32 FreshnessColour(sim::CellFreshness freshness) {
+using sim::CellFreshness;
+
+ImU32 FreshnessColour(CellFreshness freshness) {
   switch (freshness) {
-    case sim::CellFreshness::kFresh: return palette::kBluishGreen;
-    case sim::CellFreshness::kStale: return palette::kOrange;
-    case sim::CellFreshness::kNeverWritten: return palette::kGrey;
+    case CellFreshness::kFresh: return palette::kBluishGreen;
+    case CellFreshness::kStale: return palette::kOrange;
+    case CellFreshness::kNeverWritten: return palette::kGrey;
   }
   return palette::kGrey;
 }
 
 // Freshness in words too: colour is never the only carrier of state.
-const char* FreshnessMark(sim::CellFreshness freshness) {
+const char* FreshnessMark(CellFreshness freshness) {
   switch (freshness) {
-    case sim::CellFreshness::kFresh: return "\u2713";
-    case sim::CellFreshness::kStale: return "old";
-    case sim::CellFreshness::kNeverWritten: return "";
+    case CellFreshness::kFresh: return palette::kGlyphCheck;
+    case CellFreshness::kStale: return "old";
+    case CellFreshness::kNeverWritten: return "";
   }
   return "";
 }
 
 void DrawLegend() {
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBluishGreen), "\u2713 this phase");
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "old: previous phase (stale)");
-  ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kGrey), "?: never written");
+  ImGui::TextDisabled("(legend)");
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::SetTooltip("%s: written in this phase (fresh)\nold: written in the previous phase (stale); a slash when "
+                    "cells are small\n?: never written (the poison value)\nYellow frame: the row of As and the column "
+                    "of Bs the selected thread's inner product reads;\nthick: the pair it reads next.",
+                    palette::kGlyphCheck);
 }
+
+ImU32 Tint(ImU32 colour) { return (colour & 0x00FFFFFF) | 0x60000000; }
 
 }  // namespace
 
-void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
+void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected) {
   if (!open) return;
   PlacePanel(frame, kSharedTilesSlot);
   if (!ImGui::Begin("Shared tiles", &open)) {
     ImGui::End();
     return;
   }
+  drawn.Record();
   if (snapshot.geometry().naive) {
     ImGui::TextWrapped("The naive kernel uses no shared memory: every product reads A and B from global memory.");
     ImGui::End();
     return;
   }
-  const int block = snapshot.current_block();
-  const sim::Block& info = snapshot.blocks()[block];
-  ImGui::Text("Block %s, phase %d", sim::Coordinates(info.bx, info.by).c_str(), snapshot.BlockPhase(block) + 1);
-  DrawLegend();
-  DrawTile("As", snapshot, block, sim::TileId::kAs);
+  block_ = selected.block;
+  fresh_ = stale_ = never_written_ = 0;
+  const sim::Block& info = snapshot.blocks()[static_cast<std::size_t>(block_)];
+  const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
+  const int phase = snapshot.BlockPhase(block_);
+  ImGui::Text("Block %s, %s; thread %s", sim::Coordinates(info.bx, info.by).c_str(),
+              phase < 0 ? "finished" : ("phase " + std::to_string(phase + 1)).c_str(),
+              sim::Coordinates(thread.tx, thread.ty).c_str());
   ImGui::SameLine();
-  DrawTile("Bs", snapshot, block, sim::TileId::kBs);
+  DrawLegend();
+  const sim::Geometry& g = snapshot.geometry();
+  const float gap = ImGui::GetFontSize();
+  const float wanted = ImGui::CalcTextSize("-0.000000 old").x + 2.0f * ImGui::GetStyle().FramePadding.x;
+  const float fit = (ImGui::GetContentRegionAvail().x - gap) / static_cast<float>(g.tk + g.tn);
+  const float cell_width = std::max(4.0f, std::floor(std::min(wanted, fit)));
+  DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width);
+  ImGui::SameLine(0.0f, gap);
+  DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width);
   ImGui::End();
 }
 
-void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot, int block, sim::TileId id) {
-  const sim::SharedTile tile = snapshot.tile(block, id);
+void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id,
+                                float cell_width) {
+  const sim::SharedTile tile = snapshot.tile(selected.block, id);
+  const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   ImGui::BeginGroup();
   ImGui::Text("%s[%d][%d]", name, tile.rows, tile.cols);
-  ImGui::PushID(name);
-  if (ImGui::BeginTable("##tile", tile.cols, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit)) {
-    for (int row = 0; row < tile.rows; ++row) {
-      ImGui::TableNextRow();
-      for (int col = 0; col < tile.cols; ++col) {
-        ImGui::TableNextColumn();
-        const sim::SharedCell& cell = tile.at(row, col);
-        const sim::CellFreshness freshness = snapshot.Freshness(block, id, row, col);
-        ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, (FreshnessColour(freshness) & 0x00FFFFFF) | 0x60000000);
-        if (cell.written()) {
-          ImGui::Text("%g %s", cell.value, FreshnessMark(freshness));
-        } else {
-          ImGui::TextUnformatted("?");
-        }
-        if (ImGui::IsItemHovered() && cell.written()) {
-          ImGui::SetTooltip("%s[%d][%d] = %g\nwritten by thread %d of the block in phase %d", name, row, col, cell.value,
-                            cell.writer, cell.phase + 1);
-        }
+  const float cell_height = std::min(cell_width, ImGui::GetFrameHeight() * 1.2f);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const bool text_fits = cell_width >= ImGui::CalcTextSize("00 old").x;
+  int hovered_row = -1;
+  int hovered_col = -1;
+  for (int row = 0; row < tile.rows; ++row) {
+    for (int col = 0; col < tile.cols; ++col) {
+      const ImVec2 min(origin.x + static_cast<float>(col) * cell_width, origin.y + static_cast<float>(row) * cell_height);
+      const ImVec2 max(min.x + cell_width - 1.0f, min.y + cell_height - 1.0f);
+      const sim::SharedCell& cell = tile.at(row, col);
+      const CellFreshness freshness = snapshot.Freshness(selected.block, id, row, col);
+      fresh_ += freshness == CellFreshness::kFresh;
+      stale_ += freshness == CellFreshness::kStale;
+      never_written_ += freshness == CellFreshness::kNeverWritten;
+      draw->AddRectFilled(min, max, Tint(FreshnessColour(freshness)));
+      if (text_fits) {
+        const std::string text = cell.written() ? sim::FormatValue(cell.value) + " " + FreshnessMark(freshness) : "?";
+        draw->AddText(ImVec2(min.x + ImGui::GetStyle().FramePadding.x, min.y + (cell_height - ImGui::GetFontSize()) * 0.5f),
+                      ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+      } else if (freshness == CellFreshness::kStale) {
+        draw->AddLine(min, max, palette::kOrange, 1.0f);  // Too small for "old": a slash says stale.
+      }
+      if (ImGui::IsMouseHoveringRect(min, max) && ImGui::IsWindowHovered()) {
+        hovered_row = row;
+        hovered_col = col;
       }
     }
-    ImGui::EndTable();
   }
-  ImGui::PopID();
+  // The selected thread reads row ty of As and column tx of Bs; k says which pair is next.
+  const bool reads_row = id == sim::TileId::kAs;
+  const int line = reads_row ? thread.ty : thread.tx;
+  const ImVec2 band_min = reads_row ? ImVec2(origin.x, origin.y + static_cast<float>(line) * cell_height)
+                                    : ImVec2(origin.x + static_cast<float>(line) * cell_width, origin.y);
+  const ImVec2 band_max = reads_row ? ImVec2(origin.x + static_cast<float>(tile.cols) * cell_width, band_min.y + cell_height)
+                                    : ImVec2(band_min.x + cell_width, origin.y + static_cast<float>(tile.rows) * cell_height);
+  draw->AddRect(band_min, band_max, palette::kYellow, 0.0f, 0, 2.0f);
+  if (thread.pc.op == sim::Op::kFma) {
+    const int k = thread.regs.k;
+    const ImVec2 min = reads_row ? ImVec2(band_min.x + static_cast<float>(k) * cell_width, band_min.y)
+                                 : ImVec2(band_min.x, band_min.y + static_cast<float>(k) * cell_height);
+    draw->AddRect(min, ImVec2(min.x + cell_width, min.y + cell_height), palette::kYellow, 0.0f, 0, 4.0f);
+  }
+  ImGui::Dummy(ImVec2(cell_width * static_cast<float>(tile.cols), cell_height * static_cast<float>(tile.rows)));
   ImGui::EndGroup();
+  if (hovered_row < 0) return;
+  const sim::SharedCell& cell = tile.at(hovered_row, hovered_col);
+  if (!cell.written()) {
+    ImGui::SetTooltip("%s[%d][%d]: never written (holds a poison value, shown as ?)", name, hovered_row, hovered_col);
+    return;
+  }
+  const sim::Thread& writer = snapshot.thread(selected.block, cell.writer);
+  ImGui::SetTooltip("%s[%d][%d] = %s\nwritten by thread %s of the block in phase %d", name, hovered_row, hovered_col,
+                    sim::FormatValue(cell.value).c_str(), sim::Coordinates(writer.tx, writer.ty).c_str(), cell.phase + 1);
+}
+
+void SharedTilesPanel::DumpState(nlohmann::json& state) const {
+  nlohmann::json& out = state["shared_tiles"];
+  out = drawn.ToJson();
+  out["block"] = block_;
+  out["fresh"] = fresh_;
+  out["stale"] = stale_;
+  out["never_written"] = never_written_;
 }
 
 }  // namespace gui

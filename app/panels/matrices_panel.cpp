@@ -1,0 +1,534 @@
+#include "app/panels/matrices_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include "app/gui/palette.h"
+#include "sim/bits.h"
+#include "sim/narration.h"
+#include "sim/reference.h"
+
+namespace gui {
+namespace {
+
+using sim::MatrixId;
+
+constexpr int kMaxReadersListed = 8;
+constexpr int kMaxElementsForValues = 32 * 32;  // Past this, numbers cannot fit on any screen.
+constexpr float kMaxCellInFonts = 4.0f;         // Cells stop growing at 4 font heights.
+constexpr float kMinTextScale = 0.6f;           // Smaller numbers are unreadable from a classroom's back row.
+constexpr ImU32 kTileOutline = palette::kOrange;
+constexpr ImU32 kStepMark = palette::kYellow;
+
+const char* MatrixName(MatrixId id) { return id == MatrixId::kA ? "A" : (id == MatrixId::kB ? "B" : "C"); }
+
+ImU32 WithAlpha(ImU32 colour, float alpha) {
+  return (colour & 0x00FFFFFF) | (static_cast<ImU32>(alpha * 255.0f) << 24);
+}
+
+// Viridis, sampled at five stops: perceptually ordered and readable with colour-vision
+// deficiencies; heat maps carry magnitude only, the exact value is on hover.
+ImU32 HeatColour(float t) {
+  static constexpr float kStops[5][3] = {
+      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  t = std::clamp(std::isfinite(t) ? t : 0.0f, 0.0f, 1.0f) * 4.0f;
+  const int i = std::min(static_cast<int>(t), 3);
+  const float f = t - static_cast<float>(i);
+  auto mix = [&](int c) { return static_cast<unsigned>(kStops[i][c] + (kStops[i + 1][c] - kStops[i][c]) * f); };
+  return palette::Rgb(mix(0), mix(1), mix(2));
+}
+
+struct Range {
+  float low = 0.0f;
+  float high = 0.0f;
+  float Normalise(float v) const { return high > low ? (v - low) / (high - low) : 0.5f; }
+};
+
+Range RangeOf(const std::vector<float>& values) {
+  Range range{0.0f, 0.0f};
+  bool first = true;
+  for (float v : values) {
+    if (!std::isfinite(v)) continue;
+    range.low = first ? v : std::min(range.low, v);
+    range.high = first ? v : std::max(range.high, v);
+    first = false;
+  }
+  return range;
+}
+
+// Widest printed value, or infinity when there are too many to print.
+float WidestValue(const std::vector<float>& values) {
+  if (values.size() > static_cast<std::size_t>(kMaxElementsForValues)) return INFINITY;
+  float widest = 0.0f;
+  for (float v : values) widest = std::max(widest, ImGui::CalcTextSize(sim::FormatValue(v).c_str()).x);
+  return widest;
+}
+
+std::string ThreadName(const sim::Snapshot& snapshot, int block, int thread) {
+  const sim::Thread& t = snapshot.thread(block, thread);
+  const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(block)];
+  return "thread " + sim::Coordinates(t.tx, t.ty) + " of block " + sim::Coordinates(b.bx, b.by);
+}
+
+void DrawCentred(ImDrawList* draw, ImVec2 cell_min, float cell, float text_size, ImU32 colour, const std::string& text) {
+  const float scale = text_size / ImGui::GetFontSize();
+  const ImVec2 size = ImGui::CalcTextSize(text.c_str());
+  draw->AddText(ImGui::GetFont(), text_size,
+                ImVec2(cell_min.x + (cell - size.x * scale) * 0.5f, cell_min.y + (cell - size.y * scale) * 0.5f), colour,
+                text.c_str());
+}
+
+}  // namespace
+
+// Where each matrix's grid lies: B above C, A left of C; padded sizes (whole tiles) so the
+// zero padding of the tail tiles has cells to show in.
+struct MatricesPanel::Layout {
+  float cell = 0.0f;
+  int rows[3] = {0, 0, 0};     // drawn rows of A, B, C (padded to whole tiles)
+  int cols[3] = {0, 0, 0};
+  int real_rows[3] = {0, 0, 0};
+  int real_cols[3] = {0, 0, 0};
+  ImVec2 origin[3];
+
+  static int Index(MatrixId id) { return static_cast<int>(id); }
+  ImVec2 CellMin(MatrixId id, int row, int col) const {
+    const ImVec2 o = origin[Index(id)];
+    return ImVec2(o.x + static_cast<float>(col) * cell, o.y + static_cast<float>(row) * cell);
+  }
+  ImVec2 CellMax(MatrixId id, int row, int col) const {
+    const ImVec2 min = CellMin(id, row, col);
+    return ImVec2(min.x + cell, min.y + cell);
+  }
+  bool Inside(MatrixId id, int row, int col) const {
+    return row < real_rows[Index(id)] && col < real_cols[Index(id)];
+  }
+  bool Hit(ImVec2 p, MatrixId id, int& row, int& col) const {
+    const ImVec2 o = origin[Index(id)];
+    if (p.x < o.x || p.y < o.y) return false;
+    row = static_cast<int>((p.y - o.y) / cell);
+    col = static_cast<int>((p.x - o.x) / cell);
+    return row < rows[Index(id)] && col < cols[Index(id)];
+  }
+};
+
+const std::vector<float>& ReferenceCache::For(const sim::Snapshot& snapshot, const std::vector<float>& a,
+                                              const std::vector<float>& b) {
+  const sim::Geometry& g = snapshot.geometry();
+  const bool same = g.m == m_ && g.n == n_ && g.k == k_ && a.size() == a_.size() && b.size() == b_.size() &&
+                    std::memcmp(a.data(), a_.data(), a.size() * sizeof(float)) == 0 &&
+                    std::memcmp(b.data(), b_.data(), b.size() * sizeof(float)) == 0;
+  if (!same) {
+    m_ = g.m;
+    n_ = g.n;
+    k_ = g.k;
+    a_ = a;
+    b_ = b;
+    product_ = sim::ReferenceProduct(g.m, g.n, g.k, a, b);
+  }
+  return product_;
+}
+
+std::optional<std::string> ApplyCellEdit(const std::string& argument, const std::vector<float>& a,
+                                         const std::vector<float>& b, sim::LessonConfig& lesson) {
+  std::istringstream in(argument);
+  std::string matrix;
+  long long row = -1;
+  long long col = -1;
+  float value = 0.0f;
+  if (!(in >> matrix >> row >> col >> value) || (matrix != "A" && matrix != "B")) {
+    return "edit-cell wants \"A|B ROW COL VALUE\", e.g. \"A 2 1 10.5\"; got \"" + argument + "\"";
+  }
+  const bool is_a = matrix == "A";
+  const int rows = is_a ? lesson.m : lesson.k;
+  const int cols = is_a ? lesson.k : lesson.n;
+  if (row < 0 || col < 0 || row >= rows || col >= cols) {
+    return "edit-cell: " + matrix + "[" + std::to_string(row) + "][" + std::to_string(col) + "] is outside " + matrix +
+           " (" + std::to_string(rows) + "\u00D7" + std::to_string(cols) + ")";
+  }
+  if (!std::isfinite(value)) return "edit-cell: the value must be a finite number";
+  std::vector<float> values = is_a ? a : b;
+  values[static_cast<std::size_t>(row * cols + col)] = value;
+  lesson.fill_a = sim::MatrixFill::Explicit(is_a ? values : a);
+  lesson.fill_b = sim::MatrixFill::Explicit(is_a ? b : values);
+  return std::nullopt;
+}
+
+void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& a,
+                         const std::vector<float>& b) {
+  if (!open) return;
+  PlacePanel(frame, kMatricesSlot);
+  if (!ImGui::Begin("Matrices", &open)) {
+    ImGui::End();
+    return;
+  }
+  drawn.Record();
+  const std::vector<float>& reference = reference_.For(snapshot, a, b);
+  CountC(snapshot, reference);
+  DrawSummary(snapshot);
+
+  const sim::Geometry& g = snapshot.geometry();
+  Layout layout;
+  const int padded_m = g.naive ? g.m : g.grid_y * g.tm;
+  const int padded_n = g.naive ? g.n : g.grid_x * g.tn;
+  const int padded_k = g.naive ? g.k : g.phases * g.tk;
+  const int dims[3][4] = {
+      {padded_m, padded_k, g.m, g.k}, {padded_k, padded_n, g.k, g.n}, {padded_m, padded_n, g.m, g.n}};
+  for (int i = 0; i < 3; ++i) {
+    layout.rows[i] = dims[i][0];
+    layout.cols[i] = dims[i][1];
+    layout.real_rows[i] = dims[i][2];
+    layout.real_cols[i] = dims[i][3];
+  }
+  const float gap = ImGui::GetFontSize() * 0.6f;
+  const float labels_height = PlaceGrids(layout, g, gap);
+  figures_.cell = layout.cell;
+  DrawMatrix(layout, MatrixId::kA, snapshot, reference);
+  DrawMatrix(layout, MatrixId::kB, snapshot, reference);
+  DrawMatrix(layout, MatrixId::kC, snapshot, reference);
+  DrawOutlines(layout, snapshot);
+  DrawStepMarks(layout, snapshot);
+  ImGui::Dummy(ImVec2(layout.cell * static_cast<float>(padded_k + padded_n) + gap,
+                      labels_height + gap + layout.cell * static_cast<float>(padded_k + padded_m)));
+  HandleHover(layout, snapshot, reference);
+  DrawEditor(frame);
+  ImGui::End();
+}
+
+// Sizes the cells to the panel and places B above C and A left of C. The names go in the
+// empty corner above A when they fit there, else on rows of their own. Returns the height
+// the label rows take (0 in the corner).
+float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float gap) {
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float k = static_cast<float>(layout.cols[0]);
+  const float across = k + static_cast<float>(layout.cols[2]);
+  const float down = k + static_cast<float>(layout.rows[2]);
+  auto fit = [&](float label_rows) {
+    const float cell = std::min((avail.x - gap) / across, (avail.y - label_rows - gap) / down);
+    return std::max(1.0f, std::floor(std::min(cell, kMaxCellInFonts * ImGui::GetFontSize())));
+  };
+  char names[3][48];
+  std::snprintf(names[0], sizeof names[0], "A (%d\u00D7%d) \u2193", g.m, g.k);
+  std::snprintf(names[1], sizeof names[1], "B (%d\u00D7%d) \u2192", g.k, g.n);
+  std::snprintf(names[2], sizeof names[2], "C = A\u00B7B \u2198");
+  float widest = 0.0f;
+  for (const char* name : names) widest = std::max(widest, ImGui::CalcTextSize(name).x);
+  layout.cell = fit(0.0f);
+  const bool in_corner = layout.cell * k >= 3.0f * line && layout.cell * k >= widest;
+  const float label_rows = in_corner ? 0.0f : 2.0f * line;
+  if (!in_corner) layout.cell = fit(label_rows);
+  const ImVec2 top = ImGui::GetCursorScreenPos();
+  const float corner = layout.cell * k;
+  layout.origin[1] = ImVec2(top.x + corner + gap, top.y + label_rows * 0.5f);
+  layout.origin[0] = ImVec2(top.x, layout.origin[1].y + corner + gap + label_rows * 0.5f);
+  layout.origin[2] = ImVec2(layout.origin[1].x, layout.origin[0].y);
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  if (in_corner) {
+    const float right = top.x + corner;
+    draw->AddText(ImVec2(right - ImGui::CalcTextSize(names[1]).x, top.y), text, names[1]);
+    draw->AddText(ImVec2(right - ImGui::CalcTextSize(names[2]).x, top.y + corner - 2.0f * line), text, names[2]);
+    draw->AddText(ImVec2(top.x, top.y + corner - line), text, names[0]);
+  } else {
+    draw->AddText(ImVec2(layout.origin[1].x, top.y), text, names[1]);
+    draw->AddText(ImVec2(layout.origin[0].x, layout.origin[0].y - line), text, names[0]);
+    draw->AddText(ImVec2(layout.origin[2].x, layout.origin[2].y - line), text, names[2]);
+  }
+  return label_rows;
+}
+
+void MatricesPanel::CountC(const sim::Snapshot& snapshot, const std::vector<float>& reference) {
+  const sim::Geometry& g = snapshot.geometry();
+  figures_.not_started = figures_.partial = figures_.final = figures_.wrong = 0;
+  for (int row = 0; row < g.m; ++row) {
+    for (int col = 0; col < g.n; ++col) {
+      const sim::CElement e = snapshot.c(row, col);
+      switch (e.progress) {
+        case sim::CProgress::kNotStarted: ++figures_.not_started; break;
+        case sim::CProgress::kPartial: ++figures_.partial; break;
+        case sim::CProgress::kFinal:
+          ++figures_.final;
+          if (!sim::SameBits(e.value, reference[static_cast<std::size_t>(row) * g.n + col])) ++figures_.wrong;
+          break;
+      }
+    }
+  }
+}
+
+void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
+  const sim::Geometry& g = snapshot.geometry();
+  const int elements = g.m * g.n;
+  if (figures_.wrong > 0) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %d of %d elements wrong",
+                       palette::kGlyphCross, figures_.wrong, elements);
+  } else {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBluishGreen), "%s 0 of %d elements wrong",
+                       palette::kGlyphCheck, elements);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Stored elements of C compared bit for bit with the correct product (fmaf in k order).");
+  }
+  ImGui::SameLine();
+  ImGui::Text("\u00B7 %d final, %d partial, %d not started", figures_.final, figures_.partial, figures_.not_started);
+  ImGui::SameLine();
+  ImGui::TextDisabled("(legend)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("Orange frame: the current block's tiles in its current phase (grey cells past the edges: zero "
+                      "padding).\nYellow frame: elements read from or stored to global memory this step.\n"
+                      "C: p1 = partial sum after phase 1, %s final and right, %s final and wrong.\n"
+                      "Large matrices are heat maps (dark = small, yellow = large); a partial sum fills half a cell.\n"
+                      "Hover any cell for its value and who read it; click an element of A or B to change it.",
+                      palette::kGlyphCheck, palette::kGlyphCross);
+  }
+}
+
+void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
+                               const std::vector<float>& reference) {
+  const sim::Geometry& g = snapshot.geometry();
+  const int index = Layout::Index(id);
+  const bool is_c = id == MatrixId::kC;
+  std::vector<float> values;
+  values.reserve(static_cast<std::size_t>(layout.real_rows[index]) * layout.real_cols[index]);
+  for (int row = 0; row < layout.real_rows[index]; ++row) {
+    for (int col = 0; col < layout.real_cols[index]; ++col) {
+      values.push_back(id == MatrixId::kA ? snapshot.a(row, col)
+                                          : (id == MatrixId::kB ? snapshot.b(row, col) : reference[row * g.n + col]));
+    }
+  }
+  const Range range = RangeOf(values);
+  // Numbers shrink to fit their cells down to kMinTextScale of the font, then give way to a heat map.
+  const float pad = ImGui::GetStyle().FramePadding.x;
+  const float text_scale = std::min(1.0f, (layout.cell - 2.0f * pad) / std::max(1.0f, WidestValue(values)));
+  const bool show_values = layout.cell >= ImGui::GetFontSize() * 1.2f && text_scale >= kMinTextScale;
+  const float text_size = ImGui::GetFontSize() * text_scale;
+  figures_.values[index] = show_values;
+
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const ImU32 frame_bg = ImGui::GetColorU32(ImGuiCol_FrameBg);
+  const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
+  const ImU32 dim = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+  const float small = ImGui::GetFontSize() * 0.6f;
+  const float inset = layout.cell >= 4.0f ? 1.0f : 0.0f;  // A 1-pixel gutter once cells are big enough to keep it.
+  for (int row = 0; row < layout.real_rows[index]; ++row) {
+    for (int col = 0; col < layout.real_cols[index]; ++col) {
+      const ImVec2 min = layout.CellMin(id, row, col);
+      const ImVec2 max(min.x + layout.cell - inset, min.y + layout.cell - inset);
+      const float value = values[static_cast<std::size_t>(row) * layout.real_cols[index] + col];
+      if (!is_c) {
+        draw->AddRectFilled(min, max, show_values ? frame_bg : HeatColour(range.Normalise(value)));
+        if (show_values) DrawCentred(draw, min, layout.cell, text_size, text, sim::FormatValue(value));
+        continue;
+      }
+      const sim::CElement e = snapshot.c(row, col);
+      const bool wrong = e.progress == sim::CProgress::kFinal && !sim::SameBits(e.value, value);
+      std::string corner;
+      ImU32 fill = frame_bg;
+      if (e.progress == sim::CProgress::kPartial) {
+        fill = show_values ? WithAlpha(palette::kSkyBlue, 0.35f) : HeatColour(range.Normalise(e.value));
+        corner = g.naive ? std::to_string(e.phase + 1) + "/" + std::to_string(g.k) : "p" + std::to_string(e.phase + 1);
+      } else if (e.progress == sim::CProgress::kFinal) {
+        fill = wrong ? palette::kVermillion
+                     : (show_values ? WithAlpha(palette::kBluishGreen, 0.35f) : HeatColour(range.Normalise(e.value)));
+        corner = wrong ? palette::kGlyphCross : palette::kGlyphCheck;
+      }
+      draw->AddRectFilled(min, max, frame_bg);
+      if (!show_values && e.progress == sim::CProgress::kPartial) {
+        // Heat map: a partial sum fills the lower half of its cell, a final one the whole.
+        draw->AddRectFilled(ImVec2(min.x, min.y + (max.y - min.y) * 0.5f), max, fill);
+      } else {
+        draw->AddRectFilled(min, max, fill);
+      }
+      if (wrong && !show_values) {
+        draw->AddLine(min, max, palette::kBlack, std::max(1.0f, layout.cell * 0.12f));
+        draw->AddLine(ImVec2(min.x, max.y), ImVec2(max.x, min.y), palette::kBlack, std::max(1.0f, layout.cell * 0.12f));
+      }
+      if (!show_values) continue;
+      const std::string v = e.progress == sim::CProgress::kNotStarted ? "\u00B7" : sim::FormatValue(e.value);
+      DrawCentred(draw, ImVec2(min.x, min.y + small * 0.3f), layout.cell, text_size,
+                  e.progress == sim::CProgress::kNotStarted ? dim : text, v);
+      if (!corner.empty()) {
+        draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 2.0f, min.y + 1.0f), text, corner.c_str());
+      }
+    }
+  }
+}
+
+// The current block's tiles: its rows of A and columns of B in this phase's slice of K, and
+// its tile of C. Past the matrices' edges the tile's cells show the zero padding.
+void MatricesPanel::DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot) {
+  if (snapshot.step() == 0) return;
+  const sim::Geometry& g = snapshot.geometry();
+  const int block = snapshot.current_block();
+  const sim::Block& info = snapshot.blocks()[static_cast<std::size_t>(block)];
+  // The phase the block works on (or loads next), as Shared tiles shows it; none once it is done.
+  const int phase = snapshot.BlockPhase(block);
+  figures_.block = block;
+  figures_.phase = phase;
+  const int row0 = info.by * g.tm;
+  const int col0 = info.bx * g.tn;
+  const int k0 = g.naive ? 0 : std::max(phase, 0) * g.tk;
+  const int k_extent = g.naive ? g.k : g.tk;
+  struct Box {
+    MatrixId id;
+    int row, col, rows, cols;
+  };
+  const Box boxes[3] = {{MatrixId::kA, row0, k0, g.tm, k_extent},
+                        {MatrixId::kB, k0, col0, k_extent, g.tn},
+                        {MatrixId::kC, row0, col0, g.tm, g.tn}};
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const bool show_zero = layout.cell >= ImGui::GetFontSize() * 1.2f;
+  for (const Box& box : boxes) {
+    if (phase < 0 && box.id != MatrixId::kC) continue;
+    for (int r = box.row; r < box.row + box.rows; ++r) {
+      for (int c = box.col; c < box.col + box.cols; ++c) {
+        if (layout.Inside(box.id, r, c)) continue;
+        const ImVec2 min = layout.CellMin(box.id, r, c);
+        draw->AddRectFilled(min, layout.CellMax(box.id, r, c), WithAlpha(palette::kGrey, 0.25f));
+        if (show_zero && box.id != MatrixId::kC) {
+          draw->AddText(ImVec2(min.x + layout.cell * 0.35f, min.y + layout.cell * 0.25f),
+                        ImGui::GetColorU32(ImGuiCol_TextDisabled), "0");
+        }
+      }
+    }
+    const float thickness = std::max(2.0f, layout.cell * 0.08f);
+    draw->AddRect(layout.CellMin(box.id, box.row, box.col),
+                  layout.CellMax(box.id, box.row + box.rows - 1, box.col + box.cols - 1), kTileOutline, 0.0f, 0,
+                  thickness);
+  }
+}
+
+// Elements of A and B loaded from global memory this step, and elements of C stored.
+void MatricesPanel::DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot) {
+  figures_.marked.clear();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float thickness = std::max(2.0f, layout.cell * 0.1f);
+  for (const sim::TraceEvent& event : snapshot.last_step_events()) {
+    const sim::Place* place = nullptr;
+    if (event.kind == sim::EventKind::kGlobalLoad) place = &event.from;
+    if (event.kind == sim::EventKind::kStoreC) place = &event.to;
+    if (!place || place->space != sim::Place::Space::kGlobal) continue;
+    if (!layout.Inside(place->matrix, place->row, place->col)) continue;  // Out of bounds: the Hazards panel's.
+    figures_.marked.push_back(sim::PlaceName(*place));
+    const ImVec2 min = layout.CellMin(place->matrix, place->row, place->col);
+    const ImVec2 max = layout.CellMax(place->matrix, place->row, place->col);
+    draw->AddRect(ImVec2(min.x + thickness * 0.5f, min.y + thickness * 0.5f),
+                  ImVec2(max.x - thickness * 0.5f, max.y - thickness * 0.5f), kStepMark, 0.0f, 0, thickness);
+  }
+}
+
+void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snapshot,
+                                const std::vector<float>& reference) {
+  if (!ImGui::IsWindowHovered()) return;
+  const ImVec2 mouse = ImGui::GetMousePos();
+  for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
+    int row = 0;
+    int col = 0;
+    if (!layout.Hit(mouse, id, row, col)) continue;
+    ImGui::BeginTooltip();
+    if (!layout.Inside(id, row, col)) {
+      ImGui::Text("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
+                  MatrixName(id));
+    } else if (id == MatrixId::kC) {
+      const sim::Geometry& g = snapshot.geometry();
+      const sim::CElement e = snapshot.c(row, col);
+      const float correct = reference[static_cast<std::size_t>(row) * g.n + col];
+      switch (e.progress) {
+        case sim::CProgress::kNotStarted: ImGui::Text("C[%d][%d]: not started", row, col); break;
+        case sim::CProgress::kPartial:
+          if (g.naive) {
+            ImGui::Text("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
+                        sim::FormatValue(e.value).c_str());
+          } else {
+            ImGui::Text("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
+                        sim::FormatValue(e.value).c_str());
+          }
+          break;
+        case sim::CProgress::kFinal:
+          if (sim::SameBits(e.value, correct)) {
+            ImGui::Text("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
+                        palette::kGlyphCheck);
+          } else {
+            ImGui::Text("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
+                        palette::kGlyphCross, sim::FormatValue(correct).c_str());
+          }
+          break;
+      }
+      ImGui::Text("computed by %s", ThreadName(snapshot, e.block, e.thread).c_str());
+    } else {
+      const float value = id == MatrixId::kA ? snapshot.a(row, col) : snapshot.b(row, col);
+      const sim::ReaderSummary readers = snapshot.Readers(id, row, col);
+      ImGui::Text("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
+      std::string phases;
+      for (std::size_t p = 0; p < readers.reads_by_phase.size(); ++p) {
+        phases += (p ? ", " : "") + std::string("phase ") + std::to_string(p + 1) + ": " +
+                  std::to_string(readers.reads_by_phase[p]);
+      }
+      ImGui::Text("read %u time%s from global memory so far (%s)", readers.reads, readers.reads == 1 ? "" : "s",
+                  phases.c_str());
+      const int listed = std::min<int>(kMaxReadersListed, static_cast<int>(readers.readers.size()));
+      for (int i = 0; i < listed; ++i) {
+        const sim::ReadRecord& r = readers.readers[static_cast<std::size_t>(i)];
+        ImGui::Text("  step %lld: %s, phase %d", static_cast<long long>(r.step),
+                    ThreadName(snapshot, r.block, r.thread).c_str(), r.phase + 1);
+      }
+      if (static_cast<int>(readers.readers.size()) > listed) {
+        ImGui::Text("  \u2026 and %d more", static_cast<int>(readers.readers.size()) - listed);
+      }
+      ImGui::TextDisabled("Click to change this value (the lesson re-runs to this step).");
+      if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) editor_ = {true, id, row, col, value};
+    }
+    ImGui::EndTooltip();
+    return;
+  }
+}
+
+void MatricesPanel::DrawEditor(const FrameContext& frame) {
+  if (editor_.open_requested) {
+    ImGui::OpenPopup("Edit element");
+    editor_.open_requested = false;
+  }
+  if (!ImGui::BeginPopup("Edit element")) return;
+  ImGui::Text("%s[%d][%d] =", MatrixName(editor_.matrix), editor_.row, editor_.col);
+  ImGui::SameLine();
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  bool apply = ImGui::InputFloat("##value", &editor_.value, 0.0f, 0.0f, "%g", ImGuiInputTextFlags_EnterReturnsTrue);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The new value; Enter applies it.");
+  apply |= ImGui::Button("Apply");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Re-run the lesson with this value, back to the same step.");
+  ImGui::SameLine();
+  const bool cancel = ImGui::Button("Cancel");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep the value as it is.");
+  if (apply) {
+    char argument[96];
+    std::snprintf(argument, sizeof argument, "%s %d %d %.9g", MatrixName(editor_.matrix), editor_.row, editor_.col,
+                  static_cast<double>(editor_.value));
+    frame.actions.Push("edit-cell", argument);
+  }
+  if (apply || cancel) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+void MatricesPanel::DumpState(nlohmann::json& state) const {
+  nlohmann::json& out = state["matrices"];
+  out = drawn.ToJson();
+  out["cell_pixels"] = figures_.cell;
+  out["drawn_as"] = {{"a", figures_.values[0] ? "values" : "heat map"},
+                     {"b", figures_.values[1] ? "values" : "heat map"},
+                     {"c", figures_.values[2] ? "values" : "heat map"}};
+  out["c_not_started"] = figures_.not_started;
+  out["c_partial"] = figures_.partial;
+  out["c_final"] = figures_.final;
+  out["c_wrong"] = figures_.wrong;
+  out["marked_this_step"] = figures_.marked;
+  out["outlined_block"] = figures_.block;
+  out["outlined_phase"] = figures_.phase;
+}
+
+}  // namespace gui

@@ -1,0 +1,81 @@
+// matrices_panel.h — A, B and C laid out as the product reads them: B above C, A to the left
+// of C, so a row of A and a column of B meet at the element of C they make.
+//
+// The current block's tiles are outlined, the elements read or stored this step marked, and
+// C's cells show their state — not started, partial sum after phase p, final, wrong — by
+// colour and by glyph (or, in heat maps, by shape). Hover a cell for its value and who read
+// it; click an element of A or B to change its value (the `edit-cell` action re-runs the
+// lesson to the same step). Matrices too large for numbers are drawn as heat maps.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/workspace.h"
+#include "app/panels/panel_layout.h"
+#include "sim/lesson_config.h"
+#include "sim/snapshot.h"
+
+namespace gui {
+
+// "A 2 1 10.5": sets A[2][1] to 10.5 in `lesson` (A and B become explicit fills holding the
+// values `a` and `b` the lesson ran on). Returns what is wrong with the argument.
+std::optional<std::string> ApplyCellEdit(const std::string& argument, const std::vector<float>& a,
+                                         const std::vector<float>& b, sim::LessonConfig& lesson);
+
+// C against the correct product, recomputed only when A, B or the sizes change.
+class ReferenceCache {
+ public:
+  const std::vector<float>& For(const sim::Snapshot& snapshot, const std::vector<float>& a,
+                                const std::vector<float>& b);
+
+ private:
+  int m_ = -1, n_ = -1, k_ = -1;
+  std::vector<float> a_, b_, product_;
+};
+
+struct MatricesPanel {
+  bool open = true;
+  DrawnRect drawn;
+
+  // `a` and `b` are the lesson's inputs (Simulation::a(), b()).
+  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& a,
+            const std::vector<float>& b);
+  void DumpState(nlohmann::json& state) const;
+
+  // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
+  struct Figures {
+    float cell = 0.0f;                 // cell size in pixels
+    bool values[3] = {true, true, true};  // A, B, C: numbers (true) or heat map
+    int not_started = 0, partial = 0, final = 0, wrong = 0;
+    std::vector<std::string> marked;   // elements read or stored this step: "A[0][1]"
+    int block = 0, phase = 0;          // whose tiles are outlined
+  };
+
+ private:
+  struct Layout;
+  struct Editor {
+    bool open_requested = false;
+    sim::MatrixId matrix = sim::MatrixId::kA;
+    int row = 0, col = 0;
+    float value = 0.0f;
+  };
+
+  float PlaceGrids(Layout& layout, const sim::Geometry& g, float gap);
+  void DrawSummary(const sim::Snapshot& snapshot);
+  void CountC(const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  void DrawMatrix(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+                  const std::vector<float>& reference);
+  void DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot);
+  void DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot);
+  void HandleHover(const Layout& layout, const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  void DrawEditor(const FrameContext& frame);
+
+  Figures figures_;
+  Editor editor_;
+  ReferenceCache reference_;
+};
+
+}  // namespace gui

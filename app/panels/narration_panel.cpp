@@ -1,0 +1,70 @@
+#include "app/panels/narration_panel.h"
+
+#include <imgui.h>
+
+#include "sim/narration.h"
+
+namespace gui {
+
+void NarrationPanel::Update(const sim::Snapshot& snapshot) {
+  const std::int64_t step = snapshot.step();
+  const void* lesson = &snapshot.state();
+  if (lesson != seen_lesson_) {
+    lines_.clear();
+    seen_lesson_ = lesson;
+    seen_step_ = -1;
+  }
+  if (step == seen_step_) return;
+  while (!lines_.empty() && lines_.back().step >= step) lines_.pop_back();
+  if (step > 0) {
+    const std::int64_t from = lines_.empty() ? 0 : lines_.back().step;
+    lines_.push_back({step, step - from, sim::NarrateStep(snapshot.last_step_events(), snapshot)});
+    if (lines_.size() > kScrollback) lines_.pop_front();
+  }
+  seen_step_ = step;
+  scroll_to_end_ = true;
+}
+
+void NarrationPanel::Draw(const FrameContext& frame) {
+  if (!open) return;
+  PlacePanel(frame, kNarrationSlot);
+  if (!ImGui::Begin("Narration", &open)) {
+    ImGui::End();
+    return;
+  }
+  drawn.Record();
+  if (lines_.empty()) {
+    ImGui::TextWrapped("Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.");
+    ImGui::End();
+    return;
+  }
+  const Line& now = lines_.back();
+  ImGui::TextWrapped("Step %lld: %s", static_cast<long long>(now.step), now.text.c_str());
+  if (now.steps_taken > 1) ImGui::TextDisabled("(the last of %lld steps just run)", static_cast<long long>(now.steps_taken));
+  ImGui::Separator();
+  if (ImGui::BeginChild("##scrollback", ImVec2(0, 0), false)) {
+    for (std::size_t i = 0; i + 1 < lines_.size(); ++i) {
+      const Line& line = lines_[i];
+      ImGui::TextDisabled("%lld%s", static_cast<long long>(line.step), line.steps_taken > 1 ? "*" : "");
+      if (ImGui::IsItemHovered() && line.steps_taken > 1) {
+        ImGui::SetTooltip("the last of %lld steps run at once", static_cast<long long>(line.steps_taken));
+      }
+      ImGui::SameLine();
+      ImGui::TextWrapped("%s", line.text.c_str());
+    }
+    if (scroll_to_end_) ImGui::SetScrollHereY(1.0f);
+    scroll_to_end_ = false;
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+void NarrationPanel::DumpState(nlohmann::json& state) const {
+  nlohmann::json& out = state["narration"];
+  out = drawn.ToJson();
+  out["sentence"] = lines_.empty() ? "" : lines_.back().text;
+  out["step"] = lines_.empty() ? 0 : lines_.back().step;
+  out["scrollback"] = lines_.size();
+}
+
+}  // namespace gui

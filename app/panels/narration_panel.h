@@ -1,0 +1,41 @@
+// narration_panel.h — one plain sentence for the step just taken (sim::NarrateStep, made
+// from the trace events, never written per lesson), and the sentences of the steps before
+// it. Stepping back drops the sentences of the steps undone; a jump of many steps (run to
+// the barrier, scrubbing) narrates where it landed and says how far it went.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+
+#include "app/gui/workspace.h"
+#include "app/panels/panel_layout.h"
+#include "sim/snapshot.h"
+
+namespace gui {
+
+struct NarrationPanel {
+  bool open = true;
+  DrawnRect drawn;
+
+  // Follows the run whether or not the panel is open, so the scrollback has no gaps.
+  void Update(const sim::Snapshot& snapshot);
+  void Draw(const FrameContext& frame);
+  void DumpState(nlohmann::json& state) const;
+
+ private:
+  struct Line {
+    std::int64_t step = 0;
+    std::int64_t steps_taken = 1;  // > 1: the sentence is the last of a jump
+    std::string text;
+  };
+  static constexpr std::size_t kScrollback = 200;
+
+  std::deque<Line> lines_;
+  std::int64_t seen_step_ = -1;
+  const void* seen_lesson_ = nullptr;  // A rebuilt lesson starts a new story.
+  bool scroll_to_end_ = false;
+};
+
+}  // namespace gui
