@@ -25,16 +25,16 @@ struct IndexRange {
 
 struct PhaseRecord {
   int phase = 0;
-  IndexRange a_rows;               // the part of A the block's loads named (padding included)
+  IndexRange a_rows;  // the part of A the block's loads named (padding included)
   IndexRange a_cols;
-  IndexRange b_rows;               // ... and of B
+  IndexRange b_rows;  // ... and of B
   IndexRange b_cols;
-  std::uint64_t reads_a = 0;       // loads that reached global memory
+  std::uint64_t reads_a = 0;  // loads that reached global memory
   std::uint64_t reads_b = 0;
-  std::uint64_t select_zero = 0;   // guarded loads past the edge: zero padding, no read
-  std::vector<float> as;           // tm×tk: what this phase stored; SharedPoison() where nothing
-  std::vector<float> bs;           // tk×tn
-  std::vector<float> sums;         // tm×tn by thread: the sum after its last product of this phase
+  std::uint64_t select_zero = 0;     // guarded loads past the edge: zero padding, no read
+  std::vector<float> as;             // tm×tk: what this phase stored; SharedPoison() where nothing
+  std::vector<float> bs;             // tk×tn
+  std::vector<float> sums;           // tm×tn by thread: the sum after its last product of this phase
   std::vector<std::uint8_t> summed;  // 1 where the thread ran a product in this phase
 };
 

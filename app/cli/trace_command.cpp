@@ -51,7 +51,8 @@ sim::LessonConfig ComparisonLesson(const sim::LessonConfig& config) {
 void CountComparison(const sim::Simulation& simulation, TraceReport& report) {
   const sim::LessonConfig other = ComparisonLesson(simulation.config());
   if (auto invalid = sim::Validate(other)) {
-    report.comparison_error = std::string("the ") + sim::Name(other.kernel) + " kernel cannot run here: " + invalid->message;
+    report.comparison_error =
+        std::string("the ") + sim::Name(other.kernel) + " kernel cannot run here: " + invalid->message;
     return;
   }
   sim::Simulation run(other, simulation.a(), simulation.b(), kNoHistory);
@@ -65,7 +66,8 @@ std::uint64_t NaiveGlobalReads(const TraceReport& report) {
 }
 
 int WriteJson(const std::string& path, const TraceReport& report) {
-  const std::string text = TraceSummaryJson(*report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
+  const std::string text =
+      TraceSummaryJson(*report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
   if (path == "-") {
     std::cout << text << std::flush;
     return 0;
@@ -85,7 +87,8 @@ int Run(const TraceOptions& options) {
     std::fprintf(stderr, "tilescope trace: %s\n", built.error.c_str());
     return kExitUsage;
   }
-  for (const std::string& warning : built.lesson->warnings) std::fprintf(stderr, "tilescope trace: warning: %s\n", warning.c_str());
+  for (const std::string& warning : built.lesson->warnings)
+    std::fprintf(stderr, "tilescope trace: warning: %s\n", warning.c_str());
   const bool json_only = options.json == "-";
   sim::Simulation simulation(built.lesson->config, kNoHistory);
   sim::WalkthroughRecorder walkthrough(simulation.geometry(), json_only ? 0 : options.blocks);
@@ -109,8 +112,9 @@ int Run(const TraceOptions& options) {
 void AddTraceCommand(CLI::App& app, std::function<int()>& action) {
   auto options = std::make_shared<TraceOptions>();
   CLI::App* trace = app.add_subcommand(
-      "trace", "Run a lesson on the model and print the phase-by-phase walkthrough with the counted global reads "
-               "(no flags: the default lesson, 4×4 · 4×4 with TILE 2)");
+      "trace",
+      "Run a lesson on the model and print the phase-by-phase walkthrough with the counted global reads "
+      "(no flags: the default lesson, 4×4 · 4×4 with TILE 2)");
   AddLessonFlags(*trace, options->flags);
   trace->add_option("--blocks", options->blocks, "How many blocks the walkthrough shows (default 4)")
       ->check(kWholeNumber);

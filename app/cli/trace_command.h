@@ -4,7 +4,6 @@
 // runs the default lesson. A bad value gets one line naming it and the limit, exit status 2.
 #pragma once
 #include <CLI/CLI.hpp>
-
 #include <functional>
 
 namespace cli {

@@ -31,22 +31,23 @@ json SideJson(const sim::Geometry& g, sim::KernelKind kernel, const sim::HazardS
 
 json HazardJson(const sim::Geometry& g, sim::KernelKind kernel, const sim::Hazard& hazard) {
   const char* tile = hazard.tile == sim::TileId::kAs ? "As" : "Bs";
-  return {{"step", hazard.step},
-          {"kind", sim::Name(hazard.kind)},
-          {"severity", sim::Name(hazard.severity)},
-          {"block", BlockCoordinates(g, hazard.block)},
-          {"cell", std::string(tile) + "[" + std::to_string(hazard.row) + "][" + std::to_string(hazard.col) + "]"},
-          {"threads", json::array({ThreadCoordinates(g, hazard.first.thread), ThreadCoordinates(g, hazard.second.thread)})},
-          {"lines", json::array({sim::LineOf(kernel, hazard.first.op), sim::LineOf(kernel, hazard.second.op)})},
-          // first and second in the order the run observed them
-          {"first", SideJson(g, kernel, hazard.first)},
-          {"second", SideJson(g, kernel, hazard.second)},
-          {"observed_order", hazard.observed_in_program_order ? "program order" : "reversed"},
-          {"phase", hazard.phase},
-          {"current_value", hazard.current_value},
-          {"incoming_value", hazard.incoming_value},
-          {"value_seen", hazard.value_seen},
-          {"value_expected", hazard.value_expected}};
+  return {
+      {"step", hazard.step},
+      {"kind", sim::Name(hazard.kind)},
+      {"severity", sim::Name(hazard.severity)},
+      {"block", BlockCoordinates(g, hazard.block)},
+      {"cell", std::string(tile) + "[" + std::to_string(hazard.row) + "][" + std::to_string(hazard.col) + "]"},
+      {"threads", json::array({ThreadCoordinates(g, hazard.first.thread), ThreadCoordinates(g, hazard.second.thread)})},
+      {"lines", json::array({sim::LineOf(kernel, hazard.first.op), sim::LineOf(kernel, hazard.second.op)})},
+      // first and second in the order the run observed them
+      {"first", SideJson(g, kernel, hazard.first)},
+      {"second", SideJson(g, kernel, hazard.second)},
+      {"observed_order", hazard.observed_in_program_order ? "program order" : "reversed"},
+      {"phase", hazard.phase},
+      {"current_value", hazard.current_value},
+      {"incoming_value", hazard.incoming_value},
+      {"value_seen", hazard.value_seen},
+      {"value_expected", hazard.value_expected}};
 }
 
 json OutOfBoundsJson(const sim::Geometry& g, const sim::OutOfBoundsAccess& access) {
@@ -61,10 +62,14 @@ json OutOfBoundsJson(const sim::Geometry& g, const sim::OutOfBoundsAccess& acces
 }
 
 json PhaseJson(const sim::PhaseCounters& phase) {
-  return {{"global_reads_a", phase.global_reads_a}, {"global_reads_b", phase.global_reads_b},
-          {"shared_reads", phase.shared_reads},     {"shared_writes", phase.shared_writes},
-          {"barrier_arrivals", phase.barrier_arrivals}, {"fma", phase.fma},
-          {"global_sectors", phase.global_sectors}, {"bank_conflicts", phase.bank_conflicts},
+  return {{"global_reads_a", phase.global_reads_a},
+          {"global_reads_b", phase.global_reads_b},
+          {"shared_reads", phase.shared_reads},
+          {"shared_writes", phase.shared_writes},
+          {"barrier_arrivals", phase.barrier_arrivals},
+          {"fma", phase.fma},
+          {"global_sectors", phase.global_sectors},
+          {"bank_conflicts", phase.bank_conflicts},
           {"hazards", phase.hazards}};
 }
 
@@ -114,9 +119,12 @@ json TraceSummaryJson(const sim::Simulation& simulation, const sim::RunOutcome& 
   out["per_phase"] = json::array();
   for (const sim::PhaseCounters& phase : counted.phases) out["per_phase"].push_back(PhaseJson(phase));
   out["hazard_count"] = counted.hazards;
-  out["hazard_counts"] = {{"RAW", counted.hazards_raw},           {"WAR", counted.hazards_war},
-                          {"WAW", counted.hazards_waw},           {"warning", counted.hazard_warnings},
-                          {"error", counted.hazard_errors},       {"witnessed", counted.hazards_witnessed},
+  out["hazard_counts"] = {{"RAW", counted.hazards_raw},
+                          {"WAR", counted.hazards_war},
+                          {"WAW", counted.hazards_waw},
+                          {"warning", counted.hazard_warnings},
+                          {"error", counted.hazard_errors},
+                          {"witnessed", counted.hazards_witnessed},
                           {"corrupting", counted.hazards_corrupting}};
   out["hazards"] = json::array();
   for (const sim::Hazard& hazard : simulation.hazards()) out["hazards"].push_back(HazardJson(g, config.kernel, hazard));

@@ -1,9 +1,8 @@
 // trace_json.h — `tilescope trace --json`: the run's figures as one JSON object, every
 // count as the model counted it (the tests compare them with the closed forms).
 #pragma once
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 
 #include "sim/reference.h"
 #include "sim/simulation.h"

@@ -105,9 +105,9 @@ std::string ApplyVectorFile(const TraceFlags& flags, const std::string& path, Tr
   }
   const kernels::TestVectorCase& entry = read.cases[static_cast<std::size_t>(flags.vector_case)];
   // The seed names the inner dimension N; --m/--n/--k are TileScope's (C M×N = A M×K · B K×N).
-  for (const auto& [flag, given, from_file] : {std::tuple{"--m", flags.m, entry.shape.m},
-                                               std::tuple{"--n", flags.n, entry.shape.n},
-                                               std::tuple{"--k", flags.k, entry.shape.k}}) {
+  for (const auto& [flag, given, from_file] :
+       {std::tuple{"--m", flags.m, entry.shape.m}, std::tuple{"--n", flags.n, entry.shape.n},
+        std::tuple{"--k", flags.k, entry.shape.k}}) {
     if (given && *given != from_file) {
       return std::string(flag) + " " + std::to_string(*given) + " disagrees with case " +
              std::to_string(flags.vector_case) + " of " + path + ", which has " + (flag + 2) + " = " +
@@ -173,7 +173,9 @@ std::string ApplyFlags(const TraceFlags& flags, TraceLesson& lesson) {
   if (flags.seed) config.seed = *flags.seed;
   const bool started_rect = config.kernel == sim::KernelKind::kTiledRect;
   for (const auto& apply : std::initializer_list<std::function<std::string()>>{
-           [&] { return ApplyName("--kernel", flags.kernel, config.kernel, sim::ParseKernelKind, "tiled, rect, naive"); },
+           [&] {
+             return ApplyName("--kernel", flags.kernel, config.kernel, sim::ParseKernelKind, "tiled, rect, naive");
+           },
            [&] { return ApplyTiles(flags, started_rect, config); },
            [&] { return ApplyBarrier("--barrier1", flags.barrier1, config.barrier1); },
            [&] { return ApplyBarrier("--barrier2", flags.barrier2, config.barrier2); },
@@ -199,7 +201,8 @@ const CLI::Validator kWholeNumber(
     "N");
 
 void AddLessonFlags(CLI::App& trace, TraceFlags& flags) {
-  trace.add_option("--lesson", flags.lesson, "Start from a preset (default, naive, race_tile16, ...) or a lesson JSON file");
+  trace.add_option("--lesson", flags.lesson,
+                   "Start from a preset (default, naive, race_tile16, ...) or a lesson JSON file");
   trace.add_option("-m,--m", flags.m, "Rows of A and C (default 4)");
   trace.add_option("-n,--n", flags.n, "Columns of B and C (default 4)");
   trace.add_option("-k,--k", flags.k, "Columns of A, rows of B: the inner dimension (default 4)");

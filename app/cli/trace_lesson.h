@@ -3,7 +3,6 @@
 // and what is allowed; a lesson that cannot run gets sim::Validate()'s message.
 #pragma once
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -31,9 +30,9 @@ void AddLessonFlags(CLI::App& trace, TraceFlags& flags);
 
 struct TraceLesson {
   sim::LessonConfig config;
-  std::vector<std::string> warnings;     // e.g. unknown keys of a lesson file
-  std::vector<float> expected_c;         // --fill file:PATH: the file's C, else empty
-  std::string source;                    // where the lesson came from, for the header
+  std::vector<std::string> warnings;  // e.g. unknown keys of a lesson file
+  std::vector<float> expected_c;      // --fill file:PATH: the file's C, else empty
+  std::string source;                 // where the lesson came from, for the header
 };
 
 // The lesson, or the one-line message saying why there is none.

@@ -70,29 +70,40 @@ std::string MatrixText(const std::vector<float>& values, int rows, int cols, con
 
 const char* SyncText(sim::SyncKind kind) {
   switch (kind) {
-    case sim::SyncKind::kSyncthreads: return "__syncthreads()";
-    case sim::SyncKind::kSyncwarp: return "__syncwarp()";
-    case sim::SyncKind::kNone: return "off";
+    case sim::SyncKind::kSyncthreads:
+      return "__syncthreads()";
+    case sim::SyncKind::kSyncwarp:
+      return "__syncwarp()";
+    case sim::SyncKind::kNone:
+      return "off";
   }
   return "?";
 }
 
 const char* SchedulerText(sim::SchedulerKind kind) {
   switch (kind) {
-    case sim::SchedulerKind::kRealistic: return "realistic scheduler (warps in lockstep, oldest ready warp first)";
-    case sim::SchedulerKind::kThreadOrder: return "one thread at a time, in thread order";
-    case sim::SchedulerKind::kRandom: return "seeded random interleaving";
-    case sim::SchedulerKind::kRaceExposing: return "race-exposing scheduler (lowest thread runs ahead until it blocks)";
+    case sim::SchedulerKind::kRealistic:
+      return "realistic scheduler (warps in lockstep, oldest ready warp first)";
+    case sim::SchedulerKind::kThreadOrder:
+      return "one thread at a time, in thread order";
+    case sim::SchedulerKind::kRandom:
+      return "seeded random interleaving";
+    case sim::SchedulerKind::kRaceExposing:
+      return "race-exposing scheduler (lowest thread runs ahead until it blocks)";
   }
   return "?";
 }
 
 std::string FillText(const sim::MatrixFill& fill, int rows, int cols) {
   switch (fill.kind) {
-    case sim::FillKind::kSequence: return "1.." + std::to_string(static_cast<long long>(rows) * cols) + " row-major";
-    case sim::FillKind::kRandom: return "seeded random in [-1, 1), seed " + std::to_string(fill.seed);
-    case sim::FillKind::kIdentity: return "identity";
-    case sim::FillKind::kExplicit: return "given values";
+    case sim::FillKind::kSequence:
+      return "1.." + std::to_string(static_cast<long long>(rows) * cols) + " row-major";
+    case sim::FillKind::kRandom:
+      return "seeded random in [-1, 1), seed " + std::to_string(fill.seed);
+    case sim::FillKind::kIdentity:
+      return "identity";
+    case sim::FillKind::kExplicit:
+      return "given values";
   }
   return "?";
 }
@@ -100,7 +111,8 @@ std::string FillText(const sim::MatrixFill& fill, int rows, int cols) {
 std::string TileText(const sim::LessonConfig& config) {
   const sim::TileShape tiles = config.Tiles();
   if (config.kernel == sim::KernelKind::kTiledRect) {
-    return "TM = " + std::to_string(tiles.tm) + ", TN = " + std::to_string(tiles.tn) + ", TK = " + std::to_string(tiles.tk);
+    return "TM = " + std::to_string(tiles.tm) + ", TN = " + std::to_string(tiles.tn) +
+           ", TK = " + std::to_string(tiles.tk);
   }
   return (config.kernel == sim::KernelKind::kNaive ? "blocks of " : "TILE = ") +
          (config.kernel == sim::KernelKind::kNaive ? std::to_string(config.tile) + "×" + std::to_string(config.tile)
@@ -121,21 +133,24 @@ void PrintHeader(std::FILE* out, const TraceReport& report) {
   std::fprintf(out, "A: %s; B: %s\n", FillText(config.fill_a, config.m, config.k).c_str(),
                FillText(config.fill_b, config.k, config.n).c_str());
   const int last_warp_lanes = g.block_threads - (g.warps_per_block - 1) * 32;
-  std::string warps = g.warps_per_block == 1
-                          ? "one warp of " + Plural(std::uint64_t(g.block_threads), "live lane", "live lanes") +
-                                (g.block_threads < 32 ? " (" + std::to_string(32 - g.block_threads) + " idle)" : "")
-                          : std::to_string(g.warps_per_block) + " warps" +
-                                (last_warp_lanes < 32 ? " (the last has " + std::to_string(last_warp_lanes) + " lanes)" : "");
+  std::string warps =
+      g.warps_per_block == 1
+          ? "one warp of " + Plural(std::uint64_t(g.block_threads), "live lane", "live lanes") +
+                (g.block_threads < 32 ? " (" + std::to_string(32 - g.block_threads) + " idle)" : "")
+          : std::to_string(g.warps_per_block) + " warps" +
+                (last_warp_lanes < 32 ? " (the last has " + std::to_string(last_warp_lanes) + " lanes)" : "");
   std::fprintf(out, "Grid %d×%d blocks of %d×%d threads: each block is %s\n", g.grid_x, g.grid_y, g.tn, g.tm,
                warps.c_str());
   if (!g.naive) {
     std::fprintf(out, "Barriers: 1st %s, 2nd %s; ", SyncText(config.barrier1), SyncText(config.barrier2));
   }
-  const char* tile_count = config.tile_count == sim::TileCount::kCeil ? "ceil(K/T) tiles; " : "K/T tiles rounded down; ";
+  const char* tile_count =
+      config.tile_count == sim::TileCount::kCeil ? "ceil(K/T) tiles; " : "K/T tiles rounded down; ";
   std::fprintf(out, "bounds guard %s; %s%s, seed %llu\n", config.guard ? "on" : "off", g.naive ? "" : tile_count,
                SchedulerText(config.scheduler), static_cast<unsigned long long>(config.seed));
   if (g.naive) {
-    std::fprintf(out, "The naive kernel has no tiles: each thread reads its row of A and column of B from global memory\n");
+    std::fprintf(out,
+                 "The naive kernel has no tiles: each thread reads its row of A and column of B from global memory\n");
   } else {
     std::fprintf(out, "Number of tile phases: %d\n", g.phases);
   }
@@ -165,13 +180,14 @@ std::vector<std::uint8_t> InsideC(const sim::Geometry& g, int block, const std::
 }
 
 void PrintBlockPhase(std::FILE* out, const sim::Geometry& g, int block, const sim::PhaseRecord& phase) {
-  std::fprintf(out, "  block %s, %s: reads A[%s][%s] and B[%s][%s]: %s of A, %llu of B", Pair(block % g.grid_x, block / g.grid_x).c_str(),
-               BlockOfC(g, block).c_str(), Range(phase.a_rows).c_str(), Range(phase.a_cols).c_str(),
-               Range(phase.b_rows).c_str(), Range(phase.b_cols).c_str(),
-               Plural(phase.reads_a, "global read", "global reads").c_str(),
+  std::fprintf(out, "  block %s, %s: reads A[%s][%s] and B[%s][%s]: %s of A, %llu of B",
+               Pair(block % g.grid_x, block / g.grid_x).c_str(), BlockOfC(g, block).c_str(),
+               Range(phase.a_rows).c_str(), Range(phase.a_cols).c_str(), Range(phase.b_rows).c_str(),
+               Range(phase.b_cols).c_str(), Plural(phase.reads_a, "global read", "global reads").c_str(),
                static_cast<unsigned long long>(phase.reads_b));
   if (phase.select_zero > 0) {
-    std::fprintf(out, ", %llu past the edge (zero padding, no read)", static_cast<unsigned long long>(phase.select_zero));
+    std::fprintf(out, ", %llu past the edge (zero padding, no read)",
+                 static_cast<unsigned long long>(phase.select_zero));
   }
   std::fprintf(out, "\n");
   const bool small = std::max({g.tm, g.tn, g.tk}) <= kMaxPrintedTileSide;
@@ -182,7 +198,8 @@ void PrintBlockPhase(std::FILE* out, const sim::Geometry& g, int block, const si
     std::fprintf(out, "    Bs = %s\n", MatrixText(phase.bs, g.tk, g.tn, indent).c_str());
   }
   const std::vector<std::uint8_t> inside = InsideC(g, block, phase.summed);
-  std::fprintf(out, "    %s = %s\n", g.naive ? "sums" : "partial sums", MatrixText(phase.sums, g.tm, g.tn, indent, &inside).c_str());
+  std::fprintf(out, "    %s = %s\n", g.naive ? "sums" : "partial sums",
+               MatrixText(phase.sums, g.tm, g.tn, indent, &inside).c_str());
 }
 
 void PrintPhases(std::FILE* out, const TraceReport& report) {
@@ -200,14 +217,16 @@ void PrintPhases(std::FILE* out, const TraceReport& report) {
                    static_cast<unsigned long long>(totals.global_reads_a),
                    static_cast<unsigned long long>(totals.global_reads_b));
     }
-    for (const sim::BlockRecord& block : blocks) PrintBlockPhase(out, g, block.block, block.phases[static_cast<std::size_t>(t)]);
+    for (const sim::BlockRecord& block : blocks)
+      PrintBlockPhase(out, g, block.block, block.phases[static_cast<std::size_t>(t)]);
   }
   if (std::max({g.tm, g.tn, g.tk}) > kMaxPrintedTileSide && !blocks.empty()) {
     std::fprintf(out, "  (tiles and partial sums are printed for tiles of up to %d×%d)\n", kMaxPrintedTileSide,
                  kMaxPrintedTileSide);
   }
   if (static_cast<int>(blocks.size()) < g.blocks) {
-    std::fprintf(out, "  ... %d more blocks not shown (--blocks N shows more)\n", g.blocks - static_cast<int>(blocks.size()));
+    std::fprintf(out, "  ... %d more blocks not shown (--blocks N shows more)\n",
+                 g.blocks - static_cast<int>(blocks.size()));
   }
 }
 
@@ -221,8 +240,8 @@ void PrintFirstElement(std::FILE* out, const TraceReport& report) {
   for (std::size_t i = 0; i < terms.size(); ++i) {
     const bool opens = i == 0 || terms[i].phase != terms[i - 1].phase;
     const bool closes = i + 1 == terms.size() || terms[i + 1].phase != terms[i].phase;
-    expansion += (i == 0 ? "" : " + ") + std::string(grouped && opens ? "(" : "") + sim::FormatValue(terms[i].a) +
-                 "×" + sim::FormatValue(terms[i].b) + (grouped && closes ? ")" : "");
+    expansion += (i == 0 ? "" : " + ") + std::string(grouped && opens ? "(" : "") + sim::FormatValue(terms[i].a) + "×" +
+                 sim::FormatValue(terms[i].b) + (grouped && closes ? ")" : "");
     if (grouped && closes) {
       partials += (partials.empty() ? "" : ", ") + sim::FormatValue(terms[i].sum) + " after phase " +
                   std::to_string(terms[i].phase + 1);
@@ -240,8 +259,9 @@ void PrintC(std::FILE* out, const sim::Simulation& simulation) {
   }
   std::fprintf(out, "Final C =%s\n", MatrixText(simulation.c(), config.m, config.n, "  ", nullptr, 0).c_str());
   if (simulation.counters().hazards_witnessed > 0) {
-    std::fprintf(out, "(? is the poison a never-written shared cell holds, a NaN: a thread read the cell too early, and "
-                      "every sum that used it shows ?)\n");
+    std::fprintf(out,
+                 "(? is the poison a never-written shared cell holds, a NaN: a thread read the cell too early, and "
+                 "every sum that used it shows ?)\n");
   }
 }
 
@@ -256,8 +276,10 @@ void PrintReads(std::FILE* out, const TraceReport& report) {
   const sim::Counters& counted = report.simulation->counters();
   std::fprintf(out, "\nGlobal reads, counted by the model:\n");
   if (!report.comparison) {
-    std::fprintf(out, "  %s: %s (A %llu, B %llu)\n", KernelText(config).c_str(), ReadsLine(counted.GlobalReads(), config).c_str(),
-                 static_cast<unsigned long long>(counted.global_reads_a), static_cast<unsigned long long>(counted.global_reads_b));
+    std::fprintf(out, "  %s: %s (A %llu, B %llu)\n", KernelText(config).c_str(),
+                 ReadsLine(counted.GlobalReads(), config).c_str(),
+                 static_cast<unsigned long long>(counted.global_reads_a),
+                 static_cast<unsigned long long>(counted.global_reads_b));
     std::fprintf(out, "  no comparison: %s\n", report.comparison_error.c_str());
     return;
   }
@@ -285,9 +307,10 @@ void PrintCounters(std::FILE* out, const sim::Simulation& simulation) {
                "(zero padding included), %llu steps, %llu thread-instructions\n",
                static_cast<unsigned long long>(c.global_writes), static_cast<unsigned long long>(c.shared_writes),
                static_cast<unsigned long long>(c.shared_reads), static_cast<unsigned long long>(c.barrier_arrivals),
-               static_cast<unsigned long long>(c.barrier_stall_steps), static_cast<unsigned long long>(c.global_sectors),
-               static_cast<unsigned long long>(c.bank_conflicts), static_cast<unsigned long long>(c.fma_executed),
-               static_cast<unsigned long long>(c.steps), static_cast<unsigned long long>(c.thread_instructions));
+               static_cast<unsigned long long>(c.barrier_stall_steps),
+               static_cast<unsigned long long>(c.global_sectors), static_cast<unsigned long long>(c.bank_conflicts),
+               static_cast<unsigned long long>(c.fma_executed), static_cast<unsigned long long>(c.steps),
+               static_cast<unsigned long long>(c.thread_instructions));
 }
 
 std::string SideText(const sim::Simulation& simulation, const sim::HazardSide& side) {
@@ -303,8 +326,8 @@ void PrintHazard(std::FILE* out, const sim::Simulation& simulation, const sim::H
                hazard.tile == sim::TileId::kAs ? "As" : "Bs", hazard.row, hazard.col, hazard.phase + 1,
                SideText(simulation, hazard.first).c_str(), SideText(simulation, hazard.second).c_str());
   if (hazard.kind != sim::HazardKind::kWaw && !hazard.observed_in_program_order) {
-    std::fprintf(out, ": the reader got %s, the barrier would have given %s", sim::FormatValue(hazard.value_seen).c_str(),
-                 sim::FormatValue(hazard.value_expected).c_str());
+    std::fprintf(out, ": the reader got %s, the barrier would have given %s",
+                 sim::FormatValue(hazard.value_seen).c_str(), sim::FormatValue(hazard.value_expected).c_str());
   }
   std::fprintf(out, "\n");
 }
@@ -318,12 +341,14 @@ void PrintHazards(std::FILE* out, const sim::Simulation& simulation) {
                static_cast<unsigned long long>(c.hazards), static_cast<unsigned long long>(c.hazards_raw),
                static_cast<unsigned long long>(c.hazards_war), static_cast<unsigned long long>(c.hazards_waw),
                static_cast<unsigned long long>(c.hazard_warnings), static_cast<unsigned long long>(c.hazard_errors),
-               static_cast<unsigned long long>(c.hazards_witnessed), static_cast<unsigned long long>(c.hazards_corrupting));
+               static_cast<unsigned long long>(c.hazards_witnessed),
+               static_cast<unsigned long long>(c.hazards_corrupting));
   if (simulation.geometry().warps_per_block == 1) {
     std::fprintf(out, "  one warp per block: lockstep hides this race on today's GPUs, but it is not guaranteed\n");
   }
   const std::vector<sim::Hazard>& hazards = simulation.hazards();
-  for (std::size_t i = 0; i < std::min(hazards.size(), kMaxPrintedHazards); ++i) PrintHazard(out, simulation, hazards[i]);
+  for (std::size_t i = 0; i < std::min(hazards.size(), kMaxPrintedHazards); ++i)
+    PrintHazard(out, simulation, hazards[i]);
   if (c.hazards > kMaxPrintedHazards) std::fprintf(out, "  ... (--json FILE lists them all)\n");
 }
 
@@ -331,21 +356,22 @@ void PrintOutOfBounds(std::FILE* out, const sim::Simulation& simulation) {
   const std::uint64_t count = simulation.counters().out_of_bounds;
   if (count == 0) return;
   const sim::Geometry& g = simulation.geometry();
-  std::fprintf(out, "\nOut-of-bounds global accesses (the guard is off): %llu, like compute-sanitizer's invalid global reads\n",
-               static_cast<unsigned long long>(count));
+  std::fprintf(
+      out, "\nOut-of-bounds global accesses (the guard is off): %llu, like compute-sanitizer's invalid global reads\n",
+      static_cast<unsigned long long>(count));
   const std::vector<sim::OutOfBoundsAccess>& accesses = simulation.out_of_bounds();
   for (std::size_t i = 0; i < std::min(accesses.size(), kMaxPrintedOutOfBounds); ++i) {
     const sim::OutOfBoundsAccess& access = accesses[i];
     const char* matrix = access.matrix == sim::MatrixId::kA ? "A" : (access.matrix == sim::MatrixId::kB ? "B" : "C");
-    std::fprintf(out, "  thread %s of block %s %s %s[%d][%d]%s\n",
-                 Pair(access.thread % g.tn, access.thread / g.tn).c_str(),
-                 Pair(access.block % g.grid_x, access.block / g.grid_x).c_str(),
-                 access.write ? "writes (dropped)" : "reads", matrix, access.row, access.col,
-                 access.write ? ""
-                              : (access.inside_allocation ? ": another element of " + std::string(matrix) + ", " +
-                                                                sim::FormatValue(access.value)
-                                                          : std::string(": past the allocation, NaN"))
-                                    .c_str());
+    std::fprintf(
+        out, "  thread %s of block %s %s %s[%d][%d]%s\n", Pair(access.thread % g.tn, access.thread / g.tn).c_str(),
+        Pair(access.block % g.grid_x, access.block / g.grid_x).c_str(), access.write ? "writes (dropped)" : "reads",
+        matrix, access.row, access.col,
+        access.write ? ""
+                     : (access.inside_allocation
+                            ? ": another element of " + std::string(matrix) + ", " + sim::FormatValue(access.value)
+                            : std::string(": past the allocation, NaN"))
+                           .c_str());
   }
 }
 
@@ -381,7 +407,8 @@ void PrintTrace(std::FILE* out, const TraceReport& report) {
   PrintCounters(out, simulation);
   PrintHazards(out, simulation);
   PrintOutOfBounds(out, simulation);
-  std::fprintf(out, "\nResult: %s\n", sim::Describe(report.outcome, simulation.config().m * simulation.config().n).c_str());
+  std::fprintf(out, "\nResult: %s\n",
+               sim::Describe(report.outcome, simulation.config().m * simulation.config().n).c_str());
   PrintFileCheck(out, report);
 }
 

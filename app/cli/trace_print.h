@@ -29,8 +29,8 @@ struct TraceReport {
   sim::RunOutcome outcome;
   std::optional<CountedComparison> comparison;  // nullopt: the comparison could not run
   std::string comparison_error;
-  std::string source;                            // where the lesson came from
-  std::vector<float> expected_c;                 // a test-vector file's C, or empty
+  std::string source;             // where the lesson came from
+  std::vector<float> expected_c;  // a test-vector file's C, or empty
 };
 
 void PrintTrace(std::FILE* out, const TraceReport& report);

@@ -72,9 +72,10 @@ void FullRun(const char* what, const sim::LessonConfig& config) {
     hazards = simulation.counters().hazards;
     memory_mib = double(simulation.MemoryBytes()) / (1 << 20);
   }
-  std::printf("256x256x256 TILE=16 full run, %s: best of %d: %.3f s wall, %.3f s CPU; %.0f thread-instructions "
-              "(%llu steps, %llu hazards): %.3g thread-instructions/s of CPU\n",
-              what, kFullRunRepetitions, best_wall, best_cpu, instructions, steps, hazards, instructions / best_cpu);
+  std::printf(
+      "256x256x256 TILE=16 full run, %s: best of %d: %.3f s wall, %.3f s CPU; %.0f thread-instructions "
+      "(%llu steps, %llu hazards): %.3g thread-instructions/s of CPU\n",
+      what, kFullRunRepetitions, best_wall, best_cpu, instructions, steps, hazards, instructions / best_cpu);
   std::printf("  memory with step-back history: %.1f MiB counted by the model\n", memory_mib);
 }
 
@@ -117,8 +118,9 @@ void StepBack64() {
       worst = std::max(worst, seconds);
       total += seconds;
     }
-    std::printf("64x64x64 TILE=16 step back (%s scheduler, %lld steps): mean %.3f ms, worst %.3f ms over %d steps back\n",
-                sim::Name(scheduler), static_cast<long long>(total_steps), 1e3 * total / backs, 1e3 * worst, backs);
+    std::printf(
+        "64x64x64 TILE=16 step back (%s scheduler, %lld steps): mean %.3f ms, worst %.3f ms over %d steps back\n",
+        sim::Name(scheduler), static_cast<long long>(total_steps), 1e3 * total / backs, 1e3 * worst, backs);
   }
 }
 

@@ -1,6 +1,8 @@
 // Lesson files: every preset survives a write and a read; unknown keys are warned about and
 // skipped; a bad value names its key; broken JSON says where; the shipped
 // assets/lessons/*.json are exactly the built-in presets.
+#include "sim/lesson_file.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -8,8 +10,6 @@
 #include <fstream>
 #include <set>
 #include <string>
-
-#include "sim/lesson_file.h"
 
 namespace {
 
@@ -89,11 +89,10 @@ TEST(LessonFile, EveryFieldChangedRoundTrips) {
   lesson.tile_count = sim::TileCount::kFloor;
   lesson.scheduler = sim::SchedulerKind::kRaceExposing;
   lesson.seed = 123456789012345ull;
-  lesson.fill_a = sim::MatrixFill::Explicit(std::vector<float>{0.5f, -1.25f, 3.0f, 1e-7f, 2.0f, 0.0f, -0.0f,
-                                                               7.0f, 8.0f, 9.0f, 10.0f, 11.0f, 12.0f, 13.0f,
-                                                               14.0f, 15.0f, 16.0f, 17.0f, 18.0f, 19.0f, 20.0f,
-                                                               21.0f, 22.0f, 23.0f, 24.0f, 25.0f, 26.0f, 27.0f,
-                                                               28.0f, 29.0f, 30.0f, 31.0f, 32.0f, 33.0f, 0.1f});
+  lesson.fill_a = sim::MatrixFill::Explicit(
+      std::vector<float>{0.5f,  -1.25f, 3.0f,  1e-7f, 2.0f,  0.0f,  -0.0f, 7.0f,  8.0f,  9.0f,  10.0f, 11.0f,
+                         12.0f, 13.0f,  14.0f, 15.0f, 16.0f, 17.0f, 18.0f, 19.0f, 20.0f, 21.0f, 22.0f, 23.0f,
+                         24.0f, 25.0f,  26.0f, 27.0f, 28.0f, 29.0f, 30.0f, 31.0f, 32.0f, 33.0f, 0.1f});
   lesson.fill_b = sim::MatrixFill::Random(99);
   const sim::LessonLoad load = Parse(sim::LessonToJson(lesson));
   ASSERT_TRUE(load.lesson) << load.error;
@@ -181,7 +180,8 @@ TEST(LessonFile, ShippedLessonsAreThePresets) {
     }
     EXPECT_TRUE(matched) << entry.path() << " is not a preset";
   }
-  for (const LessonConfig& preset : sim::Presets()) EXPECT_EQ(shipped.count(preset.name), 1u) << preset.name << " not shipped";
+  for (const LessonConfig& preset : sim::Presets())
+    EXPECT_EQ(shipped.count(preset.name), 1u) << preset.name << " not shipped";
 }
 
 TEST(LessonFile, DefaultLessonIsTheSeedsProduct) {

@@ -1,13 +1,14 @@
 // Narration: each sentence is built from the model's events and state, so every name and
 // number in it must agree with what the model holds — checked here against the shared
 // tiles, global memory and the kernel source, never against a sentence written by hand.
+#include "sim/narration.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
 #include "sim/kernel_source.h"
-#include "sim/narration.h"
 #include "sim/simulation.h"
 #include "test_lessons.h"
 
@@ -47,8 +48,9 @@ std::string ExpectedStoreSentence(const sim::Snapshot& view, const sim::TraceEve
   EXPECT_EQ(cell.writer, event.thread);
   return ThreadText(view, event) + " stores " + (as ? "A[" : "B[") + std::to_string(row) + "][" + std::to_string(col) +
          "] = " + sim::FormatValue(value) + " into " + (as ? "As[" : "Bs[") + std::to_string(thread.ty) + "][" +
-         std::to_string(thread.tx) + "]; " + std::to_string(StoredThisPhase(view, event.block, event.to.tile, event.phase)) +
-         " of " + std::to_string(view.geometry().block_threads) + " threads of this block have stored";
+         std::to_string(thread.tx) + "]; " +
+         std::to_string(StoredThisPhase(view, event.block, event.to.tile, event.phase)) + " of " +
+         std::to_string(view.geometry().block_threads) + " threads of this block have stored";
 }
 
 TEST(Narration, SharedStoreNamesThreadBlockSourceValueAndThreadsStored) {
@@ -77,12 +79,13 @@ TEST(Narration, StoreOfZeroPaddingSaysSo) {
   while (simulation.Step() > 0) {
     const sim::TraceEvent& event = simulation.last_step_events().front();
     if (event.kind != EventKind::kSharedStore) continue;
-    const bool outside = event.from.matrix == sim::MatrixId::kA ? event.from.row >= config.m || event.from.col >= config.k
-                                                                 : event.from.row >= config.k || event.from.col >= config.n;
+    const bool outside = event.from.matrix == sim::MatrixId::kA
+                             ? event.from.row >= config.m || event.from.col >= config.k
+                             : event.from.row >= config.k || event.from.col >= config.n;
     const std::string sentence = sim::Narrate(event, simulation.snapshot());
-    EXPECT_EQ(sentence.find("zero padding: " + sim::PlaceName(event.from) + " lies outside the matrix") !=
-                  std::string::npos,
-              outside)
+    EXPECT_EQ(
+        sentence.find("zero padding: " + sim::PlaceName(event.from) + " lies outside the matrix") != std::string::npos,
+        outside)
         << sentence;
     padded += outside;
   }
@@ -134,9 +137,9 @@ TEST(Narration, HazardNamesKindSeverityCellAndThreads) {
   const std::string sentence = sim::NarrateStep(simulation.last_step_events(), simulation.snapshot());
   const std::string cell = std::string(hazard.tile == sim::TileId::kAs ? "As[" : "Bs[") + std::to_string(hazard.row) +
                            "][" + std::to_string(hazard.col) + "]";
-  for (const std::string& part : {std::string(sim::Name(hazard.kind)), std::string(sim::Name(hazard.severity)), cell,
-                                  "threads " + std::to_string(hazard.first.thread) + " and " +
-                                      std::to_string(hazard.second.thread)}) {
+  for (const std::string& part :
+       {std::string(sim::Name(hazard.kind)), std::string(sim::Name(hazard.severity)), cell,
+        "threads " + std::to_string(hazard.first.thread) + " and " + std::to_string(hazard.second.thread)}) {
     EXPECT_NE(sentence.find(part), std::string::npos) << sentence << " lacks " << part;
   }
   EXPECT_EQ(sentence.find("crossed them the wrong way") != std::string::npos, !hazard.observed_in_program_order);
@@ -155,7 +158,8 @@ TEST(Narration, ValuesAsTheLessonShowsThem) {
 
 TEST(Narration, BeforeTheFirstStep) {
   sim::Simulation simulation(sim_test::Tiled(4, 4, 4, 2));
-  EXPECT_EQ(sim::NarrateStep(simulation.last_step_events(), simulation.snapshot()), "Ready: no instruction has run yet");
+  EXPECT_EQ(sim::NarrateStep(simulation.last_step_events(), simulation.snapshot()),
+            "Ready: no instruction has run yet");
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The race lab's "run N seeds": with both barriers no seed goes wrong; without one, the
 // race-exposing policy goes wrong every time; the figures add up; progress is reported and
 // Cancel stops the sweep between runs.
+#include "sim/seed_sweep.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -9,7 +11,6 @@
 #include <vector>
 
 #include "sim/reference.h"
-#include "sim/seed_sweep.h"
 #include "sim/simulation.h"
 #include "test_lessons.h"
 
@@ -43,7 +44,8 @@ void ExpectConsistent(const sim::SeedSweepResult& result) {
 
 TEST(SeedSweep, BarriersOnNeverWrongForAnySeed) {
   constexpr int kSeeds = 100;
-  for (auto scheduler : {sim::SchedulerKind::kRandom, sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRaceExposing}) {
+  for (auto scheduler :
+       {sim::SchedulerKind::kRandom, sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRaceExposing}) {
     const sim::SeedSweepResult result = sim::RunSeeds(RandomFilled(8, 4, scheduler), kSeeds, 1);
     EXPECT_EQ(result.runs, kSeeds);
     EXPECT_EQ(result.runs_wrong, 0) << sim::Name(scheduler);
@@ -100,9 +102,9 @@ TEST(SeedSweep, ProgressIsReportedAfterEveryRun) {
 TEST(SeedSweep, CancelStopsBetweenRuns) {
   constexpr int kStopAfter = 3;
   std::atomic<bool> cancel{false};
-  const sim::SeedSweepResult result =
-      sim::RunSeeds(RandomFilled(4, 2, sim::SchedulerKind::kRandom), 100, 1,
-                    [&cancel](int done, int) { cancel = done == kStopAfter; }, &cancel);
+  const sim::SeedSweepResult result = sim::RunSeeds(
+      RandomFilled(4, 2, sim::SchedulerKind::kRandom), 100, 1,
+      [&cancel](int done, int) { cancel = done == kStopAfter; }, &cancel);
   EXPECT_TRUE(result.cancelled);
   EXPECT_EQ(result.runs, kStopAfter);
   ExpectConsistent(result);

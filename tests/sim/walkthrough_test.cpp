@@ -2,6 +2,8 @@
 // slices of A and B the kernel's indexing names (zero padding past the edges), the reads
 // are the in-bounds elements of those slices, and the partial sums are fmaf sums over the
 // phases so far — computed here from A and B, not through the model.
+#include "sim/walkthrough.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,7 +12,6 @@
 
 #include "sim/bits.h"
 #include "sim/simulation.h"
-#include "sim/walkthrough.h"
 #include "test_lessons.h"
 
 namespace {
@@ -52,8 +53,9 @@ void ExpectBlockPhase(const Inputs& in, int tile, int bx, int by, const sim::Pha
 }
 
 TEST(Walkthrough, TilesReadsAndPartialSumsPerBlockAndPhase) {
-  for (const LessonConfig& shape : {sim_test::Tiled(4, 4, 4, 2), sim_test::WithRandomFill(sim_test::Tiled(6, 5, 7, 4), 3),
-                                    sim_test::WithRandomFill(sim_test::Tiled(3, 9, 10, 4), 8)}) {
+  for (const LessonConfig& shape :
+       {sim_test::Tiled(4, 4, 4, 2), sim_test::WithRandomFill(sim_test::Tiled(6, 5, 7, 4), 3),
+        sim_test::WithRandomFill(sim_test::Tiled(3, 9, 10, 4), 8)}) {
     for (auto scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRandom}) {
       LessonConfig config = shape;
       config.scheduler = scheduler;
