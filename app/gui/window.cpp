@@ -7,6 +7,8 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 namespace gui {
 namespace {
 
@@ -53,12 +55,13 @@ std::unique_ptr<Window> Window::Create(const WindowOptions& options, std::string
 
   std::unique_ptr<Window> window(new Window(handle));
   glfwSetWindowUserPointer(handle, window.get());
-  // Installed before ImGui's backend, which chains to it.
-  glfwSetKeyCallback(handle, OnKey);
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGui::GetIO().IniFilename = nullptr;  // Settings are saved atomically by SettingsStore.
   ImGui_ImplGlfw_InitForOpenGL(handle, true);
+  // Replaces the backend's key callback (installed after it, so the backend chains to
+  // nothing); OnKey hands keys on to the backend itself.
+  glfwSetKeyCallback(handle, OnKey);
   ImGui_ImplOpenGL3_Init(kGlslVersion);
   return window;
 }
@@ -73,10 +76,32 @@ Window::~Window() {
   glfwTerminate();
 }
 
-void Window::OnKey(GLFWwindow* handle, int key, int /*scancode*/, int action, int mods) {
-  if (action == GLFW_RELEASE) return;
+// ImGui 1.86 reads keys as "down now", once per frame: a key pressed and released within one
+// poll (a quick tap on a slow PC, or xdotool) would never be seen down, and Enter in a text
+// field would be lost. Such a release is held back to the next frame, as ImGui 1.87's input
+// queue later does.
+void Window::OnKey(GLFWwindow* handle, int key, int scancode, int action, int mods) {
   auto* window = static_cast<Window*>(glfwGetWindowUserPointer(handle));
-  window->pending_keys_.push_back({key, mods});
+  if (action == GLFW_RELEASE) {
+    const auto pressed = std::find(window->pressed_this_frame_.begin(), window->pressed_this_frame_.end(), key);
+    if (pressed != window->pressed_this_frame_.end()) {
+      window->held_releases_.push_back({key, scancode, mods});
+      return;
+    }
+  } else {
+    window->pending_keys_.push_back({key, mods});
+    if (action == GLFW_PRESS) window->pressed_this_frame_.push_back(key);
+  }
+  ImGui_ImplGlfw_KeyCallback(handle, key, scancode, action, mods);
+}
+
+void Window::ReleaseHeldKeys() {
+  std::vector<HeldRelease> releases;
+  releases.swap(held_releases_);
+  pressed_this_frame_.clear();
+  for (const HeldRelease& release : releases) {
+    ImGui_ImplGlfw_KeyCallback(handle_, release.key, release.scancode, GLFW_RELEASE, release.mods);
+  }
 }
 
 std::vector<KeyEvent> Window::TakeKeyEvents() {
@@ -90,6 +115,7 @@ bool Window::ShouldClose() const { return glfwWindowShouldClose(handle_); }
 void Window::RequestClose() { glfwSetWindowShouldClose(handle_, GLFW_TRUE); }
 
 void Window::BeginFrame() {
+  ReleaseHeldKeys();
   glfwPollEvents();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();

@@ -58,9 +58,19 @@ class Window {
  private:
   explicit Window(GLFWwindow* handle);
   static void OnKey(GLFWwindow* handle, int key, int scancode, int action, int mods);
+  // Hands ImGui the releases held back last frame (see OnKey).
+  void ReleaseHeldKeys();
+
+  struct HeldRelease {
+    int key = 0;
+    int scancode = 0;
+    int mods = 0;
+  };
 
   GLFWwindow* handle_ = nullptr;
   std::vector<KeyEvent> pending_keys_;
+  std::vector<int> pressed_this_frame_;  // GLFW keys pressed since this frame's poll began.
+  std::vector<HeldRelease> held_releases_;
 };
 
 }  // namespace gui
