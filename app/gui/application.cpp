@@ -12,6 +12,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/theme.h"
+#include "app/panels/panel_layout.h"
 
 namespace gui {
 namespace {
@@ -28,6 +29,19 @@ std::string TimestampedName(const char* prefix, const char* extension) {
   const std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   return std::string(prefix) + stamp + extension;
+}
+
+// The free area and, in pixels, the lesson page's default slots for the current mode.
+nlohmann::json LayoutDump(ImVec2 area_min, ImVec2 area_size, bool presentation) {
+  nlohmann::json layout;
+  layout["area"] = {area_min.x, area_min.y, area_min.x + area_size.x, area_min.y + area_size.y};
+  for (const NamedSlot& named : kLessonSlots) {
+    const PanelRect& r = named.slot->For(presentation);
+    const float x0 = area_min.x + r.x * area_size.x;
+    const float y0 = area_min.y + r.y * area_size.y;
+    layout["lesson_slots"][named.panel] = {x0, y0, x0 + r.width * area_size.x, y0 + r.height * area_size.y};
+  }
+  return layout;
 }
 
 }  // namespace
@@ -226,6 +240,7 @@ FrameContext Application::MakeFrameContext() {
   const ImVec2 area_min(viewport->Pos.x, viewport->Pos.y + menu_bar_height_);
   const ImVec2 area_max(viewport->Pos.x + viewport->Size.x, viewport->Pos.y + viewport->Size.y - status_bar);
   ResetLayoutOnResize(ImVec2(area_max.x - area_min.x, area_max.y - area_min.y));
+  last_area_min_ = area_min;
   return FrameContext{fonts_, queue_, notifications_, area_min, area_max, presentation_, reset_layout_,
                       &region_screenshots_};
 }
@@ -459,6 +474,7 @@ nlohmann::json Application::StateDump() const {
   for (const Notification& n : notifications_.All()) {
     state["notifications"].push_back({{"severity", SeverityName(n.severity)}, {"text", n.text}});
   }
+  state["layout"] = LayoutDump(last_area_min_, last_area_size_, presentation_);
   state["pages"] = nlohmann::json::array();
   for (const Page& page : pages_) state["pages"].push_back(page.slug);
   if (!pages_.empty()) state["page"] = pages_[active_page_].slug;

@@ -82,6 +82,7 @@ class Application {
   size_t active_page_ = 0;
   std::map<std::string, size_t> page_of_action_;  // Running a page's action shows that page.
   float menu_bar_height_ = 0.0f;
+  ImVec2 last_area_min_{0.0f, 0.0f};
   ImVec2 last_area_size_{0.0f, 0.0f};
   ActionRegistry registry_;
   ActionQueue queue_;

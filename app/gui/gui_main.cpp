@@ -11,7 +11,8 @@ int RunGui(const GuiOptions& options) {
   LoadedSettings loaded = store.Load();
   Application application(options, std::move(store), std::move(loaded));
   application.AddWorkspace("lesson", "Lesson",
-                           std::make_unique<LessonWorkspace>(options.lesson, application.notifications()));
+                           std::make_unique<LessonWorkspace>(options.lesson, application.settings().last_lesson,
+                                                             application.notifications()));
   application.AddWorkspace("live", "Live GPU", std::make_unique<LiveWorkspace>());
   return application.Run();
 }

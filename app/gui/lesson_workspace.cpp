@@ -8,12 +8,12 @@
 
 namespace gui {
 
-LessonWorkspace::LessonWorkspace(const std::string& lesson, Notifications& notifications) {
-  if (!lesson.empty() && lesson != "default") {
-    notifications.Add(Severity::kError, "cannot open lesson \"" + lesson +
-                                            "\": this version opens only the default lesson (--lesson default)");
-  }
-  Rebuild(sim::LessonConfig{});
+LessonWorkspace::LessonWorkspace(const std::string& lesson, const nlohmann::json& saved_lesson,
+                                 Notifications& notifications)
+    : editor_([this](const sim::LessonConfig& config) { Rebuild(config); },
+              [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
+      race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }) {
+  Rebuild(editor_.Initial(lesson, saved_lesson, notifications));
 }
 
 void LessonWorkspace::Rebuild(const sim::LessonConfig& config) {
@@ -32,11 +32,15 @@ void LessonWorkspace::AddStepAction(ActionRegistry& registry, const char* name, 
 }
 
 std::optional<std::string> LessonWorkspace::ToggleBarrier(int which) {
-  sim::LessonConfig config = simulation_->config();
-  sim::SyncKind& kind = which == 1 ? config.barrier1 : config.barrier2;
-  kind = kind == sim::SyncKind::kNone ? sim::SyncKind::kSyncthreads : sim::SyncKind::kNone;
-  Rebuild(config);
-  return std::nullopt;
+  const sim::LessonConfig& config = simulation_->config();
+  const sim::SyncKind kind = which == 1 ? config.barrier1 : config.barrier2;
+  return editor_.Edit("barrier" + std::to_string(which) + "=" + (kind == sim::SyncKind::kNone ? "syncthreads" : "off"));
+}
+
+const sim::Thread* LessonWorkspace::PickedThread(const sim::Snapshot& snapshot) const {
+  if (!selection_.picked) return nullptr;
+  const ThreadRef picked = selection_.Resolve(snapshot);
+  return &snapshot.thread(picked.block, picked.thread);
 }
 
 void LessonWorkspace::RegisterActions(ActionRegistry& registry) {
@@ -56,14 +60,31 @@ void LessonWorkspace::RegisterActions(ActionRegistry& registry) {
   registry.Add({"reset", "Reset", "Back to step 0.", {{GLFW_KEY_R, 0}},
                 [this](const std::string&) -> std::optional<std::string> {
                   simulation_->Reset();
-                  playing_ = false;
+                  play_.playing = false;
                   return std::nullopt;
                 }});
-  registry.Add({"play", "Play / pause", "Step once per frame until the end.", {{GLFW_KEY_SPACE, 0}},
+  registry.Add({"play", "Play / pause", "Step on at the chosen speed until the end.", {{GLFW_KEY_SPACE, 0}},
                 [this](const std::string&) -> std::optional<std::string> {
-                  playing_ = !playing_;
+                  play_.playing = !play_.playing;
                   return std::nullopt;
                 }});
+  registry.Add({"play-speed", "Play speed", "Steps per second while playing (the argument).", {},
+                [this](const std::string& text) -> std::optional<std::string> {
+                  const float speed = std::strtof(text.c_str(), nullptr);
+                  if (!(speed >= PlayClock::kMinSpeed && speed <= PlayClock::kMaxSpeed)) {
+                    return "play speed \"" + text + "\" is not between 1 and 1000 steps per second";
+                  }
+                  play_.steps_per_second = speed;
+                  return std::nullopt;
+                }});
+  AddStepAction(registry, "step-warp", "Step warp", "Run until every runnable lane of the next warp ran once.",
+                {{GLFW_KEY_W, 0}}, &sim::Simulation::StepWarp);
+  registry.Add({"toggle-guard", "Toggle bounds guard", "Switch the kernel's bounds guard off or on.", {{GLFW_KEY_3, 0}},
+                [this](const std::string&) {
+                  return editor_.Edit(simulation_->config().guard ? "guard=off" : "guard=on");
+                }});
+  editor_.RegisterActions(registry);
+  race_lab_.RegisterActions(registry);
   registry.Add({"toggle-barrier1", "Toggle 1st barrier", "Switch the first __syncthreads() off or on.",
                 {{GLFW_KEY_1, 0}}, [this](const std::string&) { return ToggleBarrier(1); }});
   registry.Add({"toggle-barrier2", "Toggle 2nd barrier", "Switch the second __syncthreads() off or on.",
@@ -113,6 +134,9 @@ void LessonWorkspace::DrawViewMenu() {
   ImGui::MenuItem("Controls", nullptr, &controls_.open);
   ImGui::MenuItem("Shared tiles", nullptr, &shared_tiles_.open);
   ImGui::MenuItem("Counters", nullptr, &counters_.open);
+  ImGui::MenuItem("Kernel source", nullptr, &kernel_source_.open);
+  ImGui::MenuItem("Hazards", nullptr, &hazards_.open);
+  ImGui::MenuItem("Race lab", nullptr, &race_lab_panel_.open);
   ImGui::MenuItem("Matrices", nullptr, &matrices_.open);
   ImGui::MenuItem("Threads", nullptr, &threads_.open);
   ImGui::MenuItem("Narration", nullptr, &narration_.open);
@@ -120,9 +144,16 @@ void LessonWorkspace::DrawViewMenu() {
 }
 
 void LessonWorkspace::Draw(const FrameContext& frame) {
-  if (playing_ && simulation_->Step() == 0) playing_ = false;
+  for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
+    if (simulation_->Step() == 0) play_.playing = false;
+  }
+  race_lab_.Poll();
+  editor_.Poll();
   const sim::Snapshot snapshot = simulation_->snapshot();
-  controls_.Draw(frame, *simulation_, playing_);
+  controls_.Draw(frame, *simulation_, play_, editor_.draft());
+  kernel_source_.Draw(frame, snapshot, PickedThread(snapshot));
+  hazards_.Draw(frame, snapshot);
+  race_lab_panel_.Draw(frame, *simulation_, race_lab_);
   shared_tiles_.Draw(frame, snapshot, selection_.Resolve(snapshot));
   counters_.Draw(frame, *simulation_);
   matrices_.Draw(frame, snapshot, simulation_->a(), simulation_->b());
@@ -146,6 +177,17 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   lesson["finished"] = simulation_->Finished();
   lesson["c"] = simulation_->c();
   lesson["counters"] = CountersPanel::Figures(*simulation_);
+  lesson["scheduler"] = sim::Name(config.scheduler);
+  lesson["guard"] = config.guard;
+  lesson["playing"] = play_.playing;
+  lesson["play_speed"] = play_.steps_per_second;
+  const sim::Snapshot snapshot = simulation_->snapshot();
+  state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot));
+  state["hazards"] = HazardsPanel::Describe(snapshot);
+  state["race_lab_case"] = {{"headline", RaceLabPanel::CaseHeadline(simulation_->geometry())},
+                            {"why", RaceLabPanel::CaseStatement(config, simulation_->geometry())}};
+  editor_.DumpState(state);
+  race_lab_.DumpState(state);
   nlohmann::json& panels = state["lesson_panels"];
   shared_tiles_.DumpState(panels);
   counters_.DumpState(panels);
@@ -154,5 +196,9 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   narration_.DumpState(panels);
   timeline_.DumpState(panels);
 }
+
+bool LessonWorkspace::Busy() const { return race_lab_.Busy() || editor_.Busy(); }
+
+void LessonWorkspace::SaveSettings(Settings& settings) const { editor_.SaveSettings(settings); }
 
 }  // namespace gui

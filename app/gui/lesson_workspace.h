@@ -4,11 +4,17 @@
 #pragma once
 #include <memory>
 
+#include "app/gui/lesson_editor.h"
+#include "app/gui/play_clock.h"
+#include "app/gui/race_lab.h"
 #include "app/gui/workspace.h"
 #include "app/panels/controls_panel.h"
 #include "app/panels/counters_panel.h"
 #include "app/panels/matrices_panel.h"
 #include "app/panels/narration_panel.h"
+#include "app/panels/hazards_panel.h"
+#include "app/panels/kernel_source_panel.h"
+#include "app/panels/race_lab_panel.h"
 #include "app/panels/shared_tiles_panel.h"
 #include "app/panels/thread_selection.h"
 #include "app/panels/threads_panel.h"
@@ -19,22 +25,29 @@ namespace gui {
 
 class LessonWorkspace : public Workspace {
  public:
-  // `lesson` is the --lesson value: "" or "default" open the default lesson.
-  LessonWorkspace(const std::string& lesson, Notifications& notifications);
+  // `lesson` is the --lesson value: a preset name or a lesson file; "" reopens `saved_lesson`
+  // (the settings' last lesson), else the default.
+  LessonWorkspace(const std::string& lesson, const nlohmann::json& saved_lesson, Notifications& notifications);
   void RegisterActions(ActionRegistry& registry) override;
   void DrawViewMenu() override;
   void Draw(const FrameContext& frame) override;
   void DumpState(nlohmann::json& state) const override;
+  bool Busy() const override;
+  void SaveSettings(Settings& settings) const override;
 
  private:
   void AddStepAction(ActionRegistry& registry, const char* name, const char* label, const char* description,
                      std::vector<KeyChord> keys, std::int64_t (sim::Simulation::*move)());
   void Rebuild(const sim::LessonConfig& config);
   std::optional<std::string> ToggleBarrier(int which);
+  // The thread picked in the Threads panel, or nullptr while the views follow the scheduler.
+  const sim::Thread* PickedThread(const sim::Snapshot& snapshot) const;
   void RegisterViewActions(ActionRegistry& registry);
 
   std::unique_ptr<sim::Simulation> simulation_;
-  bool playing_ = false;
+  PlayClock play_;
+  LessonEditor editor_;
+  RaceLab race_lab_;
   ControlsPanel controls_;
   SharedTilesPanel shared_tiles_;
   CountersPanel counters_;
@@ -43,6 +56,9 @@ class LessonWorkspace : public Workspace {
   ThreadsPanel threads_;
   NarrationPanel narration_;
   TimelinePanel timeline_;
+  KernelSourcePanel kernel_source_;
+  HazardsPanel hazards_;
+  RaceLabPanel race_lab_panel_;
 };
 
 }  // namespace gui

@@ -2,16 +2,14 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <sstream>
+#include <utility>
 
 #include "kernels/registry.h"
 
 namespace gui {
 namespace {
-
-// kernels/ has no runner front end yet (no DeviceInfo, no ProbeGpu, no Runner in its public
-// headers), so this build cannot reach a GPU; the panel says so and loading saved sweeps works.
-constexpr const char* kNoRunnerReason = "this build has no GPU runner (kernels/ offers no runner API yet)";
 
 std::vector<std::string> SplitList(const std::string& list) {
   std::vector<std::string> items;
@@ -29,12 +27,21 @@ bool EndsWith(const std::string& text, const char* end) {
   return text.size() >= tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
 }
 
+std::vector<kernels::Shape> SizesIn(const std::vector<kernels::BenchResult>& results) {
+  std::vector<kernels::Shape> sizes;
+  for (const kernels::BenchResult& r : results) {
+    if (std::find(sizes.begin(), sizes.end(), r.shape) == sizes.end()) sizes.push_back(r.shape);
+  }
+  return sizes;
+}
+
+std::string Counted(std::size_t count, const char* what) {
+  return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
+}
+
 }  // namespace
 
-LiveWorkspace::LiveWorkspace() {
-  device_.reason = kNoRunnerReason;
-  panel_.ValidateSizes(device_);
-}
+LiveWorkspace::LiveWorkspace() : gpu_(kernels::ProbeGpu()) { panel_.ValidateSizes(gpu_); }
 
 void LiveWorkspace::RegisterActions(ActionRegistry& registry) {
   auto add = [&](const char* name, const char* label, const char* description, std::vector<KeyChord> keys,
@@ -46,15 +53,17 @@ void LiveWorkspace::RegisterActions(ActionRegistry& registry) {
         panel_.open = !panel_.open;
         return std::nullopt;
       });
-  add("live-run", "Run the sweep", "Time the chosen kernels at the chosen sizes on the GPU.",
-      {{GLFW_KEY_R, GLFW_MOD_CONTROL}}, [this](const std::string&) { return Run(); });
+  add("live-run", "Run the sweep",
+      "Time the chosen kernels at the chosen sizes on the GPU (with a file name: also save the results there "
+      "when the sweep ends).",
+      {{GLFW_KEY_R, GLFW_MOD_CONTROL}}, [this](const std::string& path) { return Run(path); });
   add("live-cancel", "Cancel the sweep", "Stop the sweep after the current launch.", {},
-      [this](const std::string&) { return Report(std::nullopt, "no sweep is running"); });
-  add("live-load", "Load results", "Show a saved sweep (CSV or JSON) in place of the current one.", {},
+      [this](const std::string&) { return Cancel(); });
+  add("live-load", "Load results", "Show saved results (CSV or JSON, the panel's or tilescope bench's) in place of the current ones.", {},
       [this](const std::string& path) { return Load(path); });
-  add("live-export-csv", "Export results as CSV", "Save the sweep's results as CSV.", {},
+  add("live-export-csv", "Export results as CSV", "Save the results as CSV (the format of tilescope bench --csv).", {},
       [this](const std::string& path) { return Export(path, ".csv"); });
-  add("live-export-json", "Export results as JSON", "Save the sweep's results as JSON.", {},
+  add("live-export-json", "Export results as JSON", "Save the results as JSON (the format of tilescope bench --json).", {},
       [this](const std::string& path) { return Export(path, ".json"); });
   add("live-export-png", "Export plot as PNG", "Save the plot as a PNG, as this frame draws it (after the frame's other actions).", {},
       [this](const std::string& path) { return ExportPng(path); });
@@ -66,6 +75,10 @@ void LiveWorkspace::RegisterActions(ActionRegistry& registry) {
       [this](const std::string& text) { return SetReps(text); });
   add("live-view", "Plot or bars", "GFLOPS plot (plot) or % of cuBLAS bars (bars).", {},
       [this](const std::string& name) { return SetView(name); });
+  add("live-gflops-axis", "GFLOPS axis", "The GFLOPS plot's y axis: log (kernels and tensor cores both visible) or linear.", {},
+      [this](const std::string& name) { return SetGflopsAxis(name); });
+  add("live-model-size", "Model link size", "The size whose global reads the model link shows (one of the results').", {},
+      [this](const std::string& size) { return SetModelSize(size); });
 }
 
 void LiveWorkspace::DrawViewMenu() {
@@ -74,18 +87,42 @@ void LiveWorkspace::DrawViewMenu() {
 }
 
 void LiveWorkspace::Draw(const FrameContext& frame) {
-  const panels::LiveSweepView view{device_, sweep_.results, source_, progress_, sweep_.device.fp32_peak_gflops};
+  CollectResults();
+  UpdateModelLink();
+  const panels::LiveSweepView view{gpu_, sweep_, progress_, model_link_};
   panel_.Draw(frame, view);
+}
+
+bool LiveWorkspace::Busy() const {
+  // A row still waiting for its count needs one more frame even when the counter is done.
+  const bool counting = std::any_of(model_link_.rows.begin(), model_link_.rows.end(),
+                                    [](const panels::ModelLinkRow& row) { return !row.reads.has_value(); });
+  return sweep_in_flight_ || counting;
 }
 
 void LiveWorkspace::DumpState(nlohmann::json& state) const {
   nlohmann::json& live = state["live"];
-  live["device"] = {{"available", device_.available}, {"reason", device_.reason}, {"name", device_.name}};
-  live["results"] = sweep_.results.size();
+  live["device"] = {{"available", gpu_.available}, {"reason", gpu_.reason}, {"name", gpu_.device.name}};
+  live["results"] = sweep_.results().size();
   live["running"] = progress_.running;
-  live["loaded_from"] = source_.loaded ? source_.file : "";
-  live["measured_on"] = source_.loaded ? source_.device : "";
-  live["measured_at"] = source_.loaded ? source_.date : "";
+  live["progress"] = {{"done", progress_.done}, {"total", progress_.total}, {"text", progress_.text}};
+  live["provenance"] = sweep_.Provenance();
+  live["loaded_from"] = sweep_.loaded_from();
+  live["measured_on"] = sweep_.device().name;
+  live["measured_at"] = sweep_.file().measured_at;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const panels::ModelLinkRow& row : model_link_.rows) {
+    nlohmann::json entry = {{"label", row.label}};
+    if (row.reads) {
+      entry["global_reads"] = row.reads->reads;
+      entry["counted_by"] = row.reads->source == plot::ReadsSource::kModel ? "model" : "formula";
+      if (row.result && row.result->ok() && row.result->verified) {
+        entry["requested_gbs"] = plot::RequestedGBs(row.reads->reads, row.result->median_ms);
+      }
+    }
+    rows.push_back(std::move(entry));
+  }
+  live["model_link"] = {{"size", model_link_.size ? kernels::ToString(*model_link_.size) : ""}, {"rows", rows}};
   panel_.DumpState(live);
 }
 
@@ -95,30 +132,111 @@ std::optional<std::string> LiveWorkspace::Report(std::optional<std::string> erro
   return error;
 }
 
-std::optional<std::string> LiveWorkspace::Run() {
+std::optional<std::string> LiveWorkspace::Run(const std::string& save_to) {
+  if (sweep_in_flight_) return Report("a sweep is already running", "");
   if (panel_.kernels.empty()) return Report("choose at least one kernel", "");
-  if (panel_.ValidateSizes(device_).empty()) return Report("sizes: " + panel_.sizes_message, "");
-  if (!device_.available) return Report("cannot run: " + device_.reason, "");
-  return Report("cannot run: " + std::string(kNoRunnerReason), "");
+  const std::vector<kernels::Shape> shapes = panel_.ValidateSizes(gpu_);
+  if (shapes.empty()) return Report("sizes: " + panel_.sizes_message, "");
+  if (!save_to.empty() && !EndsWith(save_to, ".csv") && !EndsWith(save_to, ".json")) {
+    return Report("live-run saves to a .csv or .json file, not '" + save_to + "'", "");
+  }
+  if (!gpu_.available) return Report("cannot run: " + gpu_.reason, "");
+  kernels::BenchRequest request;
+  request.kernels = panel_.kernels;
+  request.shapes = shapes;
+  request.reps = panel_.reps;
+  if (auto error = runner_.Start(request)) return Report("cannot run: " + *error, "");
+  sweep_.BeginRun(gpu_.device);
+  sweep_in_flight_ = true;
+  save_when_done_ = save_to;
+  progress_ = {true, false, 0, static_cast<int>(request.kernels.size() * shapes.size()), "starting\u2026"};
+  return Report(std::nullopt, "running " + Counted(request.kernels.size(), "kernel") + " at " +
+                                  Counted(shapes.size(), "size") + ", " + std::to_string(request.reps) + " launches each");
+}
+
+std::optional<std::string> LiveWorkspace::Cancel() {
+  if (!sweep_in_flight_) return Report("no sweep is running", "");
+  runner_.Cancel();
+  progress_.cancelling = true;
+  return Report(std::nullopt, "stopping after the current launch\u2026");
+}
+
+void LiveWorkspace::CollectResults() {
+  if (!sweep_in_flight_) return;
+  // Read before taking: a runner that has stopped has handed over every result by then.
+  const bool still_running = runner_.Running();
+  sweep_.Add(runner_.TakeResults());
+  if (still_running) {
+    const kernels::Progress p = runner_.LastProgress();
+    if (p.total > 0) {
+      progress_.done = p.done;
+      progress_.total = p.total;
+      progress_.text = p.Describe();
+    }
+    return;
+  }
+  FinishSweep();
+}
+
+void LiveWorkspace::FinishSweep() {
+  runner_.Wait();
+  sweep_in_flight_ = false;
+  const bool cancelled = runner_.WasCancelled();
+  progress_ = {};
+  std::size_t wrong = 0;
+  for (const kernels::BenchResult& r : sweep_.results()) wrong += r.ok() && !r.verified ? 1 : 0;
+  std::string outcome = (cancelled ? "cancelled after " : "finished: ") + Counted(sweep_.results().size(), "result");
+  if (wrong > 0) outcome += ", " + Counted(wrong, "wrong C") + " (\u2717, not plotted)";
+  if (save_when_done_.empty()) {
+    Report(std::nullopt, outcome);
+    return;
+  }
+  const std::string path = std::exchange(save_when_done_, {});
+  if (auto error = sweep_.Save(path)) {
+    Report(outcome + "; not saved: " + *error, "");
+  } else {
+    Report(std::nullopt, outcome + "; saved to " + path);
+  }
+}
+
+void LiveWorkspace::UpdateModelLink() {
+  model_link_.sizes = SizesIn(sweep_.results());
+  const auto chosen = std::find_if(model_link_.sizes.begin(), model_link_.sizes.end(), [this](const kernels::Shape& s) {
+    return kernels::ToString(s) == panel_.model_size;
+  });
+  model_link_.size.reset();
+  if (chosen != model_link_.sizes.end()) {
+    model_link_.size = *chosen;
+  } else if (!model_link_.sizes.empty()) {
+    // The smallest size: the one the model counts itself in a usual sweep.
+    model_link_.size = *std::min_element(model_link_.sizes.begin(), model_link_.sizes.end(),
+                                         [](const kernels::Shape& a, const kernels::Shape& b) { return a.m * a.n * a.k < b.m * b.n * b.k; });
+  }
+  model_link_.rows.clear();
+  if (!model_link_.size) return;
+  for (const kernels::BenchResult& r : sweep_.results()) {
+    const kernels::KernelSpec* spec = kernels::FindKernel(r.kernel);
+    if (spec == nullptr || kernels::IsCublas(*spec) || !(r.shape == *model_link_.size)) continue;
+    model_link_.rows.push_back({r.label.empty() ? r.kernel : r.label, reads_.Get(*spec, r.shape), r});
+  }
 }
 
 std::optional<std::string> LiveWorkspace::Load(const std::string& path) {
   if (path.empty()) return Report("live-load needs a file name (type it in the File field)", "");
-  plot::SweepFile loaded;
-  // On failure the sweep on screen stays as it was: a bad file never blanks a good plot.
-  if (auto error = plot::ReadSweepFile(path, loaded)) return Report("not loaded: " + *error, "");
-  sweep_ = std::move(loaded);
-  source_ = {true, path, sweep_.device.name, sweep_.measured_at};
+  if (sweep_in_flight_) return Report("a sweep is running: cancel it or let it finish before loading", "");
+  // On failure the results on screen stay as they were: a bad file never blanks a good plot.
+  if (auto error = sweep_.Load(path)) return Report("not loaded: " + *error, "");
   panel_.file_path = path;
-  return Report(std::nullopt, "loaded " + std::to_string(sweep_.results.size()) + " results from " + path);
+  // The provenance line above the plot says what was loaded; no second message repeats it.
+  return Report(std::nullopt, "");
 }
 
 std::optional<std::string> LiveWorkspace::Export(const std::string& path, const char* extension) {
   if (path.empty() || !EndsWith(path, extension)) {
     return Report(std::string("the file name must end in ") + extension, "");
   }
-  if (sweep_.results.empty()) return Report("nothing to export: no results yet", "");
-  return Report(plot::WriteSweepFile(sweep_, path), "saved " + std::to_string(sweep_.results.size()) + " results to " + path);
+  const std::string partial = sweep_in_flight_ ? " (so far: the sweep is still running)" : "";
+  return Report(sweep_.Save(path), "saved " + Counted(sweep_.results().size(), "result") + " to " + path + partial);
 }
 
 std::optional<std::string> LiveWorkspace::ExportPng(const std::string& path) {
@@ -129,10 +247,11 @@ std::optional<std::string> LiveWorkspace::ExportPng(const std::string& path) {
 }
 
 std::optional<std::string> LiveWorkspace::SetKernels(const std::string& list) {
+  if (sweep_in_flight_) return Report("a sweep is running: the kernels change after it", "");
   std::vector<std::string> chosen;
   if (list != "none") {
     for (const std::string& name : SplitList(list)) {
-      if (!kernels::FindKernel(name)) return Report("unknown kernel '" + name + "'", "");
+      if (!kernels::FindKernel(name)) return Report("unknown kernel '" + name + "' (see tilescope bench --list)", "");
       if (std::find(chosen.begin(), chosen.end(), name) == chosen.end()) chosen.push_back(name);
     }
   }
@@ -146,7 +265,7 @@ std::optional<std::string> LiveWorkspace::SetKernels(const std::string& list) {
 std::optional<std::string> LiveWorkspace::SetSizes(const std::string& spec) {
   panel_.sizes_text = spec;
   // The panel shows the problem beside the field; the status bar gets it too.
-  if (panel_.ValidateSizes(device_).empty()) return "sizes: " + panel_.sizes_message;
+  if (panel_.ValidateSizes(gpu_).empty()) return "sizes: " + panel_.sizes_message;
   return std::nullopt;
 }
 
@@ -171,6 +290,27 @@ std::optional<std::string> LiveWorkspace::SetView(const std::string& name) {
     return Report("live-view takes plot or bars, not '" + name + "'", "");
   }
   return std::nullopt;
+}
+
+std::optional<std::string> LiveWorkspace::SetGflopsAxis(const std::string& name) {
+  if (name == "log") {
+    panel_.gflops_axis = plot::Scale::kLog;
+  } else if (name == "linear") {
+    panel_.gflops_axis = plot::Scale::kLinear;
+  } else {
+    return Report("live-gflops-axis takes log or linear, not '" + name + "'", "");
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> LiveWorkspace::SetModelSize(const std::string& size) {
+  for (const kernels::Shape& shape : SizesIn(sweep_.results())) {
+    if (kernels::ToString(shape) == size) {
+      panel_.model_size = size;
+      return std::nullopt;
+    }
+  }
+  return Report("no results at n = " + size + " to compare with the model", "");
 }
 
 }  // namespace gui

@@ -1,14 +1,20 @@
 // live_workspace.h — the live GPU workspace: owns what the live panel shows (this machine's
-// GPU, the sweep's results and where they came from) and the named actions that change it:
-// live-run, live-cancel, live-load, live-export-{csv,json,png}, live-kernels, live-sizes,
-// live-reps, live-view, live-panel.
+// GPU, the runner and its sweep, the results and where they came from, the model's counts)
+// and the named actions that change it: live-run, live-cancel, live-load,
+// live-export-{csv,json,png}, live-kernels, live-sizes, live-reps, live-view,
+// live-gflops-axis, live-model-size, live-panel.
+//
+// The sweep runs on the runner's worker thread; each frame takes the results that arrived
+// and the latest progress, so the UI keeps drawing at full rate.
 #pragma once
 #include <optional>
 #include <string>
 
 #include "app/gui/workspace.h"
 #include "app/panels/live_gpu_panel.h"
-#include "app/plot/sweep_file.h"
+#include "app/plot/global_reads.h"
+#include "app/plot/sweep_results.h"
+#include "kernels/runner.h"
 
 namespace gui {
 
@@ -19,9 +25,12 @@ class LiveWorkspace : public Workspace {
   void DrawViewMenu() override;
   void Draw(const FrameContext& frame) override;
   void DumpState(nlohmann::json& state) const override;
+  // A sweep in flight, or the model still counting the reads on show.
+  bool Busy() const override;
 
  private:
-  std::optional<std::string> Run();
+  std::optional<std::string> Run(const std::string& save_to);
+  std::optional<std::string> Cancel();
   std::optional<std::string> Load(const std::string& path);
   std::optional<std::string> Export(const std::string& path, const char* extension);
   std::optional<std::string> ExportPng(const std::string& path);
@@ -29,14 +38,24 @@ class LiveWorkspace : public Workspace {
   std::optional<std::string> SetSizes(const std::string& spec);
   std::optional<std::string> SetReps(const std::string& text);
   std::optional<std::string> SetView(const std::string& name);
+  std::optional<std::string> SetGflopsAxis(const std::string& name);
+  std::optional<std::string> SetModelSize(const std::string& size);
+  // Takes what the runner handed over since the last frame; ends the sweep when it ended.
+  void CollectResults();
+  void FinishSweep();
+  void UpdateModelLink();
   // Shows the outcome in the panel and hands errors on to the status bar.
   std::optional<std::string> Report(std::optional<std::string> error, const std::string& success);
 
-  panels::LiveGpuPanel panel_;
-  plot::DeviceFacts device_;  // This machine's GPU, or why there is none.
-  plot::SweepFile sweep_;     // The results on screen and the GPU they were measured on.
-  panels::ResultsSource source_;
+  const kernels::GpuStatus& gpu_;  // This machine's GPU, or why there is none.
+  kernels::Runner runner_;
+  bool sweep_in_flight_ = false;  // Started and not yet collected to its end.
+  std::string save_when_done_;    // live-run's file: written when the sweep ends.
+  plot::SweepResults sweep_;
+  plot::GlobalReadsCounter reads_;
   panels::SweepProgress progress_;
+  panels::ModelLink model_link_;
+  panels::LiveGpuPanel panel_;
 };
 
 }  // namespace gui

@@ -2,39 +2,143 @@
 
 #include <imgui.h>
 
+#include <algorithm>
+#include <string>
+
+#include "app/gui/lesson_edit.h"
+#include "app/gui/palette.h"
 #include "app/panels/panel_layout.h"
+#include "sim/lesson_file.h"
 
 namespace gui {
 namespace {
 
-void ActionButton(const FrameContext& frame, const char* label, const char* action, const char* tooltip) {
+constexpr float kNumberWidth = 4.5f;  // in font heights: fits "65536"
+
+void Tooltip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+// Buttons flow onto the next line when the panel is narrow.
+void FlowButton(const FrameContext& frame, const char* label, const char* action, const char* tooltip) {
+  const float width = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width < right) ImGui::SameLine();
   if (ImGui::Button(label)) frame.actions.Push(action);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
-  ImGui::SameLine();
+  Tooltip(tooltip);
+}
+
+// The problem with the draft, under the field it concerns.
+void FieldMessage(const LessonDraft& draft, const char* field) {
+  if (!draft.error || draft.error->field != field) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette::kOrange));
+  ImGui::TextWrapped("%s %s (the last good lesson keeps running)", palette::kGlyphWarning,
+                     draft.error->message.c_str());
+  ImGui::PopStyleColor();
+}
+
+bool IsShownField(const std::string& field) {
+  for (const char* shown : {"m", "n", "k", "tile", "tm", "tn", "tk", "fill_a", "fill_b", "fill_file", "seed"}) {
+    if (field == shown) return true;
+  }
+  return false;
+}
+
+// An integer field that queues "lesson-set key=value" once the user is done typing (Enter
+// or leaving the field), so a half-typed number never rebuilds the model.
+void IntField(const FrameContext& frame, const char* label, const char* key, int& value, const char* tooltip) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * kNumberWidth);
+  ImGui::InputInt(label, &value, 0, 0);
+  if (ImGui::IsItemDeactivatedAfterEdit())
+    frame.actions.Push("lesson-set", std::string(key) + "=" + std::to_string(value));
+  Tooltip(tooltip);
+}
+
+template <typename Enum, std::size_t N>
+void EnumCombo(const FrameContext& frame, const char* label, const char* key, Enum current,
+               const std::array<Enum, N>& choices, const char* tooltip) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  if (ImGui::BeginCombo(label, sim::Name(current))) {
+    for (Enum choice : choices) {
+      if (ImGui::Selectable(sim::Name(choice), choice == current) && choice != current) {
+        frame.actions.Push("lesson-set", std::string(key) + "=" + sim::Name(choice));
+      }
+    }
+    ImGui::EndCombo();
+  }
+  Tooltip(tooltip);
+}
+
+void FillField(const FrameContext& frame, const char* label, const char* key, sim::MatrixFill& fill) {
+  ImGui::PushID(key);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
+  const std::string current = fill.kind == sim::FillKind::kExplicit ? "values" : sim::Name(fill.kind);
+  if (ImGui::BeginCombo(label, current.c_str())) {
+    for (const char* choice : {"sequence", "random", "identity"}) {
+      if (ImGui::Selectable(choice, current == choice) && current != choice) {
+        frame.actions.Push("lesson-set", std::string(key) + "=" + choice);
+      }
+    }
+    ImGui::EndCombo();
+  }
+  Tooltip(
+      "sequence: 1, 2, 3, \u2026 row by row; random: seeded values in [-1, 1); identity: ones on the diagonal; "
+      "values: explicit numbers (from a test-vector or lesson file)");
+  if (fill.kind == sim::FillKind::kRandom) {
+    ImGui::SameLine();
+    int seed = static_cast<int>(fill.seed);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * kNumberWidth);
+    ImGui::InputInt("seed", &seed, 0, 0);
+    fill.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      frame.actions.Push("lesson-set", std::string(key) + "=random:" + std::to_string(std::max(seed, 0)));
+    }
+    Tooltip("Seed of the random fill: the same seed gives the same matrix.");
+  }
+  ImGui::PopID();
+}
+
+bool TextField(const char* label, std::array<char, 512>& buffer, const char* hint, const char* tooltip) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
+  const bool changed = ImGui::InputTextWithHint(label, hint, buffer.data(), buffer.size());
+  Tooltip(tooltip);
+  return changed;
 }
 
 }  // namespace
 
-void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, bool playing) {
+void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
+                         const LessonDraft& draft) {
   if (!open) return;
-  PlacePanel(frame, {0.0f, 0.0f, 0.48f, 0.22f});
+  PlacePanel(frame, kControlsSlot);
   if (!ImGui::Begin("Controls", &open)) {
     ImGui::End();
     return;
   }
-  DrawButtons(frame, playing);
-  ImGui::NewLine();
+  DrawButtons(frame, play);
   DrawPosition(simulation);
+  if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
   ImGui::End();
 }
 
-void ControlsPanel::DrawButtons(const FrameContext& frame, bool playing) {
-  ActionButton(frame, "\u2190 Back", "step-back", "Step back one instruction, exactly (\u2190)");
-  ActionButton(frame, "Step \u2192", "step", "Run one instruction of the scheduler's unit (\u2192)");
-  ActionButton(frame, "To barrier", "to-barrier", "Run until a __syncthreads() releases its block (B)");
-  ActionButton(frame, "Next phase", "next-phase", "Run to the end of the current tile phase (Shift+\u2192)");
-  ActionButton(frame, playing ? "Pause" : "Play", "play", "Step continuously (Space)");
-  ActionButton(frame, "Reset", "reset", "Back to step 0 (R)");
+void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play) {
+  if (ImGui::Button("\u2190 Back")) frame.actions.Push("step-back");
+  Tooltip("Step back one step, exactly (\u2190)");
+  FlowButton(frame, "Step \u2192", "step",
+             "Run one instruction of the scheduler's unit: a warp, or one thread (\u2192)");
+  FlowButton(frame, "Step warp", "step-warp", "Run until every runnable lane of the next warp has run once (W)");
+  FlowButton(frame, "To barrier", "to-barrier", "Run until a __syncthreads() releases its block (B)");
+  FlowButton(frame, "Next phase", "next-phase", "Run to the end of the current tile phase (Shift+\u2192)");
+  FlowButton(frame, "To end", "run-to-end", "Run the whole lesson to its last step (End)");
+  FlowButton(frame, play.playing ? "Pause" : "Play", "play", "Step continuously at the speed below (Space)");
+  FlowButton(frame, "Reset", "reset", "Back to step 0 (R)");
+  if (!ImGui::IsAnyItemActive()) speed_ = play.steps_per_second;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+  if (ImGui::SliderFloat("steps/s", &speed_, PlayClock::kMinSpeed, PlayClock::kMaxSpeed, "%.0f",
+                         ImGuiSliderFlags_Logarithmic)) {
+    frame.actions.Push("play-speed", std::to_string(static_cast<int>(speed_)));
+  }
+  Tooltip("How fast Play steps: steps per second");
 }
 
 void ControlsPanel::DrawPosition(const sim::Simulation& simulation) {
@@ -44,13 +148,133 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation) {
   ImGui::Text("Step %lld of %lld   phase %d of %d", static_cast<long long>(simulation.step()),
               static_cast<long long>(simulation.TotalSteps()), snapshot.current_phase() + 1, geometry.phases);
   ImGui::ProgressBar(simulation.TotalSteps() == 0 ? 0.0f : float(simulation.step()) / float(simulation.TotalSteps()));
-  ImGui::Text("C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s",
-              config.m, config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm,
-              geometry.tn, geometry.tk, sim::Name(config.scheduler));
-  ImGui::Text("1st barrier: %s (key 1)   2nd barrier: %s (key 2)", sim::Name(config.barrier1), sim::Name(config.barrier2));
+  ImGui::TextWrapped(
+      "C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s", config.m,
+      config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm, geometry.tn, geometry.tk,
+      sim::Name(config.scheduler));
+  if (!geometry.naive) {
+    ImGui::Text("1st barrier: %s (key 1)   2nd barrier: %s (key 2)", sim::Name(config.barrier1),
+                sim::Name(config.barrier2));
+  }
   if (geometry.warps_per_block == 1 && geometry.block_threads < 32) {
     ImGui::TextWrapped("A block is one warp with %d of 32 lanes live (%d idle).", geometry.block_threads,
                        32 - geometry.block_threads);
+  }
+}
+
+void ControlsPanel::DrawLesson(const FrameContext& frame, const LessonDraft& draft) {
+  if (draft.generation != seen_generation_) {
+    edit_ = draft.lesson;
+    seen_generation_ = draft.generation;
+  }
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  if (ImGui::BeginCombo("Preset", edit_.name.c_str())) {
+    for (const sim::LessonConfig& preset : sim::Presets()) {
+      if (ImGui::Selectable(preset.name.c_str(), preset.name == edit_.name)) {
+        frame.actions.Push("lesson-preset", preset.name);
+      }
+      Tooltip(preset.description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  Tooltip(
+      "Built-in lessons: the default 4\u00D74 with TILE 2, larger and padded sizes, rectangular tiles, the naive "
+      "kernel, the TILE 16 race");
+  if (draft.error && !IsShownField(draft.error->field)) FieldMessage(draft, draft.error->field.c_str());
+  DrawShape(frame, draft);
+  DrawFills(frame, draft);
+  DrawRunFields(frame, draft);
+  DrawFiles(frame, draft);
+}
+
+void ControlsPanel::DrawShape(const FrameContext& frame, const LessonDraft& draft) {
+  constexpr std::array<sim::KernelKind, 3> kKernels{sim::KernelKind::kTiled, sim::KernelKind::kTiledRect,
+                                                    sim::KernelKind::kNaive};
+  EnumCombo(frame, "Kernel", "kernel", edit_.kernel, kKernels,
+            "tiled: square TILE\u00D7TILE tiles (02_tiled.cu); rect: TM\u00D7TN tiles stepping K by TK "
+            "(03_tiled_rect.cu); naive: no shared memory (01_naive.cu)");
+  IntField(frame, "M", "m", edit_.m, "Rows of A and C");
+  ImGui::SameLine();
+  IntField(frame, "N", "n", edit_.n, "Columns of B and C");
+  ImGui::SameLine();
+  IntField(frame, "K", "k", edit_.k, "Columns of A, rows of B: the inner dimension the phases walk");
+  for (const char* field : {"m", "n", "k"}) FieldMessage(draft, field);
+  if (edit_.kernel == sim::KernelKind::kTiledRect) {
+    IntField(frame, "TM", "tm", edit_.rect.tm, "Rows of C per block (the block is TN wide, TM tall)");
+    ImGui::SameLine();
+    IntField(frame, "TN", "tn", edit_.rect.tn, "Columns of C per block");
+    ImGui::SameLine();
+    IntField(frame, "TK", "tk", edit_.rect.tk, "The slice of K each phase loads into As and Bs");
+    for (const char* field : {"tm", "tn", "tk"}) FieldMessage(draft, field);
+  } else {
+    IntField(frame, "Tile", "tile", edit_.tile,
+             edit_.kernel == sim::KernelKind::kNaive
+                 ? "The naive kernel's block is TILE\u00D7TILE threads"
+                 : "TILE: the block is TILE\u00D7TILE threads, As and Bs TILE\u00D7TILE");
+    FieldMessage(draft, "tile");
+  }
+}
+
+void ControlsPanel::DrawFills(const FrameContext& frame, const LessonDraft& draft) {
+  FillField(frame, "Fill A", "fill_a", edit_.fill_a);
+  FieldMessage(draft, "fill_a");
+  FillField(frame, "Fill B", "fill_b", edit_.fill_b);
+  FieldMessage(draft, "fill_b");
+  TextField("##vectors", vector_path_, "seed-003 test-vector file",
+            "A binary test-vector file in seed 003's format: M, N, K, A, B, C per case");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.0f);
+  ImGui::InputInt("case", &vector_case_, 0, 0);
+  Tooltip("Which case of the file (1 = the first)");
+  ImGui::SameLine();
+  if (ImGui::Button("Load A, B")) {
+    frame.actions.Push("lesson-vectors", std::string(vector_path_.data()) + "#" + std::to_string(vector_case_));
+  }
+  Tooltip("Take M, N, K, A and B from that case of the file");
+  FieldMessage(draft, "fill_file");
+}
+
+void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& draft) {
+  constexpr std::array<sim::SchedulerKind, 4> kSchedulers{sim::SchedulerKind::kRealistic,
+                                                          sim::SchedulerKind::kThreadOrder, sim::SchedulerKind::kRandom,
+                                                          sim::SchedulerKind::kRaceExposing};
+  EnumCombo(frame, "Scheduler", "scheduler", edit_.scheduler, kSchedulers,
+            "realistic: warps in lockstep, as on the GPU; thread: one thread at a time; random: seeded interleaving; "
+            "race: fast threads run ahead, so a missing barrier corrupts C (key S)");
+  ImGui::SameLine();
+  int seed = static_cast<int>(edit_.seed);
+  IntField(frame, "Seed", "seed", seed, "The scheduler's seed: the same seed gives the same run");
+  edit_.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  FieldMessage(draft, "seed");
+  if (edit_.kernel != sim::KernelKind::kNaive) {
+    bool guard = edit_.guard;
+    if (ImGui::Checkbox("Bounds guard", &guard)) frame.actions.Push("toggle-guard");
+    Tooltip(
+        "Key 3. Off: loads and the store of C skip their bounds test, as seed 004's kernel; edge threads read "
+        "outside A and B");
+    ImGui::SameLine();
+    constexpr std::array<sim::TileCount, 2> kCounts{sim::TileCount::kCeil, sim::TileCount::kFloor};
+    EnumCombo(frame, "phases", "tiles", edit_.tile_count, kCounts,
+              "ceil: ceil(K/T) phases with a padded tail tile; floor: K/T rounded down, as seed 004's hint code, which "
+              "skips the tail");
+  }
+}
+
+void ControlsPanel::DrawFiles(const FrameContext& frame, const LessonDraft& draft) {
+  TextField("##lessonfile", lesson_path_, "lesson.json", "A lesson JSON file to open, or to save the lesson to");
+  ImGui::SameLine();
+  if (ImGui::Button("Open")) frame.actions.Push("lesson-open", lesson_path_.data());
+  Tooltip("Open the lesson file named on the left (unknown keys are warned about, bad values named)");
+  ImGui::SameLine();
+  if (ImGui::Button("Save")) frame.actions.Push("lesson-save", lesson_path_.data());
+  Tooltip("Save the running lesson as JSON to the file named on the left");
+  TextField("##tracefile", trace_path_, "trace.json", "Where to write the lesson's trace as JSON");
+  ImGui::SameLine();
+  if (ImGui::Button("Export trace")) frame.actions.Push("lesson-export-trace", trace_path_.data());
+  Tooltip("Run the lesson to its end on a worker thread and write its trace (counters, hazards, C) as JSON");
+  if (!draft.status.empty()) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(draft.status_is_error ? palette::kOrange : palette::kSkyBlue),
+                       "%s %s", draft.status_is_error ? palette::kGlyphWarning : "\u2139", draft.status.c_str());
   }
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/gui/palette.h"
+#include "app/panels/panel_layout.h"
 #include "app/plot/bar_chart.h"
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
@@ -16,9 +17,12 @@ namespace panels {
 namespace {
 
 constexpr const char* kWindowTitle = "Live GPU";
-constexpr float kPlotHeightShare = 0.55f;  // Of the space left under the controls.
-constexpr float kMinPlotHeight = 260.0f;   // Font-relative: × font size / 16.
-constexpr float kTableRows = 8.0f;         // Visible rows before the table scrolls.
+constexpr float kPlotShare = 0.58f;          // Of the height left under the controls.
+constexpr float kMinPlotHeightFonts = 14.0f;  // × font size.
+constexpr float kSideBySideFonts = 90.0f;     // Table and model link side by side from this width (× font size).
+constexpr float kTableShare = 0.56f;          // Of the width, when side by side.
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+constexpr double kBytesPerFloat = 4.0;
 
 ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
 
@@ -45,10 +49,14 @@ std::string Format(const char* format, double value) {
   return text;
 }
 
-constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kBytesPerFloat = 4.0;
+// 33554432 → "33,554,432": counts a class reads from afar.
+std::string Grouped(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
+  return digits;
+}
 
-// A, B, C and the cuBLAS reference C the runner checks against, all FP32.
+// What the runner allocates for one size: A, B, the kernel's C and cuBLAS's reference C.
 double BytesFor(const kernels::Shape& s) {
   const double m = static_cast<double>(s.m);
   const double n = static_cast<double>(s.n);
@@ -56,12 +64,20 @@ double BytesFor(const kernels::Shape& s) {
   return kBytesPerFloat * (m * k + k * n + 2.0 * m * n);
 }
 
+void VerifiedMark(bool verified) {
+  ImGui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
+                     verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
+}
+
+void Dash() { ImGui::TextDisabled("\u2014"); }
+
 }  // namespace
 
-std::string DescribeDevice(const LiveDevice& d) {
-  if (!d.available) return d.reason;
-  std::string text = d.name + " \u00b7 CC " + d.compute_capability + " \u00b7 " + std::to_string(d.sms) + " SMs \u00b7 " +
-                     Format("%.0f MHz", d.clock_mhz) + " \u00b7 " + Format("%.1f GiB", d.memory_bytes / kGiB);
+std::string DescribeDevice(const kernels::DeviceInfo& d) {
+  std::string text = d.name + " \u00b7 CC " + std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor) + " \u00b7 " +
+                     std::to_string(d.sm_count) + " SMs \u00b7 " + Format("%.0f MHz", d.clock_mhz) + " \u00b7 " +
+                     Format("%.1f GiB", static_cast<double>(d.total_memory_bytes) / kGiB);
+  if (d.memory_bandwidth_gbs > 0.0) text += Format(" \u00b7 memory %.0f GB/s", d.memory_bandwidth_gbs);
   if (d.fp32_peak_gflops > 0.0) text += Format(" \u00b7 FP32 peak %.1f TFLOPS", d.fp32_peak_gflops / 1000.0);
   return text;
 }
@@ -70,40 +86,36 @@ LiveGpuPanel::LiveGpuPanel() {
   for (const kernels::KernelSpec* spec : kernels::DefaultKernels()) kernels.push_back(spec->name);
 }
 
-void LiveGpuPanel::PlaceWindow(const gui::FrameContext& frame) const {
-  const ImVec2 area(frame.area_max.x - frame.area_min.x, frame.area_max.y - frame.area_min.y);
-  // Lower right, beside and under the lesson's panels, which take the upper left.
-  const ImVec2 pos(frame.area_min.x + area.x * 0.5f, frame.area_min.y + area.y * 0.35f);
-  const ImGuiCond cond = frame.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(pos, cond);
-  ImGui::SetNextWindowSize(ImVec2(area.x * 0.5f, area.y * 0.65f), cond);
-}
-
-std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const LiveDevice& device) {
+std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const kernels::GpuStatus& gpu) {
   std::vector<kernels::Shape> shapes;
+  planned_sizes = 0;
   if (auto error = kernels::ParseShapes(sizes_text, shapes)) {
     sizes_message = *error;
     return {};
   }
+  const double memory = static_cast<double>(gpu.device.total_memory_bytes);
   for (const kernels::Shape& shape : shapes) {
-    if (device.available && BytesFor(shape) > device.memory_bytes) {
+    if (gpu.available && BytesFor(shape) > memory) {
       sizes_message = "n = " + kernels::ToString(shape) + " needs " + Format("%.1f GiB", BytesFor(shape) / kGiB) +
-                      " (A, B, C and the reference C); the device has " + Format("%.1f GiB", device.memory_bytes / kGiB);
+                      " (A, B, C and the reference C); the device has " + Format("%.1f GiB", memory / kGiB);
       return {};
     }
   }
   sizes_message.clear();
+  planned_sizes = shapes.size();
   return shapes;
 }
 
 void LiveGpuPanel::DumpState(nlohmann::json& state) const {
   state["open"] = open;
   state["view"] = view == LiveView::kPlot ? "plot" : "bars";
+  state["gflops_axis"] = gflops_axis == plot::Scale::kLog ? "log" : "linear";
   state["kernels"] = kernels;
   state["sizes"] = sizes_text;
   state["sizes_message"] = sizes_message;
   state["reps"] = reps;
   state["message"] = status_message;
+  state["model_size"] = model_size;
   auto& plot = state["plot"];
   plot["series"] = nlohmann::json::array();
   for (const auto& s : plot_state.series) plot["series"].push_back({{"name", s.name}, {"points", s.points}});
@@ -113,34 +125,46 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
   plot["region"] = {plot_state.widget_min.x, plot_state.widget_min.y, plot_state.widget_max.x, plot_state.widget_max.y};
 }
 
-void LiveGpuPanel::DrawDevice(const LiveDevice& device) const {
-  if (device.available) {
-    ImGui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
-    ImGui::SameLine();
-    ImGui::TextWrapped("%s", DescribeDevice(device).c_str());
-  } else {
-    MessageText("No GPU run here: " + device.reason + ". Loading saved results still works.", true);
-  }
-}
-
 void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& sweep) {
   if (!open) return;
-  PlaceWindow(frame);
+  gui::PlacePanel(frame, gui::kLiveGpuSlot);
   if (!ImGui::Begin(kWindowTitle, &open)) {
     ImGui::End();
     return;
   }
-  DrawDevice(sweep.device);
-  DrawKernelChoice(frame);
-  DrawSweepForm(frame, sweep);
-  DrawProgress(sweep.progress);
+  DrawDevice(sweep.gpu);
+  DrawRunRow(frame, sweep.progress);
+  // Presentation mode starts with the setup folded, so the plot gets the room a class needs.
+  if (frame.presentation != fold_set_for_presentation) {
+    ImGui::SetNextItemOpen(!frame.presentation);
+    fold_set_for_presentation = frame.presentation;
+  }
+  if (ImGui::CollapsingHeader("Sweep setup: kernels, sizes, repetitions, files")) {
+    DrawKernelChoice(frame, sweep.progress.running);
+    DrawSweepForm(sweep);
+    DrawFileRow(frame);
+  }
   MessageText(status_message, status_is_error);
   ImGui::Separator();
-  DrawResultsArea(frame, sweep);
+  const std::string provenance = sweep.sweep.Provenance();
+  if (!provenance.empty()) ImGui::TextColored(Colour(gui::palette::kSkyBlue), "%s", provenance.c_str());
+  const float font = ImGui::GetFontSize();
+  DrawPlot(frame, sweep, std::max(kMinPlotHeightFonts * font, ImGui::GetContentRegionAvail().y * kPlotShare));
+  DrawDetails(frame, sweep);
   ImGui::End();
 }
 
-void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame) {
+void LiveGpuPanel::DrawDevice(const kernels::GpuStatus& gpu) const {
+  if (gpu.available) {
+    ImGui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
+    ImGui::SameLine();
+    ImGui::TextWrapped("GPU: %s", DescribeDevice(gpu.device).c_str());
+  } else {
+    MessageText("No GPU run here: " + gpu.reason + ". Loading saved results still works.", true);
+  }
+}
+
+void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame, bool running) {
   bool changed = false;
   auto checkbox = [&](const kernels::KernelSpec& spec) {
     const auto at = std::find(kernels.begin(), kernels.end(), spec.name);
@@ -153,14 +177,16 @@ void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame) {
     ImGui::SameLine();
     return on;
   };
+  ImGui::BeginDisabled(running);
   std::vector<std::string> chosen;
+  ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Kernels:");
   ImGui::SameLine();
   for (const kernels::KernelSpec* spec : kernels::AllKernels()) {
     if (IsBenchmarkKernel(*spec) && checkbox(*spec)) chosen.push_back(spec->name);
   }
   ImGui::NewLine();
-  if (ImGui::TreeNode("Race-lab variants (barriers removed, unguarded)")) {
+  if (ImGui::TreeNode("Race-lab variants (barriers removed, unguarded): their C is wrong, so they are timed but never plotted")) {
     for (const kernels::KernelSpec* spec : kernels::AllKernels()) {
       if (!IsBenchmarkKernel(*spec) && checkbox(*spec)) chosen.push_back(spec->name);
     }
@@ -172,6 +198,7 @@ void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame) {
       if (spec && !IsBenchmarkKernel(*spec)) chosen.push_back(name);  // Folded away, still chosen.
     }
   }
+  ImGui::EndDisabled();
   // Through the action, so a click and a script line change the choice the same way.
   if (changed) {
     std::string list;
@@ -180,36 +207,31 @@ void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame) {
   }
 }
 
-void LiveGpuPanel::DrawSweepForm(const gui::FrameContext& frame, const LiveSweepView& sweep) {
-  ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Sizes:");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  if (ImGui::InputText("##sizes", &sizes_text)) ValidateSizes(sweep.device);
-  if (ImGui::IsItemHovered()) {
-    ImGui::SetTooltip("A list (256,1000,4096), a power-of-two range (256:4096) or M×N×K shapes (37x29x53)");
-  }
-  ImGui::SameLine();
-  if (sizes_message.empty()) {
-    ImGui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
-  } else {
-    ImGui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, sizes_message.c_str());
-  }
+void LiveGpuPanel::DrawSweepForm(const LiveSweepView& sweep) {
+  ImGui::BeginDisabled(sweep.progress.running);
   ImGui::AlignTextToFramePadding();
   ImGui::TextUnformatted("Repetitions:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   if (ImGui::InputInt("##reps", &reps)) reps = std::clamp(reps, 1, kernels::kMaxReps);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Timed launches per kernel and size, after 2 warm-ups");
+  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+  ImGui::TextUnformatted("Sizes:");
   ImGui::SameLine();
-  ImGui::BeginDisabled(sweep.progress.running);
-  if (ImGui::Button("Run")) frame.actions.Push("live-run");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
+  if (ImGui::InputText("##sizes", &sizes_text)) ValidateSizes(sweep.gpu);
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("A list (256,1000,4096), a power-of-two range (256:4096) or M\u00d7N\u00d7K shapes (37x29x53)");
+  }
   ImGui::EndDisabled();
   ImGui::SameLine();
-  ImGui::BeginDisabled(!sweep.progress.running);
-  if (ImGui::Button("Cancel")) frame.actions.Push("live-cancel");
-  ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Stops after the current launch");
-  DrawFileRow(frame);
+  if (sizes_message.empty()) {
+    ImGui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
+  } else {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, sizes_message.c_str());
+    ImGui::PopTextWrapPos();
+  }
 }
 
 void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
@@ -218,60 +240,111 @@ void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
   ImGui::InputTextWithHint("##file", "results.json, results.csv or plot.png", &file_path);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same CSV and JSON as tilescope bench --csv / --json");
   const std::pair<const char*, const char*> buttons[] = {{"Load", "live-load"},
                                                          {"Export CSV", "live-export-csv"},
                                                          {"Export JSON", "live-export-json"},
                                                          {"Export plot PNG", "live-export-png"}};
   for (const auto& [label, action] : buttons) {
     ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label).x + ImGui::GetFrameHeight()) ImGui::NewLine();
     if (ImGui::Button(label)) frame.actions.Push(action, file_path);
   }
 }
 
-void LiveGpuPanel::DrawProgress(const SweepProgress& progress) const {
-  if (!progress.running) return;
+// Run and Cancel stay visible with the setup folded; beside them the progress of a sweep, or
+// what Run would do.
+void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const SweepProgress& progress) const {
+  ImGui::BeginDisabled(progress.running);
+  if (ImGui::Button("Run")) frame.actions.Push("live-run");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Time the chosen kernels on the GPU (Ctrl+R)");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!progress.running || progress.cancelling);
+  if (ImGui::Button("Cancel")) frame.actions.Push("live-cancel");
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Stops after the current launch");
+  ImGui::SameLine();
+  if (!progress.running) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%zu kernel%s \u00d7 %zu size%s (%s), %d timed launches each", kernels.size(),
+                        kernels.size() == 1 ? "" : "s", planned_sizes, planned_sizes == 1 ? "" : "s",
+                        sizes_text.c_str(), reps);
+    return;
+  }
   const float fraction = progress.total > 0 ? static_cast<float>(progress.done) / static_cast<float>(progress.total) : 0.0f;
-  ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), progress.text.c_str());
+  const std::string text = "[" + std::to_string(progress.done) + "/" + std::to_string(progress.total) + "] " +
+                           progress.text + (progress.cancelling ? " \u2014 stopping after this launch" : "");
+  ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text.c_str());
 }
 
-void LiveGpuPanel::DrawResultsArea(const gui::FrameContext& frame, const LiveSweepView& sweep) {
-  if (sweep.source.loaded) {
-    ImGui::TextColored(Colour(gui::palette::kSkyBlue), "loaded from %s, measured on %s at %s", sweep.source.file.c_str(),
-                       sweep.source.device.c_str(), sweep.source.date.c_str());
-  }
+void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
   if (ImGui::RadioButton("GFLOPS plot", view == LiveView::kPlot)) frame.actions.Push("live-view", "plot");
   ImGui::SameLine();
   if (ImGui::RadioButton("% of cuBLAS bars", view == LiveView::kBars)) frame.actions.Push("live-view", "bars");
-  const float unit = ImGui::GetFontSize() / 16.0f;
-  const float height = std::max(kMinPlotHeight * unit, ImGui::GetContentRegionAvail().y * kPlotHeightShare);
+  if (view == LiveView::kPlot) {
+    ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
+    ImGui::TextUnformatted("GFLOPS axis:");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("log", gflops_axis == plot::Scale::kLog)) frame.actions.Push("live-gflops-axis", "log");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("linear", gflops_axis == plot::Scale::kLinear)) frame.actions.Push("live-gflops-axis", "linear");
+  }
   const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
   const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
-  const double peak = sweep.peak_gflops;
+  const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
+  const double peak = sweep.sweep.device().fp32_peak_gflops;
   plot_state = view == LiveView::kPlot
-                   ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(sweep.results, peak, reference), size)
-                   : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(sweep.results, reference), size);
+                   ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, peak, reference, gflops_axis), size)
+                   : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(results, reference), size);
   if (!pending_png.empty() && frame.region_screenshots) {
     frame.region_screenshots->push_back({plot_state.widget_min, plot_state.widget_max, pending_png});
     pending_png.clear();
   }
-  DrawTable(sweep);
+}
+
+// The results table and the model link: side by side where the page is wide enough for
+// both, else (large presentation fonts) as two tabs, so neither is squeezed.
+void LiveGpuPanel::DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep) {
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  if (avail.x >= kSideBySideFonts * ImGui::GetFontSize()) {
+    const float table_width = avail.x * kTableShare;
+    ImGui::BeginChild("##table", ImVec2(table_width, avail.y));
+    DrawTable(sweep);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("##model", ImVec2(0.0f, avail.y));
+    DrawModelLink(frame, sweep);
+    ImGui::EndChild();
+    return;
+  }
+  if (!ImGui::BeginTabBar("##details")) return;
+  if (ImGui::BeginTabItem("Results")) {
+    DrawTable(sweep);
+    ImGui::EndTabItem();
+  }
+  if (ImGui::BeginTabItem("Model link: global reads")) {
+    DrawModelLink(frame, sweep);
+    ImGui::EndTabItem();
+  }
+  ImGui::EndTabBar();
 }
 
 void LiveGpuPanel::DrawTable(const LiveSweepView& sweep) const {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  const float height = ImGui::GetTextLineHeightWithSpacing() * (kTableRows + 1.0f);
-  if (!ImGui::BeginTable("##results", 9, flags, ImVec2(0.0f, height))) return;
-  ImGui::TableSetupScrollFreeze(0, 1);
-  for (const char* name : {"kernel", "size", "median ms", "GFLOPS", "% cuBLAS", "% peak", "blocks/SM", "C", "note"}) {
+                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##results", 9, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) return;
+  ImGui::TableSetupScrollFreeze(1, 1);
+  for (const char* name : {"kernel", "n", "median ms", "GFLOPS", "% cuBLAS", "% peak", "blocks/SM", "C", "note"}) {
     ImGui::TableSetupColumn(name);
   }
   ImGui::TableHeadersRow();
-  const double peak = sweep.peak_gflops;
+  const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
+  const double peak = sweep.sweep.device().fp32_peak_gflops;
   ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(sweep.results.size()));
+  clipper.Begin(static_cast<int>(results.size()));
   while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) DrawTableRow(sweep.results[i], peak);
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) DrawTableRow(results[static_cast<size_t>(i)], peak);
   }
   ImGui::EndTable();
 }
@@ -286,24 +359,99 @@ void LiveGpuPanel::DrawTableRow(const kernels::BenchResult& r, double peak) cons
     for (int column = 0; column < 6; ++column) ImGui::TableNextColumn();
     ImGui::TextColored(Colour(gui::palette::kOrange), "%s", gui::palette::kGlyphWarning);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.error.c_str());
+    ImGui::TextUnformatted(("not measured: " + r.error).c_str());
     return;
   }
   ImGui::TableNextColumn();
   ImGui::Text("%.4f", r.median_ms);
+  // A wrong C's speed means nothing: its GFLOPS and percentages are not shown.
   ImGui::TableNextColumn();
-  ImGui::Text("%.1f", r.gflops);
+  r.verified ? ImGui::Text("%.0f", r.gflops) : Dash();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.percent_of_cublas > 0.0 ? Format("%.1f", r.percent_of_cublas).c_str() : "\u2014");
+  r.verified && r.percent_of_cublas > 0.0 ? ImGui::Text("%.1f", r.percent_of_cublas) : Dash();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(peak > 0.0 ? Format("%.1f", 100.0 * r.gflops / peak).c_str() : "\u2014");
+  r.verified && peak > 0.0 ? ImGui::Text("%.1f", 100.0 * r.gflops / peak) : Dash();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.occupancy_blocks_per_sm > 0 ? std::to_string(r.occupancy_blocks_per_sm).c_str() : "\u2014");
+  r.occupancy_blocks_per_sm > 0 ? ImGui::Text("%d", r.occupancy_blocks_per_sm) : Dash();
   ImGui::TableNextColumn();
-  ImGui::TextColored(Colour(r.verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
-                     r.verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
+  VerifiedMark(r.verified);
   ImGui::TableNextColumn();
-  if (!r.verified) ImGui::Text("%lld wrong elements", static_cast<long long>(r.wrong_elements));
+  if (!r.verified) {
+    ImGui::Text("wrong C: %lld elements off by more than %.3g", static_cast<long long>(r.wrong_elements), r.tolerance);
+  }
+}
+
+void LiveGpuPanel::DrawModelLink(const gui::FrameContext& frame, const LiveSweepView& sweep) const {
+  const ModelLink& link = sweep.model_link;
+  ImGui::AlignTextToFramePadding();
+  ImGui::TextUnformatted("Global reads of A and B at n =");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
+  const std::string shown = link.size ? kernels::ToString(*link.size) : std::string("\u2014");
+  if (ImGui::BeginCombo("##model_size", shown.c_str())) {
+    for (const kernels::Shape& shape : link.sizes) {
+      const std::string name = kernels::ToString(shape);
+      if (ImGui::Selectable(name.c_str(), link.size && *link.size == shape)) frame.actions.Push("live-model-size", name);
+    }
+    ImGui::EndCombo();
+  }
+  if (link.rows.empty()) {
+    ImGui::TextWrapped("Run or load a sweep with the naive or tiled kernels to see what the model counts at its sizes.");
+    return;
+  }
+  const double bandwidth = sweep.sweep.device().memory_bandwidth_gbs;
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("##model_link", 5, flags)) {
+    for (const char* name : {"kernel", "global reads", "median ms", "requested load", "of memory bandwidth"}) {
+      ImGui::TableSetupColumn(name);
+    }
+    ImGui::TableHeadersRow();
+    for (const ModelLinkRow& row : link.rows) DrawModelLinkRow(row, bandwidth);
+    ImGui::EndTable();
+  }
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("global reads: elements of A and B loaded; (model): %s, every dimension \u2264 %lld; "
+                      "(formula): %s.",
+                      plot::Describe(plot::ReadsSource::kModel).c_str(), static_cast<long long>(plot::kModelCountLimit),
+                      plot::Describe(plot::ReadsSource::kFormula).c_str());
+  ImGui::TextDisabled("requested load = global reads \u00d7 4 B / median time: what the kernel asks of the memory "
+                      "system, not DRAM traffic (L1 and L2 serve most of it).");
+  if (bandwidth > 0.0) {
+    ImGui::TextDisabled("Device memory bandwidth: %.0f GB/s (2 \u00d7 memory clock \u00d7 bus width).", bandwidth);
+  } else {
+    ImGui::TextDisabled("Device memory bandwidth: not recorded with these results.");
+  }
+  ImGui::PopTextWrapPos();
+}
+
+void LiveGpuPanel::DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) const {
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  ImGui::TextUnformatted(row.label.c_str());
+  ImGui::TableNextColumn();
+  if (row.reads) {
+    const bool model = row.reads->source == plot::ReadsSource::kModel;
+    ImGui::Text("%s (%s)", Grouped(row.reads->reads).c_str(), model ? "model" : "formula");
+  } else {
+    ImGui::TextDisabled("the model is counting\u2026");
+  }
+  const std::optional<kernels::BenchResult>& r = row.result;
+  ImGui::TableNextColumn();
+  if (!r || !r->ok()) {
+    ImGui::TextDisabled("not measured");
+    return;
+  }
+  if (!r->verified) {
+    ImGui::TextColored(Colour(gui::palette::kVermillion), "%s wrong C", gui::palette::kGlyphCross);
+    return;
+  }
+  ImGui::Text("%.4f", r->median_ms);
+  if (!row.reads) return;
+  const double requested = plot::RequestedGBs(row.reads->reads, r->median_ms);
+  ImGui::TableNextColumn();
+  ImGui::Text("%.0f GB/s", requested);
+  ImGui::TableNextColumn();
+  bandwidth > 0.0 ? ImGui::Text("%.2f\u00d7", requested / bandwidth) : Dash();
 }
 
 }  // namespace panels

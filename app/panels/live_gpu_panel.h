@@ -1,49 +1,57 @@
-// live_gpu_panel.h — the live GPU panel: the device (or why there is none), the sweep's
-// form (kernels, sizes, repetitions), Run / Cancel with progress, GFLOPS against size as a
-// plot or % of cuBLAS as bars, and the results table.
+// live_gpu_panel.h — the live GPU panel, alone on its page: this machine's GPU (or why there
+// is none), the sweep's form (kernels from the registry, sizes, repetitions), Run / Cancel
+// with progress, GFLOPS against size as a plot or % of cuBLAS as bars, and under it the
+// results table and the model link (global reads beside the measured time).
 //
 // It draws a sweep it does not own (LiveSweepView, filled by the live workspace, which owns
-// the runner); every button queues the same named action a key or a script would.
+// the runner and the model counts); every button queues the same named action a key or a
+// script would.
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "app/gui/workspace.h"
+#include "app/plot/global_reads.h"
 #include "app/plot/primitives.h"
-#include "app/plot/sweep_file.h"
+#include "app/plot/sweep_results.h"
 #include "kernels/bench.h"
+#include "kernels/device.h"
 
 namespace panels {
 
-using LiveDevice = plot::DeviceFacts;
-
-// "NVIDIA H100 80GB HBM3 · CC 9.0 · 132 SMs · 1980 MHz · 79.2 GiB · FP32 peak 66.9 TFLOPS".
-std::string DescribeDevice(const LiveDevice& device);
-
-// Where the results on screen come from.
-struct ResultsSource {
-  bool loaded = false;      // From a file rather than this session's run.
-  std::string file;
-  std::string device;       // Measured on…
-  std::string date;         // …at (ISO 8601, as the file says).
-};
+// "NVIDIA H100 80GB HBM3 · CC 9.0 · 132 SMs · 1980 MHz · 79.1 GiB · 3352 GB/s · FP32 peak 66.9 TFLOPS".
+std::string DescribeDevice(const kernels::DeviceInfo& device);
 
 struct SweepProgress {
   bool running = false;
-  int done = 0;   // Launches of (kernel, size) finished.
+  bool cancelling = false;  // Cancel was pressed; the launch in flight finishes first.
+  int done = 0;             // (kernel, size) pairs finished.
   int total = 0;
-  std::string text;  // "kernel 3 of 7, n = 4096".
+  std::string text;         // "kernel 3 of 7, n = 4096 (tiled16)".
+};
+
+// One kernel's line of the model link at the chosen size.
+struct ModelLinkRow {
+  std::string label;
+  std::optional<plot::GlobalReads> reads;      // Nothing while the model is still counting.
+  std::optional<kernels::BenchResult> result;  // Its measurement at that size, if any.
+};
+
+struct ModelLink {
+  std::vector<kernels::Shape> sizes;  // Sizes with results, the choices.
+  std::optional<kernels::Shape> size;  // The chosen one.
+  std::vector<ModelLinkRow> rows;      // Naive and tiled kernels measured at that size.
 };
 
 // What the panel draws; the workspace owns all of it.
 struct LiveSweepView {
-  const LiveDevice& device;  // This machine's GPU.
-  const std::vector<kernels::BenchResult>& results;
-  const ResultsSource& source;
+  const kernels::GpuStatus& gpu;  // This machine's GPU.
+  const plot::SweepResults& sweep;
   const SweepProgress& progress;
-  double peak_gflops = 0.0;  // Of the GPU the results were measured on (a loaded file's, or this one's).
+  const ModelLink& model_link;
 };
 
 enum class LiveView { kPlot, kBars };
@@ -53,32 +61,42 @@ enum class LiveView { kPlot, kBars };
 struct LiveGpuPanel {
   bool open = true;
   LiveView view = LiveView::kPlot;
+  // Log by default: a default sweep puts 5-TFLOPS kernels beside 400-TFLOPS TF32 tensor cores,
+  // and on a linear axis the kernels the lesson is about flatten into the x axis.
+  plot::Scale gflops_axis = plot::Scale::kLog;
   std::vector<std::string> kernels;  // Registry names, in registry order.
   std::string sizes_text = "256:4096";
   std::string sizes_message;  // Why the sizes cannot run (shown beside the field); "" when fine.
+  std::size_t planned_sizes = 0;  // Sizes the text names when they are fine.
   int reps = 10;
-  std::string status_message;  // The last load/export/run outcome, shown under the controls.
+  std::string status_message;  // The last run/load/export outcome, shown under the controls.
   bool status_is_error = false;
   std::string file_path;       // The File field: what Load and the exports use.
   std::string pending_png;     // Set by `live-export-png`: cropped from the next frame.
+  std::string model_size;      // The model link's size, as kernels::ToString writes it.
   plot::PlotState plot_state;  // What the plot drew last frame.
+  // The presentation state the setup's fold last followed; starts unlike any frame's, so the
+  // first frame sets it.
+  std::optional<bool> fold_set_for_presentation;
 
   LiveGpuPanel();
   void Draw(const gui::FrameContext& frame, const LiveSweepView& sweep);
   // Re-checks the sizes against the device; returns the parsed shapes (empty on error).
-  std::vector<kernels::Shape> ValidateSizes(const LiveDevice& device);
+  std::vector<kernels::Shape> ValidateSizes(const kernels::GpuStatus& gpu);
   void DumpState(nlohmann::json& state) const;
 
  private:
-  void PlaceWindow(const gui::FrameContext& frame) const;
-  void DrawDevice(const LiveDevice& device) const;
-  void DrawKernelChoice(const gui::FrameContext& frame);
-  void DrawSweepForm(const gui::FrameContext& frame, const LiveSweepView& sweep);
+  void DrawDevice(const kernels::GpuStatus& gpu) const;
+  void DrawRunRow(const gui::FrameContext& frame, const SweepProgress& progress) const;
+  void DrawKernelChoice(const gui::FrameContext& frame, bool running);
+  void DrawSweepForm(const LiveSweepView& sweep);
   void DrawFileRow(const gui::FrameContext& frame);
-  void DrawProgress(const SweepProgress& progress) const;
-  void DrawResultsArea(const gui::FrameContext& frame, const LiveSweepView& sweep);
+  void DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height);
+  void DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep);
   void DrawTable(const LiveSweepView& sweep) const;
   void DrawTableRow(const kernels::BenchResult& result, double peak) const;
+  void DrawModelLink(const gui::FrameContext& frame, const LiveSweepView& sweep) const;
+  void DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) const;
 };
 
 }  // namespace panels

@@ -187,6 +187,7 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
   const float gap = ImGui::GetFontSize() * 0.6f;
   const float labels_height = PlaceGrids(layout, g, gap);
   figures_.cell = layout.cell;
+  std::copy(std::begin(layout.origin), std::end(layout.origin), std::begin(figures_.origin));
   DrawMatrix(layout, MatrixId::kA, snapshot, reference);
   DrawMatrix(layout, MatrixId::kB, snapshot, reference);
   DrawMatrix(layout, MatrixId::kC, snapshot, reference);
@@ -519,6 +520,9 @@ void MatricesPanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["matrices"];
   out = drawn.ToJson();
   out["cell_pixels"] = figures_.cell;
+  out["origins"] = {{"a", {figures_.origin[0].x, figures_.origin[0].y}},
+                    {"b", {figures_.origin[1].x, figures_.origin[1].y}},
+                    {"c", {figures_.origin[2].x, figures_.origin[2].y}}};
   out["drawn_as"] = {{"a", figures_.values[0] ? "values" : "heat map"},
                      {"b", figures_.values[1] ? "values" : "heat map"},
                      {"c", figures_.values[2] ? "values" : "heat map"}};

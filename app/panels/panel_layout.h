@@ -58,6 +58,17 @@ inline constexpr PanelSlot kRaceLabSlot{{kSourceColumn + (1.0f - kSourceColumn) 
 inline constexpr PanelSlot kNarrationSlot{{0.0f, kStripTop, 0.5f, 1.0f - kStripTop}, {0.0f, kStripTop, 0.6f, 1.0f - kStripTop}};
 inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTop}, {0.6f, kStripTop, 0.4f, 1.0f - kStripTop}};
 
+struct NamedSlot {
+  const char* panel;  // its window title
+  const PanelSlot* slot;
+};
+// Every lesson panel's slot, for --dump-state: tests check that no two overlap.
+inline constexpr NamedSlot kLessonSlots[] = {
+    {"Controls", &kControlsSlot},         {"Counters", &kCountersSlot},   {"Matrices", &kMatricesSlot},
+    {"Shared tiles", &kSharedTilesSlot},  {"Threads", &kThreadsSlot},     {"Kernel source", &kKernelSourceSlot},
+    {"Hazards", &kHazardsSlot},           {"Race lab", &kRaceLabSlot},    {"Narration", &kNarrationSlot},
+    {"Timeline", &kTimelineSlot}};
+
 // The live GPU page: its panel has the page to itself.
 inline constexpr PanelSlot kLiveGpuSlot{{0.0f, 0.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}};
 

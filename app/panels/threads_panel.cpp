@@ -17,6 +17,7 @@ using sim::ThreadState;
 
 constexpr float kMaxThreadCellInFonts = 3.0f;
 constexpr float kMaxBlockCellInFonts = 2.2f;
+constexpr float kMinCellInFonts = 1.2f;
 constexpr float kBlockGridShare = 0.35f;  // Of the panel's height, at most, for the grid of blocks.
 
 struct StateStyle {
@@ -177,8 +178,9 @@ void ThreadsPanel::DrawBlockGrid(const FrameContext& frame, const sim::Snapshot&
   ImGui::TextWrapped("Grid: %d\u00D7%d blocks (click one to show its threads)", g.grid_x, g.grid_y);
   ImGui::PopStyleColor();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float cell = std::max(3.0f, std::floor(std::min({avail.x / static_cast<float>(g.grid_x),
-                                                         avail.y * kBlockGridShare / static_cast<float>(g.grid_y),
+  const float by_height = std::max(avail.y * kBlockGridShare / static_cast<float>(g.grid_y),
+                                   kMinCellInFonts * ImGui::GetFontSize());
+  const float cell = std::max(3.0f, std::floor(std::min({avail.x / static_cast<float>(g.grid_x), by_height,
                                                          kMaxBlockCellInFonts * ImGui::GetFontSize()})));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -221,8 +223,9 @@ void ThreadsPanel::DrawThreadGrid(const FrameContext& frame, const sim::Snapshot
   const sim::Geometry& g = snapshot.geometry();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float notes = 3.0f * ImGui::GetTextLineHeightWithSpacing();  // Keep the notes below in view.
-  const float cell = std::max(4.0f, std::floor(std::min({avail.x / static_cast<float>(g.tn),
-                                                         (avail.y - notes) / static_cast<float>(g.tm),
+  // Height shrinks cells only down to a readable size; past that the panel scrolls.
+  const float by_height = std::max((avail.y - notes) / static_cast<float>(g.tm), kMinCellInFonts * ImGui::GetFontSize());
+  const float cell = std::max(4.0f, std::floor(std::min({avail.x / static_cast<float>(g.tn), by_height,
                                                          kMaxThreadCellInFonts * ImGui::GetFontSize()})));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();

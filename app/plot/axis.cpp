@@ -10,6 +10,10 @@ namespace {
 constexpr double kHalfOctave = 1.4142135623730951;  // √2: half an octave of margin on a log2 axis.
 constexpr double kEmptyLog2Lo = 256.0;
 constexpr double kEmptyLog2Hi = 4096.0;
+constexpr double kFifthOfADecade = 1.5848931924611136;  // 10^0.2
+constexpr double kEmptyLogLo = 1.0;
+constexpr double kEmptyLogHi = 1000.0;
+constexpr int kMinDecadeTicks = 3;
 // Tolerance for "a tick lands on the axis end": floating steps like 0.1·3 miss by ulps.
 constexpr double kTickSlack = 1e-9;
 
@@ -107,6 +111,31 @@ std::vector<Tick> LinearTicks(Range axis, int target_ticks) {
   return ticks;
 }
 
+Range LogAxisRange(Range data) {
+  if (data.empty || data.lo <= 0.0) return Range::Of(kEmptyLogLo, kEmptyLogHi);
+  return Range::Of(data.lo / kFifthOfADecade, data.hi * kFifthOfADecade);
+}
+
+std::vector<Tick> LogTicks(Range axis) {
+  std::vector<Tick> ticks;
+  if (axis.empty || axis.lo <= 0.0 || !(axis.hi > axis.lo)) return ticks;
+  const int first = static_cast<int>(std::floor(std::log10(axis.lo)));
+  const int last = static_cast<int>(std::ceil(std::log10(axis.hi)));
+  auto add = [&](std::initializer_list<double> mantissas) {
+    ticks.clear();
+    for (int p = first; p <= last; ++p) {
+      for (double m : mantissas) {
+        const double value = m * std::pow(10.0, p);
+        if (value < axis.lo * (1.0 - kTickSlack) || value > axis.hi * (1.0 + kTickSlack)) continue;
+        ticks.push_back({value, FormatWithDecimals(value, p >= 0 ? 0 : -p)});
+      }
+    }
+  };
+  add({1.0});
+  if (static_cast<int>(ticks.size()) < kMinDecadeTicks) add({1.0, 2.0, 5.0});
+  return ticks;
+}
+
 double LinearFraction(Range axis, double value) {
   if (axis.empty || !(axis.hi > axis.lo)) return 0.5;
   return (value - axis.lo) / axis.Span();
@@ -116,6 +145,10 @@ double Log2Fraction(Range axis, double value) {
   if (value <= 0.0) return std::nan("");
   if (axis.empty || axis.lo <= 0.0 || !(axis.hi > axis.lo)) return 0.5;
   return (std::log2(value) - std::log2(axis.lo)) / (std::log2(axis.hi) - std::log2(axis.lo));
+}
+
+double Fraction(Scale scale, Range axis, double value) {
+  return scale == Scale::kLog ? Log2Fraction(axis, value) : LinearFraction(axis, value);
 }
 
 }  // namespace plot

@@ -47,10 +47,22 @@ std::vector<Tick> LinearTicks(Range axis, int target_ticks);
 // 1, 2 or 5 × 10^k: the round step that cuts `span` into about `target_ticks` parts.
 double NiceStep(double span, int target_ticks);
 
+// A log axis for values spanning decades (GFLOPS from a naive kernel to TF32 tensor cores): a
+// fifth of a decade of margin on each side. No data → 1…1000.
+Range LogAxisRange(Range data);
+// Ticks at the powers of ten inside `axis`, and at 2 and 5 times them as well when fewer
+// than three powers of ten fall inside; labels as LinearTicks writes them ("2000", "0.5").
+std::vector<Tick> LogTicks(Range axis);
+
+// How values map onto an axis: evenly, or by their logarithm.
+enum class Scale { kLinear, kLog };
+
 // Where `value` lies on the axis: 0 at `lo`, 1 at `hi` (outside when the value is). An empty
 // or zero-width axis puts everything at the middle; a value ≤ 0 has no place on a log2 axis
 // (NaN: the widget skips it).
 double LinearFraction(Range axis, double value);
+// On a log axis the fraction is the same in any base, so Log2Fraction serves every log axis.
 double Log2Fraction(Range axis, double value);
+double Fraction(Scale scale, Range axis, double value);
 
 }  // namespace plot

@@ -104,7 +104,7 @@ PlotState DrawBarChart(const char* id, const BarChartData& data, ImVec2 size) {
   const PlotFrame frame = LayoutFrame(origin, size, y_ticks, legend);
 
   ImDrawList* list = ImGui::GetWindowDrawList();
-  DrawAxes(list, frame, CategoryTicks(data), y_ticks, y_axis, data.x_label, data.y_label);
+  DrawAxes(list, frame, CategoryTicks(data), y_ticks, y_axis, Scale::kLinear, data.x_label, data.y_label);
   // Hovering is known only once the button is laid out, so ask the mouse directly: the
   // rectangle test below is the same one the button would make.
   const bool hovering = ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(frame.min, frame.max);

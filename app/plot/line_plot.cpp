@@ -15,32 +15,38 @@ constexpr float kHoverRadius = 10.0f;  // Units: how near the mouse must be to a
 struct Axes {
   Range x;
   Range y;
+  Scale y_scale = Scale::kLinear;
+  float YFraction(double value) const { return static_cast<float>(Fraction(y_scale, y, value)); }
 };
 
-bool Plottable(const Point& p) { return p.x > 0.0 && std::isfinite(p.x) && std::isfinite(p.y); }
+bool Plottable(const Point& p, Scale y_scale) {
+  return p.x > 0.0 && std::isfinite(p.x) && std::isfinite(p.y) && (y_scale == Scale::kLinear || p.y > 0.0);
+}
 
 Axes ComputeAxes(const LinePlotData& data) {
   std::vector<double> xs;
   std::vector<double> ys;
   for (const Series& series : data.series) {
     for (const Point& p : series.points) {
-      if (!Plottable(p)) continue;
+      if (!Plottable(p, data.y_scale)) continue;
       xs.push_back(p.x);
       ys.push_back(p.y);
     }
   }
   for (const HorizontalLine& line : data.lines) ys.push_back(line.y);
-  return {Log2AxisRange(Extent(xs, true)), LinearAxisRange(Extent(ys), true, kTargetYTicks)};
+  const Range y = data.y_scale == Scale::kLog ? LogAxisRange(Extent(ys, true))
+                                               : LinearAxisRange(Extent(ys), true, kTargetYTicks);
+  return {Log2AxisRange(Extent(xs, true)), y, data.y_scale};
 }
 
 ImVec2 ToScreen(const PlotFrame& frame, const Axes& axes, const Point& p) {
-  return ImVec2(frame.XAt(Log2Fraction(axes.x, p.x)), frame.YAt(LinearFraction(axes.y, p.y)));
+  return ImVec2(frame.XAt(Log2Fraction(axes.x, p.x)), frame.YAt(axes.YFraction(p.y)));
 }
 
 void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& axes,
                         const std::vector<HorizontalLine>& lines) {
   for (const HorizontalLine& line : lines) {
-    const float y = frame.YAt(LinearFraction(axes.y, line.y));
+    const float y = frame.YAt(axes.YFraction(line.y));
     const float thickness = line.style.thickness * Unit();
     if (line.dashed) {
       DrawDashedLine(list, ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
@@ -56,7 +62,7 @@ void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& ax
 void DrawSeries(ImDrawList* list, const PlotFrame& frame, const Axes& axes, const Series& series) {
   std::vector<ImVec2> screen;
   for (const Point& p : series.points) {
-    if (Plottable(p)) screen.push_back(ToScreen(frame, axes, p));
+    if (Plottable(p, axes.y_scale)) screen.push_back(ToScreen(frame, axes, p));
   }
   if (screen.size() > 1) {
     list->AddPolyline(screen.data(), static_cast<int>(screen.size()), series.style.colour, ImDrawFlags_None,
@@ -75,7 +81,7 @@ bool FindHovered(const PlotFrame& frame, const Axes& axes, const LinePlotData& d
   point = nullptr;
   for (const Series& s : data.series) {
     for (const Point& p : s.points) {
-      if (!Plottable(p)) continue;
+      if (!Plottable(p, axes.y_scale)) continue;
       const ImVec2 c = ToScreen(frame, axes, p);
       const float d = (c.x - mouse.x) * (c.x - mouse.x) + (c.y - mouse.y) * (c.y - mouse.y);
       if (d <= best) {
@@ -114,7 +120,7 @@ PlotState Describe(const LinePlotData& data, const Axes& axes, ImVec2 widget_min
   PlotState state;
   for (const Series& series : data.series) {
     int count = 0;
-    for (const Point& p : series.points) count += Plottable(p) ? 1 : 0;
+    for (const Point& p : series.points) count += Plottable(p, axes.y_scale) ? 1 : 0;
     state.series.push_back({series.style.name, count});
   }
   for (const HorizontalLine& line : data.lines) state.reference_lines.push_back(line.style.name);
@@ -134,12 +140,13 @@ PlotState DrawLinePlot(const char* id, const LinePlotData& data, ImVec2 size) {
   XTicks x_ticks;
   x_ticks.ticks = Log2Ticks(axes.x, kMaxXTicks);
   for (const Tick& tick : x_ticks.ticks) x_ticks.fractions.push_back(Log2Fraction(axes.x, tick.value));
-  const std::vector<Tick> y_ticks = LinearTicks(axes.y, kTargetYTicks);
+  const std::vector<Tick> y_ticks =
+      axes.y_scale == Scale::kLog ? LogTicks(axes.y) : LinearTicks(axes.y, kTargetYTicks);
   const std::vector<LegendEntry> legend = Legend(data);
   const PlotFrame frame = LayoutFrame(origin, size, y_ticks, legend);
 
   ImDrawList* list = ImGui::GetWindowDrawList();
-  DrawAxes(list, frame, x_ticks, y_ticks, axes.y, data.x_label, data.y_label);
+  DrawAxes(list, frame, x_ticks, y_ticks, axes.y, axes.y_scale, data.x_label, data.y_label);
   list->PushClipRect(frame.min, frame.max, true);
   DrawReferenceLines(list, frame, axes, data.lines);
   for (const Series& series : data.series) DrawSeries(list, frame, axes, series);

@@ -34,6 +34,7 @@ struct LinePlotData {
   std::string y_label;  // With units: "GFLOPS".
   std::vector<Series> series;
   std::vector<HorizontalLine> lines;
+  Scale y_scale = Scale::kLinear;  // Log when the series span decades (FP32 kernels beside TF32).
 };
 
 // Draws into a `size` area at the cursor and claims it with Dummy(). `id` keeps two plots

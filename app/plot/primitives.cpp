@@ -84,12 +84,12 @@ PlotFrame LayoutFrame(ImVec2 widget_min, ImVec2 size, const std::vector<Tick>& y
 }
 
 void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, const std::vector<Tick>& y_ticks,
-              Range y_axis, const std::string& x_label, const std::string& y_label) {
+              Range y_axis, Scale y_scale, const std::string& x_label, const std::string& y_label) {
   const float pad = kPadding * Unit();
   const float line = ImGui::GetTextLineHeight();
   list->AddRectFilled(frame.min, frame.max, ImGui::GetColorU32(ImGuiCol_FrameBg));
   for (const Tick& tick : y_ticks) {
-    const float y = frame.YAt(LinearFraction(y_axis, tick.value));
+    const float y = frame.YAt(Fraction(y_scale, y_axis, tick.value));
     list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), GridColour());
     const ImVec2 text = ImGui::CalcTextSize(tick.label.c_str());
     list->AddText(ImVec2(frame.min.x - pad - text.x, y - text.y * 0.5f), TextColour(), tick.label.c_str());

@@ -74,7 +74,7 @@ struct XTicks {
 
 // Grid lines, tick labels, the y label above the axis and the x label under it.
 void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, const std::vector<Tick>& y_ticks,
-              Range y_axis, const std::string& x_label, const std::string& y_label);
+              Range y_axis, Scale y_scale, const std::string& x_label, const std::string& y_label);
 // Where a horizontal line's label goes: just above the line, or just below it when the line
 // runs along the top of the data area (a peak that is also the axis' top tick).
 float LineLabelY(const PlotFrame& frame, float line_y, float text_height);

@@ -94,10 +94,11 @@ std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops) {
 }
 
 LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops,
-                        ImU32 reference_colour) {
+                        ImU32 reference_colour, Scale y_scale) {
   LinePlotData data;
   data.x_label = "matrix size n (C = A\u00b7B, all n \u00d7 n; log2 axis)";
-  data.y_label = "GFLOPS (2n\u00b3 / median time)";
+  data.y_label = y_scale == Scale::kLog ? "GFLOPS (2n\u00b3 / median time; log axis)" : "GFLOPS (2n\u00b3 / median time)";
+  data.y_scale = y_scale;
   int index = 0;
   for (const std::string& kernel : KernelsIn(results)) {
     Series series;

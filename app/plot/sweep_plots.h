@@ -30,7 +30,7 @@ SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int in
 std::string ResultTooltip(const kernels::BenchResult& result, double peak_gflops);
 
 LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops,
-                        ImU32 reference_colour);
+                        ImU32 reference_colour, Scale y_scale);
 BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, ImU32 reference_colour);
 
 }  // namespace plot

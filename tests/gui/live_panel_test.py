@@ -1,9 +1,12 @@
-"""The live GPU panel without a GPU: it says why there is no device, a saved sweep loads and
-draws its lines (seen in the pixels of the plot and in the widget's state), a truncated file
-is reported and the last good plot stays, and the plot exports as a PNG of its own.
+"""The live GPU panel without a GPU: it says why there is no device, bad sizes get a message
+beside the field, a saved sweep loads and draws its lines (seen in the pixels of the plot and
+in the widget's state), the model link counts the global reads at the smallest size, the
+results export in the CLI's format (`tilescope bench --csv/--json`, kernels/results_file.h)
+and load back, a truncated file is reported and the last good plot stays, and the plot
+exports as a PNG of its own.
 
-The sweep file is written here with synthetic numbers (round, clearly made up): the test is
-about drawing, not about any GPU's speed."""
+The results file is written here with synthetic numbers (round, clearly made up) in the
+JSON the CLI writes: the test is about loading and drawing, not about any GPU's speed."""
 import json
 import os
 import sys
@@ -19,7 +22,7 @@ def synthetic_sweep():
                ("cublas_fp32", "cuBLAS SGEMM (FP32)", 10000.0)]
     results = []
     for name, label, base in kernels:
-        for i, n in enumerate([256, 512, 1024, 2048]):
+        for i, n in enumerate([128, 256, 512, 1024]):
             gflops = base * (i + 1)
             results.append({
                 "kernel": name, "label": label, "m": n, "n": n, "k": n, "error": "", "reps": 5,
@@ -51,6 +54,14 @@ def test_no_device_reason(binary):
     check("cannot run" in output, "Run without a device says it cannot run")
 
 
+def test_bad_sizes_are_named_beside_the_field(binary):
+    run = Run(binary)
+    status, output = run.app("--frames", "3", "--actions", "live-sizes 0; live-sizes -4; live-sizes 300:4096")
+    for sizes, needle in [("0", "at least 1"), ("-4", "not a whole number"), ("300:4096", "powers of two")]:
+        check(status == 0 and "sizes: size" in output and needle in output, "sizes %s are refused: %s" % (sizes, needle))
+    check("powers of two" in run.state()["live"]["sizes_message"], "the last problem stands beside the field")
+
+
 def test_loaded_sweep_draws_lines(binary):
     run = Run(binary)
     sweep = write_sweep(run)
@@ -71,10 +82,64 @@ def test_loaded_sweep_draws_lines(binary):
     x0, y0, x1, y1 = (int(v) for v in live["plot"]["region"])
     colours = region_colours(read_png(run.screenshot), x0, y0, x1, y1)
     check(ORANGE in colours and SKY_BLUE in colours, "the first two kernels' colours are in the plot's pixels")
+    link = live["model_link"]
+    reads = {row["label"]: row for row in link["rows"]}
+    check(link["size"] == "128" and reads["tiled, TILE 16"]["counted_by"] == "model",
+          "the model link counts at the smallest size, 128: " + str(link))
+    check(reads["naive (global memory only)"]["global_reads"] == 2 * 128 ** 3
+          and reads["tiled, TILE 16"]["global_reads"] == 2 * 128 ** 3 // 16,
+          "naive reads 2n\u00b3, TILE 16 reads 2n\u00b3/16")
     check(os.path.exists(png_path), "the plot was exported as PNG")
     plot_png = read_png(png_path)
     check(abs(plot_png[0] - (x1 - x0)) <= 1 and abs(plot_png[1] - (y1 - y0)) <= 1,
           "the exported PNG is the plot region (%dx%d)" % (plot_png[0], plot_png[1]))
+
+
+def test_export_in_the_cli_format_loads_back(binary):
+    run = Run(binary)
+    sweep = write_sweep(run)
+    csv_path = os.path.join(run.dir, "again.csv")
+    status, _ = run.app("--frames", "3", "--actions", "live-load " + sweep + "; live-export-csv " + csv_path)
+    check(status == 0 and os.path.exists(csv_path), "the results were exported as CSV")
+    with open(csv_path) as f:
+        text = f.read()
+    check(text.startswith("# format: tilescope-sweep") and "\n# results: 12\n" in text,
+          "the CSV is the CLI's format, with its row count")
+    status, _ = run.app("--frames", "3", "--actions", "live-load " + csv_path)
+    live = run.state()["live"]
+    check(live["results"] == 12 and live["loaded_from"] == csv_path, "the CSV loads back")
+    check(sum(s["points"] for s in live["plot"]["series"]) == 12, "and draws every point")
+    check(live["provenance"] == "loaded from %s, measured on Synthetic GPU (test data) at 2000-01-01T00:00:00Z"
+          % csv_path, "marked: " + live["provenance"])
+
+
+def test_files_made_by_the_cli_load(binary):
+    """docs/results/h100-bench.{json,csv}: written by `tilescope bench --json/--csv` on an H100."""
+    results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "results")
+    for name in ["h100-bench.json", "h100-bench.csv"]:
+        run = Run(binary)
+        path = os.path.join(results, name)
+        # At 8192 the model link takes the closed form, so no model count holds the run up.
+        status, _ = run.app("--frames", "3", "--actions", "live-load " + path + "; live-model-size 8192")
+        live = run.state()["live"]
+        check(status == 0 and live["loaded_from"] == path and live["measured_on"] == "NVIDIA H100 80GB HBM3",
+              name + " loads: " + live["provenance"])
+        points = sum(s["points"] for s in live["plot"]["series"])
+        check(points == live["results"] and points > 20, "%s: all %d results are plotted" % (name, points))
+        check(any("peak" in line for line in live["plot"]["reference_lines"]), name + ": the FP32 peak line is drawn")
+
+
+def test_model_link_above_256_uses_the_formula(binary):
+    run = Run(binary)
+    sweep = write_sweep(run)
+    status, _ = run.app("--frames", "3", "--actions", "live-load " + sweep + "; live-model-size 1024")
+    link = run.state()["live"]["model_link"]
+    reads = {row["label"]: row for row in link["rows"]}
+    naive = reads["naive (global memory only)"]
+    check(link["size"] == "1024" and naive["counted_by"] == "formula" and naive["global_reads"] == 2 * 1024 ** 3,
+          "at 1024 the closed form gives 2n\u00b3: " + str(naive))
+    # The file says 4000 GFLOPS at 1024: 2n³ flops and 2n³ reads of 4 B, so 4 x 4000 GB/s requested.
+    check(abs(naive["requested_gbs"] - 4 * 4000.0) < 1e-6 * 16000, "requested load = reads x 4 B / time")
 
 
 def test_truncated_file_keeps_last_plot(binary):

@@ -80,6 +80,37 @@ TEST(Log2Axis, FractionIsLinearInOctaves) {
   EXPECT_TRUE(std::isnan(Log2Fraction(axis, 0.0)));
 }
 
+TEST(LogAxis, DecadesOnlyWhenThereAreEnoughOfThem) {
+  // A default H100 sweep: naive at 2 TFLOPS up to TF32 at 400 TFLOPS.
+  const Range axis = LogAxisRange(Range::Of(2000, 400000));
+  EXPECT_NEAR(std::log10(axis.lo), std::log10(2000.0) - 0.2, 1e-12);
+  EXPECT_NEAR(std::log10(axis.hi), std::log10(400000.0) + 0.2, 1e-12);
+  EXPECT_EQ(Labels(LogTicks(Range::Of(500, 2e6))), (std::vector<std::string>{"1000", "10000", "100000", "1000000"}));
+}
+
+TEST(LogAxis, FewDecadesGetTwoAndFiveTimesToo) {
+  EXPECT_EQ(Labels(LogTicks(LogAxisRange(Range::Of(2000, 400000)))),
+            (std::vector<std::string>{"2000", "5000", "10000", "20000", "50000", "100000", "200000", "500000"}));
+  EXPECT_EQ(Labels(LogTicks(Range::Of(0.015, 0.6))), (std::vector<std::string>{"0.02", "0.05", "0.1", "0.2", "0.5"}));
+}
+
+TEST(LogAxis, EmptyOrNonPositiveDataGetsThreeDecades) {
+  for (const Range data : {Range{}, Range::Of(-5, 10)}) {
+    const Range axis = LogAxisRange(data);
+    EXPECT_EQ(axis.lo, 1.0);
+    EXPECT_EQ(axis.hi, 1000.0);
+  }
+  EXPECT_TRUE(LogTicks(Range{}).empty());
+  EXPECT_TRUE(LogTicks(Range::Of(0, 10)).empty());
+}
+
+TEST(LogAxis, FractionIsLinearInDecades) {
+  const Range axis = Range::Of(100, 100000);
+  EXPECT_NEAR(Fraction(Scale::kLog, axis, 1000), 1.0 / 3.0, 1e-12);
+  EXPECT_NEAR(Fraction(Scale::kLinear, axis, 1000), 900.0 / 99900.0, 1e-12);
+  EXPECT_TRUE(std::isnan(Fraction(Scale::kLog, axis, 0.0)));
+}
+
 TEST(LinearAxis, FromZeroToARoundTop) {
   const Range axis = LinearAxisRange(Range::Of(1234, 66900), true, 5);
   EXPECT_EQ(axis.lo, 0.0);

@@ -70,6 +70,16 @@ TEST_F(HeadlessFrame, UnplottablePointsAreNotCountedAndPeakWidensTheYAxis) {
   EXPECT_EQ(state.y_axis.lo, 0.0);
 }
 
+TEST_F(HeadlessFrame, LogAxisSkipsZeroAndSpansTheDecades) {
+  LinePlotData data{"n", "GFLOPS", {Kernel("tiled16", {{256, 0.0, "zero"}, {1024, 5000, ""}, {4096, 400000, ""}})}, {}};
+  data.y_scale = Scale::kLog;
+  const PlotState state = DrawLinePlot("##log", data, ImVec2(600, 300));
+  EXPECT_EQ(state.series[0].points, 2);  // 0 GFLOPS has no place on a log axis.
+  EXPECT_GT(state.y_axis.lo, 0.0);
+  EXPECT_LT(state.y_axis.lo, 5000.0);
+  EXPECT_GT(state.y_axis.hi, 400000.0);
+}
+
 TEST_F(HeadlessFrame, BarChartCountsMeasuredBarsOnly) {
   BarSeries naive;
   naive.style = {"naive", IM_COL32(0, 114, 178, 255), Marker::kSquare, 2.0f};

@@ -1,0 +1,221 @@
+#include "app/gui/lesson_editor.h"
+
+#include "app/gui/lesson_edit.h"
+#include "app/gui/trace_export.h"
+#include "sim/lesson_file.h"
+
+namespace gui {
+namespace {
+
+std::optional<sim::LessonConfig> FindPreset(const std::string& name) {
+  for (const sim::LessonConfig& preset : sim::Presets()) {
+    if (preset.name == name) return preset;
+  }
+  return std::nullopt;
+}
+
+std::string PresetNames() {
+  std::string names;
+  for (const sim::LessonConfig& preset : sim::Presets()) names += (names.empty() ? "" : ", ") + preset.name;
+  return names;
+}
+
+// Lessons compare by their file form: every field a lesson file keeps.
+bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b) {
+  return sim::LessonToJson(a) == sim::LessonToJson(b);
+}
+
+}  // namespace
+
+LessonEditor::LessonEditor(std::function<void(const sim::LessonConfig&)> run,
+                           std::function<const sim::LessonConfig&()> running)
+    : run_(std::move(run)), running_(std::move(running)) {}
+
+sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohmann::json& saved,
+                                        Notifications& notifications) {
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  if (option.empty() && !saved.is_null()) {
+    const sim::LessonLoad load = sim::ParseLesson(saved.dump());
+    if (load.lesson) {
+      lesson = *load.lesson;
+    } else {
+      notifications.Add(Severity::kWarning,
+                        "the last lesson could not be reopened (" + load.error + "): the default lesson is open");
+    }
+  } else if (!option.empty() && option != "default") {
+    if (auto preset = FindPreset(option)) {
+      lesson = *preset;
+    } else {
+      const sim::LessonLoad load = sim::ReadLessonFile(option);
+      for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, option + ": " + warning);
+      if (load.lesson) {
+        lesson = *load.lesson;
+      } else {
+        notifications.Add(Severity::kError, "cannot open lesson: " + load.error +
+                                                " (the default lesson is open; "
+                                                "--lesson takes a lesson JSON file or one of " +
+                                                PresetNames() + ")");
+      }
+    }
+  }
+  draft_.lesson = lesson;
+  ++draft_.generation;
+  return lesson;
+}
+
+void LessonEditor::RegisterActions(ActionRegistry& registry) {
+  registry.Add({"lesson-set",
+                "Change the lesson",
+                "Set lesson fields: m=8 n=8 tile=4 kernel=tiled barrier1=off scheduler=race fill_a=random:7 ...",
+                {},
+                [this](const std::string& edits) { return Edit(edits); }});
+  registry.Add({"lesson-preset",
+                "Open a preset",
+                "Open a built-in lesson by name (" + PresetNames() + ").",
+                {},
+                [this](const std::string& name) { return Preset(name); }});
+  registry.Add({"lesson-open",
+                "Open lesson",
+                "Open a lesson JSON file (its path as the argument).",
+                {},
+                [this](const std::string& path) { return Open(path); }});
+  registry.Add({"lesson-save",
+                "Save lesson",
+                "Save the running lesson as a JSON file (its path as the argument).",
+                {},
+                [this](const std::string& path) { return Save(path); }});
+  registry.Add({"lesson-vectors",
+                "Fill from test vectors",
+                "Take M, N, K, A and B from a seed-003 test-vector file: PATH, or PATH#CASE (1-based).",
+                {},
+                [this](const std::string& argument) { return LoadVectors(argument); }});
+  registry.Add({"lesson-export-trace",
+                "Export trace as JSON",
+                "Run the lesson to its end on a worker thread and write its trace as `tilescope trace --json` does "
+                "(the path as the argument).",
+                {},
+                [this](const std::string& path) { return ExportTrace(path); }});
+}
+
+std::optional<std::string> LessonEditor::Edit(const std::string& edits) {
+  sim::LessonConfig edited = draft_.lesson;
+  if (auto unreadable = ApplyLessonEdits(edits, edited)) return Refuse(*unreadable);
+  if (auto invalid = sim::Validate(edited)) {
+    draft_.lesson = edited;
+    sim::LessonConfig running = running_();
+    if (!ApplyLessonEdits(edits, running) && !sim::Validate(running) && !SameLesson(running, running_())) {
+      run_(running);
+    }
+    return Refuse(*invalid);
+  }
+  return Take(edited, "");
+}
+
+std::optional<std::string> LessonEditor::Take(const sim::LessonConfig& lesson, const std::string& status) {
+  draft_.lesson = lesson;
+  ++draft_.generation;
+  if (auto invalid = sim::Validate(lesson)) return Refuse(*invalid);
+  draft_.error.reset();
+  run_(lesson);
+  if (!status.empty()) Report(status, false);
+  return std::nullopt;
+}
+
+std::optional<std::string> LessonEditor::Refuse(const sim::ValidationError& error) {
+  draft_.error = error;
+  ++draft_.generation;
+  return error.message + " (the last good lesson stays loaded)";
+}
+
+void LessonEditor::Report(const std::string& text, bool is_error) {
+  draft_.status = text;
+  draft_.status_is_error = is_error;
+}
+
+std::optional<std::string> LessonEditor::Preset(const std::string& name) {
+  if (auto preset = FindPreset(name)) return Take(*preset, "opened the preset " + name);
+  const std::string error = "unknown preset \"" + name + "\": the presets are " + PresetNames();
+  Report(error, true);
+  return error;
+}
+
+std::optional<std::string> LessonEditor::Open(const std::string& path) {
+  if (path.empty()) {
+    Report("type the path of a lesson JSON file first", true);
+    return draft_.status;
+  }
+  const sim::LessonLoad load = sim::ReadLessonFile(path);
+  if (!load.lesson) {
+    Report("not opened: " + load.error, true);
+    return draft_.status;
+  }
+  std::string status = "opened " + path;
+  for (const std::string& warning : load.warnings) status += "; " + warning;
+  return Take(*load.lesson, status);
+}
+
+std::optional<std::string> LessonEditor::Save(const std::string& path) {
+  if (path.empty()) {
+    Report("type the path to save the lesson to first", true);
+    return draft_.status;
+  }
+  if (const std::string error = sim::WriteLessonFile(path, running_()); !error.empty()) {
+    Report("not saved: " + error, true);
+    return draft_.status;
+  }
+  Report("saved the running lesson to " + path, false);
+  return std::nullopt;
+}
+
+std::optional<std::string> LessonEditor::LoadVectors(const std::string& argument) {
+  const std::size_t hash = argument.rfind('#');
+  const std::string path = hash == std::string::npos ? argument : argument.substr(0, hash);
+  int index = 0;
+  if (hash != std::string::npos) {
+    try {
+      index = std::stoi(argument.substr(hash + 1)) - 1;
+    } catch (const std::exception&) {
+      return Refuse({"fill_file", "\"" + argument.substr(hash + 1) + "\" is not a case number"});
+    }
+  }
+  sim::LessonConfig lesson = draft_.lesson;
+  if (auto error = LoadTestVectorCase(path, index, lesson)) return Refuse(*error);
+  return Take(lesson, "A and B from case " + std::to_string(index + 1) + " of " + path);
+}
+
+std::optional<std::string> LessonEditor::ExportTrace(const std::string& path) {
+  if (path.empty()) {
+    Report("type the path of the trace JSON file first", true);
+    return draft_.status;
+  }
+  const sim::LessonConfig lesson = running_();
+  if (!export_.Start(
+          [lesson, path](const std::atomic<bool>&, JobProgress&) { return ExportTraceJson(lesson, path); })) {
+    Report("a trace export is already running", true);
+    return draft_.status;
+  }
+  export_path_ = path;
+  Report("exporting the trace to " + path + "\u2026", false);
+  return std::nullopt;
+}
+
+void LessonEditor::Poll() {
+  if (export_path_.empty() || export_.Running()) return;
+  const std::string error = export_.LastResult().value_or("");
+  Report(error.empty() ? "wrote the trace to " + export_path_ : "trace not written: " + error, !error.empty());
+  export_path_.clear();
+}
+
+void LessonEditor::DumpState(nlohmann::json& state) const {
+  nlohmann::json& editor = state["controls"];
+  editor["draft"] = nlohmann::json::parse(sim::LessonToJson(draft_.lesson));
+  editor["error"] = draft_.error ? nlohmann::json{{"field", draft_.error->field}, {"message", draft_.error->message}}
+                                 : nlohmann::json(nullptr);
+  editor["status"] = draft_.status;
+}
+
+void LessonEditor::SaveSettings(Settings& settings) const {
+  settings.last_lesson = nlohmann::json::parse(sim::LessonToJson(running_()));
+}
+
+}  // namespace gui

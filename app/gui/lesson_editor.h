@@ -1,0 +1,69 @@
+// lesson_editor.h — which lesson runs, and the one being edited.
+//
+// The Controls fields show a draft. An edit that passes sim::Validate() runs at once; one
+// that does not stays in the draft with the message beside its field, and the model keeps
+// the last good lesson. Keys (1, 2, 3, S) edit through here too, so a field, a key and an
+// --actions line change a lesson the same way. Opening and saving lesson files, presets,
+// test-vector fills and the lesson that survives a restart live here.
+#pragma once
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "app/gui/actions.h"
+#include "app/gui/background_job.h"
+#include "app/gui/notifications.h"
+#include "app/gui/settings_store.h"
+#include "sim/lesson_config.h"
+
+namespace gui {
+
+struct LessonDraft {
+  sim::LessonConfig lesson;                   // what the fields show
+  std::optional<sim::ValidationError> error;  // why `lesson` is not the one running
+  std::uint64_t generation = 0;               // grows on every change, so fields re-read the draft
+  std::string status;                         // outcome of the last open, save or load
+  bool status_is_error = false;
+};
+
+class LessonEditor {
+ public:
+  // `run` rebuilds the model on a lesson that passed Validate(); `running` is what it runs now.
+  LessonEditor(std::function<void(const sim::LessonConfig&)> run, std::function<const sim::LessonConfig&()> running);
+
+  // The lesson to start on: --lesson (a preset name or a lesson file), else the lesson saved
+  // at the last exit, else the default. Problems are reported and the default opens.
+  sim::LessonConfig Initial(const std::string& option, const nlohmann::json& saved, Notifications& notifications);
+  // lesson-set, lesson-preset, lesson-open, lesson-save, lesson-vectors, lesson-export-trace.
+  void RegisterActions(ActionRegistry& registry);
+  // Applies "key=value ..." to the draft (and, when the draft is bad, to the running lesson
+  // if that alone is good, so keys act even while a field holds a bad value).
+  std::optional<std::string> Edit(const std::string& edits);
+
+  // Once a frame: reports a finished trace export.
+  void Poll();
+  bool Busy() const { return export_.Running() || !export_path_.empty(); }
+
+  const LessonDraft& draft() const { return draft_; }
+  void DumpState(nlohmann::json& state) const;
+  void SaveSettings(Settings& settings) const;
+
+ private:
+  std::optional<std::string> Take(const sim::LessonConfig& lesson, const std::string& status);
+  std::optional<std::string> Refuse(const sim::ValidationError& error);
+  std::optional<std::string> Preset(const std::string& name);
+  std::optional<std::string> Open(const std::string& path);
+  std::optional<std::string> Save(const std::string& path);
+  std::optional<std::string> LoadVectors(const std::string& argument);
+  std::optional<std::string> ExportTrace(const std::string& path);
+  void Report(const std::string& text, bool is_error);
+
+  std::function<void(const sim::LessonConfig&)> run_;
+  std::function<const sim::LessonConfig&()> running_;
+  LessonDraft draft_;
+  BackgroundJob<std::string> export_;  // the error, or "" once the file is written
+  std::string export_path_;
+};
+
+}  // namespace gui

@@ -1,0 +1,260 @@
+#include "app/panels/hazards_panel.h"
+
+#include <imgui.h>
+
+#include <array>
+
+#include "app/gui/palette.h"
+#include "app/panels/panel_layout.h"
+#include "sim/kernel_source.h"
+#include "sim/narration.h"
+
+namespace gui {
+namespace {
+
+ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+
+ImU32 SeverityColour(sim::Severity severity) {
+  return severity == sim::Severity::kError ? palette::kVermillion : palette::kOrange;
+}
+
+const char* SeverityGlyph(sim::Severity severity) {
+  return severity == sim::Severity::kError ? palette::kGlyphCross : palette::kGlyphWarning;
+}
+
+const char* SeverityWhy(sim::Severity severity) {
+  return severity == sim::Severity::kError ? "error: the two threads are in different warps"
+                                           : "warning: both threads are lanes of one warp";
+}
+
+// What the missing barrier would have ordered, and what goes wrong without it.
+const char* Explanation(sim::HazardKind kind) {
+  switch (kind) {
+    case sim::HazardKind::kRaw:
+      return "RAW (read after write): the barrier should have kept this read after that write; without it the "
+             "read may see the previous phase's value.";
+    case sim::HazardKind::kWar:
+      return "WAR (write after read): the barrier should have kept this write after that read; without it a fast "
+             "thread overwrites a value a slow one still needs.";
+    case sim::HazardKind::kWaw:
+      return "WAW (write after write): two threads write the cell with no barrier between them; which value stays "
+             "depends on timing.";
+  }
+  return "";
+}
+
+std::string ThreadName(const sim::Geometry& g, int index_in_block) {
+  return sim::Coordinates(index_in_block % g.tn, index_in_block / g.tn);
+}
+
+std::string CellName(const sim::Geometry& g, const sim::Hazard& hazard) {
+  return std::string(hazard.tile == sim::TileId::kAs ? "As" : "Bs") + "[" + std::to_string(hazard.row) + "][" +
+         std::to_string(hazard.col) + "] of block " +
+         sim::Coordinates(hazard.block % g.grid_x, hazard.block / g.grid_x);
+}
+
+std::string SideSentence(const sim::Snapshot& snapshot, const sim::HazardSide& side) {
+  const sim::Geometry& g = snapshot.geometry();
+  return "thread " + ThreadName(g, side.thread) + " (warp " + std::to_string(side.warp) + ") " +
+         (side.write ? "wrote " : "read ") + sim::FormatValue(side.value) + " at line " +
+         std::to_string(sim::LineOf(snapshot.config().kernel, side.op)) + " (" + sim::MarkerName(side.op) + ", phase " +
+         std::to_string(side.phase + 1) + ")";
+}
+
+std::string HazardSentence(const sim::Snapshot& snapshot, const sim::Hazard& hazard) {
+  std::string text = std::string(sim::Name(hazard.kind)) + " " + SeverityWhy(hazard.severity) + "\n" +
+                     CellName(snapshot.geometry(), hazard) + ": first " + SideSentence(snapshot, hazard.first) +
+                     ",\nthen " + SideSentence(snapshot, hazard.second) + ".\n" + Explanation(hazard.kind) + "\n";
+  if (hazard.kind == sim::HazardKind::kWaw) {
+    text += "The cell ended as " + sim::FormatValue(hazard.value_seen) + "; the barrier would have left " +
+            sim::FormatValue(hazard.value_expected) + ".";
+  } else {
+    text += "The reader saw " + sim::FormatValue(hazard.value_seen) + "; with the barrier it would have seen " +
+            sim::FormatValue(hazard.value_expected) + ".";
+  }
+  text += hazard.Corrupted() ? " This run witnessed the race: the value was wrong."
+                             : (hazard.observed_in_program_order
+                                    ? " This schedule happened to keep the order; another need not."
+                                    : " The accesses ran the wrong way round, yet the values were equal.");
+  return text + "\nClick to jump to step " + std::to_string(hazard.step) + ".";
+}
+
+struct Tally {
+  std::array<std::size_t, 3> by_kind{};
+  std::size_t errors = 0;
+  std::size_t warnings = 0;
+  std::size_t corrupted = 0;
+};
+
+Tally Count(const std::vector<sim::Hazard>& hazards) {
+  Tally tally;
+  for (const sim::Hazard& hazard : hazards) {
+    ++tally.by_kind[static_cast<std::size_t>(hazard.kind)];
+    (hazard.severity == sim::Severity::kError ? tally.errors : tally.warnings) += 1;
+    tally.corrupted += hazard.Corrupted();
+  }
+  return tally;
+}
+
+}  // namespace
+
+std::string HazardsPanel::OneWarpBanner(const sim::Snapshot& snapshot) {
+  const sim::Geometry& g = snapshot.geometry();
+  const sim::LessonConfig& config = snapshot.config();
+  const bool barrier_off = config.barrier1 == sim::SyncKind::kNone || config.barrier2 == sim::SyncKind::kNone;
+  if (g.naive || g.warps_per_block != 1 || !barrier_off) return "";
+  return "One warp: lockstep hides this race on today's GPUs, but it is not guaranteed.";
+}
+
+void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
+  if (!open) return;
+  PlacePanel(frame, kHazardsSlot);
+  if (!ImGui::Begin("Hazards", &open)) {
+    ImGui::End();
+    return;
+  }
+  if (const std::string banner = OneWarpBanner(snapshot); !banner.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
+    ImGui::TextWrapped("%s %s", palette::kGlyphWarning, banner.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip(
+          "The block's %d threads are lanes of a single warp, which runs them together, so C usually\n"
+          "comes out right. The hazard is still real (compute-sanitizer racecheck reports it), and\n"
+          "__syncwarp() is what makes it safe.",
+          snapshot.geometry().block_threads);
+    }
+  }
+  DrawSummary(snapshot);
+  DrawOutOfBounds(snapshot);
+  DrawTable(frame, snapshot);
+  ImGui::End();
+}
+
+void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
+  const std::vector<sim::Hazard>& hazards = snapshot.hazards();
+  const sim::LessonConfig& config = snapshot.config();
+  if (hazards.empty()) {
+    const bool barriers_on =
+        config.barrier1 == sim::SyncKind::kSyncthreads && config.barrier2 == sim::SyncKind::kSyncthreads;
+    ImGui::TextColored(Colour(palette::kBluishGreen), "%s No hazard so far%s", palette::kGlyphCheck,
+                       barriers_on || snapshot.geometry().naive ? ": the barriers order every shared access."
+                                                                : " (step on: hazards appear as the accesses run).");
+    return;
+  }
+  const Tally tally = Count(hazards);
+  ImGui::Text("%zu hazards: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", hazards.size(), tally.by_kind[0],
+              tally.by_kind[1], tally.by_kind[2], tally.corrupted);
+  ImGui::TextColored(Colour(palette::kVermillion), "%s %zu errors", palette::kGlyphCross, tally.errors);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Errors: the two threads are in different warps (as racecheck grades them)");
+  ImGui::SameLine();
+  ImGui::TextColored(Colour(palette::kOrange), "%s %zu warnings", palette::kGlyphWarning, tally.warnings);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Warnings: both threads are lanes of one warp (as racecheck grades them)");
+  if (snapshot.counters().hazards > hazards.size()) {
+    ImGui::TextDisabled("(%llu detected; the list keeps the first %zu)",
+                        static_cast<unsigned long long>(snapshot.counters().hazards), hazards.size());
+  }
+  for (std::size_t kind = 0; kind < tally.by_kind.size(); ++kind) {
+    if (tally.by_kind[kind] > 0) ImGui::TextWrapped("%s", Explanation(static_cast<sim::HazardKind>(kind)));
+  }
+  ImGui::TextDisabled("Hover a row for the whole story; click it to jump to its step.");
+}
+
+void HazardsPanel::DrawOutOfBounds(const sim::Snapshot& snapshot) {
+  const std::vector<sim::OutOfBoundsAccess>& accesses = snapshot.out_of_bounds();
+  if (accesses.empty()) return;
+  ImGui::TextColored(Colour(palette::kVermillion), "%s %zu global accesses outside A, B or C (bounds guard off)",
+                     palette::kGlyphCross, accesses.size());
+}
+
+void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& snapshot) {
+  const std::vector<sim::Hazard>& hazards = snapshot.hazards();
+  if (hazards.empty()) {
+    shown_count_ = 0;
+    return;
+  }
+  const sim::Geometry& g = snapshot.geometry();
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+  if (!ImGui::BeginTable("##hazards", 7, flags)) return;
+  ImGui::TableSetupScrollFreeze(0, 1);
+  for (const char* name : {"hazard", "step", "cell", "threads", "lines", "phase", "saw / should"}) {
+    ImGui::TableSetupColumn(name);
+  }
+  ImGui::TableHeadersRow();
+  std::int64_t jump = -1;
+  ImGuiListClipper clipper;
+  clipper.Begin(static_cast<int>(hazards.size()));
+  while (clipper.Step()) {
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+      const sim::Hazard& hazard = hazards[static_cast<std::size_t>(i)];
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::PushID(i);
+      ImGui::PushStyleColor(ImGuiCol_Text, Colour(SeverityColour(hazard.severity)));
+      const std::string label =
+          std::string(SeverityGlyph(hazard.severity)) + " " + sim::Name(hazard.kind) + " " + sim::Name(hazard.severity);
+      if (ImGui::Selectable(label.c_str(), hazard.step == snapshot.step(), ImGuiSelectableFlags_SpanAllColumns)) {
+        jump = hazard.step;
+      }
+      ImGui::PopStyleColor();
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", HazardSentence(snapshot, hazard).c_str());
+      ImGui::PopID();
+      ImGui::TableNextColumn();
+      ImGui::Text("%lld", static_cast<long long>(hazard.step));
+      ImGui::TableNextColumn();
+      ImGui::Text("%s[%d][%d]", hazard.tile == sim::TileId::kAs ? "As" : "Bs", hazard.row, hazard.col);
+      ImGui::TableNextColumn();
+      ImGui::Text("%s %s %s", ThreadName(g, hazard.first.thread).c_str(), palette::kGlyphRight,
+                  ThreadName(g, hazard.second.thread).c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%d %s %d", sim::LineOf(snapshot.config().kernel, hazard.first.op), palette::kGlyphRight,
+                  sim::LineOf(snapshot.config().kernel, hazard.second.op));
+      ImGui::TableNextColumn();
+      ImGui::Text("%d", hazard.phase + 1);
+      ImGui::TableNextColumn();
+      ImGui::Text("%s / %s%s", sim::FormatValue(hazard.value_seen).c_str(),
+                  sim::FormatValue(hazard.value_expected).c_str(), hazard.Corrupted() ? "  \u2717 wrong" : "");
+    }
+  }
+  if (hazards.size() > shown_count_) ImGui::SetScrollHereY(1.0f);
+  shown_count_ = hazards.size();
+  ImGui::EndTable();
+  if (jump >= 0) frame.actions.Push("jump-to", std::to_string(jump));
+}
+
+nlohmann::json HazardsPanel::Describe(const sim::Snapshot& snapshot, std::size_t limit) {
+  const std::vector<sim::Hazard>& hazards = snapshot.hazards();
+  const Tally tally = Count(hazards);
+  const sim::Geometry& g = snapshot.geometry();
+  nlohmann::json out;
+  out["banner"] = OneWarpBanner(snapshot);
+  out["count"] = hazards.size();
+  out["detected"] = snapshot.counters().hazards;
+  out["raw"] = tally.by_kind[0];
+  out["war"] = tally.by_kind[1];
+  out["waw"] = tally.by_kind[2];
+  out["errors"] = tally.errors;
+  out["warnings"] = tally.warnings;
+  out["out_of_bounds"] = snapshot.out_of_bounds().size();
+  out["listed"] = nlohmann::json::array();
+  for (std::size_t i = 0; i < hazards.size() && i < limit; ++i) {
+    const sim::Hazard& hazard = hazards[i];
+    out["listed"].push_back({{"step", hazard.step},
+                             {"kind", sim::Name(hazard.kind)},
+                             {"severity", sim::Name(hazard.severity)},
+                             {"cell", CellName(g, hazard)},
+                             {"threads", {ThreadName(g, hazard.first.thread), ThreadName(g, hazard.second.thread)}},
+                             {"lines",
+                              {sim::LineOf(snapshot.config().kernel, hazard.first.op),
+                               sim::LineOf(snapshot.config().kernel, hazard.second.op)}},
+                             {"phase", hazard.phase + 1},
+                             {"seen", hazard.value_seen},
+                             {"expected", hazard.value_expected}});
+  }
+  return out;
+}
+
+}  // namespace gui

@@ -1,0 +1,220 @@
+#include "app/panels/kernel_source_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "app/gui/palette.h"
+#include "app/panels/panel_layout.h"
+#include "sim/kernel_source.h"
+
+namespace gui {
+namespace {
+
+constexpr const char* kGlyphNext = "\u25B6";     // ▶ the followed thread runs this next
+constexpr const char* kGlyphJustRan = "\u25CF";  // ● the last step ran this line
+
+std::vector<std::string> SplitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  if (!lines.empty() && lines.back().empty()) lines.pop_back();
+  return lines;
+}
+
+// Global indices of the threads the view follows.
+std::vector<int> FocusThreads(const sim::Snapshot& snapshot, const sim::Thread* picked) {
+  if (picked != nullptr) return {picked->block * snapshot.geometry().block_threads + picked->index_in_block};
+  const sim::Unit unit = snapshot.last_unit();
+  if (!unit.is_warp) return {unit.index};
+  const sim::Warp& warp = snapshot.warps()[static_cast<std::size_t>(unit.index)];
+  std::vector<int> lanes(static_cast<std::size_t>(warp.lane_count));
+  for (int lane = 0; lane < warp.lane_count; ++lane) lanes[static_cast<std::size_t>(lane)] = warp.first_thread + lane;
+  return lanes;
+}
+
+std::string FocusName(const sim::Snapshot& snapshot, const std::vector<int>& threads) {
+  const sim::Thread& first = snapshot.threads()[static_cast<std::size_t>(threads.front())];
+  const sim::Block& block = snapshot.blocks()[static_cast<std::size_t>(first.block)];
+  const std::string where = " of block " + sim::Coordinates(block.bx, block.by);
+  if (threads.size() == 1) {
+    return "thread " + sim::Coordinates(first.tx, first.ty) + where + " (warp " +
+           std::to_string(first.warp - block.first_warp) + ")";
+  }
+  return "warp " + std::to_string(first.warp - block.first_warp) + where + " (" + std::to_string(threads.size()) +
+         " lanes)";
+}
+
+const char* SyncText(sim::SyncKind kind) {
+  switch (kind) {
+    case sim::SyncKind::kSyncthreads:
+      return "= __syncthreads(): waits for every thread of the block";
+    case sim::SyncKind::kSyncwarp:
+      return "= __syncwarp(): waits for the lanes of one warp only";
+    case sim::SyncKind::kNone:
+      return "= nothing: barrier removed";
+  }
+  return "";
+}
+
+}  // namespace
+
+struct KernelSourcePanel::LineMarks {
+  std::set<int> focus_next;    // lines the followed thread(s) run next
+  std::set<int> just_ran;      // lines the last step ran
+  std::map<int, int> waiting;  // line → threads that run it next
+  std::string focus;           // "thread (1,0) of block (0,1) (warp 0)"
+  int scroll_to = 0;           // the followed thread's line
+};
+
+void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked) {
+  if (!open) return;
+  PlacePanel(frame, kKernelSourceSlot);
+  if (!ImGui::Begin("Kernel source", &open)) {
+    ImGui::End();
+    return;
+  }
+  const sim::KernelKind kernel = snapshot.config().kernel;
+  if (lines_.empty() || kernel != shown_kernel_) {
+    lines_ = SplitLines(sim::StripModelMarkers(sim::SourceFor(kernel).text));
+    shown_kernel_ = kernel;
+    scrolled_to_ = -1;
+  }
+  LineMarks marks;
+  const std::vector<int> threads = FocusThreads(snapshot, picked);
+  for (int index : threads) {
+    const int line = snapshot.NextLine(snapshot.threads()[static_cast<std::size_t>(index)]);
+    if (line > 0) marks.focus_next.insert(line);
+  }
+  for (const sim::TraceEvent& event : snapshot.last_step_events()) {
+    if (event.line > 0) marks.just_ran.insert(event.line);
+  }
+  for (const sim::Thread& thread : snapshot.threads()) {
+    if (thread.state != sim::ThreadState::kDone) ++marks.waiting[snapshot.NextLine(thread)];
+  }
+  marks.focus = FocusName(snapshot, threads);
+  // Done threads run nothing: keep the kernel's first instruction in view, not the header comment.
+  marks.scroll_to = marks.focus_next.empty() ? sim::LineOf(kernel, sim::Op::kLoadA) : *marks.focus_next.begin();
+
+  const std::string file(sim::SourceFor(kernel).file_name);
+  ImGui::TextWrapped("%s \u2014 following %s%s", file.c_str(), marks.focus.c_str(),
+                     picked != nullptr ? " (selected)" : ", the unit that ran last");
+  ImGui::TextDisabled("%s runs next   %s just ran   \u25B7N: threads that run the line next   \u2610: switch the line",
+                      kGlyphNext, kGlyphJustRan);
+  DrawLines(frame, snapshot, marks);
+  ImGui::End();
+}
+
+void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks) {
+  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
+  const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
+  const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##source", 4, flags)) return;
+  ImGui::TableSetupColumn("switch", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch);
+  const bool follow = marks.scroll_to != scrolled_to_;
+  for (int line = 1; line <= static_cast<int>(lines_.size()); ++line) {
+    ImGui::TableNextRow();
+    ImGui::PushID(line);
+    const bool is_barrier = line == barrier1 || line == barrier2;
+    const bool is_guard =
+        std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
+    if (marks.focus_next.count(line)) {
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kSkyBlue & 0x00FFFFFF) | 0x70000000);
+    } else if (marks.just_ran.count(line)) {
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kYellow & 0x00FFFFFF) | 0x38000000);
+    } else if (is_barrier) {
+      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kReddishPurple & 0x00FFFFFF) | 0x30000000);
+    }
+    ImGui::TableNextColumn();
+    if (is_barrier || is_guard) DrawSwitch(frame, snapshot, line);
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("%3d", line);
+    ImGui::TableNextColumn();
+    const auto waiting = marks.waiting.find(line);
+    ImGui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ",
+                marks.just_ran.count(line) ? kGlyphJustRan : " ",
+                waiting != marks.waiting.end() ? ("\u25B7" + std::to_string(waiting->second)).c_str() : "");
+    if (waiting != marks.waiting.end() && ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%d threads run line %d next", waiting->second, line);
+    }
+    ImGui::TableNextColumn();
+    ImGui::PushFont(frame.fonts.mono);
+    ImGui::TextUnformatted(lines_[static_cast<std::size_t>(line - 1)].c_str());
+    ImGui::PopFont();
+    if (is_barrier) {
+      ImGui::SameLine();
+      const sim::SyncKind kind = line == barrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2;
+      ImGui::TextColored(
+          ImGui::ColorConvertU32ToFloat4(kind == sim::SyncKind::kNone ? palette::kVermillion : palette::kReddishPurple),
+          "%s %s", kind == sim::SyncKind::kNone ? palette::kGlyphCross : "\u2016", SyncText(kind));
+    }
+    if (follow && line == marks.scroll_to) {
+      ImGui::SetScrollHereY(0.4f);
+      scrolled_to_ = line;
+    }
+    ImGui::PopID();
+  }
+  ImGui::EndTable();
+}
+
+void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line) {
+  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
+  const sim::LessonConfig& config = snapshot.config();
+  const bool first = line == source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
+  const bool second = line == source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
+  bool on = first ? config.barrier1 != sim::SyncKind::kNone
+                  : (second ? config.barrier2 != sim::SyncKind::kNone : config.guard);
+  const char* action = first ? "toggle-barrier1" : (second ? "toggle-barrier2" : "toggle-guard");
+  if (ImGui::Checkbox("##on", &on)) frame.actions.Push(action);
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s", first    ? "1st barrier on/off (key 1): keeps reads of As/Bs after every thread's store"
+                            : second ? "2nd barrier on/off (key 2): keeps the next phase's stores after every read"
+                                     : "Bounds guard on/off (key 3): without it edge threads read outside A and B");
+  }
+}
+
+nlohmann::json KernelSourcePanel::Describe(const sim::Snapshot& snapshot, const sim::Thread* picked) {
+  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
+  const sim::LessonConfig& config = snapshot.config();
+  nlohmann::json out;
+  out["file"] = std::string(source.file_name);
+  const std::vector<int> threads = FocusThreads(snapshot, picked);
+  out["following"] = FocusName(snapshot, threads);
+  std::set<int> next;
+  for (int index : threads) next.insert(snapshot.NextLine(snapshot.threads()[static_cast<std::size_t>(index)]));
+  next.erase(0);
+  out["next_lines"] = next;
+  std::set<int> ran;
+  for (const sim::TraceEvent& event : snapshot.last_step_events()) ran.insert(event.line);
+  ran.erase(0);
+  out["just_ran_lines"] = ran;
+  const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
+  const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
+  out["switches"] = nlohmann::json::array();
+  if (barrier1 > 0)
+    out["switches"].push_back({{"line", barrier1},
+                               {"what", "barrier1"},
+                               {"on", config.barrier1 != sim::SyncKind::kNone},
+                               {"kind", sim::Name(config.barrier1)}});
+  if (barrier2 > 0)
+    out["switches"].push_back({{"line", barrier2},
+                               {"what", "barrier2"},
+                               {"on", config.barrier2 != sim::SyncKind::kNone},
+                               {"kind", sim::Name(config.barrier2)}});
+  for (int line : source.guard_lines)
+    out["switches"].push_back({{"line", line}, {"what", "guard"}, {"on", config.guard}});
+  return out;
+}
+
+}  // namespace gui

@@ -1,0 +1,347 @@
+#include "app/panels/race_lab_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <array>
+
+#include "app/gui/palette.h"
+#include "app/panels/panel_layout.h"
+
+namespace gui {
+namespace {
+
+ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+
+void Tooltip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+constexpr std::array<sim::SyncKind, 3> kSyncKinds{sim::SyncKind::kSyncthreads, sim::SyncKind::kSyncwarp,
+                                                  sim::SyncKind::kNone};
+constexpr std::array<sim::SchedulerKind, 4> kSchedulers{sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRandom,
+                                                        sim::SchedulerKind::kRaceExposing,
+                                                        sim::SchedulerKind::kThreadOrder};
+
+const char* SyncLabel(sim::SyncKind kind) {
+  switch (kind) {
+    case sim::SyncKind::kSyncthreads:
+      return "__syncthreads()";
+    case sim::SyncKind::kSyncwarp:
+      return "__syncwarp()";
+    case sim::SyncKind::kNone:
+      return "off";
+  }
+  return "?";
+}
+
+const char* SchedulerLabel(sim::SchedulerKind kind) {
+  switch (kind) {
+    case sim::SchedulerKind::kRealistic:
+      return "realistic";
+    case sim::SchedulerKind::kRandom:
+      return "random interleaving";
+    case sim::SchedulerKind::kRaceExposing:
+      return "race-exposing";
+    case sim::SchedulerKind::kThreadOrder:
+      return "one thread at a time";
+  }
+  return "?";
+}
+
+std::string Percent(std::uint64_t part, std::uint64_t whole) {
+  if (whole == 0) return "0%";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.1f%%", 100.0 * double(part) / double(whole));
+  return text;
+}
+
+void DrawHistogram(const sim::SeedSweepResult& result, std::uint64_t elements) {
+  if (result.wrong_elements_histogram.empty()) return;
+  int most = 1;
+  for (const auto& entry : result.wrong_elements_histogram) most = std::max(most, entry.second);
+  ImGui::TextUnformatted("wrong elements of C \u2192 runs");
+  for (const auto& [wrong, runs] : result.wrong_elements_histogram) {
+    ImGui::Text("%6llu of %llu", static_cast<unsigned long long>(wrong), static_cast<unsigned long long>(elements));
+    ImGui::SameLine();
+    ImGui::PushStyleColor(ImGuiCol_PlotHistogram, Colour(wrong == 0 ? palette::kBluishGreen : palette::kVermillion));
+    const std::string label = std::to_string(runs) + (wrong == 0 ? " \u2713" : " \u2717");
+    ImGui::ProgressBar(float(runs) / float(most), ImVec2(-1.0f, 0.0f), label.c_str());
+    ImGui::PopStyleColor();
+  }
+}
+
+}  // namespace
+
+std::string RaceLabPanel::CaseHeadline(const sim::Geometry& g) {
+  if (g.naive) return "Naive kernel: no shared memory, no barrier, nothing to race on.";
+  const std::string block =
+      std::to_string(g.tn) + "\u00D7" + std::to_string(g.tm) + " = " + std::to_string(g.block_threads) + " threads";
+  if (g.warps_per_block == 1) return "One warp per block (" + block + "): lockstep hides a missing barrier.";
+  return std::to_string(g.warps_per_block) + " warps per block (" + block +
+         "): a missing barrier corrupts C on the GPU.";
+}
+
+std::string RaceLabPanel::CaseStatement(const sim::LessonConfig& lesson, const sim::Geometry& g) {
+  if (g.naive) {
+    return "The naive kernel keeps nothing in shared memory and has no barrier: there is nothing to race on. "
+           "Open a tiled lesson to switch a barrier off.";
+  }
+  const std::string block =
+      std::to_string(g.tn) + "\u00D7" + std::to_string(g.tm) + " = " + std::to_string(g.block_threads) + " threads";
+  if (g.warps_per_block == 1) {
+    return "One warp per block: a block of " + block + " is a single warp (" + std::to_string(32 - g.block_threads) +
+           " of its 32 lanes idle). The realistic scheduler, like today's GPUs, runs a warp's lanes in lockstep, so "
+           "even without a barrier every lane stores before any lane reads and C comes out right. The hazard is still "
+           "real: racecheck reports it, and lockstep is not guaranteed (independent thread scheduling since Volta). "
+           "__syncwarp() in place of each barrier orders the lanes: no hazard, C right." +
+           std::string(lesson.kernel == sim::KernelKind::kTiled
+                           ? " Compare TILE 16 (eight warps): run the race_tile16 preset."
+                           : "");
+  }
+  return std::to_string(g.warps_per_block) + " warps per block: a block of " + block + " is " +
+         std::to_string(g.warps_per_block) +
+         " warps, which the GPU runs independently. Without the 1st __syncthreads() a warp reads As and Bs before the "
+         "other warps stored them; without the 2nd it refills the tiles while others still read them. On the GPU C "
+         "goes wrong (run it below to count). __syncwarp() orders the lanes of one warp only: not enough here, and "
+         "the model reports errors across warps.";
+}
+
+const char* RaceLabPanel::SchedulerSentence(sim::SchedulerKind scheduler) {
+  switch (scheduler) {
+    case sim::SchedulerKind::kRealistic:
+      return "Realistic: a warp's lanes issue together, the oldest ready warp first, each global load a seeded "
+             "latency, as on the GPU. One-warp blocks never reorder their lanes.";
+    case sim::SchedulerKind::kRandom:
+      return "Random interleaving: any runnable thread, chosen by the seed. Whether a race bites depends on the "
+             "seed: run 100 seeds to see how often.";
+    case sim::SchedulerKind::kRaceExposing:
+      return "Race-exposing: the lowest runnable thread runs ahead until it blocks, so every switched-off barrier "
+             "is crossed in the wrong order. Legal on the GPU (nothing guarantees lockstep), and the worst case.";
+    case sim::SchedulerKind::kThreadOrder:
+      return "One thread at a time: each thread runs one instruction in turn, for slow explanation.";
+  }
+  return "";
+}
+
+void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
+  if (!open) return;
+  PlacePanel(frame, kRaceLabSlot);
+  if (!ImGui::Begin("Race lab", &open)) {
+    ImGui::End();
+    return;
+  }
+  const sim::LessonConfig& lesson = simulation.config();
+  const sim::Geometry& geometry = simulation.geometry();
+  ImGui::PushStyleColor(ImGuiCol_Text, Colour(geometry.warps_per_block > 1 ? palette::kVermillion : palette::kSkyBlue));
+  ImGui::TextWrapped("%s", CaseHeadline(geometry).c_str());
+  ImGui::PopStyleColor();
+  if (ImGui::TreeNode("Why?")) {
+    ImGui::TextWrapped("%s", CaseStatement(lesson, geometry).c_str());
+    ImGui::TreePop();
+  }
+  if (!geometry.naive) DrawBarriers(frame, lesson);
+  DrawScheduler(frame, lesson);
+  ImGui::Separator();
+  DrawThisRun(frame, simulation, lab);
+  if (ImGui::CollapsingHeader("Run many seeds", ImGuiTreeNodeFlags_DefaultOpen)) DrawSeeds(frame, lab);
+  if (ImGui::CollapsingHeader("On the GPU", ImGuiTreeNodeFlags_DefaultOpen)) DrawGpu(frame, simulation, lab);
+  ImGui::End();
+}
+
+void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson) {
+  for (int which = 1; which <= 2; ++which) {
+    const sim::SyncKind current = which == 1 ? lesson.barrier1 : lesson.barrier2;
+    ImGui::PushID(which);
+    if (which == 2) ImGui::SameLine();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float label = ImGui::CalcTextSize("1st").x + style.ItemInnerSpacing.x + style.ItemSpacing.x;
+    ImGui::SetNextItemWidth(which == 1 ? ImGui::GetContentRegionAvail().x * 0.5f - label
+                                       : ImGui::GetContentRegionAvail().x - label);
+    if (ImGui::BeginCombo(which == 1 ? "1st" : "2nd", SyncLabel(current))) {
+      for (sim::SyncKind kind : kSyncKinds) {
+        if (ImGui::Selectable(SyncLabel(kind), current == kind) && current != kind) {
+          frame.actions.Push("lesson-set", "barrier" + std::to_string(which) + "=" + sim::Name(kind));
+        }
+        Tooltip(kind == sim::SyncKind::kSyncthreads ? "Wait for every thread of the block: the correct kernel."
+                : kind == sim::SyncKind::kSyncwarp  ? "Wait for the lanes of this warp only: enough for a one-warp "
+                                                      "block, not for several warps."
+                                                    : "No barrier: the race lab's broken kernel.");
+      }
+      ImGui::EndCombo();
+    }
+    Tooltip(which == 1 ? "What stands at the 1st sync point (key 1 switches it off and on): it keeps every read of "
+                         "As/Bs after every thread's store"
+                       : "What stands at the 2nd sync point (key 2): it keeps the next phase's stores after every "
+                         "read of this one");
+    ImGui::PopID();
+  }
+}
+
+void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::LessonConfig& lesson) {
+  const bool racing = lesson.scheduler == sim::SchedulerKind::kRaceExposing;
+  const char* button = racing ? "S: realistic" : "S: race";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(button).x -
+                          style.FramePadding.x * 2.0f - style.ItemSpacing.x);
+  if (ImGui::BeginCombo("##scheduler", SchedulerLabel(lesson.scheduler))) {
+    for (sim::SchedulerKind kind : kSchedulers) {
+      if (ImGui::Selectable(SchedulerLabel(kind), kind == lesson.scheduler) && kind != lesson.scheduler) {
+        frame.actions.Push("lesson-set", std::string("scheduler=") + sim::Name(kind));
+      }
+      Tooltip(SchedulerSentence(kind));
+    }
+    ImGui::EndCombo();
+  }
+  Tooltip("Which order the model runs threads in: it decides whether a missing barrier corrupts C.");
+  ImGui::SameLine();
+  if (ImGui::Button(button)) frame.actions.Push("race-scheduler");
+  Tooltip("Key S: switch between the race-exposing and the realistic scheduler.");
+  ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kSkyBlue));
+  ImGui::TextWrapped("Running: %s", SchedulerSentence(lesson.scheduler));
+  ImGui::PopStyleColor();
+}
+
+void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
+  const CCheck check = lab.CheckC();
+  const std::size_t hazards = simulation.hazards().size();
+  if (check.wrong > 0) {
+    ImGui::TextColored(Colour(palette::kVermillion), "%s %llu of %llu elements of C wrong", palette::kGlyphCross,
+                       static_cast<unsigned long long>(check.wrong), static_cast<unsigned long long>(check.elements));
+  } else if (check.stored == check.elements && check.elements > 0) {
+    ImGui::TextColored(Colour(palette::kBluishGreen), "%s C is right: all %llu elements equal the correct product",
+                       palette::kGlyphCheck, static_cast<unsigned long long>(check.elements));
+  } else {
+    ImGui::TextWrapped("? 0 wrong so far (%llu of %llu elements of C stored)",
+                       static_cast<unsigned long long>(check.stored), static_cast<unsigned long long>(check.elements));
+  }
+  if (check.wrong > 0 && check.stored < check.elements) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(%llu stored so far)", static_cast<unsigned long long>(check.stored));
+  }
+  if (hazards > 0 && check.stored == check.elements && check.wrong == 0) {
+    ImGui::TextWrapped("%zu hazards, yet C is right: this schedule (or equal values) hid the race.", hazards);
+  } else {
+    ImGui::Text("%zu hazards so far", hazards);
+  }
+  if (!simulation.Finished()) {
+    if (ImGui::Button("Run to end")) frame.actions.Push("run-to-end");
+    Tooltip("Run the lesson to its last step and compare every element of C with the correct product (End).");
+  }
+}
+
+void RaceLabPanel::DrawSeeds(const FrameContext& frame, const RaceLab& lab) {
+  const auto& job = lab.seeds();
+  if (job.Running()) {
+    const int total = std::max(job.Total(), 1);
+    const std::string label = std::to_string(job.Done()) + " of " + std::to_string(job.Total()) + " seeds";
+    ImGui::ProgressBar(float(job.Done()) / float(total), ImVec2(ImGui::GetFontSize() * 14.0f, 0.0f), label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button(job.Cancelling() ? "Cancelling\u2026" : "Cancel")) frame.actions.Push("seeds-cancel");
+    Tooltip("Stop after the run in progress; what was counted stays.");
+  } else {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+    ImGui::InputInt("##seeds", &seeds_field_, 0, 0);
+    Tooltip("How many scheduler seeds to run (1 to 100000).");
+    ImGui::SameLine();
+    const std::string label = "Run " + std::to_string(seeds_field_) + " seeds";
+    if (ImGui::Button(label.c_str())) frame.actions.Push("seeds-run", std::to_string(seeds_field_));
+    Tooltip(
+        "Run this lesson to the end under that many scheduler seeds (on a worker thread) and count how often "
+        "C comes out wrong: a race is about chance, not certainty.");
+  }
+  const std::optional<SweepOutcome> outcome = job.LastResult();
+  if (!outcome) return;
+  const sim::SeedSweepResult& result = outcome->result;
+  ImGui::TextWrapped(
+      "%s: C wrong in %d of %d runs (%s)%s; wrong elements min %llu, mean %.1f, max %llu of %llu.",
+      outcome->lesson.c_str(), result.runs_wrong, result.runs,
+      Percent(static_cast<std::uint64_t>(result.runs_wrong), static_cast<std::uint64_t>(result.runs)).c_str(),
+      result.cancelled ? ", cancelled" : "", static_cast<unsigned long long>(result.min_wrong), result.mean_wrong,
+      static_cast<unsigned long long>(result.max_wrong), static_cast<unsigned long long>(outcome->elements));
+  if (result.runs_with_hazards > 0 && result.runs_wrong < result.runs) {
+    ImGui::TextWrapped("Every run had hazards (%d of %d); %d raced the wrong way yet C was right.",
+                       result.runs_with_hazards, result.runs, result.runs_witnessed_coincided);
+  }
+  DrawHistogram(result, outcome->elements);
+}
+
+void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
+  if (large_size_field_ == 0) large_size_field_ = static_cast<int>(lab.large_size());
+  if (trials_field_ == 0) trials_field_ = lab.trials();
+  const sim::LessonConfig& lesson = simulation.config();
+  ImGui::TextWrapped(
+      "The barrier-removed kernels for this tile, run at the lesson's size (%d\u00D7%d\u00D7%d) and a "
+      "large one, each against the kernel with both barriers; the model runs the same variants at the "
+      "lesson's size.",
+      lesson.m, lesson.n, lesson.k);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
+  if (ImGui::InputInt("large n", &large_size_field_, 0, 0) || ImGui::IsItemDeactivatedAfterEdit()) {
+    if (!ImGui::IsItemActive()) frame.actions.Push("race-gpu-size", std::to_string(large_size_field_));
+  }
+  Tooltip("The square size n of the large GPU case (n\u00D7n\u00D7n).");
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 4.0f);
+  if (ImGui::InputInt("trials", &trials_field_, 0, 0) || ImGui::IsItemDeactivatedAfterEdit()) {
+    if (!ImGui::IsItemActive()) frame.actions.Push("race-trials", std::to_string(trials_field_));
+  }
+  Tooltip("Launches per variant and size on the GPU; seeds per variant in the model.");
+  const bool running = lab.gpu_running() || lab.model_runs().Running();
+  if (running) {
+    const kernels::Progress progress = lab.gpu_progress();
+    ImGui::Text("%s", lab.gpu_running() ? progress.Describe().c_str() : "model runs\u2026");
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##gpu")) frame.actions.Push("race-gpu-cancel");
+    Tooltip("Stop after the current launch (and the current model run).");
+  } else if (!simulation.geometry().naive) {
+    if (ImGui::Button("Run the race on the GPU")) frame.actions.Push("race-gpu-run");
+    Tooltip("On a worker thread: each barrier-removed variant on the GPU (wrong elements per trial) and in the model.");
+  }
+  const std::string reason = lab.GpuUnavailableReason();
+  if (!reason.empty()) ImGui::TextColored(Colour(palette::kOrange), "%s %s", palette::kGlyphWarning, reason.c_str());
+  if (!lab.gpu_status().empty()) ImGui::TextWrapped("%s", lab.gpu_status().c_str());
+  DrawGpuTable(lab);
+}
+
+void RaceLabPanel::DrawGpuTable(const RaceLab& lab) {
+  if (lab.variants().empty()) return;
+  const std::optional<ModelVariantRuns> model = lab.model_runs().LastResult();
+  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##race", 3, flags)) return;
+  ImGui::TableSetupColumn("variant");
+  ImGui::TableSetupColumn(model ? ("model (" + model->scheduler + "), wrong").c_str() : "model, wrong");
+  ImGui::TableSetupColumn("GPU, wrong per trial");
+  ImGui::TableHeadersRow();
+  for (const RaceVariantRow& row : lab.variants()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.label.c_str());
+    ImGui::TableNextColumn();
+    if (model && model->by_label.count(row.label)) {
+      const sim::SeedSweepResult& runs = model->by_label.at(row.label);
+      ImGui::Text("%s %d of %d runs; max %llu of %llu",
+                  runs.runs_wrong > 0 ? palette::kGlyphCross : palette::kGlyphCheck, runs.runs_wrong, runs.runs,
+                  static_cast<unsigned long long>(runs.max_wrong), static_cast<unsigned long long>(model->elements));
+    } else {
+      ImGui::TextDisabled(lab.model_runs().Running() ? "running\u2026" : "\u2014");
+    }
+    ImGui::TableNextColumn();
+    if (row.gpu.empty()) ImGui::TextDisabled("\u2014");
+    for (const kernels::RaceResult& result : row.gpu) {
+      if (!result.ok()) {
+        ImGui::TextColored(Colour(palette::kOrange), "%s: %s", kernels::ToString(result.shape).c_str(),
+                           result.error.c_str());
+        continue;
+      }
+      std::string trials;
+      for (std::int64_t wrong : result.differing_per_trial) {
+        trials += (trials.empty() ? "" : ", ") +
+                  Percent(static_cast<std::uint64_t>(wrong), static_cast<std::uint64_t>(result.elements()));
+      }
+      ImGui::Text("n=%s: %s", kernels::ToString(result.shape).c_str(), trials.c_str());
+    }
+  }
+  ImGui::EndTable();
+}
+
+}  // namespace gui

@@ -1,0 +1,159 @@
+"""The lesson page's panels on screen: each one is drawn where --dump-state says, inside
+the window, overlapping no other, at 1920x1080, at 1280x720 and in presentation mode; the
+pixels there show what the panel draws (the tile outline in orange, the running threads'
+marks in sky blue); pages switch with their actions and the choice survives a restart; and
+a real mouse click on an element of A opens the editor whose value re-runs the lesson."""
+import os
+import subprocess
+import sys
+
+from guitest import Run, check, read_png, region_colours
+
+ORANGE = (230, 159, 0)     # Okabe-Ito: the current block's tile outline in Matrices.
+SKY_BLUE = (86, 180, 233)  # A running thread's mark in Threads.
+PANELS = ["matrices", "threads", "narration", "timeline", "counters", "shared_tiles"]
+
+
+def overlap(r, s):
+    return min(r[2], s[2]) - max(r[0], s[0]) > 1 and min(r[3], s[3]) - max(r[1], s[1]) > 1
+
+
+def check_layout(state, width, height, label):
+    slots = state["layout"]["lesson_slots"]
+    area = state["layout"]["area"]
+    names = sorted(slots)
+    check(len(names) == 10, "%s: ten lesson panels have a slot: %s" % (label, ", ".join(names)))
+    check(all(area[0] <= r[0] and area[1] <= r[1] and r[2] <= area[2] + 0.5 and r[3] <= area[3] + 0.5
+              for r in slots.values()), "%s: every slot lies in the free area %s" % (label, area))
+    clashes = [(a, b) for i, a in enumerate(names) for b in names[i + 1:] if overlap(slots[a], slots[b])]
+    check(not clashes, "%s: no two slots overlap %s" % (label, clashes))
+    panels = state["lesson_panels"]
+    rects = {}
+    for name in PANELS:
+        check(panels[name]["visible"], "%s: the %s panel is drawn" % (label, name))
+        rects[name] = panels[name]["rect"]
+        x0, y0, x1, y1 = rects[name]
+        check(x0 >= 0 and y0 >= 0 and x1 <= width + 0.5 and y1 <= height + 0.5 and x1 - x0 > 100 and y1 - y0 > 60,
+              "%s: %s lies inside the window: %s" % (label, name, rects[name]))
+    for i, a in enumerate(PANELS):
+        for b in PANELS[i + 1:]:
+            check(not overlap(rects[a], rects[b]), "%s: %s and %s do not overlap" % (label, a, b))
+    return rects
+
+
+def test_panels_present_1920(binary):
+    run = Run(binary)
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "5", "--actions", "step; step; step",
+                        "--screenshot", run.screenshot)
+    state = run.state()
+    check(status == 0 and state["page"] == "lesson", "the lesson page is shown by default")
+    rects = check_layout(state, 1920, 1080, "1920x1080")
+    png = read_png(run.screenshot)
+    for name, rect in rects.items():
+        x0, y0, x1, y1 = (int(v) for v in rect)
+        check(len(region_colours(png, x0, y0, x1, min(y1, y0 + 200))) > 12, "the %s panel draws text" % name)
+    x0, y0, x1, y1 = (int(v) for v in rects["matrices"])
+    check(ORANGE in region_colours(png, x0, y0, x1, y1), "Matrices outlines the current block's tiles in orange")
+    x0, y0, x1, y1 = (int(v) for v in rects["threads"])
+    check(SKY_BLUE in region_colours(png, x0, y0, x1, y1), "Threads draws running threads' marks in sky blue")
+    matrices = state["lesson_panels"]["matrices"]
+    check(matrices["drawn_as"] == {"a": "values", "b": "values", "c": "values"}, "a 4x4 lesson shows numbers")
+    # Step 3 is one warp-instruction: the 2x2 block that ran loads one element of A per thread,
+    # from its own two rows of A.
+    rows = {2 * (matrices["outlined_block"] // 2) + i for i in range(2)}
+    marked = matrices["marked_this_step"]
+    check(len(marked) == 4 and all(m.startswith("A[") and int(m[2:m.index("]")]) in rows for m in marked),
+          "the third step's loads of A, in rows %s, are marked: %s" % (sorted(rows), marked))
+
+
+def test_panels_present_small_and_presentation(binary):
+    run = Run(binary)
+    status, _ = run.app("--width", "1280", "--height", "720", "--frames", "5")
+    check(status == 0, "app exits 0 at 1280x720")
+    check_layout(run.state(), 1280, 720, "1280x720")
+    run = Run(binary)
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "5", "--presentation")
+    state = run.state()
+    check(status == 0 and state["presentation"], "presentation mode is on")
+    check_layout(state, 1920, 1080, "presentation")
+
+
+def test_large_lesson_is_a_heat_map(binary):
+    run = Run(binary)
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "3",
+                        "--actions", "lesson-set m=64 n=64 k=64 tile=16; step")
+    matrices = run.state()["lesson_panels"]["matrices"]
+    check(status == 0 and run.state()["lesson"]["m"] == 64, "a 64x64x64 lesson opens")
+    check(matrices["drawn_as"] == {"a": "heat map", "b": "heat map", "c": "heat map"},
+          "64x64 matrices are drawn as heat maps")
+
+
+def test_pages_switch_and_persist(binary):
+    run = Run(binary)
+    status, _ = run.app("--frames", "3", "--actions", "page-live")
+    state = run.state()
+    check(status == 0 and state["page"] == "live" and state["pages"] == ["lesson", "live"], "page-live shows the Live GPU page")
+    check(not any(state["lesson_panels"][name]["visible"] for name in PANELS), "no lesson panel is drawn there")
+    again = Run(binary, config_home=run.config_home)
+    again.app("--frames", "3")
+    check(again.state()["page"] == "live", "the page survives a restart")
+    again.app("--frames", "3", "--actions", "step")
+    check(again.state()["page"] == "lesson", "a lesson action (step) brings the lesson page back")
+
+
+CLICK_SCRIPT = r'''
+"$1" --width 1920 --height 1080 --dump-state "$2" > "$3" 2>&1 &
+app=$!
+for i in $(seq 1 300); do grep -q "tilescope: ready" "$3" && break; sleep 0.1; done
+sleep 0.5
+win=$(xdotool search --sync --name '^TileScope$' | head -n 1)
+xdotool windowfocus --sync "$win"
+xdotool mousemove --window "$win" "$4" "$5"
+sleep 0.3
+xdotool click --window "$win" 1
+sleep 0.5
+xdotool key --window "$win" ctrl+a
+xdotool type --window "$win" "42"
+xdotool key --window "$win" Return
+sleep 0.5
+xdotool key --window "$win" End
+sleep 0.5
+xdotool key --window "$win" ctrl+q
+wait $app
+'''
+
+
+def test_click_a_cell_to_edit(binary):
+    probe = Run(binary)
+    probe.app("--width", "1920", "--height", "1080", "--frames", "3")
+    matrices = probe.state()["lesson_panels"]["matrices"]
+    x, y = matrices["origins"]["a"]
+    cell = matrices["cell_pixels"]
+    # A[1][2]: row 1, column 2 of A, clicked in the middle of its cell.
+    cx, cy = int(x + 2.5 * cell), int(y + 1.5 * cell)
+    run = Run(binary)
+    log = os.path.join(run.dir, "app.log")
+    command = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", "bash", "-c", CLICK_SCRIPT, "-", binary,
+               run.state_file, log, str(cx), str(cy)]
+    done = subprocess.run(command, env=run.env, capture_output=True, text=True, timeout=120)
+    print(done.stdout + done.stderr)
+    with open(log) as f:
+        print(f.read())
+    check(done.returncode == 0, "the app quits with status 0")
+    lesson = run.state()["lesson"]
+    check(lesson["finished"], "End ran the edited lesson to its end")
+    b = [[float(r * 4 + col + 1) for col in range(4)] for r in range(4)]
+    a_row = [5.0, 6.0, 42.0, 8.0]
+    got = lesson["c"]
+    check(all(got[4 + j] == sum(a_row[p] * b[p][j] for p in range(4)) for j in range(4)),
+          "the clicked element A[1][2] became 42 and row 1 of C follows: " + str(got[4:8]))
+    check(got[0] == 90.0, "row 0 of C is unchanged: C[0][0] = 90")
+
+
+if __name__ == "__main__":
+    binary = sys.argv[1]
+    for name, test in sorted(globals().items()):
+        if name.startswith("test_"):
+            print("== " + name)
+            test(binary)
+    print("PASS")

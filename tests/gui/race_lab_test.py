@@ -1,0 +1,112 @@
+"""The race lab in the real window: key 1 (a real X key event) switches the first barrier
+off and the Hazards panel lists RAW warnings under the one-warp banner, with C still right
+under the realistic scheduler; key S switches to the race-exposing scheduler and, with a
+random fill, wrong elements of C are counted; key 1 again brings the barrier back and both
+clear. Then "run 100 seeds" on a worker thread, and the GPU race run, which without a
+device says why while the model's side still counts."""
+import json
+import os
+import subprocess
+import sys
+
+from guitest import Run, check
+
+# Press the keys given, one by one, in the focused TileScope window, then quit with Ctrl+Q.
+SCRIPT = r'''
+app_binary="$1"; state="$2"; log="$3"; lesson="$4"; shift 4
+"$app_binary" --lesson "$lesson" --width 1600 --height 900 --dump-state "$state" > "$log" 2>&1 &
+app=$!
+for i in $(seq 1 300); do grep -q "tilescope: ready" "$log" && break; sleep 0.1; done
+win=$(xdotool search --sync --name '^TileScope$' | head -n 1)
+xdotool windowfocus --sync "$win"
+for key in "$@"; do xdotool key --window "$win" "$key"; sleep 0.3; done
+xdotool key --window "$win" ctrl+q
+wait $app
+'''
+
+RANDOM_LESSON = {"version": 1, "name": "random_default", "m": 4, "n": 4, "k": 4, "tile": 2,
+                 "fill_a": {"kind": "random", "seed": 3}, "fill_b": {"kind": "random", "seed": 4}}
+
+
+def press(binary, run, lesson, *keys):
+    log = os.path.join(run.dir, "app.log")
+    command = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24", "bash", "-c", SCRIPT, "-", binary,
+               run.state_file, log, lesson] + list(keys)
+    done = subprocess.run(command, env=run.env, capture_output=True, text=True, timeout=180)
+    print(done.stdout + done.stderr)
+    with open(log) as f:
+        print(f.read())
+    check(done.returncode == 0, "the app quits with status 0 after keys " + " ".join(keys))
+    return run.state()
+
+
+def lesson_file(run):
+    path = os.path.join(run.dir, "random.json")
+    with open(path, "w") as f:
+        json.dump(RANDOM_LESSON, f)
+    return path
+
+
+def test_barrier_key_shows_hazards_and_banner(binary):
+    run = Run(binary)
+    state = press(binary, run, lesson_file(run), "1", "End")
+    check(state["lesson"]["barrier1"] == "off", "key 1 switched the first barrier off")
+    switch = [s for s in state["kernel_source"]["switches"] if s["what"] == "barrier1"][0]
+    check(not switch["on"], "the source view's checkbox for the first barrier is cleared")
+    hazards = state["hazards"]
+    check(hazards["count"] > 0 and hazards["raw"] == hazards["count"], "the Hazards panel lists RAW hazards only")
+    check(hazards["warnings"] == hazards["count"] and hazards["errors"] == 0,
+          "all are warnings: the 2x2 block is one warp")
+    check(all(h["kind"] == "RAW" and h["severity"] == "warning" for h in hazards["listed"]), "each listed row says so")
+    check("one warp: lockstep hides this race on today's gpus, but it is not guaranteed" in hazards["banner"].lower(),
+          "the one-warp banner is shown")
+    check(state["race_lab"]["scheduler"] == "realistic", "the realistic scheduler runs")
+    check(state["race_lab"]["c"]["stored"] == 16 and state["race_lab"]["c"]["wrong"] == 0,
+          "lockstep keeps C right: 0 of 16 wrong")
+
+
+def test_race_scheduler_key_corrupts_c_and_barrier_key_clears(binary):
+    run = Run(binary)
+    state = press(binary, run, lesson_file(run), "1", "s", "End")
+    check(state["race_lab"]["scheduler"] == "race", "key S switched to the race-exposing scheduler")
+    check(state["race_lab"]["c"]["wrong"] > 0, "race-exposing with a random fill: %d of 16 elements of C wrong"
+          % state["race_lab"]["c"]["wrong"])
+    check(state["hazards"]["raw"] > 0, "the RAW hazards are still listed")
+    again = Run(binary)
+    state = press(binary, again, lesson_file(again), "1", "s", "End", "1", "End")
+    check(state["lesson"]["barrier1"] == "syncthreads", "key 1 again brought the first barrier back")
+    check(state["hazards"]["count"] == 0 and state["hazards"]["banner"] == "", "no hazard and no banner")
+    check(state["race_lab"]["c"]["stored"] == 16 and state["race_lab"]["c"]["wrong"] == 0, "C is right again")
+
+
+def test_seed_sweep_and_gpu_race_without_device(binary):
+    run = Run(binary)
+    status, _ = run.app("--lesson", lesson_file(run), "--frames", "3",
+                        "--actions", "lesson-set barrier1=off scheduler=random; seeds-run 40; race-gpu-run")
+    check(status == 0, "app exits 0 once the background runs finish")
+    lab = run.state()["race_lab"]
+    seeds = lab["seeds"]
+    check(not seeds["running"] and seeds["result"]["runs"] == 40, "the seed run finished 40 runs")
+    histogram = seeds["result"]["histogram"]
+    check(sum(histogram.values()) == 40, "the histogram of wrong elements covers every run")
+    check(seeds["result"]["runs_wrong"] == sum(n for wrong, n in histogram.items() if wrong != "0"),
+          "runs with C wrong = runs with a non-zero count of wrong elements")
+    gpu = lab["gpu"]
+    check(len(gpu["variants"]) >= 3, "the barrier-removed variants are listed")
+    check(all("model" in v and v["model"]["runs"] == gpu["trials"] for v in gpu["variants"]),
+          "the model ran every variant")
+    nosync2 = [v for v in gpu["variants"] if "2nd" in v["label"] and "no" in v["label"]]
+    check(nosync2 and nosync2[0]["model"]["runs"] > 0, "the no-2nd-barrier variant was modelled")
+    if gpu["unavailable"]:
+        check("no GPU" in gpu["unavailable"] or "GPU" in gpu["status"], "without a device the panel says why: "
+              + gpu["unavailable"])
+        check(all("gpu" not in v for v in gpu["variants"]), "and shows no GPU figures")
+
+
+if __name__ == "__main__":
+    binary = sys.argv[1]
+    for name, test in sorted(globals().items()):
+        if name.startswith("test_"):
+            print("== " + name)
+            test(binary)
+    print("PASS")
