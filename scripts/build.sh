@@ -31,6 +31,14 @@ start=$(date +%s)
 configure_and_build build
 configure_and_build build-nocuda -DTILESCOPE_WITH_CUDA=OFF
 status=0
+# The no-CUDA run selects by label: a test labelled neither nocuda nor gpu would silently
+# never run there (a list-valued label once dropped every model test that way).
+unlabelled=$(ctest --test-dir build-nocuda -N -LE 'nocuda|gpu' | sed -n 's/^Total Tests: //p')
+if [ "$unlabelled" != 0 ]; then
+  echo "scripts/build.sh test: $unlabelled tests are labelled neither nocuda nor gpu" >&2
+  ctest --test-dir build-nocuda -N -LE 'nocuda|gpu' >&2
+  status=1
+fi
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
 ctest --test-dir build-nocuda -j "$jobs" --output-on-failure -L nocuda || status=1
 echo "scripts/build.sh test: $(( $(date +%s) - start )) s"
