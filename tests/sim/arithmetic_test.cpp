@@ -108,6 +108,13 @@ TEST(Arithmetic, UnguardedReadsWrapAndPoison) {
   simulation.RunToEnd();
   bool wrapped = false, poisoned = false, dropped = false;
   for (const sim::OutOfBoundsAccess& access : simulation.out_of_bounds()) {
+    if (!access.write && access.inside_allocation) {
+      // A[row][col] past a row's end is A's element at the linear index row·K + col.
+      const std::vector<float>& matrix = access.matrix == sim::MatrixId::kA ? simulation.a() : simulation.b();
+      const int cols = access.matrix == sim::MatrixId::kA ? config.k : config.n;
+      EXPECT_EQ(access.value, matrix[static_cast<std::size_t>(access.row * cols + access.col)])
+          << "read of row " << access.row << ", column " << access.col;
+    }
     wrapped |= !access.write && access.inside_allocation;
     poisoned |= !access.write && !access.inside_allocation && std::isnan(access.value);
     dropped |= access.write;

@@ -2,6 +2,10 @@
 // rectangular tiles, the naive kernel, 1×1×1, primes, and K much larger than M and N.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -133,6 +137,148 @@ TEST(Counts, SectorsDefaultLesson) {
   sim::Simulation simulation(LessonConfig{});
   simulation.RunToEnd();
   EXPECT_EQ(simulation.counters().global_sectors, 4u * (2 * 2 + 1));
+}
+
+// The hardware's view of memory, counted again straight from the CUDA source (01_naive.cu,
+// 02_tiled.cu, 03_tiled_rect.cu) and not through the model. A warp-instruction is the lanes
+// of one warp that run the same instruction instance (lanes are threads by linear id
+// ty·blockDim.x + tx, 32 to a warp; since Volta, lanes with fewer loop iterations simply drop
+// out). A global access costs one transaction per distinct 32-byte sector its lanes touch; a
+// shared access needs one extra wavefront for each further distinct word that one of the 32
+// four-byte banks must serve (equal words are broadcast).
+struct MemoryTraffic {
+  std::uint64_t sectors = 0;
+  std::uint64_t bank_conflicts = 0;
+};
+
+constexpr std::int64_t kFloatsPerSector = 32 / 4;
+constexpr std::int64_t kBanks = 32;
+
+std::uint64_t Sectors(const std::vector<std::int64_t>& elements) {
+  std::set<std::int64_t> sectors;
+  for (std::int64_t e : elements) sectors.insert(e / kFloatsPerSector);
+  return sectors.size();
+}
+
+std::uint64_t ExtraWavefronts(const std::vector<std::int64_t>& words) {
+  const std::set<std::int64_t> distinct(words.begin(), words.end());
+  std::array<std::uint64_t, kBanks> per_bank{};
+  for (std::int64_t w : distinct) ++per_bank[static_cast<std::size_t>(w % kBanks)];
+  const std::uint64_t worst = *std::max_element(per_bank.begin(), per_bank.end());
+  return worst == 0 ? 0 : worst - 1;
+}
+
+struct Lane {
+  int tx, ty;
+  std::int64_t row, col;
+};
+
+// One warp's share of a block of the naive kernel: threads outside C return at once.
+void CountNaiveWarp(const LessonConfig& c, const std::vector<Lane>& lanes, MemoryTraffic& traffic) {
+  std::vector<Lane> live;
+  for (const Lane& l : lanes) {
+    if (l.row < c.m && l.col < c.n) live.push_back(l);
+  }
+  if (live.empty()) return;
+  for (std::int64_t k = 0; k < c.k; ++k) {
+    std::vector<std::int64_t> a, b;
+    for (const Lane& l : live) {
+      a.push_back(l.row * c.k + k);
+      b.push_back(k * c.n + l.col);
+    }
+    traffic.sectors += Sectors(a) + Sectors(b);
+  }
+  std::vector<std::int64_t> stores;
+  for (const Lane& l : live) stores.push_back(l.row * c.n + l.col);
+  traffic.sectors += Sectors(stores);
+}
+
+// One warp's share of a block of the guarded tiled kernels (square: TM = TN = TK = TILE).
+void CountTiledWarp(const LessonConfig& c, const std::vector<Lane>& lanes, MemoryTraffic& traffic) {
+  const sim::TileShape s = c.Tiles();
+  const int phases = (c.k + s.tk - 1) / s.tk;
+  for (int t = 0; t < phases; ++t) {
+    // for (i = tx; i < TK; i += TN): iteration j runs on the lanes with tx + j·TN < TK.
+    for (int j = 0; j * s.tn < s.tk; ++j) {
+      std::vector<std::int64_t> loads, words;
+      for (const Lane& l : lanes) {
+        const int i = l.tx + j * s.tn;
+        if (i >= s.tk) continue;
+        const std::int64_t a_col = std::int64_t(t) * s.tk + i;
+        if (l.row < c.m && a_col < c.k) loads.push_back(l.row * c.k + a_col);
+        words.push_back(std::int64_t(l.ty) * s.tk + i);  // As[ty][i]
+      }
+      traffic.sectors += Sectors(loads);
+      traffic.bank_conflicts += ExtraWavefronts(words);
+    }
+    for (int j = 0; j * s.tm < s.tk; ++j) {
+      std::vector<std::int64_t> loads, words;
+      for (const Lane& l : lanes) {
+        const int i = l.ty + j * s.tm;
+        if (i >= s.tk) continue;
+        const std::int64_t b_row = std::int64_t(t) * s.tk + i;
+        if (b_row < c.k && l.col < c.n) loads.push_back(b_row * c.n + l.col);
+        words.push_back(std::int64_t(i) * s.tn + l.tx);  // Bs[i][tx]
+      }
+      traffic.sectors += Sectors(loads);
+      traffic.bank_conflicts += ExtraWavefronts(words);
+    }
+    for (int k = 0; k < s.tk; ++k) {  // fmaf(As[ty][k], Bs[k][tx], sum): two shared loads
+      std::vector<std::int64_t> as_words, bs_words;
+      for (const Lane& l : lanes) {
+        as_words.push_back(std::int64_t(l.ty) * s.tk + k);
+        bs_words.push_back(std::int64_t(k) * s.tn + l.tx);
+      }
+      traffic.bank_conflicts += ExtraWavefronts(as_words) + ExtraWavefronts(bs_words);
+    }
+  }
+  std::vector<std::int64_t> stores;
+  for (const Lane& l : lanes) {
+    if (l.row < c.m && l.col < c.n) stores.push_back(l.row * c.n + l.col);
+  }
+  traffic.sectors += Sectors(stores);
+}
+
+MemoryTraffic TrafficFromSource(const LessonConfig& c) {
+  const sim::TileShape s = c.Tiles();
+  const int block_width = s.tn;  // blockDim.x (the naive kernel's block is TILE×TILE too)
+  const int threads = s.tm * s.tn;
+  MemoryTraffic traffic;
+  for (int by = 0; by * s.tm < c.m; ++by) {
+    for (int bx = 0; bx * s.tn < c.n; ++bx) {
+      for (int first = 0; first < threads; first += 32) {
+        std::vector<Lane> lanes;
+        for (int id = first; id < std::min(first + 32, threads); ++id) {
+          const int tx = id % block_width, ty = id / block_width;
+          lanes.push_back({tx, ty, std::int64_t(by) * s.tm + ty, std::int64_t(bx) * s.tn + tx});
+        }
+        if (c.kernel == sim::KernelKind::kNaive) {
+          CountNaiveWarp(c, lanes, traffic);
+        } else {
+          CountTiledWarp(c, lanes, traffic);
+        }
+      }
+    }
+  }
+  return traffic;
+}
+
+TEST(Counts, SectorsAndBankConflictsEqualACountFromTheSource) {
+  std::vector<LessonConfig> shapes = Shapes();
+  // Several warps per block, rows that start mid-sector, tiles that are not powers of two.
+  for (LessonConfig config : {Tiled(40, 37, 29, 16), Tiled(33, 35, 21, 6), Tiled(19, 23, 31, 5), Tiled(64, 64, 40, 32),
+                              Rect(45, 70, 33, 8, 32, 16), Rect(21, 13, 50, 6, 10, 24), Rect(30, 30, 30, 16, 4, 8),
+                              Naive(37, 29, 11, 8), Naive(20, 41, 6, 16)}) {
+    shapes.push_back(config);
+  }
+  for (const LessonConfig& config : shapes) {
+    SCOPED_TRACE(Describe(config));
+    sim::Simulation simulation(config);
+    simulation.RunToEnd();
+    const MemoryTraffic expected = TrafficFromSource(config);
+    EXPECT_EQ(simulation.counters().global_sectors, expected.sectors);
+    EXPECT_EQ(simulation.counters().bank_conflicts, expected.bank_conflicts);
+  }
 }
 
 TEST(Counts, NoBankConflictsForPowerOfTwoSquareTiles) {

@@ -37,7 +37,7 @@ void ExpectExactReplay(const LessonConfig& config, std::size_t history_budget) {
 TEST(History, StepBackThenForwardIsExact) {
   LessonConfig racy = sim_test::WithRandomFill(sim_test::Tiled(8, 8, 16, 4), 3);
   racy.barrier1 = sim::SyncKind::kNone;
-  for (auto scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRandom}) {
+  for (auto scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRandom, sim::SchedulerKind::kRaceExposing}) {
     racy.scheduler = scheduler;
     ExpectExactReplay(racy, sim::kDefaultHistoryBudget);
   }
