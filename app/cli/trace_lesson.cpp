@@ -158,6 +158,13 @@ std::string ApplyTiles(const TraceFlags& flags, bool started_rect, sim::LessonCo
   return "";
 }
 
+std::string NaiveHasNoBarriers(const TraceFlags& flags, sim::KernelKind kernel) {
+  if (kernel != sim::KernelKind::kNaive) return "";
+  const char* flag = !flags.barrier1.empty() ? "--barrier1" : !flags.barrier2.empty() ? "--barrier2" : nullptr;
+  if (!flag) return "";
+  return std::string(flag) + " switches a __syncthreads() of the tiled kernels; the naive kernel has none";
+}
+
 std::string ApplyGuard(const std::string& text, bool& guard) {
   if (text.empty()) return "";
   if (text != "on" && text != "off") return NotOneOf("--guard", text, "on, off");
@@ -177,6 +184,7 @@ std::string ApplyFlags(const TraceFlags& flags, TraceLesson& lesson) {
              return ApplyName("--kernel", flags.kernel, config.kernel, sim::ParseKernelKind, "tiled, rect, naive");
            },
            [&] { return ApplyTiles(flags, started_rect, config); },
+           [&] { return NaiveHasNoBarriers(flags, config.kernel); },
            [&] { return ApplyBarrier("--barrier1", flags.barrier1, config.barrier1); },
            [&] { return ApplyBarrier("--barrier2", flags.barrier2, config.barrier2); },
            [&] { return ApplyGuard(flags.guard, config.guard); },

@@ -275,6 +275,7 @@ def check_bad_values():
         (["--fill", "zeros"], ["'zeros'", "sequence"]),
         (["--fill-a", "random:x"], ["random:x", "seed"]),
         (["--kernel", "tiled", "--tm", "4"], ["--tm", "--kernel rect"]),
+        (["--kernel", "naive", "--barrier2", "off"], ["--barrier2", "naive kernel has none"]),
         (["--lesson", "no_such_lesson"], ["no_such_lesson", "default"]),
         (["--m", "abc"], ["--m", "abc"]),
     ]
