@@ -37,6 +37,7 @@ Timeline MakeTimeline(Machine machine) {
     }
   }
   timeline.total_steps = machine.state().step;
+  timeline.counters = machine.state().counters;
   return timeline;
 }
 

@@ -47,6 +47,7 @@ struct TimelineMark {
 
 struct Timeline {
   std::int64_t total_steps = 0;
+  Counters counters;  // everything the whole run counts: the figures "at the end"
   std::vector<TimelineMark> marks;  // phase starts, barrier releases (first kMaxMarks), first hazard per phase
 };
 

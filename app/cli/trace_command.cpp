@@ -10,6 +10,7 @@
 #include "app/cli/trace_json.h"
 #include "app/cli/trace_lesson.h"
 #include "app/cli/trace_print.h"
+#include "sim/comparison.h"
 #include "sim/walkthrough.h"
 
 namespace cli {
@@ -21,8 +22,6 @@ constexpr int kExitCannotWrite = 1;
 constexpr std::size_t kNoHistory = 0;
 // The default lesson has four blocks: show them all, and no more than that by default.
 constexpr int kDefaultShownBlocks = 4;
-// A naive block of at most 32×32 threads keeps within the 1024-thread limit.
-constexpr int kMaxNaiveBlockSide = 32;
 
 struct TraceOptions {
   TraceFlags flags;
@@ -30,34 +29,13 @@ struct TraceOptions {
   int blocks = kDefaultShownBlocks;
 };
 
-// The comparison kernel, with the barriers, guard and tile count the figures of 02_tiled.cu
-// and 01_naive.cu assume.
-sim::LessonConfig ComparisonLesson(const sim::LessonConfig& config) {
-  sim::LessonConfig other = config;
-  other.barrier1 = other.barrier2 = sim::SyncKind::kSyncthreads;
-  other.guard = true;
-  other.tile_count = sim::TileCount::kCeil;
-  other.scheduler = sim::SchedulerKind::kRealistic;
-  if (config.kernel == sim::KernelKind::kNaive) {
-    other.kernel = sim::KernelKind::kTiled;
-    return other;
-  }
-  other.kernel = sim::KernelKind::kNaive;
-  const sim::TileShape tiles = config.Tiles();
-  other.tile = std::min(std::max(tiles.tm, tiles.tn), kMaxNaiveBlockSide);
-  return other;
-}
-
 void CountComparison(const sim::Simulation& simulation, TraceReport& report) {
-  const sim::LessonConfig other = ComparisonLesson(simulation.config());
-  if (auto invalid = sim::Validate(other)) {
-    report.comparison_error =
-        std::string("the ") + sim::Name(other.kernel) + " kernel cannot run here: " + invalid->message;
+  sim::ComparisonCount count = sim::CountComparison(simulation.config(), simulation.a(), simulation.b());
+  if (!count.global_reads) {
+    report.comparison_error = count.error;
     return;
   }
-  sim::Simulation run(other, simulation.a(), simulation.b(), kNoHistory);
-  run.RunToEnd();
-  report.comparison = CountedComparison{other, run.counters().GlobalReads()};
+  report.comparison = CountedComparison{count.lesson, *count.global_reads};
 }
 
 std::uint64_t NaiveGlobalReads(const TraceReport& report) {

@@ -20,6 +20,7 @@ void LessonWorkspace::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(config);
   simulation_->JumpTo(std::min(step, simulation_->TotalSteps()));
+  comparison_.Request(*simulation_);
 }
 
 void LessonWorkspace::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
@@ -149,13 +150,14 @@ void LessonWorkspace::Draw(const FrameContext& frame) {
   }
   race_lab_.Poll();
   editor_.Poll();
+  comparison_.Poll();
   const sim::Snapshot snapshot = simulation_->snapshot();
   controls_.Draw(frame, *simulation_, play_, editor_.draft());
   kernel_source_.Draw(frame, snapshot, PickedThread(snapshot));
   hazards_.Draw(frame, snapshot);
   race_lab_panel_.Draw(frame, *simulation_, race_lab_);
   shared_tiles_.Draw(frame, snapshot, selection_.Resolve(snapshot));
-  counters_.Draw(frame, *simulation_);
+  counters_.Draw(frame, *simulation_, comparison_.Current());
   matrices_.Draw(frame, snapshot, simulation_->a(), simulation_->b());
   threads_.Draw(frame, snapshot, selection_);
   narration_.Update(snapshot);
@@ -176,7 +178,7 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   lesson["total_steps"] = simulation_->TotalSteps();
   lesson["finished"] = simulation_->Finished();
   lesson["c"] = simulation_->c();
-  lesson["counters"] = CountersPanel::Figures(*simulation_);
+  lesson["counters"] = CountersPanel::Figures(*simulation_, comparison_.Current());
   lesson["scheduler"] = sim::Name(config.scheduler);
   lesson["guard"] = config.guard;
   lesson["playing"] = play_.playing;
@@ -197,7 +199,7 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   timeline_.DumpState(panels);
 }
 
-bool LessonWorkspace::Busy() const { return race_lab_.Busy() || editor_.Busy(); }
+bool LessonWorkspace::Busy() const { return race_lab_.Busy() || editor_.Busy() || comparison_.Busy(); }
 
 void LessonWorkspace::SaveSettings(Settings& settings) const { editor_.SaveSettings(settings); }
 

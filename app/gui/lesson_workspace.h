@@ -4,6 +4,7 @@
 #pragma once
 #include <memory>
 
+#include "app/gui/comparison_counter.h"
 #include "app/gui/lesson_editor.h"
 #include "app/gui/play_clock.h"
 #include "app/gui/race_lab.h"
@@ -45,6 +46,7 @@ class LessonWorkspace : public Workspace {
   void RegisterViewActions(ActionRegistry& registry);
 
   std::unique_ptr<sim::Simulation> simulation_;
+  ComparisonCounter comparison_;
   PlayClock play_;
   LessonEditor editor_;
   RaceLab race_lab_;

@@ -1,10 +1,10 @@
 #include "app/gui/trace_export.h"
 
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
 #include "app/cli/trace_json.h"
+#include "sim/comparison.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
 
@@ -13,23 +13,12 @@ namespace {
 
 // The export runs forward once: no step-back history.
 constexpr std::size_t kNoHistory = 0;
-constexpr int kMaxBlockSide = 32;  // 32×32 threads: the 1024-thread block limit
 
 // The naive kernel's global reads on the same sizes and inputs: the figure the trace JSON
 // sets beside the lesson's own count. A naive lesson is its own comparison.
 std::uint64_t NaiveGlobalReads(const sim::Simulation& lesson) {
-  const sim::LessonConfig& config = lesson.config();
-  if (config.kernel == sim::KernelKind::kNaive) return lesson.counters().GlobalReads();
-  sim::LessonConfig naive = config;
-  naive.kernel = sim::KernelKind::kNaive;
-  naive.guard = true;
-  naive.scheduler = sim::SchedulerKind::kRealistic;
-  const sim::TileShape tiles = config.Tiles();
-  naive.tile = std::min(std::max(tiles.tm, tiles.tn), kMaxBlockSide);
-  if (sim::Validate(naive)) return 0;
-  sim::Simulation run(naive, lesson.a(), lesson.b(), kNoHistory);
-  run.RunToEnd();
-  return run.counters().GlobalReads();
+  if (lesson.config().kernel == sim::KernelKind::kNaive) return lesson.counters().GlobalReads();
+  return sim::CountComparison(lesson.config(), lesson.a(), lesson.b()).global_reads.value_or(0);
 }
 
 }  // namespace

@@ -13,15 +13,34 @@ namespace {
 
 std::string Number(std::uint64_t value) { return std::to_string(value); }
 
-void Row(const char* name, unsigned long long counted, const std::string& expected, const char* tooltip) {
+// One figure: counted so far, counted over the whole run, and the closed form (or why there is
+// none). An empty `so_far` leaves its cell blank.
+void Row(const char* name, const std::string& so_far, const std::string& whole_run, const std::string& expected,
+         const char* tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   ImGui::TextUnformatted(name);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
-  ImGui::TableNextColumn();
-  ImGui::Text("%llu", counted);
-  ImGui::TableNextColumn();
-  ImGui::TextUnformatted(expected.c_str());
+  for (const std::string* cell : {&so_far, &whole_run, &expected}) {
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(cell->c_str());
+  }
+}
+
+// The comparison kernel's reads, or why they are not there yet.
+std::string ComparisonReads(const std::optional<sim::ComparisonCount>& comparison) {
+  if (!comparison) return "counting\u2026";
+  return comparison->global_reads ? Number(*comparison->global_reads) : "\u2014";
+}
+
+// Counted naive reads over counted tiled reads; nothing until both are counted.
+std::optional<double> CountedSaving(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison) {
+  if (!comparison || !comparison->global_reads) return std::nullopt;
+  const double own = double(simulation.timeline().counters.GlobalReads());
+  const double other = double(*comparison->global_reads);
+  const bool naive = simulation.geometry().naive;
+  const double tiled = naive ? other : own;
+  return tiled > 0.0 ? std::optional<double>((naive ? own : other) / tiled) : std::nullopt;
 }
 
 struct PerElement {
@@ -67,8 +86,10 @@ void PhaseBar(const sim::PhaseCounters& phase, double full, float width) {
 
 }  // namespace
 
-nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation) {
+nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
+                                      const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters& c = simulation.counters();
+  const sim::Counters& whole = simulation.timeline().counters;
   const sim::ClosedForms expected = sim::Expected(simulation.config());
   const PerElement per_element = ReadsPerElement(simulation);
   nlohmann::json phases = nlohmann::json::array();
@@ -86,9 +107,21 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation) {
           {"expected_global_reads_a", expected.global_reads_a},
           {"expected_global_reads_b", expected.global_reads_b},
           {"expected_global_reads", expected.global_reads()},
+          {"whole_run",
+           {{"global_reads_a", whole.global_reads_a},
+            {"global_reads_b", whole.global_reads_b},
+            {"global_reads", whole.GlobalReads()},
+            {"shared_reads", whole.shared_reads},
+            {"shared_writes", whole.shared_writes},
+            {"barrier_arrivals", whole.barrier_arrivals},
+            {"global_sectors", whole.global_sectors},
+            {"bank_conflicts", whole.bank_conflicts}}},
           {"naive_global_reads", expected.naive_global_reads},
+          {"comparison_kernel", comparison ? nlohmann::json(sim::Name(comparison->lesson.kernel)) : nlohmann::json(nullptr)},
+          {"comparison_global_reads_counted",
+           comparison && comparison->global_reads ? nlohmann::json(*comparison->global_reads) : nullptr},
           {"minimum_global_reads", expected.minimum_global_reads},
-          {"saving", expected.Saving()},
+          {"saving", CountedSaving(simulation, comparison) ? nlohmann::json(*CountedSaving(simulation, comparison)) : nullptr},
           {"reads_per_element_of_c",
            {{"counted", per_element.counted},
             {"naive", per_element.naive},
@@ -104,7 +137,8 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation) {
           {"phases", phases}};
 }
 
-void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation) {
+void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation,
+                         const std::optional<sim::ComparisonCount>& comparison) {
   if (!open) return;
   PlacePanel(frame, kCountersSlot);
   if (!ImGui::Begin("Counters", &open)) {
@@ -112,44 +146,69 @@ void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
     return;
   }
   drawn.Record();
-  DrawTotals(simulation);
+  DrawHeadline(simulation, comparison);
+  DrawTotals(simulation, comparison);
   DrawPerElement(simulation);
   DrawPhases(simulation);
   ImGui::End();
 }
 
-void CountersPanel::DrawTotals(const sim::Simulation& simulation) {
-  const sim::Counters& c = simulation.counters();
-  const sim::ClosedForms e = sim::Expected(simulation.config());
-  if (simulation.geometry().naive) {
-    ImGui::TextWrapped("The naive kernel reads %llu values from global memory (2\u00B7M\u00B7N\u00B7K); every element "
-                       "of A and B once would be %llu.",
-                       static_cast<unsigned long long>(e.naive_global_reads),
-                       static_cast<unsigned long long>(e.minimum_global_reads));
+void CountersPanel::DrawHeadline(const sim::Simulation& simulation,
+                                 const std::optional<sim::ComparisonCount>& comparison) {
+  const sim::Counters& whole = simulation.timeline().counters;
+  const auto own = static_cast<unsigned long long>(whole.GlobalReads());
+  const std::optional<double> saving = CountedSaving(simulation, comparison);
+  if (!saving) {
+    ImGui::TextWrapped("This run reads %llu values from global memory; the %s kernel is %s on the model.", own,
+                       simulation.geometry().naive ? "tiled" : "naive",
+                       comparison ? "not counted here" : "being counted");
+  } else if (simulation.geometry().naive) {
+    ImGui::TextWrapped("The naive kernel reads %llu values from global memory, %.2f\u00D7 what the tiled kernel reads "
+                       "(%llu), both counted by the model.",
+                       own, *saving, static_cast<unsigned long long>(*comparison->global_reads));
   } else {
-    ImGui::TextWrapped("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel (%llu vs %llu).",
-                       e.Saving(), static_cast<unsigned long long>(e.global_reads()),
-                       static_cast<unsigned long long>(e.naive_global_reads));
+    ImGui::TextWrapped("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel (%llu vs %llu), "
+                       "both counted by the model.",
+                       *saving, own, static_cast<unsigned long long>(*comparison->global_reads));
   }
-  if (!ImGui::BeginTable("##counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
-  ImGui::TableSetupColumn("counted so far");
-  ImGui::TableSetupColumn("");
-  ImGui::TableSetupColumn("whole run, closed form");
+}
+
+void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison) {
+  const sim::Counters& c = simulation.counters();
+  const sim::Counters& w = simulation.timeline().counters;
+  const sim::ClosedForms e = sim::Expected(simulation.config());
+  if (!ImGui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("counted");
+  ImGui::TableSetupColumn("so far");
+  ImGui::TableSetupColumn("whole run");
+  ImGui::TableSetupColumn("closed form");
   ImGui::TableHeadersRow();
-  Row("global reads of A", c.global_reads_a, Number(e.global_reads_a), "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
-  Row("global reads of B", c.global_reads_b, Number(e.global_reads_b), "ceil(M/TM)\u00B7K\u00B7N for the tiled kernel");
-  Row("global reads", c.GlobalReads(), Number(e.global_reads()),
-      "A and B together; compare the naive kernel and the minimum below");
-  Row("  naive kernel", e.naive_global_reads, "2\u00B7M\u00B7N\u00B7K",
-      "What the naive kernel reads on the same sizes: every product fetches both operands.");
-  Row("  minimum possible", e.minimum_global_reads, "M\u00B7K + K\u00B7N",
+  Row("global reads of A", Number(c.global_reads_a), Number(w.global_reads_a), Number(e.global_reads_a),
+      "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
+  Row("global reads of B", Number(c.global_reads_b), Number(w.global_reads_b), Number(e.global_reads_b),
+      "ceil(M/TM)\u00B7K\u00B7N for the tiled kernel");
+  Row("global reads", Number(c.GlobalReads()), Number(w.GlobalReads()), Number(e.global_reads()),
+      "A and B together; compare the other kernel and the minimum below");
+  if (simulation.geometry().naive) {
+    Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::Expected(sim::ComparisonLesson(simulation.config())).global_reads()),
+        "The square tiled kernel on the same sizes and inputs, run on the model.");
+  } else {
+    Row("  naive kernel", "", ComparisonReads(comparison), Number(e.naive_global_reads) + " = 2\u00B7M\u00B7N\u00B7K",
+        "The naive kernel on the same sizes and inputs, run on the model: every product fetches both operands.");
+  }
+  Row("  minimum possible", "", "", Number(e.minimum_global_reads) + " = M\u00B7K + K\u00B7N",
       "Every element of A and B read once: no kernel can read less.");
-  Row("shared writes", c.shared_writes, Number(e.shared_writes), "stores into As and Bs");
-  Row("shared reads", c.shared_reads, Number(e.shared_reads), "loads of As and Bs in the inner product");
-  Row("barrier arrivals", c.barrier_arrivals, Number(e.barrier_arrivals), "threads reaching an enabled barrier");
-  Row("barrier stall steps", c.barrier_stall_steps, "depends on the scheduler", "steps threads spent waiting at a barrier");
-  Row("32-byte sectors", c.global_sectors, "", "global memory sectors touched per warp-instruction");
-  Row("bank conflicts", c.bank_conflicts, "", "extra shared-memory wavefronts per warp-instruction");
+  Row("shared writes", Number(c.shared_writes), Number(w.shared_writes), Number(e.shared_writes), "stores into As and Bs");
+  Row("shared reads", Number(c.shared_reads), Number(w.shared_reads), Number(e.shared_reads),
+      "loads of As and Bs in the inner product");
+  Row("barrier arrivals", Number(c.barrier_arrivals), Number(w.barrier_arrivals), Number(e.barrier_arrivals),
+      "threads reaching an enabled barrier");
+  Row("barrier stall steps", Number(c.barrier_stall_steps), Number(w.barrier_stall_steps), "depends on the scheduler",
+      "steps threads spent waiting at a barrier: no closed form, it depends on the scheduler");
+  Row("32-byte sectors", Number(c.global_sectors), Number(w.global_sectors), "",
+      "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");
+  Row("bank conflicts", Number(c.bank_conflicts), Number(w.bank_conflicts), "",
+      "extra shared-memory wavefronts per warp-instruction; the tests count them again from the kernel's source");
   ImGui::EndTable();
 }
 

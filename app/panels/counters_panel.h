@@ -1,12 +1,14 @@
-// counters_panel.h — what the model counted so far beside the closed form for the whole
-// run, the naive kernel's figure and the minimum possible: the global reads tiling saves
-// (also per element of C: 2K naive, about 2K/T tiled), shared traffic, barrier arrivals
-// and stalls, sectors and bank conflicts; and per phase, bars of the reads of A and B.
+// counters_panel.h — what the model counted so far and over the whole run, beside the
+// closed form as a cross-check; the naive kernel's reads counted on the model too, and the
+// minimum possible: the global reads tiling saves (also per element of C: 2K naive, about
+// 2K/T tiled), shared traffic, barrier arrivals and stalls, sectors and bank conflicts; and
+// per phase, bars of the reads of A and B.
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include "app/gui/workspace.h"
 #include "app/panels/panel_layout.h"
+#include "sim/comparison.h"
 #include "sim/simulation.h"
 
 namespace gui {
@@ -14,14 +16,17 @@ namespace gui {
 struct CountersPanel {
   bool open = true;
   DrawnRect drawn;
-  void Draw(const FrameContext& frame, const sim::Simulation& simulation);
+  // `comparison`: the comparison kernel counted on the model, nothing while it is counted.
+  void Draw(const FrameContext& frame, const sim::Simulation& simulation,
+            const std::optional<sim::ComparisonCount>& comparison);
   // The figures as shown, for --dump-state.
-  static nlohmann::json Figures(const sim::Simulation& simulation);
+  static nlohmann::json Figures(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
   // Where the panel was drawn (the figures are in Figures()).
   void DumpState(nlohmann::json& state) const { state["counters"] = drawn.ToJson(); }
 
  private:
-  void DrawTotals(const sim::Simulation& simulation);
+  void DrawHeadline(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
+  void DrawTotals(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
   void DrawPerElement(const sim::Simulation& simulation);
   void DrawPhases(const sim::Simulation& simulation);
 };

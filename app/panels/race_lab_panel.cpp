@@ -212,7 +212,7 @@ void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation&
     ImGui::TextColored(Colour(palette::kBluishGreen), "%s C is right: all %llu elements equal the correct product",
                        palette::kGlyphCheck, static_cast<unsigned long long>(check.elements));
   } else {
-    ImGui::TextWrapped("? 0 wrong so far (%llu of %llu elements of C stored)",
+    ImGui::TextWrapped("No element of C wrong so far (%llu of %llu stored)",
                        static_cast<unsigned long long>(check.stored), static_cast<unsigned long long>(check.elements));
   }
   if (check.wrong > 0 && check.stored < check.elements) {

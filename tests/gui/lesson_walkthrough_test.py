@@ -52,8 +52,15 @@ def check_counters(lesson, m, n, k, t):
               (name, counters[name], expected[name]))
     reads = expected["global_reads_a"] + expected["global_reads_b"]
     check(counters["global_reads"] == reads, "global reads %d = A + B" % counters["global_reads"])
+    whole = counters["whole_run"]
+    for name in ["global_reads_a", "global_reads_b", "shared_writes", "shared_reads", "barrier_arrivals"]:
+        check(whole[name] == expected[name], "whole run, counted: %s = %d, the closed form gives %d" %
+              (name, whole[name], expected[name]))
+    check(counters["comparison_kernel"] == "naive" and
+          counters["comparison_global_reads_counted"] == expected["naive_global_reads"],
+          "the naive kernel, run on the model, reads %s = 2MNK" % counters["comparison_global_reads_counted"])
     check(abs(counters["saving"] - expected["naive_global_reads"] / reads) < 1e-9,
-          "saving %.3f = 2MNK / tiled reads" % counters["saving"])
+          "saving %.3f = 2MNK / tiled reads, from the counted figures" % counters["saving"])
     per = counters["reads_per_element_of_c"]
     check(per["naive"] == 2 * k and abs(per["closed_form"] - reads / (m * n)) < 1e-9 and
           abs(per["minimum"] - (m * k + k * n) / (m * n)) < 1e-9 and abs(per["counted"] - per["closed_form"]) < 1e-9,

@@ -1,0 +1,46 @@
+#include "sim/comparison.h"
+
+#include <algorithm>
+
+#include "sim/simulation.h"
+
+namespace sim {
+namespace {
+
+// A naive block of at most 32×32 threads keeps within the 1024-thread limit.
+constexpr int kMaxNaiveBlockSide = 32;
+// The comparison runs forward once: no step-back history.
+constexpr std::size_t kNoHistory = 0;
+
+}  // namespace
+
+LessonConfig ComparisonLesson(const LessonConfig& config) {
+  LessonConfig other = config;
+  other.barrier1 = other.barrier2 = SyncKind::kSyncthreads;
+  other.guard = true;
+  other.tile_count = TileCount::kCeil;
+  other.scheduler = SchedulerKind::kRealistic;
+  if (config.kernel == KernelKind::kNaive) {
+    other.kernel = KernelKind::kTiled;
+    return other;
+  }
+  other.kernel = KernelKind::kNaive;
+  const TileShape tiles = config.Tiles();
+  other.tile = std::min(std::max(tiles.tm, tiles.tn), kMaxNaiveBlockSide);
+  return other;
+}
+
+ComparisonCount CountComparison(const LessonConfig& config, const std::vector<float>& a, const std::vector<float>& b,
+                                const std::atomic<bool>* stop) {
+  ComparisonCount count{ComparisonLesson(config), std::nullopt, ""};
+  if (auto invalid = Validate(count.lesson)) {
+    count.error = std::string("the ") + Name(count.lesson.kernel) + " kernel cannot run here: " + invalid->message;
+    return count;
+  }
+  Simulation run(count.lesson, a, b, kNoHistory);
+  run.RunWhile([stop](const Simulation&) { return !stop || !stop->load(); });
+  if (run.Finished()) count.global_reads = run.counters().GlobalReads();
+  return count;
+}
+
+}  // namespace sim
