@@ -191,6 +191,10 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   editor_.DumpState(state);
   race_lab_.DumpState(state);
   nlohmann::json& panels = state["lesson_panels"];
+  controls_.DumpPlacement(panels);
+  kernel_source_.DumpPlacement(panels);
+  hazards_.DumpPlacement(panels);
+  race_lab_panel_.DumpPlacement(panels);
   shared_tiles_.DumpState(panels);
   counters_.DumpState(panels);
   matrices_.DumpState(panels);

@@ -115,6 +115,7 @@ void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
     ImGui::End();
     return;
   }
+  drawn.Record();
   DrawButtons(frame, play);
   DrawPosition(simulation);
   if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);

@@ -4,18 +4,24 @@
 // field it concerns (the last good lesson keeps running), and lesson files to open, save
 // and export. Every control queues a named action; the panel changes nothing itself.
 #pragma once
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdint>
 
 #include "app/gui/lesson_editor.h"
 #include "app/gui/play_clock.h"
 #include "app/gui/workspace.h"
+#include "app/panels/panel_layout.h"
 #include "sim/simulation.h"
 
 namespace gui {
 
 struct ControlsPanel {
   bool open = true;
+  DrawnRect drawn;
+  // Where the panel was drawn, for --dump-state.
+  void DumpPlacement(nlohmann::json& state) const { state["controls"] = drawn.ToJson(); }
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
             const LessonDraft& draft);
 

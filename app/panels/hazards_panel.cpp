@@ -113,6 +113,7 @@ void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
     ImGui::End();
     return;
   }
+  drawn.Record();
   if (const std::string banner = OneWarpBanner(snapshot); !banner.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
     ImGui::TextWrapped("%s %s", palette::kGlyphWarning, banner.c_str());

@@ -81,6 +81,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
     ImGui::End();
     return;
   }
+  drawn.Record();
   const sim::KernelKind kernel = snapshot.config().kernel;
   if (lines_.empty() || kernel != shown_kernel_) {
     lines_ = SplitLines(sim::StripModelMarkers(sim::SourceFor(kernel).text));

@@ -131,6 +131,7 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
     ImGui::End();
     return;
   }
+  drawn.Record();
   const sim::LessonConfig& lesson = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(geometry.warps_per_block > 1 ? palette::kVermillion : palette::kSkyBlue));

@@ -4,16 +4,21 @@
 // elements of C are wrong, "run 100 seeds", and the same variants on the GPU beside the
 // model. Draws what RaceLab holds and queues actions; it changes nothing itself.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/gui/race_lab.h"
 #include "app/gui/workspace.h"
+#include "app/panels/panel_layout.h"
 #include "sim/simulation.h"
 
 namespace gui {
 
 struct RaceLabPanel {
   bool open = true;
+  DrawnRect drawn;
+  // Where the panel was drawn, for --dump-state.
+  void DumpPlacement(nlohmann::json& state) const { state["race_lab"] = drawn.ToJson(); }
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab);
   // Which case the lesson is in, in one line, and the plain statement of why (also in --dump-state).
   static std::string CaseHeadline(const sim::Geometry& geometry);

@@ -11,7 +11,8 @@ from guitest import Run, check, read_png, region_colours
 
 ORANGE = (230, 159, 0)     # Okabe-Ito: the current block's tile outline in Matrices.
 SKY_BLUE = (86, 180, 233)  # A running thread's mark in Threads.
-PANELS = ["matrices", "threads", "narration", "timeline", "counters", "shared_tiles"]
+PANELS = ["matrices", "threads", "narration", "timeline", "counters", "shared_tiles", "controls", "kernel_source",
+          "hazards", "race_lab"]
 
 
 def overlap(r, s):
