@@ -56,6 +56,21 @@ Settings SettingsFromJson(const nlohmann::json& json) {
   return s;
 }
 
+// A saved size the window cannot take (hand-edited, or from a broken display) falls back to
+// the default size rather than stopping the app at start-up.
+std::optional<std::string> ResetUnusableWindowSize(Settings& s) {
+  const auto usable = [](int side) { return side >= kMinWindowSide && side <= kMaxWindowSide; };
+  if (usable(s.window_width) && usable(s.window_height)) return std::nullopt;
+  const Settings defaults;
+  std::string problem = "window size " + std::to_string(s.window_width) + "\u00D7" + std::to_string(s.window_height) +
+                        " is outside " + std::to_string(kMinWindowSide) + ".." + std::to_string(kMaxWindowSide) +
+                        " pixels a side; using " + std::to_string(defaults.window_width) + "\u00D7" +
+                        std::to_string(defaults.window_height);
+  s.window_width = defaults.window_width;
+  s.window_height = defaults.window_height;
+  return problem;
+}
+
 LoadedSettings SettingsStore::Load() const {
   LoadedSettings loaded;
   std::ifstream in(File());
@@ -63,6 +78,9 @@ LoadedSettings SettingsStore::Load() const {
   try {
     loaded.settings = SettingsFromJson(nlohmann::json::parse(in));
     loaded.from_file = true;
+    if (auto problem = ResetUnusableWindowSize(loaded.settings)) {
+      loaded.warning = "settings file " + File().string() + ": " + *problem;
+    }
   } catch (const nlohmann::json::exception& e) {
     loaded.settings = Settings{};
     loaded.warning = "settings file " + File().string() + " is corrupt (" + e.what() +

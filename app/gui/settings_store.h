@@ -10,6 +10,10 @@
 
 namespace gui {
 
+// The window sizes a saved setting may ask for.
+constexpr int kMinWindowSide = 320;
+constexpr int kMaxWindowSide = 16384;
+
 struct Settings {
   int window_width = 1600;
   int window_height = 900;

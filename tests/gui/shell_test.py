@@ -1,5 +1,6 @@
 """The GUI shell: a real window draws its menu bar and About box, presentation mode turns on
 through its action and survives a restart, a corrupt settings file is reported and replaced."""
+import json
 import os
 import sys
 
@@ -46,6 +47,27 @@ def test_corrupt_settings_reported_and_replaced(binary):
     check(any("corrupt" in n["text"] for n in run.state()["notifications"]), "the report is shown in the window")
     with open(os.path.join(settings_dir, "settings.json")) as f:
         check(f.read().strip().startswith("{") and os.path.getsize(f.name) > 40, "the file is replaced by valid settings")
+
+
+def test_window_size_survives_restart_and_a_bad_one_is_reset(binary):
+    run = Run(binary)
+    status, _ = run.app("--width", "1280", "--height", "720", "--frames", "3")
+    check(status == 0, "the app runs at 1280x720")
+    again = Run(binary, config_home=run.config_home)
+    again.app("--frames", "3", "--screenshot", again.screenshot)
+    png = read_png(again.screenshot)
+    check((png[0], png[1]) == (1280, 720), "the window opens at its saved size, 1280x720: %dx%d" % (png[0], png[1]))
+    settings = os.path.join(run.config_home, "tilescope", "settings.json")
+    with open(settings) as f:
+        saved = json.load(f)
+    saved["window"]["width"] = 0
+    with open(settings, "w") as f:
+        json.dump(saved, f)
+    bad = Run(binary, config_home=run.config_home)
+    status, output = bad.app("--frames", "3", "--screenshot", bad.screenshot)
+    png = read_png(bad.screenshot)
+    check(status == 0 and "window size 0" in output, "a saved width of 0 is reported and the app starts")
+    check(png[0] >= 320 and png[1] >= 320, "the window opens at a usable size: %dx%d" % (png[0], png[1]))
 
 
 def test_missing_font_falls_back(binary):
