@@ -113,4 +113,22 @@ constexpr int MaxTileEdge() {
 }
 inline constexpr int kMaxTileEdge = MaxTileEdge();
 
+// The device buffers a run at M×N×K allocates, in floats: A, B, C and cuBLAS's reference C.
+// Padding for the unguarded kernel (seed 004): with no bounds guard, a block at the bottom
+// or right edge reads rows of A up to the next multiple of its tile, columns of B up to a
+// tile past N, and writes C likewise. Rounding M up to the largest tile edge and adding one
+// tile edge past the end keeps every such access inside memory the runner owns, so the
+// kernel computes a wrong C (the lesson) instead of faulting and killing the context.
+// The runner allocates these; the live panel checks a size against the device with them.
+struct DeviceBuffers {
+  long long a = 0;
+  long long b = 0;
+  long long c = 0;  // each of C and the reference C
+  constexpr double Bytes() const { return 4.0 * (double(a) + double(b) + 2.0 * double(c)); }
+};
+constexpr DeviceBuffers BuffersFor(long long m, long long n, long long k) {
+  const long long padded_m = (m + kMaxTileEdge - 1) / kMaxTileEdge * kMaxTileEdge;
+  return {padded_m * k, k * n + kMaxTileEdge, padded_m * n + kMaxTileEdge};
+}
+
 }  // namespace kernels

@@ -22,7 +22,6 @@ constexpr float kMinPlotHeightFonts = 14.0f;  // × font size.
 constexpr float kSideBySideFonts = 90.0f;     // Table and model link side by side from this width (× font size).
 constexpr float kTableShare = 0.56f;          // Of the width, when side by side.
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-constexpr double kBytesPerFloat = 4.0;
 
 ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
 
@@ -57,12 +56,7 @@ std::string Grouped(std::uint64_t value) {
 }
 
 // What the runner allocates for one size: A, B, the kernel's C and cuBLAS's reference C.
-double BytesFor(const kernels::Shape& s) {
-  const double m = static_cast<double>(s.m);
-  const double n = static_cast<double>(s.n);
-  const double k = static_cast<double>(s.k);
-  return kBytesPerFloat * (m * k + k * n + 2.0 * m * n);
-}
+double BytesFor(const kernels::Shape& s) { return kernels::BuffersFor(s.m, s.n, s.k).Bytes(); }
 
 void VerifiedMark(bool verified) {
   ImGui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
@@ -97,7 +91,7 @@ std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const kernels::GpuStatus
   for (const kernels::Shape& shape : shapes) {
     if (gpu.available && BytesFor(shape) > memory) {
       sizes_message = "n = " + kernels::ToString(shape) + " needs " + Format("%.1f GiB", BytesFor(shape) / kGiB) +
-                      " (A, B, C and the reference C); the device has " + Format("%.1f GiB", memory / kGiB);
+                      " (A, B, C and the reference C, padded for the unguarded kernel); the device has " + Format("%.1f GiB", memory / kGiB);
       return {};
     }
   }

@@ -48,8 +48,6 @@ std::string ShapeText(long long m, long long n, long long k) {
   return "M×N×K = " + std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k);
 }
 
-long long RoundUp(long long value, long long multiple) { return (value + multiple - 1) / multiple * multiple; }
-
 // --- Helper kernels: fills and comparisons, grid-stride over n elements. ---
 
 __global__ void FillRandom(float* data, size_t count, unsigned long long seed, int which) {
@@ -260,16 +258,11 @@ __attribute__((visibility("default"))) TsSession* ts_session_create(long long m,
   s->m = m;
   s->n = n;
   s->k = k;
-  // Padding for the unguarded kernel (seed 004): with no bounds guard, a block at the
-  // bottom or right edge reads rows of A up to the next multiple of its tile, columns of B
-  // up to a tile past N, and writes C likewise. Rounding M up to the largest tile edge and
-  // adding one tile edge past the end keeps every such access inside memory we own, so the
-  // kernel computes a wrong C — the lesson — instead of faulting and killing the context.
-  const long long padded_m = RoundUp(m, kMaxTileEdge);
-  s->a_count = static_cast<size_t>(padded_m * k);
-  s->b_count = static_cast<size_t>(k * n + kMaxTileEdge);
-  s->c_count = static_cast<size_t>(padded_m * n + kMaxTileEdge);
-  const double needed = 4.0 * (s->a_count + s->b_count + 2.0 * s->c_count);
+  const kernels::DeviceBuffers buffers = kernels::BuffersFor(m, n, k);  // padded: see kernel_table.h
+  s->a_count = static_cast<size_t>(buffers.a);
+  s->b_count = static_cast<size_t>(buffers.b);
+  s->c_count = static_cast<size_t>(buffers.c);
+  const double needed = buffers.Bytes();
   Check check;
   size_t free_bytes = 0, total_bytes = 0;
   if (!check.Ok(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo")) {
