@@ -334,12 +334,17 @@ void RaceLabPanel::DrawGpuTable(const RaceLab& lab) {
                            result.error.c_str());
         continue;
       }
+      // Counts per trial, then their mean as a share of C: "913012, 912877 of 1048576 (87.1%)".
       std::string trials;
+      std::uint64_t total = 0;
       for (std::int64_t wrong : result.differing_per_trial) {
-        trials += (trials.empty() ? "" : ", ") +
-                  Percent(static_cast<std::uint64_t>(wrong), static_cast<std::uint64_t>(result.elements()));
+        trials += (trials.empty() ? "" : ", ") + std::to_string(wrong);
+        total += static_cast<std::uint64_t>(wrong);
       }
-      ImGui::Text("n=%s: %s", kernels::ToString(result.shape).c_str(), trials.c_str());
+      const std::uint64_t launches = std::max<std::uint64_t>(1, result.differing_per_trial.size());
+      ImGui::Text("n=%s: %s of %lld (%s)", kernels::ToString(result.shape).c_str(), trials.c_str(),
+                  static_cast<long long>(result.elements()),
+                  Percent(total, launches * static_cast<std::uint64_t>(result.elements())).c_str());
     }
   }
   ImGui::EndTable();
