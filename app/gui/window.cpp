@@ -8,6 +8,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdint>
 
 namespace gui {
 namespace {
@@ -117,7 +118,8 @@ void Window::RequestClose() { glfwSetWindowShouldClose(handle_, GLFW_TRUE); }
 void Window::BeginFrame() {
   ReleaseHeldKeys();
   glfwPollEvents();
-  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplOpenGL3_NewFrame();  // creates the font texture when there is none
+  UseNearestFontSampling();
   ImGui_ImplGlfw_NewFrame();
   ImGui::NewFrame();
 }
@@ -128,7 +130,9 @@ void Window::EndFrame() {
   int height = 0;
   glfwGetFramebufferSize(handle_, &width, &height);
   glViewport(0, 0, width, height);
-  glClearColor(0.08f, 0.08f, 0.10f, 1.0f);
+  // The window background colour: panels in their slots draw none (panel_layout.h).
+  const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+  glClearColor(background.x, background.y, background.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 }
@@ -138,6 +142,22 @@ void Window::Present() { glfwSwapBuffers(handle_); }
 void Window::RebuildFontTexture() {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+// Every quad ImGui draws samples the font atlas (solid shapes use its white texel). The fonts
+// are rasterized one texel per pixel and drawn at whole pixels (fonts.cpp), so nearest
+// sampling looks the same as the backend's bilinear, and a software renderer (Mesa llvmpipe
+// on a classroom PC without a GPU) fills the 1920×1080 lesson about a quarter faster.
+void Window::UseNearestFontSampling() {
+  const auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID));
+  if (texture == 0 || texture == nearest_font_texture_) return;
+  GLint bound = 0;
+  glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
+  glBindTexture(GL_TEXTURE_2D, texture);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
+  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(bound));
+  nearest_font_texture_ = texture;
 }
 
 FramebufferPixels Window::ReadFramebuffer() const {

@@ -60,6 +60,7 @@ class Window {
   static void OnKey(GLFWwindow* handle, int key, int scancode, int action, int mods);
   // Hands ImGui the releases held back last frame (see OnKey).
   void ReleaseHeldKeys();
+  void UseNearestFontSampling();
 
   struct HeldRelease {
     int key = 0;
@@ -71,6 +72,7 @@ class Window {
   std::vector<KeyEvent> pending_keys_;
   std::vector<int> pressed_this_frame_;  // GLFW keys pressed since this frame's poll began.
   std::vector<HeldRelease> held_releases_;
+  unsigned int nearest_font_texture_ = 0;  // the GL font texture last set to nearest sampling
 };
 
 }  // namespace gui

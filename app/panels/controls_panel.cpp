@@ -110,8 +110,8 @@ bool TextField(const char* label, std::array<char, 512>& buffer, const char* hin
 void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
                          const LessonDraft& draft) {
   if (!open) return;
-  PlacePanel(frame, kControlsSlot);
-  if (!ImGui::Begin("Controls", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kControlsSlot, drawn);
+  if (!ImGui::Begin("Controls", &open, flags)) {
     ImGui::End();
     return;
   }

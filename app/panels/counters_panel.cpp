@@ -140,8 +140,8 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
 void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation,
                          const std::optional<sim::ComparisonCount>& comparison) {
   if (!open) return;
-  PlacePanel(frame, kCountersSlot);
-  if (!ImGui::Begin("Counters", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kCountersSlot, drawn);
+  if (!ImGui::Begin("Counters", &open, flags)) {
     ImGui::End();
     return;
   }
@@ -203,7 +203,7 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
       "loads of As and Bs in the inner product");
   Row("barrier arrivals", Number(c.barrier_arrivals), Number(w.barrier_arrivals), Number(e.barrier_arrivals),
       "threads reaching an enabled barrier");
-  Row("barrier stall steps", Number(c.barrier_stall_steps), Number(w.barrier_stall_steps), "depends on the scheduler",
+  Row("barrier stall steps", Number(c.barrier_stall_steps), Number(w.barrier_stall_steps), "by scheduler",
       "steps threads spent waiting at a barrier: no closed form, it depends on the scheduler");
   Row("32-byte sectors", Number(c.global_sectors), Number(w.global_sectors), "",
       "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");

@@ -108,8 +108,8 @@ std::string HazardsPanel::OneWarpBanner(const sim::Snapshot& snapshot) {
 
 void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
   if (!open) return;
-  PlacePanel(frame, kHazardsSlot);
-  if (!ImGui::Begin("Hazards", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kHazardsSlot, drawn);
+  if (!ImGui::Begin("Hazards", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -76,8 +76,8 @@ struct KernelSourcePanel::LineMarks {
 
 void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked) {
   if (!open) return;
-  PlacePanel(frame, kKernelSourceSlot);
-  if (!ImGui::Begin("Kernel source", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kKernelSourceSlot, drawn);
+  if (!ImGui::Begin("Kernel source", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -121,11 +121,12 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
 
 void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& sweep) {
   if (!open) return;
-  gui::PlacePanel(frame, gui::kLiveGpuSlot);
-  if (!ImGui::Begin(kWindowTitle, &open)) {
+  const ImGuiWindowFlags flags = gui::PlacePanel(frame, gui::kLiveGpuSlot, drawn);
+  if (!ImGui::Begin(kWindowTitle, &open, flags)) {
     ImGui::End();
     return;
   }
+  drawn.Record();
   DrawDevice(sweep.gpu);
   DrawRunRow(frame, sweep.progress);
   // Presentation mode starts with the setup folded, so the plot gets the room a class needs.

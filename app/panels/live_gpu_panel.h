@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app/gui/workspace.h"
+#include "app/panels/panel_layout.h"
 #include "app/plot/global_reads.h"
 #include "app/plot/primitives.h"
 #include "app/plot/sweep_results.h"
@@ -60,6 +61,7 @@ enum class LiveView { kPlot, kBars };
 // checkboxes change, and what `live-run` reads.
 struct LiveGpuPanel {
   bool open = true;
+  gui::DrawnRect drawn;
   LiveView view = LiveView::kPlot;
   // Log by default: a default sweep puts 5-TFLOPS kernels beside 400-TFLOPS TF32 tensor cores,
   // and on a linear axis the kernels the lesson is about flatten into the x axis.

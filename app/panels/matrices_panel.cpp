@@ -161,8 +161,8 @@ std::optional<std::string> ApplyCellEdit(const std::string& argument, const std:
 void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& a,
                          const std::vector<float>& b) {
   if (!open) return;
-  PlacePanel(frame, kMatricesSlot);
-  if (!ImGui::Begin("Matrices", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kMatricesSlot, drawn);
+  if (!ImGui::Begin("Matrices", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -27,8 +27,8 @@ void NarrationPanel::Update(const sim::Snapshot& snapshot) {
 
 void NarrationPanel::Draw(const FrameContext& frame) {
   if (!open) return;
-  PlacePanel(frame, kNarrationSlot);
-  if (!ImGui::Begin("Narration", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kNarrationSlot, drawn);
+  if (!ImGui::Begin("Narration", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -126,8 +126,8 @@ const char* RaceLabPanel::SchedulerSentence(sim::SchedulerKind scheduler) {
 
 void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
   if (!open) return;
-  PlacePanel(frame, kRaceLabSlot);
-  if (!ImGui::Begin("Race lab", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kRaceLabSlot, drawn);
+  if (!ImGui::Begin("Race lab", &open, flags)) {
     ImGui::End();
     return;
   }

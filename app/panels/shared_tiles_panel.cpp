@@ -47,8 +47,8 @@ ImU32 Tint(ImU32 colour) { return (colour & 0x00FFFFFF) | 0x60000000; }
 
 void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected) {
   if (!open) return;
-  PlacePanel(frame, kSharedTilesSlot);
-  if (!ImGui::Begin("Shared tiles", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kSharedTilesSlot, drawn);
+  if (!ImGui::Begin("Shared tiles", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -130,8 +130,8 @@ std::optional<std::string> ThreadSelection::Pick(const std::string& argument, co
 
 void ThreadsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const ThreadSelection& selection) {
   if (!open) return;
-  PlacePanel(frame, kThreadsSlot);
-  if (!ImGui::Begin("Threads", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kThreadsSlot, drawn);
+  if (!ImGui::Begin("Threads", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -109,8 +109,8 @@ void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simul
   total_ = simulation.TotalSteps();
   marks_ = simulation.timeline().marks.size();
   if (!open) return;
-  PlacePanel(frame, kTimelineSlot);
-  if (!ImGui::Begin("Timeline", &open)) {
+  const ImGuiWindowFlags flags = PlacePanel(frame, kTimelineSlot, drawn);
+  if (!ImGui::Begin("Timeline", &open, flags)) {
     ImGui::End();
     return;
   }

@@ -2,6 +2,7 @@
 through its action and survives a restart, a corrupt settings file is reported and replaced."""
 import json
 import os
+import re
 import sys
 
 from guitest import Run, check, read_png, region_colours
@@ -68,6 +69,18 @@ def test_window_size_survives_restart_and_a_bad_one_is_reset(binary):
     png = read_png(bad.screenshot)
     check(status == 0 and "window size 0" in output, "a saved width of 0 is reported and the app starts")
     check(png[0] >= 320 and png[1] >= 320, "the window opens at a usable size: %dx%d" % (png[0], png[1]))
+
+
+def test_bench_frames_prints_the_frame_rate(binary):
+    run = Run(binary)
+    status, output = run.app("--width", "1920", "--height", "1080", "--bench-frames", "30")
+    line = [l for l in output.splitlines() if l.startswith("bench-frames: ")]
+    check(status == 0 and len(line) == 1, "--bench-frames prints one figure line")
+    match = re.match(r"bench-frames: 30 frames in ([0-9.]+) s = ([0-9.]+) frames/s at 1920x1080", line[0])
+    check(match is not None and float(match.group(2)) > 0, "it names frames, seconds and frames/s: " + line[0])
+    check(abs(30 / float(match.group(1)) - float(match.group(2))) < 0.01 * float(match.group(2)),
+          "frames/s is frames over seconds")
+    check(run.state()["lesson"]["step"] > 0, "the lesson stepped during the benchmark")
 
 
 def test_missing_font_falls_back(binary):
