@@ -201,7 +201,7 @@ std::optional<std::string> RaceLab::RunGpu() {
   variants_ = VariantRows(lesson);
   StartModelRuns(lesson);
   if (const std::string reason = GpuUnavailableReason(); !reason.empty()) {
-    gpu_status_ = reason + "; the model's side runs alone";
+    gpu_status_ = "the model's side ran alone";
     return std::nullopt;
   }
   kernels::RaceRequest request;

@@ -146,7 +146,14 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
   ImGui::Separator();
   DrawThisRun(frame, simulation, lab);
   if (ImGui::CollapsingHeader("Run many seeds", ImGuiTreeNodeFlags_DefaultOpen)) DrawSeeds(frame, lab);
-  if (ImGui::CollapsingHeader("On the GPU", ImGuiTreeNodeFlags_DefaultOpen)) DrawGpu(frame, simulation, lab);
+  const bool gpu_busy = lab.gpu_running() || lab.model_runs().Running();
+  const bool gpu_started = gpu_busy && !gpu_was_busy_;
+  gpu_was_busy_ = gpu_busy;
+  if (ImGui::CollapsingHeader("On the GPU", ImGuiTreeNodeFlags_DefaultOpen)) {
+    // The panel is short: a run that starts brings its progress, then its table, into view.
+    if (gpu_started) ImGui::SetScrollHereY(0.0f);
+    DrawGpu(frame, simulation, lab);
+  }
   ImGui::End();
 }
 
@@ -299,55 +306,60 @@ void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& sim
     Tooltip("On a worker thread: each barrier-removed variant on the GPU (wrong elements per trial) and in the model.");
   }
   const std::string reason = lab.GpuUnavailableReason();
-  if (!reason.empty()) ImGui::TextColored(Colour(palette::kOrange), "%s %s", palette::kGlyphWarning, reason.c_str());
+  if (!reason.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
+    ImGui::TextWrapped("%s %s", palette::kGlyphWarning, reason.c_str());
+    ImGui::PopStyleColor();
+  }
   if (!lab.gpu_status().empty()) ImGui::TextWrapped("%s", lab.gpu_status().c_str());
   DrawGpuTable(lab);
 }
 
+// One variant a block: the model's runs, then each GPU size's wrong elements per trial. A list
+// rather than a table: the panel is narrow, and the GPU lines are long.
 void RaceLabPanel::DrawGpuTable(const RaceLab& lab) {
   if (lab.variants().empty()) return;
   const std::optional<ModelVariantRuns> model = lab.model_runs().LastResult();
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##race", 3, flags)) return;
-  ImGui::TableSetupColumn("variant");
-  ImGui::TableSetupColumn(model ? ("model (" + model->scheduler + "), wrong").c_str() : "model, wrong");
-  ImGui::TableSetupColumn("GPU, wrong per trial");
-  ImGui::TableHeadersRow();
   for (const RaceVariantRow& row : lab.variants()) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
+    ImGui::Separator();
     ImGui::TextUnformatted(row.label.c_str());
-    ImGui::TableNextColumn();
+    ImGui::Indent();
     if (model && model->by_label.count(row.label)) {
       const sim::SeedSweepResult& runs = model->by_label.at(row.label);
-      ImGui::Text("%s %d of %d runs; max %llu of %llu",
-                  runs.runs_wrong > 0 ? palette::kGlyphCross : palette::kGlyphCheck, runs.runs_wrong, runs.runs,
-                  static_cast<unsigned long long>(runs.max_wrong), static_cast<unsigned long long>(model->elements));
+      ImGui::TextWrapped("%s model (%s): C wrong in %d of %d runs, at most %llu of %llu elements",
+                         runs.runs_wrong > 0 ? palette::kGlyphCross : palette::kGlyphCheck, model->scheduler.c_str(),
+                         runs.runs_wrong, runs.runs, static_cast<unsigned long long>(runs.max_wrong),
+                         static_cast<unsigned long long>(model->elements));
     } else {
-      ImGui::TextDisabled(lab.model_runs().Running() ? "running\u2026" : "\u2014");
+      ImGui::TextDisabled("model: %s", lab.model_runs().Running() ? "running\u2026" : "\u2014");
     }
-    ImGui::TableNextColumn();
-    if (row.gpu.empty()) ImGui::TextDisabled("\u2014");
-    for (const kernels::RaceResult& result : row.gpu) {
-      if (!result.ok()) {
-        ImGui::TextColored(Colour(palette::kOrange), "%s: %s", kernels::ToString(result.shape).c_str(),
-                           result.error.c_str());
-        continue;
-      }
-      // Counts per trial, then their mean as a share of C: "913012, 912877 of 1048576 (87.1%)".
-      std::string trials;
-      std::uint64_t total = 0;
-      for (std::int64_t wrong : result.differing_per_trial) {
-        trials += (trials.empty() ? "" : ", ") + std::to_string(wrong);
-        total += static_cast<std::uint64_t>(wrong);
-      }
-      const std::uint64_t launches = std::max<std::uint64_t>(1, result.differing_per_trial.size());
-      ImGui::Text("n=%s: %s of %lld (%s)", kernels::ToString(result.shape).c_str(), trials.c_str(),
-                  static_cast<long long>(result.elements()),
-                  Percent(total, launches * static_cast<std::uint64_t>(result.elements())).c_str());
-    }
+    if (row.gpu.empty()) ImGui::TextDisabled("GPU: \u2014");
+    for (const kernels::RaceResult& result : row.gpu) DrawGpuResult(result);
+    ImGui::Unindent();
   }
-  ImGui::EndTable();
+}
+
+// "GPU n=1024: 913012, 912877, 913100 of 1048576 wrong (87.1%)": counts per trial, then their
+// mean as a share of C.
+void RaceLabPanel::DrawGpuResult(const kernels::RaceResult& result) {
+  const std::string shape = kernels::ToString(result.shape);
+  if (!result.ok()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
+    ImGui::TextWrapped("GPU n=%s: %s", shape.c_str(), result.error.c_str());
+    ImGui::PopStyleColor();
+    return;
+  }
+  std::string trials;
+  std::uint64_t total = 0;
+  for (std::int64_t wrong : result.differing_per_trial) {
+    trials += (trials.empty() ? "" : ", ") + std::to_string(wrong);
+    total += static_cast<std::uint64_t>(wrong);
+  }
+  const std::uint64_t launches = std::max<std::uint64_t>(1, result.differing_per_trial.size());
+  const auto elements = static_cast<std::uint64_t>(result.elements());
+  ImGui::TextWrapped("%s GPU n=%s: %s of %llu wrong (%s)", total > 0 ? palette::kGlyphCross : palette::kGlyphCheck,
+                     shape.c_str(), trials.c_str(), static_cast<unsigned long long>(elements),
+                     Percent(total, launches * elements).c_str());
 }
 
 }  // namespace gui

@@ -32,10 +32,12 @@ struct RaceLabPanel {
   void DrawSeeds(const FrameContext& frame, const RaceLab& lab);
   void DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab);
   void DrawGpuTable(const RaceLab& lab);
+  static void DrawGpuResult(const kernels::RaceResult& result);
 
   int seeds_field_ = 100;
   int large_size_field_ = 0;  // 0: not yet read from the lab
   int trials_field_ = 0;
+  bool gpu_was_busy_ = false;  // a GPU race run (or its model runs) was in flight last frame
 };
 
 }  // namespace gui

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# The README's GPU screenshots, made on a machine with an NVIDIA GPU and a display whose GL
+# context is the GPU's (shared/gpu-gui/start-display.sh sets that up on a headless server):
+#   live-h100.png + live-h100.json  the live GPU panel after a sweep run from the GUI's own
+#                                   --actions (naive, tiled 8/16/32, cuBLAS FP32 and TF32,
+#                                   256..8192), and that run's results as saved by the panel
+#   race-lab-h100.png               the race lab's GPU run of the TILE 16 race lesson
+#                                   (first barrier removed) at the lesson's size and 1024²
+#   race-lab-h100.json              what the panels showed then (--dump-state)
+#   about-h100.png                  the About box: OpenGL renderer, CUDA runtime and driver
+# and the frame rate of the default lesson on that GPU (--bench-frames).
+# Usage: scripts/device-screenshots.sh BUILD OUT   (TILESCOPE_FONT_DIR: DejaVu, if not installed)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+app=${1:?usage: scripts/device-screenshots.sh BUILD OUT}/tilescope
+out=${2:?usage: scripts/device-screenshots.sh BUILD OUT}
+mkdir -p "$out"
+config=$(mktemp -d)
+status=0
+
+shoot() {  # NAME [ARGS...]: a clean settings folder each time
+  local name=$1; shift
+  rm -rf "${config:?}"/*
+  XDG_CONFIG_HOME=$config "$app" --width 1920 --height 1080 --frames 30 --screenshot "$out/$name.png" "$@" ||
+    { echo "$name: the app failed"; status=1; }
+}
+
+sweep="page-live; live-kernels naive,tiled8,tiled16,tiled32,cublas_fp32,cublas_tf32; live-sizes 256:8192"
+sweep+="; live-reps 10; live-run $out/live-h100.json"
+shoot live-h100 --actions "$sweep"
+
+shoot race-lab-h100 --lesson race_tile16 --dump-state "$out/race-lab-h100.json" \
+  --actions "race-gpu-size 1024; race-trials 3; race-gpu-run"
+
+shoot about-h100 --lesson default --actions "about"
+
+rm -rf "${config:?}"/*
+XDG_CONFIG_HOME=$config "$app" --width 1920 --height 1080 --lesson default --bench-frames 1000 | grep '^bench-frames'
+rm -rf "$config"
+exit $status
