@@ -188,11 +188,15 @@ int Application::Run() {
   bench_start_ = std::chrono::steady_clock::now();
   while (!window_->ShouldClose()) {
     DrawFrame();
+    ++frame_count_;
+    const bool finished = AutomatedRunFinished();
+    // Read before the swap: after it, a driver may hand back an older buffer (NVIDIA's does).
+    if (finished && !options_.screenshot.empty()) SaveScreenshot(options_.screenshot);
+    window_->Present();
     if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
-    if (AutomatedRunFinished()) break;
+    if (finished) break;
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
-  if (!options_.screenshot.empty()) SaveScreenshot(options_.screenshot);
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
   SaveSettings();
@@ -227,8 +231,6 @@ void Application::DrawFrame() {
     SaveScreenshot(pending_screenshot_);
     pending_screenshot_.clear();
   }
-  window_->Present();
-  ++frame_count_;
 }
 
 // The area between the menu bar and the status bar. Measured from the viewport and the menu

@@ -58,7 +58,7 @@ class Application {
   void HandleKeys();
   void AdvanceScript();
   void ApplyQueuedActions();
-  void DrawFrame();
+  void DrawFrame();  // into the back buffer; Run() presents it
   void DrawMenuBar();
   void DrawPageTabs();
   void DrawStatusBar();
