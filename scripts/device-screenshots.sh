@@ -4,8 +4,9 @@
 #   live-h100.png + live-h100.json  the live GPU panel after a sweep run from the GUI's own
 #                                   --actions (naive, tiled 8/16/32, cuBLAS FP32 and TF32,
 #                                   256..8192), and that run's results as saved by the panel
-#   race-lab-h100.png               the race lab's GPU run of the TILE 16 race lesson
-#                                   (first barrier removed) at the lesson's size and 1024²
+#   race-lab-h100.png               the TILE 16 race lesson (first barrier removed) run to
+#                                   its end on the model, and the race lab's GPU run of it
+#                                   at the lesson's size and 1024²
 #   race-lab-h100.json              what the panels showed then (--dump-state)
 #   about-h100.png                  the About box: OpenGL renderer, CUDA runtime and driver
 # and the frame rate of the default lesson on that GPU (--bench-frames).
@@ -30,7 +31,7 @@ sweep+="; live-reps 10; live-run $out/live-h100.json"
 shoot live-h100 --actions "$sweep"
 
 shoot race-lab-h100 --lesson race_tile16 --dump-state "$out/race-lab-h100.json" \
-  --actions "race-gpu-size 1024; race-trials 3; race-gpu-run"
+  --actions "run-to-end; race-gpu-size 1024; race-trials 3; race-gpu-run"
 
 shoot about-h100 --lesson default --actions "about"
 
