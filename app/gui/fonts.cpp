@@ -43,20 +43,15 @@ FontSet LoadFonts(float size) {
   const std::filesystem::path text_path = dir / kTextFontFile;
   const std::filesystem::path mono_path = dir / kMonoFontFile;
   std::error_code ec;
-  // One texel per pixel, glyphs placed at whole pixels: crisp at every size the fonts are
-  // rebuilt for, and the atlas can be sampled with nearest filtering (window.cpp).
-  ImFontConfig config;
-  config.OversampleH = 1;
-  config.OversampleV = 1;
-  config.PixelSnapH = true;
   if (std::filesystem::exists(text_path, ec) && std::filesystem::exists(mono_path, ec)) {
-    fonts.text = io.Fonts->AddFontFromFileTTF(text_path.c_str(), size, &config, kGlyphRanges);
-    fonts.mono = io.Fonts->AddFontFromFileTTF(mono_path.c_str(), size, &config, kGlyphRanges);
+    fonts.text = io.Fonts->AddFontFromFileTTF(text_path.c_str(), size, nullptr, kGlyphRanges);
+    fonts.mono = io.Fonts->AddFontFromFileTTF(mono_path.c_str(), size, nullptr, kGlyphRanges);
   }
   if (!fonts.text || !fonts.mono) {
     io.Fonts->Clear();
     fonts.warning = "font files " + text_path.string() + " / " + mono_path.string() +
                     " not found; using ImGui's built-in font (install fonts-dejavu-core)";
+    ImFontConfig config;
     config.SizePixels = size;
     fonts.text = io.Fonts->AddFontDefault(&config);
     fonts.mono = fonts.text;

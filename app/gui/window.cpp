@@ -8,7 +8,7 @@
 #include <imgui.h>
 
 #include <algorithm>
-#include <cstdint>
+#include <cfloat>
 
 namespace gui {
 namespace {
@@ -63,6 +63,7 @@ std::unique_ptr<Window> Window::Create(const WindowOptions& options, std::string
   // Replaces the backend's key callback (installed after it, so the backend chains to
   // nothing); OnKey hands keys on to the backend itself.
   glfwSetKeyCallback(handle, OnKey);
+  glfwSetCursorPosCallback(handle, OnCursorMove);  // ImGui 1.86's backend polls instead
   ImGui_ImplOpenGL3_Init(kGlslVersion);
   return window;
 }
@@ -96,6 +97,19 @@ void Window::OnKey(GLFWwindow* handle, int key, int scancode, int action, int mo
   ImGui_ImplGlfw_KeyCallback(handle, key, scancode, action, mods);
 }
 
+// A window that opens under a pointer that has not moved shows no hover: a tooltip nobody
+// asked for would cover a cell (and every scripted screenshot, where the pointer sits
+// mid-screen). GLFW reports the pointer once when the window appears; only a later, different
+// position counts as a move.
+void Window::OnCursorMove(GLFWwindow* handle, double x, double y) {
+  auto* window = static_cast<Window*>(glfwGetWindowUserPointer(handle));
+  if (!window->first_pointer_) {
+    window->first_pointer_ = ImVec2(static_cast<float>(x), static_cast<float>(y));
+  } else if (window->first_pointer_->x != static_cast<float>(x) || window->first_pointer_->y != static_cast<float>(y)) {
+    window->pointer_moved_ = true;
+  }
+}
+
 void Window::ReleaseHeldKeys() {
   std::vector<HeldRelease> releases;
   releases.swap(held_releases_);
@@ -118,9 +132,9 @@ void Window::RequestClose() { glfwSetWindowShouldClose(handle_, GLFW_TRUE); }
 void Window::BeginFrame() {
   ReleaseHeldKeys();
   glfwPollEvents();
-  ImGui_ImplOpenGL3_NewFrame();  // creates the font texture when there is none
-  UseNearestFontSampling();
+  ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
+  if (!pointer_moved_) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // see OnCursorMove
   ImGui::NewFrame();
 }
 
@@ -142,22 +156,6 @@ void Window::Present() { glfwSwapBuffers(handle_); }
 void Window::RebuildFontTexture() {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
-}
-
-// Every quad ImGui draws samples the font atlas (solid shapes use its white texel). The fonts
-// are rasterized one texel per pixel and drawn at whole pixels (fonts.cpp), so nearest
-// sampling looks the same as the backend's bilinear, and a software renderer (Mesa llvmpipe
-// on a classroom PC without a GPU) fills the 1920×1080 lesson about a quarter faster.
-void Window::UseNearestFontSampling() {
-  const auto texture = static_cast<GLuint>(reinterpret_cast<std::intptr_t>(ImGui::GetIO().Fonts->TexID));
-  if (texture == 0 || texture == nearest_font_texture_) return;
-  GLint bound = 0;
-  glGetIntegerv(GL_TEXTURE_BINDING_2D, &bound);
-  glBindTexture(GL_TEXTURE_2D, texture);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-  glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-  glBindTexture(GL_TEXTURE_2D, static_cast<GLuint>(bound));
-  nearest_font_texture_ = texture;
 }
 
 FramebufferPixels Window::ReadFramebuffer() const {

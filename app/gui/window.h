@@ -2,8 +2,11 @@
 // GLFW and OpenGL3 backends. Nothing else in the app touches GLFW or GL directly, except
 // key handling (key_input.h) and the screenshot reader.
 #pragma once
+#include <imgui.h>
+
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,9 +61,9 @@ class Window {
  private:
   explicit Window(GLFWwindow* handle);
   static void OnKey(GLFWwindow* handle, int key, int scancode, int action, int mods);
+  static void OnCursorMove(GLFWwindow* handle, double x, double y);
   // Hands ImGui the releases held back last frame (see OnKey).
   void ReleaseHeldKeys();
-  void UseNearestFontSampling();
 
   struct HeldRelease {
     int key = 0;
@@ -72,7 +75,8 @@ class Window {
   std::vector<KeyEvent> pending_keys_;
   std::vector<int> pressed_this_frame_;  // GLFW keys pressed since this frame's poll began.
   std::vector<HeldRelease> held_releases_;
-  unsigned int nearest_font_texture_ = 0;  // the GL font texture last set to nearest sampling
+  std::optional<ImVec2> first_pointer_;  // where GLFW first saw the pointer
+  bool pointer_moved_ = false;
 };
 
 }  // namespace gui

@@ -105,7 +105,7 @@ inline void PlacePanel(const FrameContext& frame, const PanelRect& rect) {
 // (the slots tile the area), so it draws no background of its own: the frame is cleared to
 // the window background colour (window.cpp), and that shows through. A window background is
 // a blended fill of the whole panel; on a software renderer (Mesa llvmpipe, a classroom PC
-// without a GPU) leaving them out draws the lesson page about a third faster. A panel the
+// without a GPU) leaving them out draws the lesson page about half as fast again. A panel the
 // user moved or resized draws its background again, so it can lie over another.
 inline ImGuiWindowFlags PlacePanel(const FrameContext& frame, const PanelSlot& slot, const DrawnRect& drawn) {
   const PanelRect& rect = slot.For(frame.presentation);
