@@ -58,6 +58,13 @@ std::string FormatValue(float value) {
   return text;
 }
 
+std::string FormatValueShort(float value) {
+  if (!std::isfinite(value)) return FormatValue(value);
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g", static_cast<double>(value));
+  return text;
+}
+
 std::string PlaceName(const Place& place) {
   std::string name;
   switch (place.space) {

@@ -18,5 +18,7 @@ std::string NarrateStep(const std::vector<TraceEvent>& events, const Snapshot& s
 std::string PlaceName(const Place& place);
 // A value as the lesson shows it: "10", "0.25", "?" for never-written shared memory, "NaN".
 std::string FormatValue(float value);
+// Three significant digits ("-0.793"): for a cell too narrow for FormatValue's six.
+std::string FormatValueShort(float value);
 
 }  // namespace sim

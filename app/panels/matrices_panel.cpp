@@ -61,11 +61,15 @@ Range RangeOf(const std::vector<float>& values) {
   return range;
 }
 
+std::string CellValue(float value, bool short_form) {
+  return short_form ? sim::FormatValueShort(value) : sim::FormatValue(value);
+}
+
 // Widest printed value, or infinity when there are too many to print.
-float WidestValue(const std::vector<float>& values) {
+float WidestValue(const std::vector<float>& values, bool short_form) {
   if (values.size() > static_cast<std::size_t>(kMaxElementsForValues)) return INFINITY;
   float widest = 0.0f;
-  for (float v : values) widest = std::max(widest, ImGui::CalcTextSize(sim::FormatValue(v).c_str()).x);
+  for (float v : values) widest = std::max(widest, ImGui::CalcTextSize(CellValue(v, short_form).c_str()).x);
   return widest;
 }
 
@@ -303,9 +307,14 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
     }
   }
   const Range range = RangeOf(values);
-  // Numbers shrink to fit their cells down to kMinTextScale of the font, then give way to a heat map.
+  // Numbers shrink to fit their cells down to kMinTextScale of the font, then drop to three
+  // significant digits, then give way to a heat map.
   const float pad = ImGui::GetStyle().FramePadding.x;
-  const float text_scale = std::min(1.0f, (layout.cell - 2.0f * pad) / std::max(1.0f, WidestValue(values)));
+  const auto scale_for = [&](bool short_form) {
+    return std::min(1.0f, (layout.cell - 2.0f * pad) / std::max(1.0f, WidestValue(values, short_form)));
+  };
+  const bool short_form = scale_for(false) < kMinTextScale;
+  const float text_scale = scale_for(short_form);
   const bool show_values = layout.cell >= ImGui::GetFontSize() * 1.2f && text_scale >= kMinTextScale;
   const float text_size = ImGui::GetFontSize() * text_scale;
   figures_.values[index] = show_values;
@@ -323,7 +332,7 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
       const float value = values[static_cast<std::size_t>(row) * layout.real_cols[index] + col];
       if (!is_c) {
         draw->AddRectFilled(min, max, show_values ? frame_bg : HeatColour(range.Normalise(value)));
-        if (show_values) DrawCentred(draw, min, layout.cell, text_size, text, sim::FormatValue(value));
+        if (show_values) DrawCentred(draw, min, layout.cell, text_size, text, CellValue(value, short_form));
         continue;
       }
       const sim::CElement e = snapshot.c(row, col);
@@ -350,7 +359,7 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
         draw->AddLine(ImVec2(min.x, max.y), ImVec2(max.x, min.y), palette::kBlack, std::max(1.0f, layout.cell * 0.12f));
       }
       if (!show_values) continue;
-      const std::string v = e.progress == sim::CProgress::kNotStarted ? "\u00B7" : sim::FormatValue(e.value);
+      const std::string v = e.progress == sim::CProgress::kNotStarted ? "\u00B7" : CellValue(e.value, short_form);
       DrawCentred(draw, ImVec2(min.x, min.y + small * 0.3f), layout.cell, text_size,
                   e.progress == sim::CProgress::kNotStarted ? dim : text, v);
       if (!corner.empty()) {

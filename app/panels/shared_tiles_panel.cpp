@@ -43,6 +43,41 @@ void DrawLegend() {
 
 ImU32 Tint(ImU32 colour) { return (colour & 0x00FFFFFF) | 0x60000000; }
 
+// Cell text at a CellDetail (shared_tiles_panel.h). Without its mark a stale cell gets a
+// slash, so freshness is never shown by colour alone.
+
+std::string CellText(const sim::SharedCell& cell, CellFreshness freshness, CellDetail detail) {
+  if (detail == CellDetail::kNone) return "";
+  if (!cell.written()) return "?";
+  const bool short_value = detail == CellDetail::kShortMarked || detail == CellDetail::kShort;
+  const std::string value = short_value ? sim::FormatValueShort(cell.value) : sim::FormatValue(cell.value);
+  const bool marked = detail == CellDetail::kFullMarked || detail == CellDetail::kShortMarked;
+  return marked ? value + " " + FreshnessMark(freshness) : value;
+}
+
+bool Marked(CellDetail detail) { return detail == CellDetail::kFullMarked || detail == CellDetail::kShortMarked; }
+
+bool Fits(const sim::Snapshot& snapshot, int block, sim::TileId id, CellDetail detail, float width) {
+  const sim::SharedTile tile = snapshot.tile(block, id);
+  for (int row = 0; row < tile.rows; ++row) {
+    for (int col = 0; col < tile.cols; ++col) {
+      const std::string text = CellText(tile.at(row, col), snapshot.Freshness(block, id, row, col), detail);
+      if (ImGui::CalcTextSize(text.c_str()).x > width) return false;
+    }
+  }
+  return true;
+}
+
+CellDetail FitDetail(const sim::Snapshot& snapshot, int block, float width) {
+  if (width < ImGui::GetFontSize()) return CellDetail::kNone;
+  for (CellDetail detail : {CellDetail::kFullMarked, CellDetail::kShortMarked, CellDetail::kFull, CellDetail::kShort}) {
+    if (Fits(snapshot, block, sim::TileId::kAs, detail, width) && Fits(snapshot, block, sim::TileId::kBs, detail, width)) {
+      return detail;
+    }
+  }
+  return CellDetail::kNone;
+}
+
 }  // namespace
 
 void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected) {
@@ -73,14 +108,15 @@ void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snap
   const float wanted = ImGui::CalcTextSize("-0.000000 old").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   const float fit = (ImGui::GetContentRegionAvail().x - gap) / static_cast<float>(g.tk + g.tn);
   const float cell_width = std::max(4.0f, std::floor(std::min(wanted, fit)));
-  DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width);
+  const CellDetail detail = FitDetail(snapshot, selected.block, cell_width - ImGui::GetStyle().FramePadding.x);
+  DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width, detail);
   ImGui::SameLine(0.0f, gap);
-  DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width);
+  DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width, detail);
   ImGui::End();
 }
 
 void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id,
-                                float cell_width) {
+                                float cell_width, CellDetail detail) {
   const sim::SharedTile tile = snapshot.tile(selected.block, id);
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   ImGui::BeginGroup();
@@ -88,7 +124,7 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
   const float cell_height = std::min(cell_width, ImGui::GetFrameHeight() * 1.2f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const bool text_fits = cell_width >= ImGui::CalcTextSize("00 old").x;
+  const float padding = ImGui::GetStyle().FramePadding.x;
   int hovered_row = -1;
   int hovered_col = -1;
   for (int row = 0; row < tile.rows; ++row) {
@@ -101,13 +137,12 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
       stale_ += freshness == CellFreshness::kStale;
       never_written_ += freshness == CellFreshness::kNeverWritten;
       draw->AddRectFilled(min, max, Tint(FreshnessColour(freshness)));
-      if (text_fits) {
-        const std::string text = cell.written() ? sim::FormatValue(cell.value) + " " + FreshnessMark(freshness) : "?";
-        draw->AddText(ImVec2(min.x + ImGui::GetStyle().FramePadding.x, min.y + (cell_height - ImGui::GetFontSize()) * 0.5f),
+      const std::string text = CellText(cell, freshness, detail);
+      if (!text.empty()) {
+        draw->AddText(ImVec2(min.x + padding, min.y + (cell_height - ImGui::GetFontSize()) * 0.5f),
                       ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-      } else if (freshness == CellFreshness::kStale) {
-        draw->AddLine(min, max, palette::kOrange, 1.0f);  // Too small for "old": a slash says stale.
       }
+      if (!Marked(detail) && freshness == CellFreshness::kStale) draw->AddLine(min, max, palette::kOrange, 1.0f);
       if (ImGui::IsMouseHoveringRect(min, max) && ImGui::IsWindowHovered()) {
         hovered_row = row;
         hovered_col = col;

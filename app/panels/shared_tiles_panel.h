@@ -13,6 +13,12 @@
 
 namespace gui {
 
+// How much of a value the tiles' cells show: "0.728015 ✓", "0.728 ✓" (three significant
+// digits), "0.728015" or "0.728", the most that fits every cell of both tiles, so As and Bs
+// read alike; the mark goes last, as fresh and stale are what the panel teaches. The exact
+// value is on hover.
+enum class CellDetail { kFullMarked, kShortMarked, kFull, kShort, kNone };
+
 struct SharedTilesPanel {
   bool open = true;
   DrawnRect drawn;
@@ -20,7 +26,8 @@ struct SharedTilesPanel {
   void DumpState(nlohmann::json& state) const;
 
  private:
-  void DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id, float cell_width);
+  void DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id, float cell_width,
+                CellDetail detail);
 
   int block_ = 0;
   int fresh_ = 0, stale_ = 0, never_written_ = 0;  // cells of both tiles, last frame
