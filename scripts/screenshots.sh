@@ -1,6 +1,17 @@
 #!/usr/bin/env bash
 # Regenerates the README's screenshots under docs/screenshots/ with the app's own
-# --screenshot, in a real window under Xvfb, from a clean settings folder.
+# --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder:
+#   window.png        what README's first command opens: the default lesson, step 0
+#   lesson-mid-phase  the default lesson inside phase 1: tiles loaded, the first barrier
+#                     passed, inner products under way
+#   presentation      the same in presentation mode (large fonts, high contrast)
+#   padded-6x5x7      M = 6, N = 5, K = 7 with TILE 4, in its tail phase: zero padding
+#   race-lab          the first barrier off, the race-exposing scheduler, a random fill,
+#                     run to the end: RAW hazards (one warp: warnings) and wrong C cells
+#   live-loaded       the live GPU panel on a machine without a GPU, showing the H100 run
+#                     saved in docs/screenshots/live-h100.json
+# The H100 screenshots (live-h100, race-lab-h100, about-h100) come from
+# scripts/device-screenshots.sh on a GPU machine.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,10 +23,23 @@ trap 'rm -rf "$config"' EXIT
 
 shoot() {  # NAME [ARGS...]
   local name=$1; shift
-  XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1920x1080x24" \
-    "$app" --width 1920 --height 1080 --frames 10 --screenshot "$out/$name.png" "$@"
+  local log
+  if ! log=$(XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1920x1080x24" \
+      "$app" --width 1920 --height 1080 --frames 10 --screenshot "$out/$name.png" "$@" 2>&1); then
+    echo "$log" >&2
+    exit 1
+  fi
+  grep -E 'error|warning' <<<"$log" >&2 || true
   rm -rf "${config:?}"/*
   echo "wrote $out/$name.png"
 }
 
 shoot window --lesson default
+shoot lesson-mid-phase --lesson default \
+  --actions "to-barrier; step; step; step; step; select-thread 1 3"
+shoot presentation --lesson default --presentation \
+  --actions "to-barrier; step; step; step; step; select-thread 1 3"
+shoot padded-6x5x7 --lesson padded_6x5x7 --actions "next-phase; to-barrier; step; step"
+shoot race-lab --lesson default \
+  --actions "lesson-set fill_a=random:7 fill_b=random:8 barrier1=off scheduler=race; run-to-end"
+shoot live-loaded --actions "page-live; live-load $out/live-h100.json"
