@@ -3,7 +3,8 @@
 # context is the GPU's (shared/gpu-gui/start-display.sh sets that up on a headless server):
 #   live-h100.png + live-h100.json  the live GPU panel after a sweep run from the GUI's own
 #                                   --actions (naive, tiled 8/16/32, cuBLAS FP32 and TF32,
-#                                   256..8192), and that run's results as saved by the panel
+#                                   256..8192), and that run's results as saved by the panel;
+#                                   the frames the window drew during the sweep are printed
 #   race-lab-h100.png               the TILE 16 race lesson (first barrier removed) run to
 #                                   its end on the model, and the race lab's GPU run of it
 #                                   at the lesson's size and 1024²
@@ -28,7 +29,10 @@ shoot() {  # NAME [ARGS...]: a clean settings folder each time
 
 sweep="page-live; live-kernels naive,tiled8,tiled16,tiled32,cublas_fp32,cublas_tf32; live-sizes 256:8192"
 sweep+="; live-reps 10; live-run $out/live-h100.json"
-shoot live-h100 --actions "$sweep"
+shoot live-h100 --dump-state "$config-live.json" --actions "$sweep"
+python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["live"]["sweep_frames"]
+print("during the sweep the window drew %d frames in %.1f s (%.0f frames/s), the longest %.1f ms"
+      % (f["frames"], f["seconds"], f["frames"] / max(f["seconds"], 1e-9), f["longest_frame_ms"]))' "$config-live.json"
 
 shoot race-lab-h100 --lesson race_tile16 --dump-state "$out/race-lab-h100.json" \
   --actions "run-to-end; race-gpu-size 1024; race-trials 3; race-gpu-run"
@@ -37,5 +41,5 @@ shoot about-h100 --lesson default --actions "about"
 
 rm -rf "${config:?}"/*
 XDG_CONFIG_HOME=$config "$app" --width 1920 --height 1080 --lesson default --bench-frames 1000 | grep '^bench-frames'
-rm -rf "$config"
+rm -rf "$config" "$config-live.json"
 exit $status

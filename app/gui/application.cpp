@@ -311,6 +311,7 @@ void Application::DrawMenuBar() {
   }
   if (ImGui::BeginMenu("View")) {
     if (ImGui::MenuItem("Presentation mode", "F11", presentation_)) queue_.Push("presentation");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", registry_.Find("presentation")->description.c_str());
     item("zoom-in");
     item("zoom-out");
     item("reset-layout");

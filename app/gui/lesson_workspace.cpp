@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 
 #include <cstdlib>
+#include <utility>
 
 #include "sim/snapshot.h"
 
@@ -132,16 +133,14 @@ void LessonWorkspace::RegisterViewActions(ActionRegistry& registry) {
 
 void LessonWorkspace::DrawViewMenu() {
   ImGui::Separator();
-  ImGui::MenuItem("Controls", nullptr, &controls_.open);
-  ImGui::MenuItem("Shared tiles", nullptr, &shared_tiles_.open);
-  ImGui::MenuItem("Counters", nullptr, &counters_.open);
-  ImGui::MenuItem("Kernel source", nullptr, &kernel_source_.open);
-  ImGui::MenuItem("Hazards", nullptr, &hazards_.open);
-  ImGui::MenuItem("Race lab", nullptr, &race_lab_panel_.open);
-  ImGui::MenuItem("Matrices", nullptr, &matrices_.open);
-  ImGui::MenuItem("Threads", nullptr, &threads_.open);
-  ImGui::MenuItem("Narration", nullptr, &narration_.open);
-  ImGui::MenuItem("Timeline", nullptr, &timeline_.open);
+  for (auto [title, open] : {std::pair{"Controls", &controls_.open}, {"Shared tiles", &shared_tiles_.open},
+                             {"Counters", &counters_.open}, {"Kernel source", &kernel_source_.open},
+                             {"Hazards", &hazards_.open}, {"Race lab", &race_lab_panel_.open},
+                             {"Matrices", &matrices_.open}, {"Threads", &threads_.open},
+                             {"Narration", &narration_.open}, {"Timeline", &timeline_.open}}) {
+    ImGui::MenuItem(title, nullptr, open);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the %s panel (Reset layout puts it back in place).", title);
+  }
 }
 
 void LessonWorkspace::Draw(const FrameContext& frame) {

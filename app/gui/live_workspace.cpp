@@ -84,9 +84,11 @@ void LiveWorkspace::RegisterActions(ActionRegistry& registry) {
 void LiveWorkspace::DrawViewMenu() {
   ImGui::Separator();
   ImGui::MenuItem("Live GPU panel", "Ctrl+G", &panel_.open);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the live GPU panel.");
 }
 
 void LiveWorkspace::Draw(const FrameContext& frame) {
+  if (sweep_in_flight_) sweep_frames_.Add(ImGui::GetIO().DeltaTime);
   CollectResults();
   UpdateModelLink();
   const panels::LiveSweepView view{gpu_, sweep_, progress_, model_link_};
@@ -106,6 +108,10 @@ void LiveWorkspace::DumpState(nlohmann::json& state) const {
   live["results"] = sweep_.results().size();
   live["running"] = progress_.running;
   live["progress"] = {{"done", progress_.done}, {"total", progress_.total}, {"text", progress_.text}};
+  // The window keeps drawing while the runner works: frames drawn during the last sweep.
+  live["sweep_frames"] = {{"frames", sweep_frames_.frames},
+                          {"seconds", sweep_frames_.seconds},
+                          {"longest_frame_ms", 1000.0 * sweep_frames_.longest}};
   live["provenance"] = sweep_.Provenance();
   live["loaded_from"] = sweep_.loaded_from();
   live["measured_on"] = sweep_.device().name;
@@ -148,6 +154,7 @@ std::optional<std::string> LiveWorkspace::Run(const std::string& save_to) {
   if (auto error = runner_.Start(request)) return Report("cannot run: " + *error, "");
   sweep_.BeginRun(gpu_.device);
   sweep_in_flight_ = true;
+  sweep_frames_ = {};
   save_when_done_ = save_to;
   progress_ = {true, false, 0, static_cast<int>(request.kernels.size() * shapes.size()), "starting\u2026"};
   return Report(std::nullopt, "running " + Counted(request.kernels.size(), "kernel") + " at " +

@@ -7,6 +7,7 @@
 // The sweep runs on the runner's worker thread; each frame takes the results that arrived
 // and the latest progress, so the UI keeps drawing at full rate.
 #pragma once
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -50,6 +51,17 @@ class LiveWorkspace : public Workspace {
   const kernels::GpuStatus& gpu_;  // This machine's GPU, or why there is none.
   kernels::Runner runner_;
   bool sweep_in_flight_ = false;  // Started and not yet collected to its end.
+  // Frames the window drew while the last sweep ran: the UI never waits on the GPU.
+  struct FrameTimes {
+    long frames = 0;
+    double seconds = 0.0;
+    double longest = 0.0;  // seconds
+    void Add(double delta) {
+      ++frames;
+      seconds += delta;
+      longest = std::max(longest, delta);
+    }
+  } sweep_frames_;
   std::string save_when_done_;    // live-run's file: written when the sweep ends.
   plot::SweepResults sweep_;
   plot::GlobalReadsCounter reads_;

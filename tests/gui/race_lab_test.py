@@ -71,12 +71,15 @@ def test_race_scheduler_key_corrupts_c_and_barrier_key_clears(binary):
     check(state["race_lab"]["scheduler"] == "race", "key S switched to the race-exposing scheduler")
     check(state["race_lab"]["c"]["wrong"] > 0, "race-exposing with a random fill: %d of 16 elements of C wrong"
           % state["race_lab"]["c"]["wrong"])
+    check(state["lesson_panels"]["matrices"]["c_wrong"] == state["race_lab"]["c"]["wrong"],
+          "the Matrices panel marks the same %d wrong cells of C" % state["lesson_panels"]["matrices"]["c_wrong"])
     check(state["hazards"]["raw"] > 0, "the RAW hazards are still listed")
     again = Run(binary)
     state = press(binary, again, lesson_file(again), "1", "s", "End", "1", "End")
     check(state["lesson"]["barrier1"] == "syncthreads", "key 1 again brought the first barrier back")
     check(state["hazards"]["count"] == 0 and state["hazards"]["banner"] == "", "no hazard and no banner")
     check(state["race_lab"]["c"]["stored"] == 16 and state["race_lab"]["c"]["wrong"] == 0, "C is right again")
+    check(state["lesson_panels"]["matrices"]["c_wrong"] == 0, "and the Matrices panel marks no cell wrong")
 
 
 def test_seed_sweep_and_gpu_race_without_device(binary):
