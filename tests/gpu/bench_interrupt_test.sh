@@ -17,7 +17,9 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*"; cat "$dir/out.txt"; exit 1; }
 
-# A sweep of 4 kernels x 6 sizes; the naive kernel alone takes seconds at 8192.
+# A sweep of 4 kernels x 6 sizes; the naive kernel alone takes seconds at 8192. Job control
+# on, so the background job does not start with SIGINT ignored, as a script's jobs do.
+set -m
 "$tilescope" bench --kernels naive,tiled8,tiled16,tiled32 --sizes 256:8192 --reps 10 \
   --csv "$dir/r.csv" --json "$dir/r.json" >"$dir/out.txt" 2>&1 &
 bench=$!
