@@ -123,6 +123,17 @@ std::optional<ValidationError> Validate(const LessonConfig& config) {
 
 const char* Name(KernelKind kind) { return NameOf(kind, kKernelNames); }
 const char* Name(SyncKind kind) { return NameOf(kind, kSyncNames); }
+const char* SourceText(SyncKind kind) {
+  switch (kind) {
+    case SyncKind::kSyncthreads:
+      return "__syncthreads()";
+    case SyncKind::kSyncwarp:
+      return "__syncwarp()";
+    case SyncKind::kNone:
+      return "off";
+  }
+  return "?";
+}
 const char* Name(TileCount kind) { return NameOf(kind, kTileCountNames); }
 const char* Name(SchedulerKind kind) { return NameOf(kind, kSchedulerNames); }
 const char* Name(FillKind kind) { return NameOf(kind, kFillNames); }

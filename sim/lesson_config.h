@@ -88,6 +88,9 @@ std::uint64_t EstimateModelBytes(const LessonConfig& config);
 // Names used by lesson files, the CLI and the GUI ("tiled", "syncwarp", "race"...).
 const char* Name(KernelKind kind);
 const char* Name(SyncKind kind);
+// What stands at a sync point, as the kernel's source spells it: "__syncthreads()",
+// "__syncwarp()", or "off".
+const char* SourceText(SyncKind kind);
 const char* Name(TileCount kind);
 const char* Name(SchedulerKind kind);
 const char* Name(FillKind kind);

@@ -68,18 +68,6 @@ std::string MatrixText(const std::vector<float>& values, int rows, int cols, con
   return text;
 }
 
-const char* SyncText(sim::SyncKind kind) {
-  switch (kind) {
-    case sim::SyncKind::kSyncthreads:
-      return "__syncthreads()";
-    case sim::SyncKind::kSyncwarp:
-      return "__syncwarp()";
-    case sim::SyncKind::kNone:
-      return "off";
-  }
-  return "?";
-}
-
 const char* SchedulerText(sim::SchedulerKind kind) {
   switch (kind) {
     case sim::SchedulerKind::kRealistic:
@@ -142,7 +130,7 @@ void PrintHeader(std::FILE* out, const TraceReport& report) {
   std::fprintf(out, "Grid %d×%d blocks of %d×%d threads: each block is %s\n", g.grid_x, g.grid_y, g.tn, g.tm,
                warps.c_str());
   if (!g.naive) {
-    std::fprintf(out, "Barriers: 1st %s, 2nd %s; ", SyncText(config.barrier1), SyncText(config.barrier2));
+    std::fprintf(out, "Barriers: 1st %s, 2nd %s; ", sim::SourceText(config.barrier1), sim::SourceText(config.barrier2));
   }
   const char* tile_count =
       config.tile_count == sim::TileCount::kCeil ? "ceil(K/T) tiles; " : "K/T tiles rounded down; ";

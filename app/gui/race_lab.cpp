@@ -70,17 +70,6 @@ nlohmann::json SweepJson(const sim::SeedSweepResult& result) {
 }  // namespace
 
 std::string DescribeRaceSetup(const sim::LessonConfig& lesson) {
-  auto barrier = [](sim::SyncKind kind) -> std::string {
-    switch (kind) {
-      case sim::SyncKind::kSyncthreads:
-        return "__syncthreads()";
-      case sim::SyncKind::kSyncwarp:
-        return "__syncwarp()";
-      case sim::SyncKind::kNone:
-        return "off";
-    }
-    return "?";
-  };
   const sim::TileShape tiles = lesson.Tiles();
   std::string text = std::to_string(lesson.m) + "\u00D7" + std::to_string(lesson.n) + "\u00D7" +
                      std::to_string(lesson.k) + ", " + sim::Name(lesson.kernel) + " ";
@@ -88,7 +77,7 @@ std::string DescribeRaceSetup(const sim::LessonConfig& lesson) {
               ? std::to_string(tiles.tm) + "\u00D7" + std::to_string(tiles.tn) + "\u00D7" + std::to_string(tiles.tk)
               : "TILE " + std::to_string(lesson.tile);
   if (lesson.kernel != sim::KernelKind::kNaive) {
-    text += ", 1st barrier " + barrier(lesson.barrier1) + ", 2nd " + barrier(lesson.barrier2);
+    text += std::string(", 1st barrier ") + sim::SourceText(lesson.barrier1) + ", 2nd " + sim::SourceText(lesson.barrier2);
   }
   return text + ", scheduler " + sim::Name(lesson.scheduler);
 }

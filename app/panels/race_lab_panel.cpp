@@ -23,18 +23,6 @@ constexpr std::array<sim::SchedulerKind, 4> kSchedulers{sim::SchedulerKind::kRea
                                                         sim::SchedulerKind::kRaceExposing,
                                                         sim::SchedulerKind::kThreadOrder};
 
-const char* SyncLabel(sim::SyncKind kind) {
-  switch (kind) {
-    case sim::SyncKind::kSyncthreads:
-      return "__syncthreads()";
-    case sim::SyncKind::kSyncwarp:
-      return "__syncwarp()";
-    case sim::SyncKind::kNone:
-      return "off";
-  }
-  return "?";
-}
-
 const char* SchedulerLabel(sim::SchedulerKind kind) {
   switch (kind) {
     case sim::SchedulerKind::kRealistic:
@@ -166,9 +154,9 @@ void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::LessonConf
     const float label = ImGui::CalcTextSize("1st").x + style.ItemInnerSpacing.x + style.ItemSpacing.x;
     ImGui::SetNextItemWidth(which == 1 ? ImGui::GetContentRegionAvail().x * 0.5f - label
                                        : ImGui::GetContentRegionAvail().x - label);
-    if (ImGui::BeginCombo(which == 1 ? "1st" : "2nd", SyncLabel(current))) {
+    if (ImGui::BeginCombo(which == 1 ? "1st" : "2nd", sim::SourceText(current))) {
       for (sim::SyncKind kind : kSyncKinds) {
-        if (ImGui::Selectable(SyncLabel(kind), current == kind) && current != kind) {
+        if (ImGui::Selectable(sim::SourceText(kind), current == kind) && current != kind) {
           frame.actions.Push("lesson-set", "barrier" + std::to_string(which) + "=" + sim::Name(kind));
         }
         Tooltip(kind == sim::SyncKind::kSyncthreads ? "Wait for every thread of the block: the correct kernel."
