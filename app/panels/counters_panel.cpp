@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "app/gui/palette.h"
 #include "app/panels/panel_layout.h"
@@ -68,7 +69,13 @@ double FullPhaseReads(const sim::Simulation& simulation) {
 }
 
 // One phase: reads of A then B as a stacked bar, labelled with the numbers.
-void PhaseBar(const sim::PhaseCounters& phase, double full, float width) {
+void PhaseBar(const sim::PhaseCounters& phase, double full, float column) {
+  char label[64];
+  std::snprintf(label, sizeof label, "A %llu + B %llu", static_cast<unsigned long long>(phase.global_reads_a),
+                static_cast<unsigned long long>(phase.global_reads_b));
+  // The bar takes what the label leaves of the column, so large counts never overrun it.
+  const float width = std::max(column - ImGui::CalcTextSize(label).x - ImGui::GetStyle().ItemSpacing.x,
+                               ImGui::GetFontSize() * 2.0f);
   const float height = ImGui::GetFrameHeight() * 0.8f;
   const ImVec2 min = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -80,8 +87,7 @@ void PhaseBar(const sim::PhaseCounters& phase, double full, float width) {
                       palette::kSkyBlue);
   ImGui::Dummy(ImVec2(width, height));
   ImGui::SameLine();
-  ImGui::Text("A %llu + B %llu", static_cast<unsigned long long>(phase.global_reads_a),
-              static_cast<unsigned long long>(phase.global_reads_b));
+  ImGui::TextUnformatted(label);
 }
 
 }  // namespace
@@ -247,7 +253,7 @@ void CountersPanel::DrawPhases(const sim::Simulation& simulation) {
       ImGui::TableNextColumn();
       ImGui::Text("%d", i + 1);
       ImGui::TableNextColumn();
-      PhaseBar(phase, full, std::max(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 7.0f, ImGui::GetFontSize() * 4.0f));
+      PhaseBar(phase, full, ImGui::GetContentRegionAvail().x);
       ImGui::TableNextColumn();
       ImGui::Text("%llu / %llu", static_cast<unsigned long long>(phase.shared_writes),
                   static_cast<unsigned long long>(phase.shared_reads));
