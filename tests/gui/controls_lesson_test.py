@@ -3,9 +3,8 @@ field while the last good lesson keeps running; the running lesson survives a re
 --lesson opens a lesson file or a preset, and a bad file is reported with the default open."""
 import json
 import os
-import sys
 
-from guitest import Run, check, read_png, region_colours
+from guitest import Run, check, read_png, region_colours, run_tests
 
 
 def test_bad_field_keeps_last_good_lesson(binary):
@@ -92,9 +91,4 @@ def test_export_trace(binary):
 
 
 if __name__ == "__main__":
-    binary = sys.argv[1]
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_"):
-            print("== " + name)
-            test(binary)
-    print("PASS")
+    run_tests(globals())

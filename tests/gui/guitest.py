@@ -102,3 +102,13 @@ def region_colours(png, x0, y0, x1, y1):
         for x in range(x0, x1):
             colours.add(tuple(row[x * channels:x * channels + 3]))
     return colours
+
+
+def run_tests(module_globals):
+    """Runs every test_* function of a test script on the binary named on its command line."""
+    binary = sys.argv[1]
+    for name, test in sorted(module_globals.items()):
+        if name.startswith("test_"):
+            print("== " + name)
+            test(binary)
+    print("PASS")

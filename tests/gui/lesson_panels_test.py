@@ -5,9 +5,8 @@ marks in sky blue); pages switch with their actions and the choice survives a re
 a real mouse click on an element of A opens the editor whose value re-runs the lesson."""
 import os
 import subprocess
-import sys
 
-from guitest import Run, check, read_png, region_colours
+from guitest import Run, check, read_png, region_colours, run_tests
 
 ORANGE = (230, 159, 0)     # Okabe-Ito: the current block's tile outline in Matrices.
 SKY_BLUE = (86, 180, 233)  # A running thread's mark in Threads.
@@ -152,9 +151,4 @@ def test_click_a_cell_to_edit(binary):
 
 
 if __name__ == "__main__":
-    binary = sys.argv[1]
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_"):
-            print("== " + name)
-            test(binary)
-    print("PASS")
+    run_tests(globals())

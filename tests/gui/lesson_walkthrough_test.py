@@ -6,9 +6,8 @@ element of A re-runs the lesson to the same step; scrubbing and breakpoints land
 they say."""
 import math
 import os
-import sys
 
-from guitest import Run, check
+from guitest import Run, check, run_tests
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LESSONS = os.path.join(HERE, "..", "..", "assets", "lessons")
@@ -166,9 +165,4 @@ def test_scrub_and_breakpoints(binary):
 
 
 if __name__ == "__main__":
-    binary = sys.argv[1]
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_"):
-            print("== " + name)
-            test(binary)
-    print("PASS")
+    run_tests(globals())

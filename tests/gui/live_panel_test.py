@@ -9,9 +9,8 @@ The results file is written here with synthetic numbers (round, clearly made up)
 JSON the CLI writes: the test is about loading and drawing, not about any GPU's speed."""
 import json
 import os
-import sys
 
-from guitest import Run, check, read_png, region_colours
+from guitest import Run, check, read_png, region_colours, run_tests
 
 ORANGE = (230, 159, 0)    # Okabe-Ito: the first kernel's colour.
 SKY_BLUE = (86, 180, 233)  # The second's.
@@ -170,9 +169,4 @@ def test_bars_view(binary):
 
 
 if __name__ == "__main__":
-    binary = sys.argv[1]
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_"):
-            print("== " + name)
-            test(binary)
-    print("PASS")
+    run_tests(globals())

@@ -7,9 +7,8 @@ device says why while the model's side still counts."""
 import json
 import os
 import subprocess
-import sys
 
-from guitest import Run, check
+from guitest import Run, check, run_tests
 
 # Press the keys given, one by one, in the focused TileScope window, then quit with Ctrl+Q.
 SCRIPT = r'''
@@ -107,9 +106,4 @@ def test_seed_sweep_and_gpu_race_without_device(binary):
 
 
 if __name__ == "__main__":
-    binary = sys.argv[1]
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_"):
-            print("== " + name)
-            test(binary)
-    print("PASS")
+    run_tests(globals())

@@ -3,9 +3,8 @@ through its action and survives a restart, a corrupt settings file is reported a
 import json
 import os
 import re
-import sys
 
-from guitest import Run, check, read_png, region_colours
+from guitest import Run, check, read_png, region_colours, run_tests
 
 
 def test_window_draws_menu_and_about(binary):
@@ -102,9 +101,4 @@ def test_unknown_action_is_a_message(binary):
 
 
 if __name__ == "__main__":
-    binary = sys.argv[1]
-    for name, test in sorted(globals().items()):
-        if name.startswith("test_"):
-            print("== " + name)
-            test(binary)
-    print("PASS")
+    run_tests(globals())
