@@ -46,6 +46,26 @@ class Run:
         print(output)
         return done.returncode, output
 
+    def interact(self, app_args, events, timeout=180):
+        """Starts the app under Xvfb, waits for its ready line, focuses its window and runs
+        `events`, shell lines of xdotool commands on the window "$win"; then quits with a real
+        Ctrl+Q. Prints the output and the app's log; returns the exit status."""
+        log = os.path.join(self.dir, "app.log")
+        script = "\n".join([
+            '"$@" --dump-state "$STATE" > "$LOG" 2>&1 &',
+            "app=$!",
+            'for i in $(seq 1 300); do grep -q "tilescope: ready" "$LOG" && break; sleep 0.1; done',
+            "win=$(xdotool search --sync --name '^TileScope$' | head -n 1)",
+            'xdotool windowfocus --sync "$win"',
+        ] + list(events) + ['xdotool key --window "$win" ctrl+q', "wait $app"])
+        env = dict(self.env, STATE=self.state_file, LOG=log)
+        command = XVFB + ["bash", "-c", script, "-", self.binary] + list(app_args)
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+        print(done.stdout + done.stderr)
+        with open(log) as f:
+            print(f.read())
+        return done.returncode
+
     def state(self):
         with open(self.state_file) as f:
             return json.load(f)
