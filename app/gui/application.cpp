@@ -36,10 +36,10 @@ nlohmann::json LayoutDump(ImVec2 area_min, ImVec2 area_size, bool presentation) 
   nlohmann::json layout;
   layout["area"] = {area_min.x, area_min.y, area_min.x + area_size.x, area_min.y + area_size.y};
   for (const NamedSlot& named : kLessonSlots) {
-    const PanelRect& r = named.slot->For(presentation);
-    const float x0 = area_min.x + r.x * area_size.x;
-    const float y0 = area_min.y + r.y * area_size.y;
-    layout["lesson_slots"][named.panel] = {x0, y0, x0 + r.width * area_size.x, y0 + r.height * area_size.y};
+    const PanelRect& rect = named.slot->For(presentation);
+    const ImVec2 min = SlotMin(area_min, area_size, rect);
+    const ImVec2 size = SlotSize(area_size, rect);
+    layout["lesson_slots"][named.panel] = {min.x, min.y, min.x + size.x, min.y + size.y};
   }
   return layout;
 }

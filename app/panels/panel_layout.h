@@ -93,11 +93,12 @@ struct DrawnRect {
   }
 };
 
-inline void PlacePanel(const FrameContext& frame, const PanelRect& rect) {
-  const ImVec2 size(frame.area_max.x - frame.area_min.x, frame.area_max.y - frame.area_min.y);
-  const ImGuiCond cond = frame.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  ImGui::SetNextWindowPos(ImVec2(frame.area_min.x + rect.x * size.x, frame.area_min.y + rect.y * size.y), cond);
-  ImGui::SetNextWindowSize(ImVec2(rect.width * size.x, rect.height * size.y), cond);
+// A slot's corner and size in pixels, in the free area from `area_min` spanning `area_size`.
+inline ImVec2 SlotMin(ImVec2 area_min, ImVec2 area_size, const PanelRect& rect) {
+  return ImVec2(area_min.x + rect.x * area_size.x, area_min.y + rect.y * area_size.y);
+}
+inline ImVec2 SlotSize(ImVec2 area_size, const PanelRect& rect) {
+  return ImVec2(rect.width * area_size.x, rect.height * area_size.y);
 }
 
 // Places a panel at its slot (on first use, or when the layout is reset) and returns the
@@ -109,14 +110,17 @@ inline void PlacePanel(const FrameContext& frame, const PanelRect& rect) {
 // user moved or resized draws its background again, so it can lie over another.
 inline ImGuiWindowFlags PlacePanel(const FrameContext& frame, const PanelSlot& slot, const DrawnRect& drawn) {
   const PanelRect& rect = slot.For(frame.presentation);
-  PlacePanel(frame, rect);
-  const ImVec2 size(frame.area_max.x - frame.area_min.x, frame.area_max.y - frame.area_min.y);
-  const ImVec2 min(frame.area_min.x + rect.x * size.x, frame.area_min.y + rect.y * size.y);
-  const ImVec2 max(min.x + rect.width * size.x, min.y + rect.height * size.y);
+  const ImVec2 area_size(frame.area_max.x - frame.area_min.x, frame.area_max.y - frame.area_min.y);
+  const ImVec2 min = SlotMin(frame.area_min, area_size, rect);
+  const ImVec2 size = SlotSize(area_size, rect);
+  const ImGuiCond cond = frame.reset_layout ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  ImGui::SetNextWindowPos(min, cond);
+  ImGui::SetNextWindowSize(size, cond);
   // ImGui places windows at whole pixels.
   constexpr float kRounding = 2.0f;
   const auto near = [](ImVec2 a, ImVec2 b) { return std::fabs(a.x - b.x) <= kRounding && std::fabs(a.y - b.y) <= kRounding; };
-  const bool in_slot_last_frame = drawn.frame == ImGui::GetFrameCount() - 1 && near(drawn.min, min) && near(drawn.max, max);
+  const bool in_slot_last_frame = drawn.frame == ImGui::GetFrameCount() - 1 && near(drawn.min, min) &&
+                                  near(drawn.max, ImVec2(min.x + size.x, min.y + size.y));
   return in_slot_last_frame && !frame.reset_layout ? ImGuiWindowFlags_NoBackground : ImGuiWindowFlags_None;
 }
 
