@@ -96,6 +96,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
                                       const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters& c = simulation.counters();
   const sim::Counters& whole = simulation.timeline().counters;
+  const std::optional<double> saving = CountedSaving(simulation, comparison);
   const sim::ClosedForms expected = sim::Expected(simulation.config());
   const PerElement per_element = ReadsPerElement(simulation);
   nlohmann::json phases = nlohmann::json::array();
@@ -127,7 +128,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
           {"comparison_global_reads_counted",
            comparison && comparison->global_reads ? nlohmann::json(*comparison->global_reads) : nullptr},
           {"minimum_global_reads", expected.minimum_global_reads},
-          {"saving", CountedSaving(simulation, comparison) ? nlohmann::json(*CountedSaving(simulation, comparison)) : nullptr},
+          {"saving", saving ? nlohmann::json(*saving) : nlohmann::json(nullptr)},
           {"reads_per_element_of_c",
            {{"counted", per_element.counted},
             {"naive", per_element.naive},
