@@ -284,7 +284,8 @@ std::optional<std::string> LiveWorkspace::SetReps(const std::string& text) {
     panel_.reps = reps;
     return std::nullopt;
   } catch (const std::exception&) {
-    return Report("repetitions must be a whole number from 1 to " + std::to_string(kernels::kMaxReps), "");
+    return Report("repetitions: \"" + text + "\" is not a whole number from 1 to " + std::to_string(kernels::kMaxReps),
+                  "");
   }
 }
 

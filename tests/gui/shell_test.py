@@ -82,6 +82,37 @@ def test_bench_frames_prints_the_frame_rate(binary):
     check(run.state()["lesson"]["step"] > 0, "the lesson stepped during the benchmark")
 
 
+# Each action that takes an argument, given a bad one: the message it must show names the value.
+BAD_ARGUMENTS = [
+    ("play-speed 0", '"0"'), ("play-speed abc", '"abc"'), ("jump-to -3", '"-3"'),
+    ("edit-cell A 9 9 1", "A[9][9] is outside A"), ("select-thread 99 99", "block 99, thread 99"),
+    ("run-until sometime", '"sometime"'), ("race-gpu-size 0", '"0"'), ("race-trials 1000", '"1000"'),
+    ("live-reps x", '"x"'), ("live-gflops-axis cubic", "'cubic'"), ("live-view pie", "'pie'"),
+    ("live-run out.txt", "'out.txt'"), ("live-sizes 0", "size 0"), ("live-model-size 123", "n = 123"),
+    ("lesson-set tile=0", "tile = 0"),
+]
+
+
+def test_bad_action_arguments_are_named_and_change_nothing(binary):
+    run = Run(binary)
+    status, output = run.app("--frames", "3", "--actions", "; ".join(action for action, _ in BAD_ARGUMENTS))
+    check(status == 0, "the app keeps running through %d bad arguments and exits 0" % len(BAD_ARGUMENTS))
+    errors = [n["text"] for n in run.state()["notifications"] if n["severity"] == "error"]
+    check(len(errors) == len(BAD_ARGUMENTS), "one error per bad argument: %d" % len(errors))
+    for (action, needle), error in zip(BAD_ARGUMENTS, errors):
+        check(needle in error, "%s: %s" % (action, error))
+    state = run.state()
+    check(state["lesson"]["play_speed"] == 8 and state["lesson"]["step"] == 0 and state["lesson"]["tile"] == 2,
+          "the lesson is as it was: speed 8, step 0, TILE 2")
+    live = state["live"]
+    check(live["reps"] == 10 and live["gflops_axis"] == "log" and live["view"] == "plot",
+          "the live panel is as it was: 10 repetitions, log axis, plot view")
+    check(live["sizes"] == "0" and "at least 1" in live["sizes_message"],
+          "the sizes field keeps what was typed, the problem beside it: " + live["sizes_message"])
+    check(state["race_lab"]["gpu"]["large_size"] == 1024 and state["race_lab"]["gpu"]["trials"] == 3,
+          "the race lab is as it was: 1024, 3 trials")
+
+
 def test_missing_font_falls_back(binary):
     run = Run(binary)
     run.env["TILESCOPE_FONT_DIR"] = os.path.join(run.dir, "no-fonts-here")
