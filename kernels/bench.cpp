@@ -115,6 +115,16 @@ std::vector<Shape> DefaultShapes() {
   return shapes;
 }
 
+std::optional<std::string> DeviceMemoryError(const Shape& shape, std::uint64_t device_bytes) {
+  const double needed = BuffersFor(shape.m, shape.n, shape.k).Bytes();
+  if (needed <= static_cast<double>(device_bytes)) return std::nullopt;
+  constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+  char text[160];
+  std::snprintf(text, sizeof text, " needs %.1f GiB (A, B, C and the reference C, padded for the unguarded kernel); "
+                "the device has %.1f GiB", needed / kGiB, static_cast<double>(device_bytes) / kGiB);
+  return "n = " + ToString(shape) + text;
+}
+
 std::optional<std::string> ValidationError(const BenchRequest& request) {
   for (const std::string& name : request.kernels) {
     if (FindKernel(name) == nullptr) return "unknown kernel '" + name + "' (see tilescope bench --list)";

@@ -49,6 +49,11 @@ constexpr int kMaxReps = 100000;
 // Why the request cannot run (unknown kernel, size < 1, reps < 1, …), or nothing.
 std::optional<std::string> ValidationError(const BenchRequest& request);
 
+// Why a run at `shape` cannot fit a device with `device_bytes` of memory (A, B, C and the
+// reference C, padded as BuffersFor says), or nothing. The runner refuses such a request and
+// the live panel's sizes field says the same before it is sent.
+std::optional<std::string> DeviceMemoryError(const Shape& shape, std::uint64_t device_bytes);
+
 // The request with its defaults filled in: kernel names resolved, shapes listed.
 std::vector<const KernelSpec*> ResolveKernels(const BenchRequest& request);
 std::vector<Shape> ResolveShapes(const BenchRequest& request);

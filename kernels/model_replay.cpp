@@ -1,23 +1,16 @@
 #include "kernels/model_replay.h"
 
 #include <cstring>
+#include <limits>
 #include <exception>
 #include <utility>
 
 #include "kernels/random_fill.h"
+#include "kernels/registry.h"
 #include "sim/simulation.h"
 
 namespace kernels {
 namespace {
-
-sim::SyncKind ToModel(Barrier barrier) {
-  switch (barrier) {
-    case Barrier::kSyncthreads: return sim::SyncKind::kSyncthreads;
-    case Barrier::kSyncwarp: return sim::SyncKind::kSyncwarp;
-    case Barrier::kNone: return sim::SyncKind::kNone;
-  }
-  return sim::SyncKind::kSyncthreads;
-}
 
 sim::KernelKind ToModel(KernelFamily family) {
   switch (family) {
@@ -29,8 +22,18 @@ sim::KernelKind ToModel(KernelFamily family) {
 
 }  // namespace
 
-sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,
-                                 std::vector<float> b) {
+sim::SyncKind ToModel(Barrier barrier) {
+  switch (barrier) {
+    case Barrier::kSyncthreads: return sim::SyncKind::kSyncthreads;
+    case Barrier::kSyncwarp: return sim::SyncKind::kSyncwarp;
+    case Barrier::kNone: return sim::SyncKind::kNone;
+  }
+  return sim::SyncKind::kSyncthreads;
+}
+
+std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const Shape& shape) {
+  constexpr std::int64_t kLargestInt = std::numeric_limits<int>::max();
+  if (IsCublas(kernel) || shape.m > kLargestInt || shape.n > kLargestInt || shape.k > kLargestInt) return std::nullopt;
   sim::LessonConfig lesson;
   lesson.name = kernel.name;
   lesson.m = static_cast<int>(shape.m);
@@ -44,6 +47,12 @@ sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, s
   lesson.guard = kernel.guarded;
   lesson.tile_count = kernel.ceil_tiles ? sim::TileCount::kCeil : sim::TileCount::kFloor;
   lesson.scheduler = sim::SchedulerKind::kRealistic;
+  return lesson;
+}
+
+sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,
+                                 std::vector<float> b) {
+  sim::LessonConfig lesson = *ModelLessonFor(kernel, shape);
   lesson.fill_a = sim::MatrixFill::Explicit(std::move(a));
   lesson.fill_b = sim::MatrixFill::Explicit(std::move(b));
   return lesson;

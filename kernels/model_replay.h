@@ -19,8 +19,13 @@ namespace kernels {
 // The largest M·N·K the runner also replays on the model (128³: a fraction of a second).
 constexpr std::int64_t kModelCheckMaxWork = std::int64_t{128} * 128 * 128;
 
-// The lesson that runs exactly `kernel` at `shape` on explicit A (M×K) and B (K×N), with
-// the realistic scheduler. cuBLAS rows have no model: the caller must not ask for them.
+// The one bridge from a kernel of the table to the model: what stands at a sync point, and
+// the lesson that runs exactly `kernel` at `shape` with the realistic scheduler. Nothing
+// for cuBLAS (not modelled) or a dimension the model's int sizes cannot hold.
+sim::SyncKind ToModel(Barrier barrier);
+std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const Shape& shape);
+// The same on explicit A (M×K) and B (K×N); cuBLAS rows have no model: the caller must not
+// ask for them.
 sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,
                                  std::vector<float> b);
 

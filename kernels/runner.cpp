@@ -99,51 +99,43 @@ std::string Progress::Describe() const {
   return text;
 }
 
-Runner::~Runner() {
-  Cancel();
-  if (worker_.joinable()) worker_.join();
-}
-
 std::optional<std::string> Runner::Start(const BenchRequest& request, Callbacks callbacks) {
   if (auto error = ValidationError(request)) return error;
-  return Launch([this, request] { RunBench(request); }, std::move(callbacks));
+  if (const GpuStatus& gpu = ProbeGpu(); gpu.available) {
+    for (const Shape& shape : ResolveShapes(request)) {
+      if (auto error = DeviceMemoryError(shape, gpu.device.total_memory_bytes)) return error;
+    }
+  }
+  return Launch([this, request](const std::atomic<bool>& cancel) { RunBench(request, cancel); }, std::move(callbacks));
 }
 
 std::optional<std::string> Runner::StartRace(const RaceRequest& request, Callbacks callbacks) {
   if (auto error = ValidationError(request)) return error;
-  return Launch([this, request] { RunRace(request); }, std::move(callbacks));
+  return Launch([this, request](const std::atomic<bool>& cancel) { RunRace(request, cancel); }, std::move(callbacks));
 }
 
-std::optional<std::string> Runner::Launch(std::function<void()> work, Callbacks callbacks) {
-  if (running_.load()) return std::string("a run is already in progress");
+std::optional<std::string> Runner::Launch(std::function<void(const std::atomic<bool>&)> work, Callbacks callbacks) {
+  if (job_.Running()) return std::string("a run is already in progress");
   if (auto reason = NoGpuReason()) return reason;
-  if (worker_.joinable()) worker_.join();
+  // The worker of the last run has returned (Running() is false): nothing reads the callbacks.
+  job_.Wait();
   callbacks_ = std::move(callbacks);
-  cancelled_ = false;
-  completed_ = false;
-  running_ = true;
-  worker_ = std::thread([this, work = std::move(work)] {
-    work();
-    completed_ = !cancelled_.load();
-    running_ = false;
+  job_.Start([work = std::move(work)](const std::atomic<bool>& cancel, JobProgress&) {
+    work(cancel);
+    return !cancel.load();  // completed: not cancelled before the end
   });
   return std::nullopt;
 }
 
-void Runner::Cancel() { cancelled_ = true; }
+void Runner::Cancel() { job_.Cancel(); }
 
-bool Runner::Wait(std::chrono::milliseconds timeout) {
-  const auto step = std::chrono::milliseconds(5);
-  const auto start = std::chrono::steady_clock::now();
-  while (running_.load()) {
-    if (timeout != std::chrono::milliseconds::max() && std::chrono::steady_clock::now() - start >= timeout) {
-      return false;
-    }
-    std::this_thread::sleep_for(step);
-  }
-  if (worker_.joinable()) worker_.join();
-  return true;
+bool Runner::WasCancelled() const {
+  if (job_.Running()) return job_.Cancelling();
+  const std::optional<bool> completed = job_.LastResult();
+  return completed.has_value() && !*completed;
 }
+
+bool Runner::Wait(std::chrono::milliseconds timeout) { return job_.Wait(timeout); }
 
 std::vector<BenchResult> Runner::TakeResults() {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -184,12 +176,12 @@ void Runner::Report(const RaceResult& result) {
   if (callbacks_.on_race_result) callbacks_.on_race_result(result);
 }
 
-void Runner::RunBench(const BenchRequest& request) {
+void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& cancel) {
   const GpuModule& module = *ActiveGpuModule();
   const std::vector<const KernelSpec*> specs = ResolveKernels(request);
   const std::vector<Shape> shapes = ResolveShapes(request);
   const KernelSpec& reference = *FindKernel("cublas_fp32");
-  const std::function<bool()> cancelled = [this] { return cancelled_.load(); };
+  const std::function<bool()> cancelled = [&cancel] { return cancel.load(); };
   Progress progress;
   progress.kernel_count = static_cast<int>(specs.size());
   progress.shape_count = static_cast<int>(shapes.size());
@@ -223,7 +215,7 @@ void Runner::RunBench(const BenchRequest& request) {
   }
 }
 
-void Runner::RunRace(const RaceRequest& request) {
+void Runner::RunRace(const RaceRequest& request, const std::atomic<bool>& cancel) {
   const GpuModule& module = *ActiveGpuModule();
   const std::vector<int> tiles = ResolveTiles(request);
   const std::vector<Shape> shapes = ResolveShapes(request);
@@ -231,7 +223,7 @@ void Runner::RunRace(const RaceRequest& request) {
   progress.shape_count = static_cast<int>(shapes.size());
   for (const int tile : tiles) progress.total += static_cast<int>(RaceSetForTile(tile).variants.size());
   progress.total *= progress.shape_count;
-  for (std::size_t s = 0; s < shapes.size() && !cancelled_.load(); ++s) {
+  for (std::size_t s = 0; s < shapes.size() && !cancel.load(); ++s) {
     progress.shape = shapes[s];
     progress.shape_number = static_cast<int>(s) + 1;
     std::string session_error;
@@ -240,13 +232,13 @@ void Runner::RunRace(const RaceRequest& request) {
     for (const int tile : tiles) {
       const RaceSet set = RaceSetForTile(tile);
       progress.kernel_count = static_cast<int>(set.variants.size());
-      for (std::size_t v = 0; v < set.variants.size() && !cancelled_.load(); ++v) {
+      for (std::size_t v = 0; v < set.variants.size() && !cancel.load(); ++v) {
         progress.kernel_number = static_cast<int>(v) + 1;
         progress.kernel = set.variants[v]->name;
         Report(progress);
         RaceResult result{set.variants[v]->name, set.variants[v]->label, set.baseline->name, tile, shapes[s], {},
                           session_error};
-        for (int trial = 0; session && result.ok() && trial < request.trials && !cancelled_.load(); ++trial) {
+        for (int trial = 0; session && result.ok() && trial < request.trials && !cancel.load(); ++trial) {
           long long differing = 0;
           if (session->RaceTrial(KernelIndex(*set.variants[v]), KernelIndex(*set.baseline), differing, result.error) ==
               TS_OK) {

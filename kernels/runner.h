@@ -12,9 +12,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "kernels/background_job.h"
 #include "kernels/bench.h"
 #include "kernels/device.h"
 
@@ -43,7 +43,6 @@ class Runner {
   };
 
   Runner() = default;
-  ~Runner();  // cancels a run in flight and waits for it
   Runner(const Runner&) = delete;
   Runner& operator=(const Runner&) = delete;
 
@@ -54,9 +53,9 @@ class Runner {
   std::optional<std::string> StartRace(const RaceRequest& request, Callbacks callbacks = {});
 
   void Cancel();
-  bool Running() const { return running_.load(); }
+  bool Running() const { return job_.Running(); }
   // True when the run was cancelled before it finished.
-  bool WasCancelled() const { return cancelled_.load() && !completed_.load(); }
+  bool WasCancelled() const;
   // Waits for the run to end; false if it is still running after `timeout`.
   bool Wait(std::chrono::milliseconds timeout = std::chrono::milliseconds::max());
 
@@ -66,22 +65,20 @@ class Runner {
   Progress LastProgress() const;
 
  private:
-  std::optional<std::string> Launch(std::function<void()> work, Callbacks callbacks);
-  void RunBench(const BenchRequest& request);
-  void RunRace(const RaceRequest& request);
+  std::optional<std::string> Launch(std::function<void(const std::atomic<bool>&)> work, Callbacks callbacks);
+  void RunBench(const BenchRequest& request, const std::atomic<bool>& cancel);
+  void RunRace(const RaceRequest& request, const std::atomic<bool>& cancel);
   void Report(const Progress& progress);
   void Report(const BenchResult& result);
   void Report(const RaceResult& result);
 
   Callbacks callbacks_;
-  std::thread worker_;
-  std::atomic<bool> running_{false};
-  std::atomic<bool> cancelled_{false};
-  std::atomic<bool> completed_{false};
   mutable std::mutex mutex_;  // guards the three below
   std::vector<BenchResult> results_;
   std::vector<RaceResult> race_results_;
   Progress progress_;
+  // Last: destroyed first, it cancels the run in flight and waits for it while the rest stands.
+  BackgroundJob<bool> job_;  // the run's result: completed (not cancelled)
 };
 
 // Computes C = A·B (row-major; A M×K, B K×N) once with `kernel` on the GPU, for

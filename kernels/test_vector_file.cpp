@@ -16,8 +16,9 @@ namespace {
 
 constexpr std::uint64_t kHeaderBytes = 3 * sizeof(std::int32_t);
 
+// Cases count from 1 in every message and view; `index` is the 0-based position.
 std::string Where(int index, std::uint64_t offset) {
-  return "case " + std::to_string(index) + " at byte offset " + std::to_string(offset);
+  return "case " + std::to_string(index + 1) + " at byte offset " + std::to_string(offset);
 }
 
 void Fail(TestVectorRead& read, int index, std::uint64_t offset, const std::string& what) {
@@ -114,7 +115,7 @@ std::optional<std::string> WriteTestVectors(const std::string& path, const std::
                       s.n <= std::numeric_limits<std::int32_t>::max() && s.k <= std::numeric_limits<std::int32_t>::max();
     if (!fits || cases[i].a.size() != std::size_t(s.m * s.k) || cases[i].b.size() != std::size_t(s.k * s.n) ||
         cases[i].c.size() != std::size_t(s.m * s.n)) {
-      return "case " + std::to_string(i) + ": matrices do not match the shape " + ToString(s);
+      return "case " + std::to_string(i + 1) + ": matrices do not match the shape " + ToString(s);
     }
   }
   const std::vector<unsigned char> bytes = EncodeTestVectors(cases);

@@ -25,7 +25,7 @@ struct TestVectorCase {
 struct TestVectorRead {
   std::vector<TestVectorCase> cases;  // every case before the first bad one
   std::string error;                  // empty when the whole file was read
-  int error_case = -1;                // 0-based index of the bad case
+  int error_case = -1;                // 0-based position of the bad case (messages say case error_case + 1)
   std::uint64_t error_offset = 0;     // byte offset where that case (or its bad part) starts
 
   bool ok() const { return error.empty(); }

@@ -8,6 +8,12 @@
 
 namespace sim {
 
+// How many times fewer global reads the tiled kernel makes than the naive one: naive over
+// tiled, 0 while the tiled count is 0. Every view's "saving" is this.
+constexpr double ReadSaving(std::uint64_t naive_reads, std::uint64_t tiled_reads) {
+  return tiled_reads == 0 ? 0.0 : double(naive_reads) / double(tiled_reads);
+}
+
 struct ClosedForms {
   int phases = 0;
   std::uint64_t global_reads_a = 0;       // tiled: ceil(N/TN)·M·K (guarded, ceil tiles)
@@ -26,7 +32,7 @@ struct ClosedForms {
   // Global reads per element of C: 2K for the naive kernel, about 2K/T tiled.
   double ReadsPerElementOfC(const LessonConfig& config) const;
   // How many times fewer reads than the naive kernel.
-  double Saving() const { return global_reads() == 0 ? 0.0 : double(naive_global_reads) / double(global_reads()); }
+  double Saving() const { return ReadSaving(naive_global_reads, global_reads()); }
 };
 
 ClosedForms Expected(const LessonConfig& config);

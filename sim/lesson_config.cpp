@@ -40,6 +40,13 @@ const char* NameOf(Enum value, const std::array<std::pair<const char*, Enum>, N>
   return "?";
 }
 
+template <typename Enum, std::size_t N>
+std::string JoinNames(const std::array<std::pair<const char*, Enum>, N>& names) {
+  std::string joined;
+  for (const auto& [name, value] : names) joined += (joined.empty() ? "" : ", ") + std::string(name);
+  return joined;
+}
+
 std::string Quoted(const std::string& what, long long value) { return what + " = " + std::to_string(value); }
 
 std::optional<ValidationError> CheckPositive(const char* field, long long value, long long limit) {
@@ -85,6 +92,14 @@ std::uint64_t EstimateModelBytes(const LessonConfig& config) {
 std::optional<ValidationError> Validate(const LessonConfig& config) {
   for (const auto& [field, value] : {std::pair{"m", config.m}, std::pair{"n", config.n}, std::pair{"k", config.k}}) {
     if (auto error = CheckPositive(field, value, kMaxDimension)) return error;
+  }
+  if (config.kernel == KernelKind::kNaive) {
+    for (const auto& [field, kind] : {std::pair{"barrier1", config.barrier1}, std::pair{"barrier2", config.barrier2}}) {
+      if (kind != SyncKind::kSyncthreads) {
+        return ValidationError{field, std::string(field) + " = " + Name(kind) +
+                                          ": the barriers belong to the tiled kernels; the naive kernel has none"};
+      }
+    }
   }
   const TileShape tiles = config.Tiles();
   if (config.kernel == KernelKind::kTiledRect) {
@@ -142,6 +157,10 @@ std::optional<SyncKind> ParseSyncKind(const std::string& text) { return ParseNam
 std::optional<TileCount> ParseTileCount(const std::string& text) { return ParseName(text, kTileCountNames); }
 std::optional<SchedulerKind> ParseSchedulerKind(const std::string& text) { return ParseName(text, kSchedulerNames); }
 std::optional<FillKind> ParseFillKind(const std::string& text) { return ParseName(text, kFillNames); }
+std::string KernelKindNames() { return JoinNames(kKernelNames); }
+std::string SyncKindNames() { return JoinNames(kSyncNames); }
+std::string TileCountNames() { return JoinNames(kTileCountNames); }
+std::string SchedulerKindNames() { return JoinNames(kSchedulerNames); }
 
 std::vector<float> FillMatrix(const MatrixFill& fill, int rows, int cols) {
   const std::size_t count = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);

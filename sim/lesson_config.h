@@ -99,6 +99,11 @@ std::optional<SyncKind> ParseSyncKind(const std::string& text);
 std::optional<TileCount> ParseTileCount(const std::string& text);
 std::optional<SchedulerKind> ParseSchedulerKind(const std::string& text);
 std::optional<FillKind> ParseFillKind(const std::string& text);
+// What each Parse* accepts, listed for messages and help: "tiled, rect, naive".
+std::string KernelKindNames();
+std::string SyncKindNames();
+std::string TileCountNames();
+std::string SchedulerKindNames();
 
 // A matrix of rows × cols filled as `fill` says (explicit values must have rows·cols entries).
 std::vector<float> FillMatrix(const MatrixFill& fill, int rows, int cols);

@@ -5,6 +5,8 @@
 #include <set>
 #include <sstream>
 
+#include "sim/lesson_edit.h"
+
 #include <nlohmann/json.hpp>
 
 namespace sim {
@@ -12,56 +14,66 @@ namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kKnownKeys{"version", "name",      "description", "m",    "n",         "k",
-                                       "kernel",  "tile",      "tm",          "tn",   "tk",        "barrier1",
-                                       "barrier2", "guard",    "tiles",       "scheduler", "seed", "fill_a",
-                                       "fill_b"};
-
 // A bad value: thrown inside the parser, turned into LessonLoad::error.
 struct BadValue {
   std::string message;
 };
 
-int ReadInt(const json& doc, const char* key, int fallback) {
-  if (!doc.contains(key)) return fallback;
-  const json& value = doc.at(key);
-  if (!value.is_number_integer()) throw BadValue{std::string(key) + " = " + value.dump() + " is not an integer"};
-  const long long number = value.get<long long>();
-  if (number < -(1ll << 31) || number > (1ll << 31) - 1) {
-    throw BadValue{std::string(key) + " = " + value.dump() + " is out of range"};
-  }
-  return static_cast<int>(number);
+// The file's keys beyond the lesson grammar's fields (sim/lesson_edit.h).
+const std::set<std::string> kFileKeys{"version", "name", "description"};
+// Grammar fields a file may not hold: "fill" sets both fills, which a file names one by one.
+const std::set<std::string> kNotInFiles{"fill"};
+
+bool IsWholeNumberField(const std::string& key) {
+  return key == "m" || key == "n" || key == "k" || key == "tile" || key == "tm" || key == "tn" || key == "tk";
 }
 
-template <typename Enum>
-Enum ReadName(const json& doc, const char* key, Enum fallback, std::optional<Enum> (*parse)(const std::string&),
-              const char* allowed) {
-  if (!doc.contains(key)) return fallback;
-  const json& value = doc.at(key);
-  if (value.is_string()) {
-    if (auto parsed = parse(value.get<std::string>())) return *parsed;
+// The JSON type each grammar field takes in a file, or what to say when it is another.
+std::optional<std::string> TypeProblem(const std::string& key, const json& value) {
+  if (key == "guard") return value.is_boolean() ? std::nullopt : std::optional<std::string>("is not true or false");
+  if (key == "seed") {
+    return value.is_number_unsigned() ? std::nullopt : std::optional<std::string>("is not a non-negative integer");
   }
-  throw BadValue{std::string(key) + " = " + value.dump() + " is not one of " + allowed};
+  if (IsWholeNumberField(key)) {
+    return value.is_number_integer() ? std::nullopt : std::optional<std::string>("is not an integer");
+  }
+  return std::nullopt;  // a name: the grammar says what is allowed
 }
 
-MatrixFill ReadFill(const json& doc, const char* key, std::vector<std::string>& warnings) {
-  if (!doc.contains(key)) return MatrixFill::Sequence();
+// A short rendering for messages: a huge or deeply nested value must not be printed whole.
+std::string Shown(const json& value) {
+  if (value.is_structured()) return value.is_object() ? "an object" : "an array";
+  const std::string text = value.dump();
+  return text.size() > 40 ? text.substr(0, 40) + "…" : text;
+}
+
+// A JSON value as the grammar reads it: a string's text, a number's digits, true or false.
+std::string GrammarText(const json& value) { return value.is_string() ? value.get<std::string>() : Shown(value); }
+
+MatrixFill ReadFill(const json& doc, const char* key, LessonConfig& lesson, std::vector<std::string>& warnings) {
   const json& value = doc.at(key);
-  if (!value.is_object()) throw BadValue{std::string(key) + " = " + value.dump() + " is not an object"};
+  if (!value.is_object()) throw BadValue{std::string(key) + " = " + Shown(value) + " is not an object"};
+  const std::string kind = value.contains("kind") && value.at("kind").is_string() ? value.at("kind").get<std::string>()
+                                                                                  : "sequence";
   MatrixFill fill;
-  fill.kind = ReadName(value, "kind", FillKind::kSequence, ParseFillKind, "sequence, random, identity, values");
-  if (value.contains("seed")) {
-    if (!value.at("seed").is_number_unsigned()) throw BadValue{std::string(key) + ".seed must be a non-negative integer"};
-    fill.seed = value.at("seed").get<std::uint64_t>();
-  }
-  if (fill.kind == FillKind::kExplicit) {
+  if (kind == "values") {
     if (!value.contains("values") || !value.at("values").is_array()) {
       throw BadValue{std::string(key) + " of kind values needs a \"values\" array"};
     }
     for (const json& number : value.at("values")) {
-      if (!number.is_number()) throw BadValue{std::string(key) + ".values holds " + number.dump() + ", not a number"};
+      if (!number.is_number()) throw BadValue{std::string(key) + ".values holds " + Shown(number) + ", not a number"};
       fill.values.push_back(number.get<float>());
     }
+    fill.kind = FillKind::kExplicit;
+  } else {
+    std::string text = kind;
+    if (value.contains("seed")) {
+      if (!value.at("seed").is_number_unsigned()) throw BadValue{std::string(key) + ".seed must be a non-negative integer"};
+      text += ":" + value.at("seed").dump();
+    }
+    LessonConfig scratch = lesson;
+    if (auto error = ApplyLessonEdit(key, text, scratch, std::string(key) + ".kind")) throw BadValue{error->message};
+    fill = std::string(key) == "fill_a" ? scratch.fill_a : scratch.fill_b;
   }
   for (const auto& item : value.items()) {
     if (item.key() != "kind" && item.key() != "seed" && item.key() != "values") {
@@ -71,41 +83,44 @@ MatrixFill ReadFill(const json& doc, const char* key, std::vector<std::string>& 
   return fill;
 }
 
-LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
-  if (!doc.is_object()) throw BadValue{"a lesson file holds one JSON object"};
-  const int version = ReadInt(doc, "version", kLessonFileVersion);
-  if (version < 1 || version > kLessonFileVersion) {
-    throw BadValue{"version = " + std::to_string(version) + " is not supported: this TileScope reads version " +
+int ReadVersion(const json& doc) {
+  if (!doc.contains("version")) return kLessonFileVersion;
+  const json& value = doc.at("version");
+  if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > kLessonFileVersion) {
+    throw BadValue{"version = " + Shown(value) + " is not supported: this TileScope reads version " +
                    std::to_string(kLessonFileVersion)};
   }
+  return static_cast<int>(value.get<long long>());
+}
+
+// Every field goes through the lesson grammar in the grammar's order, as the GUI's fields and
+// the CLI's flags do; only the JSON type of each value is checked here.
+LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
+  if (!doc.is_object()) throw BadValue{"a lesson file holds one JSON object"};
+  ReadVersion(doc);
+  std::set<std::string> known = kFileKeys;
+  for (const LessonField& field : LessonFields()) {
+    if (kNotInFiles.count(field.key) == 0) known.insert(field.key);
+  }
   for (const auto& item : doc.items()) {
-    if (kKnownKeys.count(item.key()) == 0) warnings.push_back("unknown key '" + item.key() + "' ignored");
+    if (known.count(item.key()) == 0) warnings.push_back("unknown key '" + item.key() + "' ignored");
   }
   LessonConfig lesson;
-  if (doc.contains("name")) lesson.name = doc.at("name").is_string() ? doc.at("name").get<std::string>() : lesson.name;
+  if (doc.contains("name") && doc.at("name").is_string()) lesson.name = doc.at("name").get<std::string>();
   if (doc.contains("description") && doc.at("description").is_string()) {
     lesson.description = doc.at("description").get<std::string>();
   }
-  lesson.m = ReadInt(doc, "m", lesson.m);
-  lesson.n = ReadInt(doc, "n", lesson.n);
-  lesson.k = ReadInt(doc, "k", lesson.k);
-  lesson.kernel = ReadName(doc, "kernel", lesson.kernel, ParseKernelKind, "tiled, rect, naive");
-  lesson.tile = ReadInt(doc, "tile", lesson.tile);
-  lesson.rect = {ReadInt(doc, "tm", lesson.tile), ReadInt(doc, "tn", lesson.tile), ReadInt(doc, "tk", lesson.tile)};
-  lesson.barrier1 = ReadName(doc, "barrier1", lesson.barrier1, ParseSyncKind, "syncthreads, syncwarp, off");
-  lesson.barrier2 = ReadName(doc, "barrier2", lesson.barrier2, ParseSyncKind, "syncthreads, syncwarp, off");
-  if (doc.contains("guard")) {
-    if (!doc.at("guard").is_boolean()) throw BadValue{"guard = " + doc.at("guard").dump() + " is not true or false"};
-    lesson.guard = doc.at("guard").get<bool>();
+  for (const LessonField& field : LessonFields()) {
+    const std::string key = field.key;
+    if (known.count(key) == 0 || !doc.contains(key)) continue;
+    if (key == "fill_a" || key == "fill_b") {
+      (key == "fill_a" ? lesson.fill_a : lesson.fill_b) = ReadFill(doc, field.key, lesson, warnings);
+      continue;
+    }
+    const json& value = doc.at(key);
+    if (auto problem = TypeProblem(key, value)) throw BadValue{key + " = " + Shown(value) + " " + *problem};
+    if (auto error = ApplyLessonEdit(key, GrammarText(value), lesson, key)) throw BadValue{error->message};
   }
-  lesson.tile_count = ReadName(doc, "tiles", lesson.tile_count, ParseTileCount, "ceil, floor");
-  lesson.scheduler = ReadName(doc, "scheduler", lesson.scheduler, ParseSchedulerKind, "realistic, thread, random, race");
-  if (doc.contains("seed")) {
-    if (!doc.at("seed").is_number_unsigned()) throw BadValue{"seed = " + doc.at("seed").dump() + " is not a non-negative integer"};
-    lesson.seed = doc.at("seed").get<std::uint64_t>();
-  }
-  lesson.fill_a = ReadFill(doc, "fill_a", warnings);
-  lesson.fill_b = ReadFill(doc, "fill_b", warnings);
   return lesson;
 }
 
@@ -200,6 +215,19 @@ std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson)
 
 LessonConfig DefaultLesson() {
   return Preset("default", "A·B with A = B = 1..16 as 4×4, TILE 2: two phases, four one-warp blocks", 4, 4, 4, 2);
+}
+
+std::optional<LessonConfig> FindPreset(const std::string& name) {
+  for (const LessonConfig& preset : Presets()) {
+    if (preset.name == name) return preset;
+  }
+  return std::nullopt;
+}
+
+std::string PresetNames() {
+  std::string names;
+  for (const LessonConfig& preset : Presets()) names += (names.empty() ? "" : ", ") + preset.name;
+  return names;
 }
 
 std::vector<LessonConfig> Presets() {

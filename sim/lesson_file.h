@@ -31,5 +31,9 @@ std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson)
 // naive kernel for contrast, and a race-lab lesson with eight warps per block.
 std::vector<LessonConfig> Presets();
 LessonConfig DefaultLesson();
+// The preset of that name, or nothing.
+std::optional<LessonConfig> FindPreset(const std::string& name);
+// "default, tile4_8x8x8, ...": for help and messages.
+std::string PresetNames();
 
 }  // namespace sim

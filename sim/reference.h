@@ -37,6 +37,16 @@ struct RunOutcome {
 RunOutcome Assess(const std::vector<float>& c, const std::vector<float>& reference, const Counters& counters);
 // The simulation's C so far against the reference product of its A and B.
 RunOutcome Assess(const Simulation& simulation);
+
+// C so far against the correct product, counting only the elements already stored: a run
+// stopped half-way says "2 of 6 stored elements wrong", not "10 wrong".
+struct StoredCheck {
+  std::uint64_t elements = 0;
+  std::uint64_t stored = 0;
+  std::uint64_t wrong = 0;
+  std::vector<std::int32_t> wrong_indices;  // row-major
+};
+StoredCheck CheckStoredC(const Simulation& simulation);
 // One plain sentence for the verdict: "C is correct", "hazard witnessed, values coincided"...
 std::string Describe(const RunOutcome& outcome, int elements);
 

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/reference.h"
+
 namespace sim {
 namespace {
 
@@ -164,6 +166,14 @@ std::int64_t Simulation::RunQuietlyTo(std::int64_t target) {
   }
   machine_.SetSink(sink_);
   return step();
+}
+
+const std::vector<float>& Simulation::reference() const {
+  if (!reference_) {
+    const LessonConfig& lesson = config();
+    reference_ = std::make_shared<const std::vector<float>>(ReferenceProduct(lesson.m, lesson.n, lesson.k, a(), b()));
+  }
+  return *reference_;
 }
 
 const Timeline& Simulation::timeline() const {

@@ -94,6 +94,9 @@ class Simulation {
   const std::vector<float>& a() const { return machine_.memory().a(); }
   const std::vector<float>& b() const { return machine_.memory().b(); }
   const std::vector<float>& c() const { return machine_.state().c; }
+  // The correct product of this lesson's A and B (sim/reference.h), computed on first use and
+  // kept: A and B never change within a Simulation.
+  const std::vector<float>& reference() const;
 
   // Bytes held: the state, its logs and the history.
   std::size_t MemoryBytes() const;
@@ -106,6 +109,7 @@ class Simulation {
   History history_;
   TraceSink* sink_ = nullptr;
   mutable std::shared_ptr<const Timeline> timeline_;
+  mutable std::shared_ptr<const std::vector<float>> reference_;
 };
 
 // C of a lesson (or of the lesson on given A and B) after a full run.

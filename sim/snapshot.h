@@ -64,7 +64,6 @@ class Snapshot {
   ReaderSummary Readers(MatrixId id, int row, int col) const;
   std::uint64_t ReadsByBlock(MatrixId id, int block) const { return state_->reads.ReadsByBlock(id, block); }
   CElement c(int row, int col) const;
-  const std::vector<float>& c_values() const { return state_->c; }
 
   // What happened.
   const Counters& counters() const { return state_->counters; }

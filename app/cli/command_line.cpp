@@ -12,7 +12,7 @@ namespace {
 
 constexpr int kMaxFrames = 100000000;
 
-void AddGuiOptions(CLI::App& app, gui::GuiOptions& options) {
+void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--lesson", options.lesson,
                  "Lesson to open: 'default', or a lesson JSON file (default: the last one used)");
   app.add_option("--screenshot", options.screenshot,
@@ -44,7 +44,7 @@ int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
                "tilescope"};
   app.set_version_flag("--version", std::string("tilescope ") + app::kVersion);
   app.require_subcommand(0, 1);
-  gui::GuiOptions gui_options;
+  GuiOptions gui_options;
   AddGuiOptions(app, gui_options);
   std::function<int()> action;
   AddSubcommands(app, action);

@@ -4,13 +4,13 @@
 #pragma once
 #include <functional>
 
-#include "app/gui/gui_options.h"
+#include "app/cli/gui_options.h"
 
 namespace cli {
 
 constexpr int kExitUsage = 2;
 
-using GuiLauncher = std::function<int(const gui::GuiOptions&)>;
+using GuiLauncher = std::function<int(const GuiOptions&)>;
 
 int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui);
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "app/cli/trace_json.h"
+#include "sim/trace_summary.h"
 #include "app/cli/trace_lesson.h"
 #include "app/cli/trace_print.h"
 #include "sim/comparison.h"
@@ -45,7 +45,7 @@ std::uint64_t NaiveGlobalReads(const TraceReport& report) {
 
 int WriteJson(const std::string& path, const TraceReport& report) {
   const std::string text =
-      TraceSummaryJson(*report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
+      sim::TraceSummaryJson(*report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
   if (path == "-") {
     std::cout << text << std::flush;
     return 0;

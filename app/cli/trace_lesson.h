@@ -1,9 +1,10 @@
 // trace_lesson.h — the lesson `tilescope trace` runs: a preset or lesson file (--lesson),
-// then every flag given on top of it. A bad flag value becomes one line naming the value
-// and what is allowed; a lesson that cannot run gets sim::Validate()'s message.
+// then every flag given on top of it. Each lesson flag is a field of the lesson grammar
+// (sim/lesson_edit.h) spelled --field, applied in the grammar's order; a bad value gets the
+// grammar's one line, naming the flag and quoting the value, and a lesson that cannot run
+// gets sim::Validate()'s message.
 #pragma once
 #include <CLI/CLI.hpp>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -12,14 +13,12 @@
 
 namespace cli {
 
-// The flags as typed. Numbers stay unset unless given, so a lesson file's values survive.
+// The flags as typed: only those given change the starting lesson.
 struct TraceFlags {
   std::string lesson;
-  std::optional<long long> m, n, k, tile, tm, tn, tk;
-  std::string kernel, barrier1, barrier2, guard, tiles, scheduler;
-  std::optional<std::uint64_t> seed;
-  std::string fill, fill_a, fill_b;
-  int vector_case = 0;
+  std::vector<std::string> values;      // one per sim::LessonFields() row
+  std::vector<CLI::Option*> options;    // the same rows' options, to tell which were given
+  long long vector_case = 1;
 };
 
 // Accepts 0, 1, 2, ...: says so instead of CLI11's range of doubles.

@@ -6,6 +6,7 @@
 #include "kernels/bench.h"
 #include "sim/kernel_source.h"
 #include "sim/narration.h"
+#include "sim/teaching.h"
 
 namespace cli {
 namespace {
@@ -68,20 +69,6 @@ std::string MatrixText(const std::vector<float>& values, int rows, int cols, con
   return text;
 }
 
-const char* SchedulerText(sim::SchedulerKind kind) {
-  switch (kind) {
-    case sim::SchedulerKind::kRealistic:
-      return "realistic scheduler (warps in lockstep, oldest ready warp first)";
-    case sim::SchedulerKind::kThreadOrder:
-      return "one thread at a time, in thread order";
-    case sim::SchedulerKind::kRandom:
-      return "seeded random interleaving";
-    case sim::SchedulerKind::kRaceExposing:
-      return "race-exposing scheduler (lowest thread runs ahead until it blocks)";
-  }
-  return "?";
-}
-
 std::string FillText(const sim::MatrixFill& fill, int rows, int cols) {
   switch (fill.kind) {
     case sim::FillKind::kSequence:
@@ -120,22 +107,15 @@ void PrintHeader(std::FILE* out, const TraceReport& report) {
                config.n, KernelText(config).c_str());
   std::fprintf(out, "A: %s; B: %s\n", FillText(config.fill_a, config.m, config.k).c_str(),
                FillText(config.fill_b, config.k, config.n).c_str());
-  const int last_warp_lanes = g.block_threads - (g.warps_per_block - 1) * 32;
-  std::string warps =
-      g.warps_per_block == 1
-          ? "one warp of " + Plural(std::uint64_t(g.block_threads), "live lane", "live lanes") +
-                (g.block_threads < 32 ? " (" + std::to_string(32 - g.block_threads) + " idle)" : "")
-          : std::to_string(g.warps_per_block) + " warps" +
-                (last_warp_lanes < 32 ? " (the last has " + std::to_string(last_warp_lanes) + " lanes)" : "");
   std::fprintf(out, "Grid %d×%d blocks of %d×%d threads: each block is %s\n", g.grid_x, g.grid_y, g.tn, g.tm,
-               warps.c_str());
+               sim::WarpsOfBlock(g).c_str());
   if (!g.naive) {
     std::fprintf(out, "Barriers: 1st %s, 2nd %s; ", sim::SourceText(config.barrier1), sim::SourceText(config.barrier2));
   }
   const char* tile_count =
       config.tile_count == sim::TileCount::kCeil ? "ceil(K/T) tiles; " : "K/T tiles rounded down; ";
   std::fprintf(out, "bounds guard %s; %s%s, seed %llu\n", config.guard ? "on" : "off", g.naive ? "" : tile_count,
-               SchedulerText(config.scheduler), static_cast<unsigned long long>(config.seed));
+               sim::SchedulerSummary(config.scheduler), static_cast<unsigned long long>(config.seed));
   if (g.naive) {
     std::fprintf(out,
                  "The naive kernel has no tiles: each thread reads its row of A and column of B from global memory\n");
@@ -332,7 +312,7 @@ void PrintHazards(std::FILE* out, const sim::Simulation& simulation) {
                static_cast<unsigned long long>(c.hazards_witnessed),
                static_cast<unsigned long long>(c.hazards_corrupting));
   if (simulation.geometry().warps_per_block == 1) {
-    std::fprintf(out, "  one warp per block: lockstep hides this race on today's GPUs, but it is not guaranteed\n");
+    std::fprintf(out, "  %s\n", sim::OneWarpHidesTheRace());
   }
   const std::vector<sim::Hazard>& hazards = simulation.hazards();
   for (std::size_t i = 0; i < std::min(hazards.size(), kMaxPrintedHazards); ++i)

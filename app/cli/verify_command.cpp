@@ -100,7 +100,7 @@ int Run(const VerifyOptions& options) {
     }
     ok ? ++passed : ++failed;
     // The seed's names: M×N times N×K.
-    std::printf("case %zu: M=%lld N=%lld K=%lld, tolerance %.3g%s: %s\n", i, static_cast<long long>(entry.shape.m),
+    std::printf("case %zu: M=%lld N=%lld K=%lld, tolerance %.3g%s: %s\n", i + 1, static_cast<long long>(entry.shape.m),
                 static_cast<long long>(entry.shape.k), static_cast<long long>(entry.shape.n), tolerance,
                 details.c_str(), ok ? "pass" : "FAIL");
   }

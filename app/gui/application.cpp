@@ -12,7 +12,6 @@
 #include "app/gui/palette.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/theme.h"
-#include "app/panels/panel_layout.h"
 
 namespace gui {
 namespace {
@@ -31,22 +30,9 @@ std::string TimestampedName(const char* prefix, const char* extension) {
   return std::string(prefix) + stamp + extension;
 }
 
-// The free area and, in pixels, the lesson page's default slots for the current mode.
-nlohmann::json LayoutDump(ImVec2 area_min, ImVec2 area_size, bool presentation) {
-  nlohmann::json layout;
-  layout["area"] = {area_min.x, area_min.y, area_min.x + area_size.x, area_min.y + area_size.y};
-  for (const NamedSlot& named : kLessonSlots) {
-    const PanelRect& rect = named.slot->For(presentation);
-    const ImVec2 min = SlotMin(area_min, area_size, rect);
-    const ImVec2 size = SlotSize(area_size, rect);
-    layout["lesson_slots"][named.panel] = {min.x, min.y, min.x + size.x, min.y + size.y};
-  }
-  return layout;
-}
-
 }  // namespace
 
-Application::Application(GuiOptions options, SettingsStore store, LoadedSettings loaded)
+Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSettings loaded)
     : options_(std::move(options)), store_(std::move(store)), settings_(std::move(loaded.settings)) {
   if (!loaded.warning.empty()) notifications_.Add(Severity::kWarning, loaded.warning);
   if (options_.width > 0) settings_.window_width = options_.width;
@@ -56,8 +42,8 @@ Application::Application(GuiOptions options, SettingsStore store, LoadedSettings
 
 Application::~Application() = default;
 
-void Application::AddWorkspace(std::string slug, std::string title, std::unique_ptr<Workspace> workspace) {
-  pages_.push_back({std::move(slug), std::move(title), std::move(workspace)});
+void Application::AddPage(std::string slug, std::string title, std::unique_ptr<Page> page) {
+  pages_.push_back({std::move(slug), std::move(title), std::move(page)});
 }
 
 void Application::RegisterPageActions() {
@@ -147,7 +133,7 @@ void Application::ApplyFontSize(float size) {
 
 void Application::SetPresentation(bool on) {
   presentation_ = on;
-  reset_layout_ = true;  // Presentation mode has its own default layout (panel_layout.h).
+  reset_layout_ = true;  // Presentation mode has its own default layout (each page's slots).
   settings_.presentation = on;
   ApplyFontSize(on ? kPresentationFontSize : settings_.font_size);
 }
@@ -173,7 +159,7 @@ int Application::Run() {
   RegisterShellActions();
   for (size_t page = 0; page < pages_.size(); ++page) {
     const size_t first = registry_.All().size();
-    pages_[page].workspace->RegisterActions(registry_);
+    pages_[page].page->RegisterActions(registry_);
     for (size_t i = first; i < registry_.All().size(); ++i) page_of_action_[registry_.All()[i].name] = page;
   }
   RegisterPageActions();
@@ -219,7 +205,7 @@ void Application::DrawFrame() {
   ApplyQueuedActions();
   ImGui::PushFont(fonts_.text);
   DrawMenuBar();
-  if (!pages_.empty()) pages_[active_page_].workspace->Draw(MakeFrameContext());
+  if (!pages_.empty()) pages_[active_page_].page->Draw(MakeFrameContext());
   reset_layout_ = false;
   DrawStatusBar();
   DrawHelpOverlay();
@@ -315,7 +301,10 @@ void Application::DrawMenuBar() {
     item("zoom-in");
     item("zoom-out");
     item("reset-layout");
-    if (!pages_.empty()) pages_[active_page_].workspace->DrawViewMenu();
+    if (!pages_.empty()) {
+      ImGui::Separator();
+      pages_[active_page_].page->Panels().DrawMenuItems();
+    }
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
@@ -423,8 +412,8 @@ void Application::DrawHelpOverlay() {
   ImGui::End();
 }
 
-bool Application::AnyWorkspaceBusy() const {
-  return std::any_of(pages_.begin(), pages_.end(), [](const Page& p) { return p.workspace->Busy(); });
+bool Application::AnyPageBusy() const {
+  return std::any_of(pages_.begin(), pages_.end(), [](const PageEntry& p) { return p.page->Busy(); });
 }
 
 bool Application::AutomatedRunFinished() const {
@@ -432,7 +421,7 @@ bool Application::AutomatedRunFinished() const {
   const bool automated = options_.frames > 0 || !options_.screenshot.empty();
   if (!automated) return false;
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
-  return frame_count_ >= min_frames && script_.Done() && !AnyWorkspaceBusy();
+  return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy();
 }
 
 void Application::SaveScreenshot(const std::string& path) {
@@ -477,11 +466,19 @@ nlohmann::json Application::StateDump() const {
   for (const Notification& n : notifications_.All()) {
     state["notifications"].push_back({{"severity", SeverityName(n.severity)}, {"text", n.text}});
   }
-  state["layout"] = LayoutDump(last_area_min_, last_area_size_, presentation_);
+  // The free area and, in pixels, each page's default slots for the current mode.
+  nlohmann::json& layout = state["layout"];
+  layout["area"] = {last_area_min_.x, last_area_min_.y, last_area_min_.x + last_area_size_.x,
+                    last_area_min_.y + last_area_size_.y};
   state["pages"] = nlohmann::json::array();
-  for (const Page& page : pages_) state["pages"].push_back(page.slug);
+  for (const PageEntry& page : pages_) {
+    state["pages"].push_back(page.slug);
+    layout[page.slug + "_slots"] = page.page->Panels().Slots(last_area_min_, last_area_size_, presentation_);
+    // Where each panel was drawn; the page adds what its panels show to the same entries.
+    state[page.slug + "_panels"] = page.page->Panels().Placement();
+    page.page->DumpState(state);
+  }
   if (!pages_.empty()) state["page"] = pages_[active_page_].slug;
-  for (const Page& page : pages_) page.workspace->DumpState(state);
   return state;
 }
 
@@ -498,7 +495,7 @@ void Application::SaveSettings() {
   settings_.window_width = width;
   settings_.window_height = height;
   settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
-  for (const Page& page : pages_) page.workspace->SaveSettings(settings_);
+  for (const PageEntry& page : pages_) page.page->SaveSettings(settings_);
   if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
 }
 

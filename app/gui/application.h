@@ -1,6 +1,6 @@
 // application.h — the GUI's main loop: poll → apply queued actions → new frame → menu bar,
-// the active page, overlays → render. Owns the window, fonts, settings and the workspaces.
-// Each workspace is a page ("Lesson", "Live GPU") chosen by the tabs in the menu bar or
+// the active page, overlays → render. Owns the window, fonts, settings and the pages.
+// Each page ("Lesson", "Live GPU") chosen by the tabs in the menu bar or
 // Ctrl+1, Ctrl+2…; only the active page's panels are drawn, so pages never overlap.
 #pragma once
 #include <imgui.h>
@@ -13,17 +13,17 @@
 
 #include "app/gui/actions.h"
 #include "app/gui/fonts.h"
-#include "app/gui/gui_options.h"
+#include "app/cli/gui_options.h"
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
 #include "app/gui/window.h"
-#include "app/gui/workspace.h"
+#include "app/gui/page.h"
 
 namespace gui {
 
 class Application {
  public:
-  Application(GuiOptions options, SettingsStore store, LoadedSettings loaded);
+  Application(cli::GuiOptions options, SettingsStore store, LoadedSettings loaded);
   ~Application();
   // Returns the process exit status: 0, or 1 when no window could be opened.
   int Run();
@@ -31,7 +31,7 @@ class Application {
   Settings& settings() { return settings_; }
   Notifications& notifications() { return notifications_; }
   // Adds a page: `slug` names it in actions ("page-<slug>"), settings and --dump-state.
-  void AddWorkspace(std::string slug, std::string title, std::unique_ptr<Workspace> workspace);
+  void AddPage(std::string slug, std::string title, std::unique_ptr<Page> page);
 
  private:
   struct ScriptState {
@@ -41,10 +41,10 @@ class Application {
     bool Done() const { return next >= steps.size() && wait_frames == 0; }
   };
 
-  struct Page {
+  struct PageEntry {
     std::string slug;
     std::string title;
-    std::unique_ptr<Workspace> workspace;
+    std::unique_ptr<Page> page;
   };
 
   void RegisterShellActions();
@@ -64,7 +64,7 @@ class Application {
   void DrawStatusBar();
   void DrawAboutBox();
   void DrawHelpOverlay();
-  bool AnyWorkspaceBusy() const;
+  bool AnyPageBusy() const;
   bool AutomatedRunFinished() const;
   void SaveScreenshot(const std::string& path);
   void SaveRegionScreenshots();
@@ -73,12 +73,12 @@ class Application {
   void SaveSettings();
   void PrintBenchFigures() const;
 
-  GuiOptions options_;
+  cli::GuiOptions options_;
   SettingsStore store_;
   Settings settings_;
   Notifications notifications_;
   std::unique_ptr<Window> window_;
-  std::vector<Page> pages_;
+  std::vector<PageEntry> pages_;
   size_t active_page_ = 0;
   std::map<std::string, size_t> page_of_action_;  // Running a page's action shows that page.
   float menu_bar_height_ = 0.0f;
@@ -94,7 +94,7 @@ class Application {
   bool show_help_ = false;
   bool reset_layout_ = true;
   std::string pending_screenshot_;
-  std::vector<RegionScreenshot> region_screenshots_;  // Asked for by workspaces while drawing.
+  std::vector<RegionScreenshot> region_screenshots_;  // Asked for by pages while drawing.
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;

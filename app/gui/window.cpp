@@ -144,7 +144,7 @@ void Window::EndFrame() {
   int height = 0;
   glfwGetFramebufferSize(handle_, &width, &height);
   glViewport(0, 0, width, height);
-  // The window background colour: panels in their slots draw none (panel_layout.h).
+  // The window background colour: panels in their slots draw none (panel_window.h).
   const ImVec4 background = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
   glClearColor(background.x, background.y, background.z, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <string>
 
-#include "app/gui/lesson_edit.h"
+#include "sim/lesson_edit.h"
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
 #include "sim/lesson_file.h"
+#include "sim/teaching.h"
 
 namespace gui {
 namespace {
@@ -109,17 +109,9 @@ bool TextField(const char* label, std::array<char, 512>& buffer, const char* hin
 
 void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
                          const LessonDraft& draft) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kControlsSlot, drawn);
-  if (!ImGui::Begin("Controls", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   DrawButtons(frame, play);
   DrawPosition(simulation);
   if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
-  ImGui::End();
 }
 
 void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play) {
@@ -158,8 +150,7 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation) {
                 sim::Name(config.barrier2));
   }
   if (geometry.warps_per_block == 1 && geometry.block_threads < 32) {
-    ImGui::TextWrapped("A block is one warp with %d of 32 lanes live (%d idle).", geometry.block_threads,
-                       32 - geometry.block_threads);
+    ImGui::TextWrapped("Each block is %s.", sim::WarpsOfBlock(geometry).c_str());
   }
 }
 
@@ -239,9 +230,9 @@ void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& 
   constexpr std::array<sim::SchedulerKind, 4> kSchedulers{sim::SchedulerKind::kRealistic,
                                                           sim::SchedulerKind::kThreadOrder, sim::SchedulerKind::kRandom,
                                                           sim::SchedulerKind::kRaceExposing};
-  EnumCombo(frame, "Scheduler", "scheduler", edit_.scheduler, kSchedulers,
-            "realistic: warps in lockstep, as on the GPU; thread: one thread at a time; random: seeded interleaving; "
-            "race: fast threads run ahead, so a missing barrier corrupts C (key S)");
+  std::string schedulers;
+  for (sim::SchedulerKind kind : kSchedulers) schedulers += std::string(sim::SchedulerSummary(kind)) + "\n";
+  EnumCombo(frame, "Scheduler", "scheduler", edit_.scheduler, kSchedulers, (schedulers + "(key S: race)").c_str());
   ImGui::SameLine();
   int seed = static_cast<int>(edit_.seed);
   IntField(frame, "Seed", "seed", seed, "The scheduler's seed: the same seed gives the same run");

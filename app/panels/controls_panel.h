@@ -8,20 +8,25 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
+#include <string>
 
-#include "app/gui/lesson_editor.h"
 #include "app/gui/play_clock.h"
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
 #include "sim/simulation.h"
 
 namespace gui {
 
+// What the panel draws of the lesson being edited (LessonEditor owns it).
+struct LessonDraft {
+  sim::LessonConfig lesson;                   // what the fields show
+  std::optional<sim::ValidationError> error;  // why `lesson` is not the one running
+  std::uint64_t generation = 0;               // grows on every change, so fields re-read the draft
+  std::string status;                         // outcome of the last open, save or load
+  bool status_is_error = false;
+};
+
 struct ControlsPanel {
-  bool open = true;
-  DrawnRect drawn;
-  // Where the panel was drawn, for --dump-state.
-  void DumpPlacement(nlohmann::json& state) const { state["controls"] = drawn.ToJson(); }
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
             const LessonDraft& draft);
 

@@ -6,7 +6,6 @@
 #include <cstdio>
 
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
 #include "sim/formulas.h"
 
 namespace gui {
@@ -37,11 +36,11 @@ std::string ComparisonReads(const std::optional<sim::ComparisonCount>& compariso
 // Counted naive reads over counted tiled reads; nothing until both are counted.
 std::optional<double> CountedSaving(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison) {
   if (!comparison || !comparison->global_reads) return std::nullopt;
-  const double own = double(simulation.timeline().counters.GlobalReads());
-  const double other = double(*comparison->global_reads);
+  const std::uint64_t own = simulation.timeline().counters.GlobalReads();
+  const std::uint64_t other = *comparison->global_reads;
   const bool naive = simulation.geometry().naive;
-  const double tiled = naive ? other : own;
-  return tiled > 0.0 ? std::optional<double>((naive ? own : other) / tiled) : std::nullopt;
+  if ((naive ? other : own) == 0) return std::nullopt;
+  return naive ? sim::ReadSaving(own, other) : sim::ReadSaving(other, own);
 }
 
 struct PerElement {
@@ -144,20 +143,12 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
           {"phases", phases}};
 }
 
-void CountersPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation,
+void CountersPanel::Draw(const sim::Simulation& simulation,
                          const std::optional<sim::ComparisonCount>& comparison) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kCountersSlot, drawn);
-  if (!ImGui::Begin("Counters", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   DrawHeadline(simulation, comparison);
   DrawTotals(simulation, comparison);
   DrawPerElement(simulation);
   DrawPhases(simulation);
-  ImGui::End();
 }
 
 void CountersPanel::DrawHeadline(const sim::Simulation& simulation,

@@ -6,23 +6,17 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
 #include "sim/comparison.h"
 #include "sim/simulation.h"
 
 namespace gui {
 
 struct CountersPanel {
-  bool open = true;
-  DrawnRect drawn;
   // `comparison`: the comparison kernel counted on the model, nothing while it is counted.
-  void Draw(const FrameContext& frame, const sim::Simulation& simulation,
+  void Draw(const sim::Simulation& simulation,
             const std::optional<sim::ComparisonCount>& comparison);
   // The figures as shown, for --dump-state.
   static nlohmann::json Figures(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
-  // Where the panel was drawn (the figures are in Figures()).
-  void DumpState(nlohmann::json& state) const { state["counters"] = drawn.ToJson(); }
 
  private:
   void DrawHeadline(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);

@@ -5,9 +5,9 @@
 #include <array>
 
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
 #include "sim/kernel_source.h"
 #include "sim/narration.h"
+#include "sim/teaching.h"
 
 namespace gui {
 namespace {
@@ -103,17 +103,10 @@ std::string HazardsPanel::OneWarpBanner(const sim::Snapshot& snapshot) {
   const sim::LessonConfig& config = snapshot.config();
   const bool barrier_off = config.barrier1 == sim::SyncKind::kNone || config.barrier2 == sim::SyncKind::kNone;
   if (g.naive || g.warps_per_block != 1 || !barrier_off) return "";
-  return "One warp: lockstep hides this race on today's GPUs, but it is not guaranteed.";
+  return sim::OneWarpHidesTheRace();
 }
 
 void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kHazardsSlot, drawn);
-  if (!ImGui::Begin("Hazards", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   if (const std::string banner = OneWarpBanner(snapshot); !banner.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
     ImGui::TextWrapped("%s %s", palette::kGlyphWarning, banner.c_str());
@@ -129,7 +122,6 @@ void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
   DrawSummary(snapshot);
   DrawOutOfBounds(snapshot);
   DrawTable(frame, snapshot);
-  ImGui::End();
 }
 
 void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {

@@ -9,17 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
 #include "sim/snapshot.h"
 
 namespace gui {
 
 struct HazardsPanel {
-  bool open = true;
-  DrawnRect drawn;
-  // Where the panel was drawn, for --dump-state.
-  void DumpPlacement(nlohmann::json& state) const { state["hazards"] = drawn.ToJson(); }
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot);
   // The banner, the tallies and the first `limit` hazards as listed, for --dump-state.
   static nlohmann::json Describe(const sim::Snapshot& snapshot, std::size_t limit = kDescribedHazards);

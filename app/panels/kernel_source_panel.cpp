@@ -7,7 +7,6 @@
 #include <set>
 
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
 #include "sim/kernel_source.h"
 
 namespace gui {
@@ -75,13 +74,6 @@ struct KernelSourcePanel::LineMarks {
 };
 
 void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kKernelSourceSlot, drawn);
-  if (!ImGui::Begin("Kernel source", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   const sim::KernelKind kernel = snapshot.config().kernel;
   if (lines_.empty() || kernel != shown_kernel_) {
     lines_ = SplitLines(sim::StripModelMarkers(sim::SourceFor(kernel).text));
@@ -110,7 +102,6 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   ImGui::TextDisabled("%s runs next   %s just ran   \u25B7N: threads that run the line next   \u2610: switch the line",
                       kGlyphNext, kGlyphJustRan);
   DrawLines(frame, snapshot, marks);
-  ImGui::End();
 }
 
 void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks) {

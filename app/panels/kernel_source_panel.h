@@ -8,17 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
 #include "sim/snapshot.h"
 
 namespace gui {
 
 struct KernelSourcePanel {
-  bool open = true;
-  DrawnRect drawn;
-  // Where the panel was drawn, for --dump-state.
-  void DumpPlacement(nlohmann::json& state) const { state["kernel_source"] = drawn.ToJson(); }
   // `picked`: the thread the user selected, or nullptr to follow the unit that ran last.
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked);
   // What the panel marks, for --dump-state.

@@ -7,7 +7,6 @@
 #include <cstdio>
 
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
 #include "app/plot/bar_chart.h"
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
@@ -16,7 +15,6 @@
 namespace panels {
 namespace {
 
-constexpr const char* kWindowTitle = "Live GPU";
 constexpr float kPlotShare = 0.58f;          // Of the height left under the controls.
 constexpr float kMinPlotHeightFonts = 14.0f;  // × font size.
 constexpr float kSideBySideFonts = 90.0f;     // Table and model link side by side from this width (× font size).
@@ -55,9 +53,6 @@ std::string Grouped(std::uint64_t value) {
   return digits;
 }
 
-// What the runner allocates for one size: A, B, the kernel's C and cuBLAS's reference C.
-double BytesFor(const kernels::Shape& s) { return kernels::BuffersFor(s.m, s.n, s.k).Bytes(); }
-
 void VerifiedMark(bool verified) {
   ImGui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
                      verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
@@ -87,11 +82,10 @@ std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const kernels::GpuStatus
     sizes_message = *error;
     return {};
   }
-  const double memory = static_cast<double>(gpu.device.total_memory_bytes);
   for (const kernels::Shape& shape : shapes) {
-    if (gpu.available && BytesFor(shape) > memory) {
-      sizes_message = "n = " + kernels::ToString(shape) + " needs " + Format("%.1f GiB", BytesFor(shape) / kGiB) +
-                      " (A, B, C and the reference C, padded for the unguarded kernel); the device has " + Format("%.1f GiB", memory / kGiB);
+    if (!gpu.available) break;
+    if (auto error = kernels::DeviceMemoryError(shape, gpu.device.total_memory_bytes)) {
+      sizes_message = *error;
       return {};
     }
   }
@@ -101,7 +95,6 @@ std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const kernels::GpuStatus
 }
 
 void LiveGpuPanel::DumpState(nlohmann::json& state) const {
-  state["open"] = open;
   state["view"] = view == LiveView::kPlot ? "plot" : "bars";
   state["gflops_axis"] = gflops_axis == plot::Scale::kLog ? "log" : "linear";
   state["kernels"] = kernels;
@@ -120,13 +113,6 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
 }
 
 void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& sweep) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = gui::PlacePanel(frame, gui::kLiveGpuSlot, drawn);
-  if (!ImGui::Begin(kWindowTitle, &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   DrawDevice(sweep.gpu);
   DrawRunRow(frame, sweep.progress);
   // Presentation mode starts with the setup folded, so the plot gets the room a class needs.
@@ -146,7 +132,6 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
   const float font = ImGui::GetFontSize();
   DrawPlot(frame, sweep, std::max(kMinPlotHeightFonts * font, ImGui::GetContentRegionAvail().y * kPlotShare));
   DrawDetails(frame, sweep);
-  ImGui::End();
 }
 
 void LiveGpuPanel::DrawDevice(const kernels::GpuStatus& gpu) const {
@@ -407,8 +392,8 @@ void LiveGpuPanel::DrawModelLink(const gui::FrameContext& frame, const LiveSweep
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextDisabled("global reads: elements of A and B loaded; (model): %s, every dimension \u2264 %lld; "
                       "(formula): %s.",
-                      plot::Describe(plot::ReadsSource::kModel).c_str(), static_cast<long long>(plot::kModelCountLimit),
-                      plot::Describe(plot::ReadsSource::kFormula).c_str());
+                      kernels::Describe(kernels::ReadsSource::kModel).c_str(), static_cast<long long>(kernels::kModelCountLimit),
+                      kernels::Describe(kernels::ReadsSource::kFormula).c_str());
   ImGui::TextDisabled("requested load = global reads \u00d7 4 B / median time: what the kernel asks of the memory "
                       "system, not DRAM traffic (L1 and L2 serve most of it).");
   if (bandwidth > 0.0) {
@@ -425,7 +410,7 @@ void LiveGpuPanel::DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) c
   ImGui::TextUnformatted(row.label.c_str());
   ImGui::TableNextColumn();
   if (row.reads) {
-    const bool model = row.reads->source == plot::ReadsSource::kModel;
+    const bool model = row.reads->source == kernels::ReadsSource::kModel;
     ImGui::Text("%s (%s)", Grouped(row.reads->reads).c_str(), model ? "model" : "formula");
   } else {
     ImGui::TextDisabled("the model is counting\u2026");
@@ -442,7 +427,7 @@ void LiveGpuPanel::DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) c
   }
   ImGui::Text("%.4f", r->median_ms);
   if (!row.reads) return;
-  const double requested = plot::RequestedGBs(row.reads->reads, r->median_ms);
+  const double requested = kernels::RequestedGBs(row.reads->reads, r->median_ms);
   ImGui::TableNextColumn();
   ImGui::Text("%.0f GB/s", requested);
   ImGui::TableNextColumn();

@@ -3,7 +3,7 @@
 // with progress, GFLOPS against size as a plot or % of cuBLAS as bars, and under it the
 // results table and the model link (global reads beside the measured time).
 //
-// It draws a sweep it does not own (LiveSweepView, filled by the live workspace, which owns
+// It draws a sweep it does not own (LiveSweepView, filled by the live page, which owns
 // the runner and the model counts); every button queues the same named action a key or a
 // script would.
 #pragma once
@@ -13,11 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
-#include "app/plot/global_reads.h"
+#include "app/gui/frame_context.h"
+#include "kernels/global_reads.h"
 #include "app/plot/primitives.h"
-#include "app/plot/sweep_results.h"
+#include "kernels/sweep_results.h"
 #include "kernels/bench.h"
 #include "kernels/device.h"
 
@@ -37,7 +36,7 @@ struct SweepProgress {
 // One kernel's line of the model link at the chosen size.
 struct ModelLinkRow {
   std::string label;
-  std::optional<plot::GlobalReads> reads;      // Nothing while the model is still counting.
+  std::optional<kernels::GlobalReads> reads;      // Nothing while the model is still counting.
   std::optional<kernels::BenchResult> result;  // Its measurement at that size, if any.
 };
 
@@ -47,10 +46,10 @@ struct ModelLink {
   std::vector<ModelLinkRow> rows;      // Naive and tiled kernels measured at that size.
 };
 
-// What the panel draws; the workspace owns all of it.
+// What the panel draws; the page owns all of it.
 struct LiveSweepView {
   const kernels::GpuStatus& gpu;  // This machine's GPU.
-  const plot::SweepResults& sweep;
+  const kernels::SweepResults& sweep;
   const SweepProgress& progress;
   const ModelLink& model_link;
 };
@@ -60,8 +59,6 @@ enum class LiveView { kPlot, kBars };
 // The sweep's form and the panel's view state: what `live-kernels`, `live-sizes` and the
 // checkboxes change, and what `live-run` reads.
 struct LiveGpuPanel {
-  bool open = true;
-  gui::DrawnRect drawn;
   LiveView view = LiveView::kPlot;
   // Log by default: a default sweep puts 5-TFLOPS kernels beside 400-TFLOPS TF32 tensor cores,
   // and on a linear axis the kernels the lesson is about flatten into the x axis.

@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <cstring>
-#include <sstream>
 
 #include "app/gui/palette.h"
 #include "sim/bits.h"
@@ -120,58 +118,8 @@ struct MatricesPanel::Layout {
   }
 };
 
-const std::vector<float>& ReferenceCache::For(const sim::Snapshot& snapshot, const std::vector<float>& a,
-                                              const std::vector<float>& b) {
-  const sim::Geometry& g = snapshot.geometry();
-  const bool same = g.m == m_ && g.n == n_ && g.k == k_ && a.size() == a_.size() && b.size() == b_.size() &&
-                    std::memcmp(a.data(), a_.data(), a.size() * sizeof(float)) == 0 &&
-                    std::memcmp(b.data(), b_.data(), b.size() * sizeof(float)) == 0;
-  if (!same) {
-    m_ = g.m;
-    n_ = g.n;
-    k_ = g.k;
-    a_ = a;
-    b_ = b;
-    product_ = sim::ReferenceProduct(g.m, g.n, g.k, a, b);
-  }
-  return product_;
-}
-
-std::optional<std::string> ApplyCellEdit(const std::string& argument, const std::vector<float>& a,
-                                         const std::vector<float>& b, sim::LessonConfig& lesson) {
-  std::istringstream in(argument);
-  std::string matrix;
-  long long row = -1;
-  long long col = -1;
-  float value = 0.0f;
-  if (!(in >> matrix >> row >> col >> value) || (matrix != "A" && matrix != "B")) {
-    return "edit-cell wants \"A|B ROW COL VALUE\", e.g. \"A 2 1 10.5\"; got \"" + argument + "\"";
-  }
-  const bool is_a = matrix == "A";
-  const int rows = is_a ? lesson.m : lesson.k;
-  const int cols = is_a ? lesson.k : lesson.n;
-  if (row < 0 || col < 0 || row >= rows || col >= cols) {
-    return "edit-cell: " + matrix + "[" + std::to_string(row) + "][" + std::to_string(col) + "] is outside " + matrix +
-           " (" + std::to_string(rows) + "\u00D7" + std::to_string(cols) + ")";
-  }
-  if (!std::isfinite(value)) return "edit-cell: the value must be a finite number";
-  std::vector<float> values = is_a ? a : b;
-  values[static_cast<std::size_t>(row * cols + col)] = value;
-  lesson.fill_a = sim::MatrixFill::Explicit(is_a ? values : a);
-  lesson.fill_b = sim::MatrixFill::Explicit(is_a ? b : values);
-  return std::nullopt;
-}
-
-void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& a,
-                         const std::vector<float>& b) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kMatricesSlot, drawn);
-  if (!ImGui::Begin("Matrices", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
-  const std::vector<float>& reference = reference_.For(snapshot, a, b);
+void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot,
+                         const std::vector<float>& reference) {
   CountC(snapshot, reference);
   DrawSummary(snapshot);
 
@@ -201,7 +149,6 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
                       labels_height + gap + layout.cell * static_cast<float>(padded_k + padded_m)));
   HandleHover(layout, snapshot, reference);
   DrawEditor(frame);
-  ImGui::End();
 }
 
 // Sizes the cells to the panel and places B above C and A left of C. The names go in the
@@ -527,7 +474,6 @@ void MatricesPanel::DrawEditor(const FrameContext& frame) {
 
 void MatricesPanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["matrices"];
-  out = drawn.ToJson();
   out["cell_pixels"] = figures_.cell;
   out["origins"] = {{"a", {figures_.origin[0].x, figures_.origin[0].y}},
                     {"b", {figures_.origin[1].x, figures_.origin[1].y}},

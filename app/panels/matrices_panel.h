@@ -13,36 +13,16 @@
 #include <string>
 #include <vector>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
 #include "sim/lesson_config.h"
 #include "sim/snapshot.h"
 
 namespace gui {
 
-// "A 2 1 10.5": sets A[2][1] to 10.5 in `lesson` (A and B become explicit fills holding the
-// values `a` and `b` the lesson ran on). Returns what is wrong with the argument.
-std::optional<std::string> ApplyCellEdit(const std::string& argument, const std::vector<float>& a,
-                                         const std::vector<float>& b, sim::LessonConfig& lesson);
-
-// C against the correct product, recomputed only when A, B or the sizes change.
-class ReferenceCache {
- public:
-  const std::vector<float>& For(const sim::Snapshot& snapshot, const std::vector<float>& a,
-                                const std::vector<float>& b);
-
- private:
-  int m_ = -1, n_ = -1, k_ = -1;
-  std::vector<float> a_, b_, product_;
-};
-
 struct MatricesPanel {
-  bool open = true;
-  DrawnRect drawn;
 
-  // `a` and `b` are the lesson's inputs (Simulation::a(), b()).
-  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& a,
-            const std::vector<float>& b);
+  // `reference` is the correct product of the lesson's A and B (Simulation::reference()).
+  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference);
   void DumpState(nlohmann::json& state) const;
 
   // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
@@ -76,7 +56,6 @@ struct MatricesPanel {
 
   Figures figures_;
   Editor editor_;
-  ReferenceCache reference_;
 };
 
 }  // namespace gui

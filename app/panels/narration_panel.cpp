@@ -25,17 +25,9 @@ void NarrationPanel::Update(const sim::Snapshot& snapshot) {
   scroll_to_end_ = true;
 }
 
-void NarrationPanel::Draw(const FrameContext& frame) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kNarrationSlot, drawn);
-  if (!ImGui::Begin("Narration", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
+void NarrationPanel::Draw() {
   if (lines_.empty()) {
     ImGui::TextWrapped("Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.");
-    ImGui::End();
     return;
   }
   const Line& now = lines_.back();
@@ -56,12 +48,10 @@ void NarrationPanel::Draw(const FrameContext& frame) {
     scroll_to_end_ = false;
   }
   ImGui::EndChild();
-  ImGui::End();
 }
 
 void NarrationPanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["narration"];
-  out = drawn.ToJson();
   out["sentence"] = lines_.empty() ? "" : lines_.back().text;
   out["step"] = lines_.empty() ? 0 : lines_.back().step;
   out["scrollback"] = lines_.size();

@@ -9,19 +9,15 @@
 #include <deque>
 #include <string>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
 #include "sim/snapshot.h"
 
 namespace gui {
 
 struct NarrationPanel {
-  bool open = true;
-  DrawnRect drawn;
 
   // Follows the run whether or not the panel is open, so the scrollback has no gaps.
   void Update(const sim::Snapshot& snapshot);
-  void Draw(const FrameContext& frame);
+  void Draw();
   void DumpState(nlohmann::json& state) const;
 
  private:

@@ -6,7 +6,7 @@
 #include <array>
 
 #include "app/gui/palette.h"
-#include "app/panels/panel_layout.h"
+#include "sim/teaching.h"
 
 namespace gui {
 namespace {
@@ -61,72 +61,15 @@ void DrawHistogram(const sim::SeedSweepResult& result, std::uint64_t elements) {
 
 }  // namespace
 
-std::string RaceLabPanel::CaseHeadline(const sim::Geometry& g) {
-  if (g.naive) return "Naive kernel: no shared memory, no barrier, nothing to race on.";
-  const std::string block =
-      std::to_string(g.tn) + "\u00D7" + std::to_string(g.tm) + " = " + std::to_string(g.block_threads) + " threads";
-  if (g.warps_per_block == 1) return "One warp per block (" + block + "): lockstep hides a missing barrier.";
-  return std::to_string(g.warps_per_block) + " warps per block (" + block +
-         "): a missing barrier corrupts C on the GPU.";
-}
 
-std::string RaceLabPanel::CaseStatement(const sim::LessonConfig& lesson, const sim::Geometry& g) {
-  if (g.naive) {
-    return "The naive kernel keeps nothing in shared memory and has no barrier: there is nothing to race on. "
-           "Open a tiled lesson to switch a barrier off.";
-  }
-  const std::string block =
-      std::to_string(g.tn) + "\u00D7" + std::to_string(g.tm) + " = " + std::to_string(g.block_threads) + " threads";
-  if (g.warps_per_block == 1) {
-    return "One warp per block: a block of " + block + " is a single warp (" + std::to_string(32 - g.block_threads) +
-           " of its 32 lanes idle). The realistic scheduler, like today's GPUs, runs a warp's lanes in lockstep, so "
-           "even without a barrier every lane stores before any lane reads and C comes out right. The hazard is still "
-           "real: racecheck reports it, and lockstep is not guaranteed (independent thread scheduling since Volta). "
-           "__syncwarp() in place of each barrier orders the lanes: no hazard, C right." +
-           std::string(lesson.kernel == sim::KernelKind::kTiled
-                           ? " Compare TILE 16 (eight warps): run the race_tile16 preset."
-                           : "");
-  }
-  return std::to_string(g.warps_per_block) + " warps per block: a block of " + block + " is " +
-         std::to_string(g.warps_per_block) +
-         " warps, which the GPU runs independently. Without the 1st __syncthreads() a warp reads As and Bs before the "
-         "other warps stored them; without the 2nd it refills the tiles while others still read them. On the GPU C "
-         "goes wrong (run it below to count). __syncwarp() orders the lanes of one warp only: not enough here, and "
-         "the model reports errors across warps.";
-}
-
-const char* RaceLabPanel::SchedulerSentence(sim::SchedulerKind scheduler) {
-  switch (scheduler) {
-    case sim::SchedulerKind::kRealistic:
-      return "Realistic: a warp's lanes issue together, the oldest ready warp first, each global load a seeded "
-             "latency, as on the GPU. One-warp blocks never reorder their lanes.";
-    case sim::SchedulerKind::kRandom:
-      return "Random interleaving: any runnable thread, chosen by the seed. Whether a race bites depends on the "
-             "seed: run 100 seeds to see how often.";
-    case sim::SchedulerKind::kRaceExposing:
-      return "Race-exposing: the lowest runnable thread runs ahead until it blocks, so every switched-off barrier "
-             "is crossed in the wrong order. Legal on the GPU (nothing guarantees lockstep), and the worst case.";
-    case sim::SchedulerKind::kThreadOrder:
-      return "One thread at a time: each thread runs one instruction in turn, for slow explanation.";
-  }
-  return "";
-}
-
-void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kRaceLabSlot, drawn);
-  if (!ImGui::Begin("Race lab", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
+void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab) {
   const sim::LessonConfig& lesson = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(geometry.warps_per_block > 1 ? palette::kVermillion : palette::kSkyBlue));
-  ImGui::TextWrapped("%s", CaseHeadline(geometry).c_str());
+  ImGui::TextWrapped("%s", sim::RaceCaseHeadline(geometry).c_str());
   ImGui::PopStyleColor();
   if (ImGui::TreeNode("Why?")) {
-    ImGui::TextWrapped("%s", CaseStatement(lesson, geometry).c_str());
+    ImGui::TextWrapped("%s", sim::RaceCaseStatement(lesson, geometry).c_str());
     ImGui::TreePop();
   }
   if (!geometry.naive) DrawBarriers(frame, lesson);
@@ -134,7 +77,7 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
   ImGui::Separator();
   DrawThisRun(frame, simulation, lab);
   if (ImGui::CollapsingHeader("Run many seeds", ImGuiTreeNodeFlags_DefaultOpen)) DrawSeeds(frame, lab);
-  const bool gpu_busy = lab.gpu_running() || lab.model_runs().Running();
+  const bool gpu_busy = lab.gpu_running || lab.model_runs.Running();
   const bool gpu_started = gpu_busy && !gpu_was_busy_;
   gpu_was_busy_ = gpu_busy;
   if (ImGui::CollapsingHeader("On the GPU", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -142,7 +85,6 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
     if (gpu_started) ImGui::SetScrollHereY(0.0f);
     DrawGpu(frame, simulation, lab);
   }
-  ImGui::End();
 }
 
 void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson) {
@@ -185,7 +127,7 @@ void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::LessonCon
       if (ImGui::Selectable(SchedulerLabel(kind), kind == lesson.scheduler) && kind != lesson.scheduler) {
         frame.actions.Push("lesson-set", std::string("scheduler=") + sim::Name(kind));
       }
-      Tooltip(SchedulerSentence(kind));
+      Tooltip(sim::SchedulerSentence(kind));
     }
     ImGui::EndCombo();
   }
@@ -194,12 +136,12 @@ void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::LessonCon
   if (ImGui::Button(button)) frame.actions.Push("race-scheduler");
   Tooltip("Key S: switch between the race-exposing and the realistic scheduler.");
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kSkyBlue));
-  ImGui::TextWrapped("Running: %s", SchedulerSentence(lesson.scheduler));
+  ImGui::TextWrapped("Running: %s", sim::SchedulerSentence(lesson.scheduler));
   ImGui::PopStyleColor();
 }
 
-void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
-  const CCheck check = lab.CheckC();
+void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab) {
+  const sim::StoredCheck& check = lab.c;
   const std::size_t hazards = simulation.hazards().size();
   if (check.wrong > 0) {
     ImGui::TextColored(Colour(palette::kVermillion), "%s %llu of %llu elements of C wrong", palette::kGlyphCross,
@@ -226,8 +168,8 @@ void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation&
   }
 }
 
-void RaceLabPanel::DrawSeeds(const FrameContext& frame, const RaceLab& lab) {
-  const auto& job = lab.seeds();
+void RaceLabPanel::DrawSeeds(const FrameContext& frame, const RaceLabView& lab) {
+  const auto& job = lab.seeds;
   if (job.Running()) {
     const int total = std::max(job.Total(), 1);
     const std::string label = std::to_string(job.Done()) + " of " + std::to_string(job.Total()) + " seeds";
@@ -262,9 +204,9 @@ void RaceLabPanel::DrawSeeds(const FrameContext& frame, const RaceLab& lab) {
   DrawHistogram(result, outcome->elements);
 }
 
-void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab) {
-  if (large_size_field_ == 0) large_size_field_ = static_cast<int>(lab.large_size());
-  if (trials_field_ == 0) trials_field_ = lab.trials();
+void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab) {
+  if (large_size_field_ == 0) large_size_field_ = static_cast<int>(lab.large_size);
+  if (trials_field_ == 0) trials_field_ = lab.trials;
   const sim::LessonConfig& lesson = simulation.config();
   ImGui::TextWrapped(
       "The barrier-removed kernels for this tile, run at the lesson's size (%d\u00D7%d\u00D7%d) and a "
@@ -282,10 +224,10 @@ void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& sim
     if (!ImGui::IsItemActive()) frame.actions.Push("race-trials", std::to_string(trials_field_));
   }
   Tooltip("Launches per variant and size on the GPU; seeds per variant in the model.");
-  const bool running = lab.gpu_running() || lab.model_runs().Running();
+  const bool running = lab.gpu_running || lab.model_runs.Running();
   if (running) {
-    const kernels::Progress progress = lab.gpu_progress();
-    ImGui::Text("%s", lab.gpu_running() ? progress.Describe().c_str() : "model runs\u2026");
+    const kernels::Progress& progress = lab.gpu_progress;
+    ImGui::Text("%s", lab.gpu_running ? progress.Describe().c_str() : "model runs\u2026");
     ImGui::SameLine();
     if (ImGui::Button("Cancel##gpu")) frame.actions.Push("race-gpu-cancel");
     Tooltip("Stop after the current launch (and the current model run).");
@@ -293,22 +235,22 @@ void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& sim
     if (ImGui::Button("Run the race on the GPU")) frame.actions.Push("race-gpu-run");
     Tooltip("On a worker thread: each barrier-removed variant on the GPU (wrong elements per trial) and in the model.");
   }
-  const std::string reason = lab.GpuUnavailableReason();
+  const std::string reason = lab.gpu_unavailable;
   if (!reason.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
     ImGui::TextWrapped("%s %s", palette::kGlyphWarning, reason.c_str());
     ImGui::PopStyleColor();
   }
-  if (!lab.gpu_status().empty()) ImGui::TextWrapped("%s", lab.gpu_status().c_str());
+  if (!lab.gpu_status.empty()) ImGui::TextWrapped("%s", lab.gpu_status.c_str());
   DrawGpuTable(lab);
 }
 
 // One variant a block: the model's runs, then each GPU size's wrong elements per trial. A list
 // rather than a table: the panel is narrow, and the GPU lines are long.
-void RaceLabPanel::DrawGpuTable(const RaceLab& lab) {
-  if (lab.variants().empty()) return;
-  const std::optional<ModelVariantRuns> model = lab.model_runs().LastResult();
-  for (const RaceVariantRow& row : lab.variants()) {
+void RaceLabPanel::DrawGpuTable(const RaceLabView& lab) {
+  if (lab.variants.empty()) return;
+  const std::optional<ModelVariantRuns> model = lab.model_runs.LastResult();
+  for (const RaceVariantRow& row : lab.variants) {
     ImGui::Separator();
     ImGui::TextUnformatted(row.label.c_str());
     ImGui::Indent();
@@ -319,7 +261,7 @@ void RaceLabPanel::DrawGpuTable(const RaceLab& lab) {
                          runs.runs_wrong, runs.runs, static_cast<unsigned long long>(runs.max_wrong),
                          static_cast<unsigned long long>(model->elements));
     } else {
-      ImGui::TextDisabled("model: %s", lab.model_runs().Running() ? "running\u2026" : "\u2014");
+      ImGui::TextDisabled("model: %s", lab.model_runs.Running() ? "running\u2026" : "\u2014");
     }
     if (row.gpu.empty()) ImGui::TextDisabled("GPU: \u2014");
     for (const kernels::RaceResult& result : row.gpu) DrawGpuResult(result);

@@ -4,34 +4,67 @@
 // elements of C are wrong, "run 100 seeds", and the same variants on the GPU beside the
 // model. Draws what RaceLab holds and queues actions; it changes nothing itself.
 #pragma once
-#include <nlohmann/json.hpp>
+#include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
-#include "app/gui/race_lab.h"
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
+#include "kernels/background_job.h"
+#include "kernels/runner.h"
+#include "sim/reference.h"
+#include "sim/seed_sweep.h"
 #include "sim/simulation.h"
 
 namespace gui {
 
+// A sweep's result with the lesson it ran on, which may since have changed.
+struct SweepOutcome {
+  sim::SeedSweepResult result;
+  std::string lesson;  // "TILE 2, 1st barrier off, scheduler race"
+  std::uint64_t elements = 0;
+  std::uint64_t first_seed = 0;
+};
+
+// One barrier-removed variant: the model at the lesson's size, the GPU at each size asked.
+struct RaceVariantRow {
+  std::string kernel;  // registry name, "tiled2_nosync1"
+  std::string label;   // "tiled 2, no 1st barrier"
+  sim::SyncKind barrier1 = sim::SyncKind::kSyncthreads;
+  sim::SyncKind barrier2 = sim::SyncKind::kSyncthreads;
+  std::vector<kernels::RaceResult> gpu;  // in the order the runner reports them
+};
+
+struct ModelVariantRuns {
+  std::map<std::string, sim::SeedSweepResult> by_label;
+  std::string scheduler;
+  std::uint64_t elements = 0;
+};
+
+// What the panel draws of the race lab's work (RaceLab, on the lesson page, owns it).
+struct RaceLabView {
+  sim::StoredCheck c;  // this run's C against the correct product
+  const kernels::BackgroundJob<SweepOutcome>& seeds;
+  const std::vector<RaceVariantRow>& variants;
+  const kernels::BackgroundJob<ModelVariantRuns>& model_runs;
+  bool gpu_running = false;
+  kernels::Progress gpu_progress;
+  std::string gpu_unavailable;  // why the GPU side cannot run for this lesson, or ""
+  const std::string& gpu_status;
+  std::int64_t large_size = 0;
+  int trials = 0;
+};
+
 struct RaceLabPanel {
-  bool open = true;
-  DrawnRect drawn;
-  // Where the panel was drawn, for --dump-state.
-  void DumpPlacement(nlohmann::json& state) const { state["race_lab"] = drawn.ToJson(); }
-  void Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab);
-  // Which case the lesson is in, in one line, and the plain statement of why (also in --dump-state).
-  static std::string CaseHeadline(const sim::Geometry& geometry);
-  static std::string CaseStatement(const sim::LessonConfig& lesson, const sim::Geometry& geometry);
-  static const char* SchedulerSentence(sim::SchedulerKind scheduler);
+  void Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab);
 
  private:
   void DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson);
   void DrawScheduler(const FrameContext& frame, const sim::LessonConfig& lesson);
-  void DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab);
-  void DrawSeeds(const FrameContext& frame, const RaceLab& lab);
-  void DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLab& lab);
-  void DrawGpuTable(const RaceLab& lab);
+  void DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab);
+  void DrawSeeds(const FrameContext& frame, const RaceLabView& lab);
+  void DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab);
+  void DrawGpuTable(const RaceLabView& lab);
   static void DrawGpuResult(const kernels::RaceResult& result);
 
   int seeds_field_ = 100;

@@ -80,17 +80,9 @@ CellDetail FitDetail(const sim::Snapshot& snapshot, int block, float width) {
 
 }  // namespace
 
-void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kSharedTilesSlot, drawn);
-  if (!ImGui::Begin("Shared tiles", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
+void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected) {
   if (snapshot.geometry().naive) {
     ImGui::TextWrapped("The naive kernel uses no shared memory: every product reads A and B from global memory.");
-    ImGui::End();
     return;
   }
   block_ = selected.block;
@@ -112,7 +104,6 @@ void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snap
   DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width, detail);
   ImGui::SameLine(0.0f, gap);
   DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width, detail);
-  ImGui::End();
 }
 
 void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id,
@@ -178,7 +169,6 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
 
 void SharedTilesPanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["shared_tiles"];
-  out = drawn.ToJson();
   out["block"] = block_;
   out["fresh"] = fresh_;
   out["stale"] = stale_;

@@ -6,8 +6,6 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
 #include "app/panels/thread_selection.h"
 #include "sim/snapshot.h"
 
@@ -20,9 +18,7 @@ namespace gui {
 enum class CellDetail { kFullMarked, kShortMarked, kFull, kShort, kNone };
 
 struct SharedTilesPanel {
-  bool open = true;
-  DrawnRect drawn;
-  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected);
+  void Draw(const sim::Snapshot& snapshot, ThreadRef selected);
   void DumpState(nlohmann::json& state) const;
 
  private:

@@ -9,6 +9,7 @@
 #include "app/gui/palette.h"
 #include "sim/kernel_source.h"
 #include "sim/narration.h"
+#include "sim/teaching.h"
 
 namespace gui {
 namespace {
@@ -129,13 +130,6 @@ std::optional<std::string> ThreadSelection::Pick(const std::string& argument, co
 }
 
 void ThreadsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const ThreadSelection& selection) {
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kThreadsSlot, drawn);
-  if (!ImGui::Begin("Threads", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   shown_ = selection.Resolve(snapshot);
   const sim::Geometry& g = snapshot.geometry();
   const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(shown_.block)];
@@ -145,7 +139,6 @@ void ThreadsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
   DrawThreadGrid(frame, snapshot, shown_);
   DrawLegend();
   DrawNotes(frame, snapshot, selection, shown_);
-  ImGui::End();
 }
 
 // Under the grid: the partly filled warp, and whose thread is shown.
@@ -154,9 +147,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   const sim::Geometry& g = snapshot.geometry();
   one_partial_warp_ = g.warps_per_block == 1 && g.block_threads < sim::kWarpSize;
   if (one_partial_warp_) {
-    ImGui::TextWrapped("One partly filled warp: %d of %d lanes live, %d idle. Its lanes run in lockstep, which "
-                       "hides a missing barrier's race on the GPU.",
-                       g.block_threads, sim::kWarpSize, sim::kWarpSize - g.block_threads);
+    ImGui::TextWrapped("Each block is %s. %s", sim::WarpsOfBlock(g).c_str(), sim::OneWarpHidesTheRace());
   }
   const sim::Thread& t = snapshot.thread(shown.block, shown.thread);
   if (selection.picked) {
@@ -276,7 +267,6 @@ void ThreadsPanel::DrawThreadGrid(const FrameContext& frame, const sim::Snapshot
 
 void ThreadsPanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["threads"];
-  out = drawn.ToJson();
   out["block"] = shown_.block;
   out["thread"] = shown_.thread;
   out["running"] = states_[0];

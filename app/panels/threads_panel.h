@@ -8,16 +8,13 @@
 
 #include <array>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
 #include "sim/snapshot.h"
 
 namespace gui {
 
 struct ThreadsPanel {
-  bool open = true;
-  DrawnRect drawn;
 
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const ThreadSelection& selection);
   void DumpState(nlohmann::json& state) const;

@@ -108,16 +108,8 @@ void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simul
   step_ = simulation.step();
   total_ = simulation.TotalSteps();
   marks_ = simulation.timeline().marks.size();
-  if (!open) return;
-  const ImGuiWindowFlags flags = PlacePanel(frame, kTimelineSlot, drawn);
-  if (!ImGui::Begin("Timeline", &open, flags)) {
-    ImGui::End();
-    return;
-  }
-  drawn.Record();
   DrawSlider(frame, simulation);
   DrawBreakpoints(frame, simulation, selected);
-  ImGui::End();
 }
 
 void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Simulation& simulation) {
@@ -230,7 +222,6 @@ void TimelinePanel::DrawBreakpoints(const FrameContext& frame, const sim::Simula
 
 void TimelinePanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["timeline"];
-  out = drawn.ToJson();
   out["step"] = step_;
   out["total_steps"] = total_;
   out["marks"] = marks_;

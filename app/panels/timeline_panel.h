@@ -9,8 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "app/gui/workspace.h"
-#include "app/panels/panel_layout.h"
+#include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
 #include "sim/simulation.h"
 
@@ -22,8 +21,6 @@ std::optional<std::string> ParseBreakpoint(const std::string& spec, const sim::S
                                            sim::Breakpoint& breakpoint);
 
 struct TimelinePanel {
-  bool open = true;
-  DrawnRect drawn;
 
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, ThreadRef selected);
   // After `run-until`: where it stopped, shown under the breakpoint controls.

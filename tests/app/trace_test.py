@@ -230,7 +230,7 @@ def check_fill_file():
         expect("--m" in disagree and f"M = {m}" in disagree.replace("m = ", "M = "), disagree)
         write_vectors(path, [(m, inner, cols, flat(a), flat(b), flat(c))], truncate=4)
         truncated = run("--fill", "file:" + path, status=2).stderr
-        expect("case 0 at byte offset 0" in truncated and "truncated" in truncated, truncated)
+        expect("case 1 at byte offset 0" in truncated and "truncated" in truncated, truncated)
 
 
 def check_lesson_file():
@@ -275,7 +275,7 @@ def check_bad_values():
         (["--fill", "zeros"], ["'zeros'", "sequence"]),
         (["--fill-a", "random:x"], ["random:x", "seed"]),
         (["--kernel", "tiled", "--tm", "4"], ["--tm", "--kernel rect"]),
-        (["--kernel", "naive", "--barrier2", "off"], ["--barrier2", "naive kernel has none"]),
+        (["--kernel", "naive", "--barrier2", "off"], ["barrier2", "naive kernel has none"]),
         (["--lesson", "no_such_lesson"], ["no_such_lesson", "default"]),
         (["--m", "abc"], ["--m", "abc"]),
     ]

@@ -39,7 +39,7 @@ def test_barrier_key_shows_hazards_and_banner(binary):
     check(hazards["warnings"] == hazards["count"] and hazards["errors"] == 0,
           "all are warnings: the 2x2 block is one warp")
     check(all(h["kind"] == "RAW" and h["severity"] == "warning" for h in hazards["listed"]), "each listed row says so")
-    check("one warp: lockstep hides this race on today's gpus, but it is not guaranteed" in hazards["banner"].lower(),
+    check("lockstep hides this race on today's gpus, but it is not guaranteed" in hazards["banner"].lower(),
           "the one-warp banner is shown")
     check(state["race_lab"]["scheduler"] == "realistic", "the realistic scheduler runs")
     check(state["race_lab"]["c"]["stored"] == 16 and state["race_lab"]["c"]["wrong"] == 0,

@@ -32,6 +32,17 @@ TEST(ParseShapes, BadEntriesAreNamedAndLeaveTheListAlone) {
   EXPECT_EQ(shapes, std::vector<Shape>{Shape::Square(7)});
 }
 
+// The rule the runner and the live panel share: A, B and two C as BuffersFor pads them.
+TEST(DeviceMemory, ASizeThatCannotFitIsNamedWithWhatItNeeds) {
+  const Shape shape = Shape::Square(32768);
+  const double needed = BuffersFor(32768, 32768, 32768).Bytes();  // four 4 GiB matrices and padding
+  EXPECT_FALSE(DeviceMemoryError(shape, static_cast<std::uint64_t>(needed)));
+  const std::optional<std::string> error = DeviceMemoryError(shape, static_cast<std::uint64_t>(needed) - 1);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("n = 32768"), std::string::npos) << *error;
+  EXPECT_NE(error->find("needs 16.0 GiB"), std::string::npos) << *error;
+}
+
 TEST(ValidateRequest, AcceptsTheDefaults) {
   EXPECT_FALSE(ValidationError(BenchRequest{}));
   EXPECT_EQ(ResolveKernels(BenchRequest{}), DefaultKernels());

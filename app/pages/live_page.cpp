@@ -1,4 +1,4 @@
-#include "app/gui/live_workspace.h"
+#include "app/pages/live_page.h"
 
 #include <GLFW/glfw3.h>
 
@@ -39,18 +39,28 @@ std::string Counted(std::size_t count, const char* what) {
   return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
 }
 
+constexpr const char* kLivePanel = "Live GPU";
+
 }  // namespace
 
-LiveWorkspace::LiveWorkspace() : gpu_(kernels::ProbeGpu()) { panel_.ValidateSizes(gpu_); }
+LivePage::LivePage()
+    : gpu_(kernels::ProbeGpu()),
+      panels_({{kLivePanel, &kWholeArea,
+                [this](const FrameContext& frame) {
+                  panel_.Draw(frame, panels::LiveSweepView{gpu_, sweep_, progress_, model_link_});
+                },
+                "Ctrl+G"}}) {
+  panel_.ValidateSizes(gpu_);
+}
 
-void LiveWorkspace::RegisterActions(ActionRegistry& registry) {
+void LivePage::RegisterActions(ActionRegistry& registry) {
   auto add = [&](const char* name, const char* label, const char* description, std::vector<KeyChord> keys,
                  std::function<std::optional<std::string>(const std::string&)> run) {
     registry.Add({name, label, description, std::move(keys), std::move(run)});
   };
   add("live-panel", "Live GPU panel", "Show or hide the live GPU panel.", {{GLFW_KEY_G, GLFW_MOD_CONTROL}},
       [this](const std::string&) -> std::optional<std::string> {
-        panel_.open = !panel_.open;
+        panels_.Row(kLivePanel).open = !panels_.Row(kLivePanel).open;
         return std::nullopt;
       });
   add("live-run", "Run the sweep",
@@ -81,28 +91,21 @@ void LiveWorkspace::RegisterActions(ActionRegistry& registry) {
       [this](const std::string& size) { return SetModelSize(size); });
 }
 
-void LiveWorkspace::DrawViewMenu() {
-  ImGui::Separator();
-  ImGui::MenuItem("Live GPU panel", "Ctrl+G", &panel_.open);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the live GPU panel.");
-}
-
-void LiveWorkspace::Draw(const FrameContext& frame) {
+void LivePage::Draw(const FrameContext& frame) {
   if (sweep_in_flight_) sweep_frames_.Add(ImGui::GetIO().DeltaTime);
   CollectResults();
   UpdateModelLink();
-  const panels::LiveSweepView view{gpu_, sweep_, progress_, model_link_};
-  panel_.Draw(frame, view);
+  panels_.Draw(frame);
 }
 
-bool LiveWorkspace::Busy() const {
+bool LivePage::Busy() const {
   // A row still waiting for its count needs one more frame even when the counter is done.
   const bool counting = std::any_of(model_link_.rows.begin(), model_link_.rows.end(),
                                     [](const panels::ModelLinkRow& row) { return !row.reads.has_value(); });
   return sweep_in_flight_ || counting;
 }
 
-void LiveWorkspace::DumpState(nlohmann::json& state) const {
+void LivePage::DumpState(nlohmann::json& state) const {
   nlohmann::json& live = state["live"];
   live["device"] = {{"available", gpu_.available}, {"reason", gpu_.reason}, {"name", gpu_.device.name}};
   live["results"] = sweep_.results().size();
@@ -121,9 +124,9 @@ void LiveWorkspace::DumpState(nlohmann::json& state) const {
     nlohmann::json entry = {{"label", row.label}};
     if (row.reads) {
       entry["global_reads"] = row.reads->reads;
-      entry["counted_by"] = row.reads->source == plot::ReadsSource::kModel ? "model" : "formula";
+      entry["counted_by"] = row.reads->source == kernels::ReadsSource::kModel ? "model" : "formula";
       if (row.result && row.result->ok() && row.result->verified) {
-        entry["requested_gbs"] = plot::RequestedGBs(row.reads->reads, row.result->median_ms);
+        entry["requested_gbs"] = kernels::RequestedGBs(row.reads->reads, row.result->median_ms);
       }
     }
     rows.push_back(std::move(entry));
@@ -132,13 +135,13 @@ void LiveWorkspace::DumpState(nlohmann::json& state) const {
   panel_.DumpState(live);
 }
 
-std::optional<std::string> LiveWorkspace::Report(std::optional<std::string> error, const std::string& success) {
+std::optional<std::string> LivePage::Report(std::optional<std::string> error, const std::string& success) {
   panel_.status_is_error = error.has_value();
   panel_.status_message = error ? *error : success;
   return error;
 }
 
-std::optional<std::string> LiveWorkspace::Run(const std::string& save_to) {
+std::optional<std::string> LivePage::Run(const std::string& save_to) {
   if (sweep_in_flight_) return Report("a sweep is already running", "");
   if (panel_.kernels.empty()) return Report("choose at least one kernel", "");
   const std::vector<kernels::Shape> shapes = panel_.ValidateSizes(gpu_);
@@ -161,14 +164,14 @@ std::optional<std::string> LiveWorkspace::Run(const std::string& save_to) {
                                   Counted(shapes.size(), "size") + ", " + std::to_string(request.reps) + " launches each");
 }
 
-std::optional<std::string> LiveWorkspace::Cancel() {
+std::optional<std::string> LivePage::Cancel() {
   if (!sweep_in_flight_) return Report("no sweep is running", "");
   runner_.Cancel();
   progress_.cancelling = true;
   return Report(std::nullopt, "stopping after the current launch\u2026");
 }
 
-void LiveWorkspace::CollectResults() {
+void LivePage::CollectResults() {
   if (!sweep_in_flight_) return;
   // Read before taking: a runner that has stopped has handed over every result by then.
   const bool still_running = runner_.Running();
@@ -185,7 +188,7 @@ void LiveWorkspace::CollectResults() {
   FinishSweep();
 }
 
-void LiveWorkspace::FinishSweep() {
+void LivePage::FinishSweep() {
   runner_.Wait();
   sweep_in_flight_ = false;
   const bool cancelled = runner_.WasCancelled();
@@ -206,7 +209,7 @@ void LiveWorkspace::FinishSweep() {
   }
 }
 
-void LiveWorkspace::UpdateModelLink() {
+void LivePage::UpdateModelLink() {
   model_link_.sizes = SizesIn(sweep_.results());
   const auto chosen = std::find_if(model_link_.sizes.begin(), model_link_.sizes.end(), [this](const kernels::Shape& s) {
     return kernels::ToString(s) == panel_.model_size;
@@ -228,7 +231,7 @@ void LiveWorkspace::UpdateModelLink() {
   }
 }
 
-std::optional<std::string> LiveWorkspace::Load(const std::string& path) {
+std::optional<std::string> LivePage::Load(const std::string& path) {
   if (path.empty()) return Report("live-load needs a file name (type it in the File field)", "");
   if (sweep_in_flight_) return Report("a sweep is running: cancel it or let it finish before loading", "");
   // On failure the results on screen stay as they were: a bad file never blanks a good plot.
@@ -238,7 +241,7 @@ std::optional<std::string> LiveWorkspace::Load(const std::string& path) {
   return Report(std::nullopt, "");
 }
 
-std::optional<std::string> LiveWorkspace::Export(const std::string& path, const char* extension) {
+std::optional<std::string> LivePage::Export(const std::string& path, const char* extension) {
   if (path.empty() || !EndsWith(path, extension)) {
     return Report(std::string("the file name must end in ") + extension, "");
   }
@@ -246,14 +249,14 @@ std::optional<std::string> LiveWorkspace::Export(const std::string& path, const 
   return Report(sweep_.Save(path), "saved " + Counted(sweep_.results().size(), "result") + " to " + path + partial);
 }
 
-std::optional<std::string> LiveWorkspace::ExportPng(const std::string& path) {
+std::optional<std::string> LivePage::ExportPng(const std::string& path) {
   if (path.empty() || !EndsWith(path, ".png")) return Report("the file name must end in .png", "");
-  if (!panel_.open) return Report("open the live GPU panel first: the PNG is the plot as drawn", "");
+  if (!panels_.Row(kLivePanel).open) return Report("open the live GPU panel first: the PNG is the plot as drawn", "");
   panel_.pending_png = path;  // Cropped from this frame once it is rendered (FrameContext::region_screenshots).
   return Report(std::nullopt, "saving the plot to " + path);
 }
 
-std::optional<std::string> LiveWorkspace::SetKernels(const std::string& list) {
+std::optional<std::string> LivePage::SetKernels(const std::string& list) {
   if (sweep_in_flight_) return Report("a sweep is running: the kernels change after it", "");
   std::vector<std::string> chosen;
   if (list != "none") {
@@ -269,14 +272,14 @@ std::optional<std::string> LiveWorkspace::SetKernels(const std::string& list) {
   return std::nullopt;
 }
 
-std::optional<std::string> LiveWorkspace::SetSizes(const std::string& spec) {
+std::optional<std::string> LivePage::SetSizes(const std::string& spec) {
   panel_.sizes_text = spec;
   // The panel shows the problem beside the field; the status bar gets it too.
   if (panel_.ValidateSizes(gpu_).empty()) return "sizes: " + panel_.sizes_message;
   return std::nullopt;
 }
 
-std::optional<std::string> LiveWorkspace::SetReps(const std::string& text) {
+std::optional<std::string> LivePage::SetReps(const std::string& text) {
   try {
     size_t used = 0;
     const int reps = std::stoi(text, &used);
@@ -289,7 +292,7 @@ std::optional<std::string> LiveWorkspace::SetReps(const std::string& text) {
   }
 }
 
-std::optional<std::string> LiveWorkspace::SetView(const std::string& name) {
+std::optional<std::string> LivePage::SetView(const std::string& name) {
   if (name == "plot") {
     panel_.view = panels::LiveView::kPlot;
   } else if (name == "bars") {
@@ -300,7 +303,7 @@ std::optional<std::string> LiveWorkspace::SetView(const std::string& name) {
   return std::nullopt;
 }
 
-std::optional<std::string> LiveWorkspace::SetGflopsAxis(const std::string& name) {
+std::optional<std::string> LivePage::SetGflopsAxis(const std::string& name) {
   if (name == "log") {
     panel_.gflops_axis = plot::Scale::kLog;
   } else if (name == "linear") {
@@ -311,7 +314,7 @@ std::optional<std::string> LiveWorkspace::SetGflopsAxis(const std::string& name)
   return std::nullopt;
 }
 
-std::optional<std::string> LiveWorkspace::SetModelSize(const std::string& size) {
+std::optional<std::string> LivePage::SetModelSize(const std::string& size) {
   for (const kernels::Shape& shape : SizesIn(sweep_.results())) {
     if (kernels::ToString(shape) == size) {
       panel_.model_size = size;

@@ -1,24 +1,15 @@
-#include "app/gui/lesson_editor.h"
+#include "app/pages/lesson_editor.h"
 
-#include "app/gui/lesson_edit.h"
-#include "app/gui/trace_export.h"
+#include <cerrno>
+#include <cstdlib>
+
+#include "app/pages/trace_export.h"
+#include "kernels/test_vector_lesson.h"
+#include "sim/lesson_edit.h"
 #include "sim/lesson_file.h"
 
 namespace gui {
 namespace {
-
-std::optional<sim::LessonConfig> FindPreset(const std::string& name) {
-  for (const sim::LessonConfig& preset : sim::Presets()) {
-    if (preset.name == name) return preset;
-  }
-  return std::nullopt;
-}
-
-std::string PresetNames() {
-  std::string names;
-  for (const sim::LessonConfig& preset : sim::Presets()) names += (names.empty() ? "" : ", ") + preset.name;
-  return names;
-}
 
 // Lessons compare by their file form: every field a lesson file keeps.
 bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b) {
@@ -43,7 +34,7 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
                         "the last lesson could not be reopened (" + load.error + "): the default lesson is open");
     }
   } else if (!option.empty() && option != "default") {
-    if (auto preset = FindPreset(option)) {
+    if (auto preset = sim::FindPreset(option)) {
       lesson = *preset;
     } else {
       const sim::LessonLoad load = sim::ReadLessonFile(option);
@@ -54,7 +45,7 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
         notifications.Add(Severity::kError, "cannot open lesson: " + load.error +
                                                 " (the default lesson is open; "
                                                 "--lesson takes a lesson JSON file or one of " +
-                                                PresetNames() + ")");
+                                                sim::PresetNames() + ")");
       }
     }
   }
@@ -71,7 +62,7 @@ void LessonEditor::RegisterActions(ActionRegistry& registry) {
                 [this](const std::string& edits) { return Edit(edits); }});
   registry.Add({"lesson-preset",
                 "Open a preset",
-                "Open a built-in lesson by name (" + PresetNames() + ").",
+                "Open a built-in lesson by name (" + sim::PresetNames() + ").",
                 {},
                 [this](const std::string& name) { return Preset(name); }});
   registry.Add({"lesson-open",
@@ -99,11 +90,11 @@ void LessonEditor::RegisterActions(ActionRegistry& registry) {
 
 std::optional<std::string> LessonEditor::Edit(const std::string& edits) {
   sim::LessonConfig edited = draft_.lesson;
-  if (auto unreadable = ApplyLessonEdits(edits, edited)) return Refuse(*unreadable);
+  if (auto unreadable = sim::ApplyLessonEdits(edits, edited)) return Refuse(*unreadable);
   if (auto invalid = sim::Validate(edited)) {
     draft_.lesson = edited;
     sim::LessonConfig running = running_();
-    if (!ApplyLessonEdits(edits, running) && !sim::Validate(running) && !SameLesson(running, running_())) {
+    if (!sim::ApplyLessonEdits(edits, running) && !sim::Validate(running) && !SameLesson(running, running_())) {
       run_(running);
     }
     return Refuse(*invalid);
@@ -133,8 +124,8 @@ void LessonEditor::Report(const std::string& text, bool is_error) {
 }
 
 std::optional<std::string> LessonEditor::Preset(const std::string& name) {
-  if (auto preset = FindPreset(name)) return Take(*preset, "opened the preset " + name);
-  const std::string error = "unknown preset \"" + name + "\": the presets are " + PresetNames();
+  if (auto preset = sim::FindPreset(name)) return Take(*preset, "opened the preset " + name);
+  const std::string error = "unknown preset \"" + name + "\": the presets are " + sim::PresetNames();
   Report(error, true);
   return error;
 }
@@ -170,17 +161,19 @@ std::optional<std::string> LessonEditor::Save(const std::string& path) {
 std::optional<std::string> LessonEditor::LoadVectors(const std::string& argument) {
   const std::size_t hash = argument.rfind('#');
   const std::string path = hash == std::string::npos ? argument : argument.substr(0, hash);
-  int index = 0;
+  long long number = 1;
   if (hash != std::string::npos) {
-    try {
-      index = std::stoi(argument.substr(hash + 1)) - 1;
-    } catch (const std::exception&) {
-      return Refuse({"fill_file", "\"" + argument.substr(hash + 1) + "\" is not a case number"});
+    const std::string text = argument.substr(hash + 1);
+    char* end = nullptr;
+    errno = 0;
+    number = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || errno == ERANGE) {
+      return Refuse({"fill_file", "\"" + text + "\" is not a case number (cases count from 1)"});
     }
   }
   sim::LessonConfig lesson = draft_.lesson;
-  if (auto error = LoadTestVectorCase(path, index, lesson)) return Refuse(*error);
-  return Take(lesson, "A and B from case " + std::to_string(index + 1) + " of " + path);
+  if (auto error = kernels::ApplyTestVectorCase(path, number, lesson)) return Refuse(*error);
+  return Take(lesson, "A and B from case " + std::to_string(number) + " of " + path);
 }
 
 std::optional<std::string> LessonEditor::ExportTrace(const std::string& path) {
@@ -190,7 +183,7 @@ std::optional<std::string> LessonEditor::ExportTrace(const std::string& path) {
   }
   const sim::LessonConfig lesson = running_();
   if (!export_.Start(
-          [lesson, path](const std::atomic<bool>&, JobProgress&) { return ExportTraceJson(lesson, path); })) {
+          [lesson, path](const std::atomic<bool>&, kernels::JobProgress&) { return ExportTraceJson(lesson, path); })) {
     Report("a trace export is already running", true);
     return draft_.status;
   }

@@ -1,9 +1,7 @@
-// workspace.h — a group of panels that share one source of truth (the lesson's model, the
-// GPU runner). The application owns the workspaces and calls them in the main loop's
-// order: actions first, then drawing; it never reaches into their panels.
+// frame_context.h — what the shell hands each page and panel for one frame: fonts, the
+// action queue, notifications, the free area, and the display mode.
 #pragma once
 #include <imgui.h>
-#include <nlohmann/json.hpp>
 
 #include <string>
 #include <vector>
@@ -11,7 +9,6 @@
 #include "app/gui/actions.h"
 #include "app/gui/fonts.h"
 #include "app/gui/notifications.h"
-#include "app/gui/settings_store.h"
 
 namespace gui {
 
@@ -33,21 +30,6 @@ struct FrameContext {
   // Regions to crop from this very frame's framebuffer after it is rendered, so the file holds
   // exactly what was drawn (a general hook; the live panel's plot export is its first user).
   std::vector<RegionScreenshot>* region_screenshots = nullptr;
-};
-
-class Workspace {
- public:
-  virtual ~Workspace() = default;
-  // Adds this workspace's actions (and their keys) to the registry, once at start-up.
-  virtual void RegisterActions(ActionRegistry& registry) = 0;
-  // Items for the menu bar's View menu (panel toggles and the like).
-  virtual void DrawViewMenu() {}
-  virtual void Draw(const FrameContext& frame) = 0;
-  // What the panels show, for --dump-state and GUI tests.
-  virtual void DumpState(nlohmann::json& state) const = 0;
-  // True while a background job (GPU sweep, seed sweep) runs: automated runs wait for it.
-  virtual bool Busy() const { return false; }
-  virtual void SaveSettings(Settings& /*settings*/) const {}
 };
 
 }  // namespace gui

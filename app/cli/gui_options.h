@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-namespace gui {
+namespace cli {
 
 struct GuiOptions {
   std::string lesson;       // "" → last lesson from settings, else the default; "default"; or a file.
@@ -16,4 +16,4 @@ struct GuiOptions {
   bool presentation = false;  // Start in presentation mode.
 };
 
-}  // namespace gui
+}  // namespace cli

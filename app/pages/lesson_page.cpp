@@ -1,30 +1,33 @@
-#include "app/gui/lesson_workspace.h"
+#include "app/pages/lesson_page.h"
 
 #include <GLFW/glfw3.h>
 
 #include <cstdlib>
 #include <utility>
 
+#include "sim/lesson_edit.h"
+#include "sim/teaching.h"
 #include "sim/snapshot.h"
 
 namespace gui {
 
-LessonWorkspace::LessonWorkspace(const std::string& lesson, const nlohmann::json& saved_lesson,
+LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson,
                                  Notifications& notifications)
     : editor_([this](const sim::LessonConfig& config) { Rebuild(config); },
               [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
-      race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }) {
+      race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }),
+      panels_(PanelRows()) {
   Rebuild(editor_.Initial(lesson, saved_lesson, notifications));
 }
 
-void LessonWorkspace::Rebuild(const sim::LessonConfig& config) {
+void LessonPage::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(config);
   simulation_->JumpTo(std::min(step, simulation_->TotalSteps()));
   comparison_.Request(*simulation_);
 }
 
-void LessonWorkspace::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
+void LessonPage::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
                                     const char* description, std::vector<KeyChord> keys,
                                     std::int64_t (sim::Simulation::*move)()) {
   registry.Add({name, label, description, std::move(keys), [this, move](const std::string&) -> std::optional<std::string> {
@@ -33,19 +36,19 @@ void LessonWorkspace::AddStepAction(ActionRegistry& registry, const char* name, 
                 }});
 }
 
-std::optional<std::string> LessonWorkspace::ToggleBarrier(int which) {
+std::optional<std::string> LessonPage::ToggleBarrier(int which) {
   const sim::LessonConfig& config = simulation_->config();
   const sim::SyncKind kind = which == 1 ? config.barrier1 : config.barrier2;
   return editor_.Edit("barrier" + std::to_string(which) + "=" + (kind == sim::SyncKind::kNone ? "syncthreads" : "off"));
 }
 
-const sim::Thread* LessonWorkspace::PickedThread(const sim::Snapshot& snapshot) const {
+const sim::Thread* LessonPage::PickedThread(const sim::Snapshot& snapshot) const {
   if (!selection_.picked) return nullptr;
   const ThreadRef picked = selection_.Resolve(snapshot);
   return &snapshot.thread(picked.block, picked.thread);
 }
 
-void LessonWorkspace::RegisterActions(ActionRegistry& registry) {
+void LessonPage::RegisterActions(ActionRegistry& registry) {
   AddStepAction(registry, "step", "Step", "Run one instruction of the scheduler's unit.", {{GLFW_KEY_RIGHT, 0}},
                 &sim::Simulation::Step);
   AddStepAction(registry, "next-phase", "Next phase", "Run to the end of the current tile phase.",
@@ -100,7 +103,7 @@ void LessonWorkspace::RegisterActions(ActionRegistry& registry) {
 }
 
 // The actions of the Matrices, Threads and Timeline panels.
-void LessonWorkspace::RegisterViewActions(ActionRegistry& registry) {
+void LessonPage::RegisterViewActions(ActionRegistry& registry) {
   registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
                   char* end = nullptr;
@@ -125,46 +128,60 @@ void LessonWorkspace::RegisterViewActions(ActionRegistry& registry) {
                 "\"A|B ROW COL VALUE\": change one input value and re-run the lesson to the same step.", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
                   sim::LessonConfig config = simulation_->config();
-                  if (auto error = ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
+                  if (auto error = sim::ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
                   Rebuild(config);
                   return std::nullopt;
                 }});
 }
 
-void LessonWorkspace::DrawViewMenu() {
-  ImGui::Separator();
-  for (auto [title, open] : {std::pair{"Controls", &controls_.open}, {"Shared tiles", &shared_tiles_.open},
-                             {"Counters", &counters_.open}, {"Kernel source", &kernel_source_.open},
-                             {"Hazards", &hazards_.open}, {"Race lab", &race_lab_panel_.open},
-                             {"Matrices", &matrices_.open}, {"Threads", &threads_.open},
-                             {"Narration", &narration_.open}, {"Timeline", &timeline_.open}}) {
-    ImGui::MenuItem(title, nullptr, open);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show or hide the %s panel (Reset layout puts it back in place).", title);
-  }
+// The lesson page's panels, each once: its title, its slot, and what draws it.
+std::vector<PanelRow> LessonPage::PanelRows() {
+  const auto snapshot = [this] { return simulation_->snapshot(); };
+  return {
+      {"Controls", &kControlsSlot,
+       [this](const FrameContext& frame) { controls_.Draw(frame, *simulation_, play_, editor_.draft()); }},
+      {"Counters", &kCountersSlot,
+       [this](const FrameContext&) { counters_.Draw(*simulation_, comparison_.Current()); }},
+      {"Matrices", &kMatricesSlot,
+       [this, snapshot](const FrameContext& frame) {
+         matrices_.Draw(frame, snapshot(), simulation_->reference());
+       }},
+      {"Shared tiles", &kSharedTilesSlot,
+       [this, snapshot](const FrameContext&) {
+         const sim::Snapshot now = snapshot();
+         shared_tiles_.Draw(now, selection_.Resolve(now));
+       }},
+      {"Threads", &kThreadsSlot,
+       [this, snapshot](const FrameContext& frame) { threads_.Draw(frame, snapshot(), selection_); }},
+      {"Kernel source", &kKernelSourceSlot,
+       [this, snapshot](const FrameContext& frame) {
+         const sim::Snapshot now = snapshot();
+         kernel_source_.Draw(frame, now, PickedThread(now));
+       }},
+      {"Hazards", &kHazardsSlot, [this, snapshot](const FrameContext& frame) { hazards_.Draw(frame, snapshot()); }},
+      {"Race lab", &kRaceLabSlot,
+       [this](const FrameContext& frame) { race_lab_panel_.Draw(frame, *simulation_, race_lab_.View()); }},
+      {"Narration", &kNarrationSlot, [this](const FrameContext&) { narration_.Draw(); }},
+      {"Timeline", &kTimelineSlot,
+       [this, snapshot](const FrameContext& frame) {
+         timeline_.Draw(frame, *simulation_, selection_.Resolve(snapshot()));
+       }},
+  };
 }
 
-void LessonWorkspace::Draw(const FrameContext& frame) {
+void LessonPage::Draw(const FrameContext& frame) {
   for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
     if (simulation_->Step() == 0) play_.playing = false;
   }
   race_lab_.Poll();
   editor_.Poll();
   comparison_.Poll();
-  const sim::Snapshot snapshot = simulation_->snapshot();
-  controls_.Draw(frame, *simulation_, play_, editor_.draft());
-  kernel_source_.Draw(frame, snapshot, PickedThread(snapshot));
-  hazards_.Draw(frame, snapshot);
-  race_lab_panel_.Draw(frame, *simulation_, race_lab_);
-  shared_tiles_.Draw(frame, snapshot, selection_.Resolve(snapshot));
-  counters_.Draw(frame, *simulation_, comparison_.Current());
-  matrices_.Draw(frame, snapshot, simulation_->a(), simulation_->b());
-  threads_.Draw(frame, snapshot, selection_);
-  narration_.Update(snapshot);
-  narration_.Draw(frame);
-  timeline_.Draw(frame, *simulation_, selection_.Resolve(snapshot));
+  // The narration follows the run whether or not its panel is open, so its scrollback has no gaps.
+  narration_.Update(simulation_->snapshot());
+  panels_.Draw(frame);
 }
 
-void LessonWorkspace::DumpState(nlohmann::json& state) const {
+void LessonPage::DumpState(nlohmann::json& state) const {
   const sim::LessonConfig& config = simulation_->config();
   nlohmann::json& lesson = state["lesson"];
   lesson["m"] = config.m;
@@ -185,25 +202,20 @@ void LessonWorkspace::DumpState(nlohmann::json& state) const {
   const sim::Snapshot snapshot = simulation_->snapshot();
   state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot));
   state["hazards"] = HazardsPanel::Describe(snapshot);
-  state["race_lab_case"] = {{"headline", RaceLabPanel::CaseHeadline(simulation_->geometry())},
-                            {"why", RaceLabPanel::CaseStatement(config, simulation_->geometry())}};
+  state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(simulation_->geometry())},
+                            {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
   editor_.DumpState(state);
   race_lab_.DumpState(state);
   nlohmann::json& panels = state["lesson_panels"];
-  controls_.DumpPlacement(panels);
-  kernel_source_.DumpPlacement(panels);
-  hazards_.DumpPlacement(panels);
-  race_lab_panel_.DumpPlacement(panels);
   shared_tiles_.DumpState(panels);
-  counters_.DumpState(panels);
   matrices_.DumpState(panels);
   threads_.DumpState(panels);
   narration_.DumpState(panels);
   timeline_.DumpState(panels);
 }
 
-bool LessonWorkspace::Busy() const { return race_lab_.Busy() || editor_.Busy() || comparison_.Busy(); }
+bool LessonPage::Busy() const { return race_lab_.Busy() || editor_.Busy() || comparison_.Busy(); }
 
-void LessonWorkspace::SaveSettings(Settings& settings) const { editor_.SaveSettings(settings); }
+void LessonPage::SaveSettings(Settings& settings) const { editor_.SaveSettings(settings); }
 
 }  // namespace gui

@@ -1,9 +1,9 @@
-#include "app/gui/trace_export.h"
+#include "app/pages/trace_export.h"
 
 #include <cstdio>
 #include <fstream>
 
-#include "app/cli/trace_json.h"
+#include "sim/trace_summary.h"
 #include "sim/comparison.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
@@ -27,7 +27,7 @@ std::string ExportTraceJson(const sim::LessonConfig& lesson, const std::string& 
   if (auto invalid = sim::Validate(lesson)) return invalid->message;
   sim::Simulation simulation(lesson, kNoHistory);
   simulation.RunToEnd();
-  const nlohmann::json trace = cli::TraceSummaryJson(simulation, sim::Assess(simulation), NaiveGlobalReads(simulation));
+  const nlohmann::json trace = sim::TraceSummaryJson(simulation, sim::Assess(simulation), NaiveGlobalReads(simulation));
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);

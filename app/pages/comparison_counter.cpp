@@ -1,4 +1,4 @@
-#include "app/gui/comparison_counter.h"
+#include "app/pages/comparison_counter.h"
 
 namespace gui {
 
@@ -12,7 +12,7 @@ void ComparisonCounter::Poll() {
   if (job_.Running() || !waiting_) return;
   Lesson lesson = std::move(*waiting_);
   waiting_.reset();
-  job_.Start([lesson = std::move(lesson)](const std::atomic<bool>& cancel, JobProgress&) {
+  job_.Start([lesson = std::move(lesson)](const std::atomic<bool>& cancel, kernels::JobProgress&) {
     return Counted{lesson.generation, sim::CountComparison(lesson.config, lesson.a, lesson.b, &cancel)};
   });
 }

@@ -9,16 +9,15 @@
 #include <cstdint>
 #include <deque>
 #include <map>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
+#include "kernels/background_job.h"
 #include "kernels/bench.h"
 #include "kernels/kernel_table.h"
 #include "sim/lesson_config.h"
 
-namespace plot {
+namespace kernels {
 
 // The largest dimension the model counts itself.
 constexpr std::int64_t kModelCountLimit = 256;
@@ -30,11 +29,8 @@ struct GlobalReads {
   ReadsSource source = ReadsSource::kFormula;
 };
 
-// The lesson that runs `spec` at `shape` on the model; nothing for cuBLAS (not modelled) or
-// a shape the model cannot hold.
-std::optional<sim::LessonConfig> ModelLessonFor(const kernels::KernelSpec& spec, const kernels::Shape& shape);
 // Every dimension at most kModelCountLimit.
-bool CountedByModel(const kernels::Shape& shape);
+bool CountedByModel(const Shape& shape);
 // Global reads of A and B by the closed form.
 std::uint64_t FormulaReads(const sim::LessonConfig& lesson);
 // Runs the model to the end and returns its count; nothing when `stop` turned true first.
@@ -44,35 +40,32 @@ double RequestedGBs(std::uint64_t reads, double milliseconds);
 // "counted by the model" or "formula (checked against the model up to 256³)".
 std::string Describe(ReadsSource source);
 
-// Counts with the model on a worker thread, one lesson at a time, so the UI never waits;
-// remembers every count.
+// Counts with the model on a worker thread (a BackgroundJob), one lesson at a time, so the UI
+// never waits; remembers every count. Get() is called from one thread, once a frame: it takes
+// the count that finished and starts the next.
 class GlobalReadsCounter {
  public:
-  GlobalReadsCounter() = default;
-  ~GlobalReadsCounter();  // Stops the count in flight and waits for it.
-  GlobalReadsCounter(const GlobalReadsCounter&) = delete;
-  GlobalReadsCounter& operator=(const GlobalReadsCounter&) = delete;
-
   // The figure for `spec` at `shape`: from the formula at once above the model's limit, from
-  // the model once it has counted (nothing until then: the first call starts the count).
+  // the model once it has counted (nothing until then: the first call queues the count).
   // Nothing for cuBLAS.
-  std::optional<GlobalReads> Get(const kernels::KernelSpec& spec, const kernels::Shape& shape);
+  std::optional<GlobalReads> Get(const KernelSpec& spec, const Shape& shape);
 
  private:
   struct Job {
     std::string key;
     sim::LessonConfig lesson;
   };
-  void StartWorker();
-  void Work();
+  struct Counted {
+    std::string key;
+    std::optional<GlobalReads> reads;  // nothing when cancelled
+  };
+  void TakeFinished();
+  void StartNext();
 
-  std::mutex mutex_;  // Guards the four below.
   std::map<std::string, GlobalReads> counted_;
   std::deque<Job> queue_;
   std::string in_flight_;
-  bool working_ = false;
-  std::thread worker_;
-  std::atomic<bool> stop_{false};
+  BackgroundJob<Counted> job_;  // last: it stops and joins before the rest goes
 };
 
-}  // namespace plot
+}  // namespace kernels

@@ -1,4 +1,4 @@
-#include "app/cli/trace_json.h"
+#include "sim/trace_summary.h"
 
 #include <string>
 
@@ -6,7 +6,7 @@
 #include "sim/kernel_source.h"
 #include "sim/lesson_file.h"
 
-namespace cli {
+namespace sim {
 namespace {
 
 using nlohmann::json;
@@ -100,7 +100,7 @@ json TraceSummaryJson(const sim::Simulation& simulation, const sim::RunOutcome& 
   out["naive_global_reads"] = naive_global_reads;
   out["reads_per_element"] = double(counted.GlobalReads()) / elements_of_c;
   out["naive_reads_per_element"] = double(naive_global_reads) / elements_of_c;
-  out["saving"] = counted.GlobalReads() == 0 ? 0.0 : double(naive_global_reads) / double(counted.GlobalReads());
+  out["saving"] = ReadSaving(naive_global_reads, counted.GlobalReads());
   out["select_zero"] = counted.select_zero;
   out["global_writes"] = counted.global_writes;
   out["shared_reads"] = counted.shared_reads;
@@ -139,4 +139,4 @@ json TraceSummaryJson(const sim::Simulation& simulation, const sim::RunOutcome& 
   return out;
 }
 
-}  // namespace cli
+}  // namespace sim

@@ -1,13 +1,13 @@
 // The live panel's results: files written by the CLI's writer (`tilescope bench --csv/--json`
 // calls kernels::WriteResultsFile) load, are marked with where they came from, and a
 // malformed or truncated file is refused with a message while the last good results stay.
-#include "app/plot/sweep_results.h"
+#include "kernels/sweep_results.h"
 
 #include <gtest/gtest.h>
 
 #include <fstream>
 
-namespace plot {
+namespace kernels {
 namespace {
 
 // Synthetic figures (round numbers, a made-up GPU): the loading is under test, not a device.
@@ -111,4 +111,4 @@ TEST(SweepResults, ForeignFileKeepsTheLastGoodResults) {
 }
 
 }  // namespace
-}  // namespace plot
+}  // namespace kernels

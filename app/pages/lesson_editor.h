@@ -12,20 +12,13 @@
 #include <string>
 
 #include "app/gui/actions.h"
-#include "app/gui/background_job.h"
+#include "app/panels/controls_panel.h"
+#include "kernels/background_job.h"
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
 #include "sim/lesson_config.h"
 
 namespace gui {
-
-struct LessonDraft {
-  sim::LessonConfig lesson;                   // what the fields show
-  std::optional<sim::ValidationError> error;  // why `lesson` is not the one running
-  std::uint64_t generation = 0;               // grows on every change, so fields re-read the draft
-  std::string status;                         // outcome of the last open, save or load
-  bool status_is_error = false;
-};
 
 class LessonEditor {
  public:
@@ -62,7 +55,7 @@ class LessonEditor {
   std::function<void(const sim::LessonConfig&)> run_;
   std::function<const sim::LessonConfig&()> running_;
   LessonDraft draft_;
-  BackgroundJob<std::string> export_;  // the error, or "" once the file is written
+  kernels::BackgroundJob<std::string> export_;  // the error, or "" once the file is written
   std::string export_path_;
 };
 

@@ -1,16 +1,17 @@
-// background_job.h — model work that would stall a frame (a hundred full runs of a
-// lesson), done on a worker thread: Start() returns at once, the UI polls Running() and
-// the progress once a frame and takes the result when it is there; Cancel() sets a flag
-// the work checks between runs. The destructor cancels and waits, so no worker outlives
-// the panel that shows it.
+// background_job.h — the one worker-thread helper: work that would stall a frame (a hundred
+// full runs of a lesson, a model count, a GPU sweep) runs here. Start() returns at once, the
+// UI polls Running() and the progress once a frame and takes the result when it is there;
+// Cancel() sets a flag the work checks between runs. The destructor cancels and waits, so no
+// worker outlives what shows it.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
 
-namespace gui {
+namespace kernels {
 
 struct JobProgress {
   std::atomic<int> done{0};
@@ -50,6 +51,19 @@ class BackgroundJob {
   }
 
   void Cancel() { cancel_.store(true); }
+  // Waits for the job to end; false if it still runs after `timeout`. Call it from the thread
+  // that starts jobs.
+  bool Wait(std::chrono::milliseconds timeout = std::chrono::milliseconds::max()) {
+    const auto start = std::chrono::steady_clock::now();
+    while (running_.load()) {
+      if (timeout != std::chrono::milliseconds::max() && std::chrono::steady_clock::now() - start >= timeout) {
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (worker_.joinable()) worker_.join();
+    return true;
+  }
   bool Running() const { return running_.load(); }
   bool Cancelling() const { return running_.load() && cancel_.load(); }
   int Done() const { return progress_.done.load(); }
@@ -58,10 +72,6 @@ class BackgroundJob {
   std::optional<Result> LastResult() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return result_;
-  }
-  void Forget() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    result_.reset();
   }
 
  private:
@@ -73,4 +83,4 @@ class BackgroundJob {
   std::optional<Result> result_;
 };
 
-}  // namespace gui
+}  // namespace kernels

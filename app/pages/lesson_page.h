@@ -1,14 +1,15 @@
-// lesson_workspace.h — the lesson window: one sim::Simulation and the panels that show it.
+// lesson_page.h — the lesson window: one sim::Simulation and the panels that show it.
 // Panels read a snapshot and queue named actions; the actions change the model between
 // frames, so a key, a button and an --actions script do exactly the same thing.
 #pragma once
 #include <memory>
 
-#include "app/gui/comparison_counter.h"
-#include "app/gui/lesson_editor.h"
+#include "app/pages/comparison_counter.h"
+#include "app/pages/lesson_editor.h"
 #include "app/gui/play_clock.h"
-#include "app/gui/race_lab.h"
-#include "app/gui/workspace.h"
+#include "app/pages/lesson_layout.h"
+#include "app/pages/race_lab.h"
+#include "app/gui/page.h"
 #include "app/panels/controls_panel.h"
 #include "app/panels/counters_panel.h"
 #include "app/panels/matrices_panel.h"
@@ -24,14 +25,15 @@
 
 namespace gui {
 
-class LessonWorkspace : public Workspace {
+class LessonPage : public Page {
  public:
   // `lesson` is the --lesson value: a preset name or a lesson file; "" reopens `saved_lesson`
   // (the settings' last lesson), else the default.
-  LessonWorkspace(const std::string& lesson, const nlohmann::json& saved_lesson, Notifications& notifications);
+  LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson, Notifications& notifications);
   void RegisterActions(ActionRegistry& registry) override;
-  void DrawViewMenu() override;
   void Draw(const FrameContext& frame) override;
+  PanelTable& Panels() override { return panels_; }
+  const PanelTable& Panels() const override { return panels_; }
   void DumpState(nlohmann::json& state) const override;
   bool Busy() const override;
   void SaveSettings(Settings& settings) const override;
@@ -44,6 +46,7 @@ class LessonWorkspace : public Workspace {
   // The thread picked in the Threads panel, or nullptr while the views follow the scheduler.
   const sim::Thread* PickedThread(const sim::Snapshot& snapshot) const;
   void RegisterViewActions(ActionRegistry& registry);
+  std::vector<PanelRow> PanelRows();
 
   std::unique_ptr<sim::Simulation> simulation_;
   ComparisonCounter comparison_;
@@ -61,6 +64,7 @@ class LessonWorkspace : public Workspace {
   KernelSourcePanel kernel_source_;
   HazardsPanel hazards_;
   RaceLabPanel race_lab_panel_;
+  PanelTable panels_;  // after the panels: its rows draw them
 };
 
 }  // namespace gui

@@ -1,10 +1,11 @@
-#include "app/gui/race_lab.h"
+#include "app/pages/race_lab.h"
 
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
 
 #include "kernels/device.h"
+#include "kernels/model_replay.h"
 #include "kernels/registry.h"
 #include "sim/bits.h"
 #include "sim/reference.h"
@@ -15,25 +16,13 @@ namespace {
 constexpr int kMaxSeeds = 100000;
 constexpr int kMaxTrials = 100;
 
-sim::SyncKind ToSyncKind(kernels::Barrier barrier) {
-  switch (barrier) {
-    case kernels::Barrier::kSyncwarp:
-      return sim::SyncKind::kSyncwarp;
-    case kernels::Barrier::kNone:
-      return sim::SyncKind::kNone;
-    case kernels::Barrier::kSyncthreads:
-      break;
-  }
-  return sim::SyncKind::kSyncthreads;
-}
-
 // The variants the race lab compares, in the registry's order for a tile with compiled ones
 // (so model and GPU rows line up), else the same four for the model alone.
 std::vector<RaceVariantRow> VariantRows(const sim::LessonConfig& lesson) {
   std::vector<RaceVariantRow> rows;
   if (lesson.kernel == sim::KernelKind::kTiled) {
     for (const kernels::KernelSpec* spec : kernels::RaceSetForTile(lesson.tile).variants) {
-      rows.push_back({spec->name, spec->label, ToSyncKind(spec->first_barrier), ToSyncKind(spec->second_barrier), {}});
+      rows.push_back({spec->name, spec->label, kernels::ToModel(spec->first_barrier), kernels::ToModel(spec->second_barrier), {}});
     }
   }
   if (!rows.empty()) return rows;
@@ -150,7 +139,7 @@ std::optional<std::string> RaceLab::ToggleRaceScheduler() {
 std::optional<std::string> RaceLab::RunSeeds() {
   const sim::LessonConfig lesson = simulation_().config();
   const int count = seed_count_;
-  const bool started = seeds_.Start([lesson, count](const std::atomic<bool>& cancel, JobProgress& progress) {
+  const bool started = seeds_.Start([lesson, count](const std::atomic<bool>& cancel, kernels::JobProgress& progress) {
     progress.total.store(count);
     SweepOutcome outcome;
     outcome.lesson = DescribeRaceSetup(lesson);
@@ -212,7 +201,7 @@ std::optional<std::string> RaceLab::RunGpu() {
 void RaceLab::StartModelRuns(const sim::LessonConfig& lesson) {
   const std::vector<RaceVariantRow> rows = variants_;
   const int trials = trials_;
-  model_runs_.Start([lesson, rows, trials](const std::atomic<bool>& cancel, JobProgress& progress) {
+  model_runs_.Start([lesson, rows, trials](const std::atomic<bool>& cancel, kernels::JobProgress& progress) {
     ModelVariantRuns runs;
     runs.scheduler = sim::Name(lesson.scheduler);
     runs.elements = static_cast<std::uint64_t>(lesson.m) * static_cast<std::uint64_t>(lesson.n);
@@ -266,36 +255,14 @@ std::optional<std::string> RaceLab::SetTrials(const std::string& text) {
   return std::nullopt;
 }
 
-const std::vector<float>& RaceLab::Reference() const {
-  const sim::Simulation& simulation = simulation_();
-  if (simulation.a() != reference_a_ || simulation.b() != reference_b_ || reference_.size() != simulation.c().size()) {
-    const sim::LessonConfig& lesson = simulation.config();
-    reference_a_ = simulation.a();
-    reference_b_ = simulation.b();
-    reference_ = sim::ReferenceProduct(lesson.m, lesson.n, lesson.k, reference_a_, reference_b_);
-  }
-  return reference_;
-}
-
-CCheck RaceLab::CheckC() const {
-  const sim::Simulation& simulation = simulation_();
-  const std::vector<float>& reference = Reference();
-  const std::vector<float>& c = simulation.c();
-  const std::vector<std::uint8_t>& written = simulation.snapshot().state().c_written;
-  CCheck check;
-  check.elements = c.size();
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (!written[i]) continue;
-    ++check.stored;
-    if (!sim::SameBits(c[i], reference[i])) check.wrong_indices.push_back(static_cast<std::int32_t>(i));
-  }
-  check.wrong = check.wrong_indices.size();
-  return check;
+RaceLabView RaceLab::View() const {
+  return {sim::CheckStoredC(simulation_()), seeds_, variants_, model_runs_, runner_.Running(), runner_.LastProgress(),
+          GpuUnavailableReason(), gpu_status_, large_size_, trials_};
 }
 
 void RaceLab::DumpState(nlohmann::json& state) const {
   nlohmann::json& lab = state["race_lab"];
-  const CCheck check = CheckC();
+  const sim::StoredCheck check = sim::CheckStoredC(simulation_());
   lab["c"] = {{"elements", check.elements}, {"stored", check.stored}, {"wrong", check.wrong}};
   lab["scheduler"] = sim::Name(simulation_().config().scheduler);
   lab["setup"] = DescribeRaceSetup(simulation_().config());

@@ -1,6 +1,6 @@
-#include "app/plot/sweep_results.h"
+#include "kernels/sweep_results.h"
 
-namespace plot {
+namespace kernels {
 
 std::string SweepResults::Provenance() const {
   if (file_.results.empty() && !loaded()) return "";
@@ -30,4 +30,4 @@ std::optional<std::string> SweepResults::Save(const std::string& path) const {
   return kernels::WriteResultsFile(file_, path);
 }
 
-}  // namespace plot
+}  // namespace kernels

@@ -12,7 +12,7 @@
 
 #include "kernels/results_file.h"
 
-namespace plot {
+namespace kernels {
 
 class SweepResults {
  public:
@@ -42,4 +42,4 @@ class SweepResults {
   std::string loaded_from_;
 };
 
-}  // namespace plot
+}  // namespace kernels

@@ -6,7 +6,7 @@
 #include <optional>
 #include <utility>
 
-#include "app/gui/background_job.h"
+#include "kernels/background_job.h"
 #include "sim/comparison.h"
 #include "sim/simulation.h"
 
@@ -33,7 +33,7 @@ class ComparisonCounter {
 
   std::uint64_t generation_ = 0;  // grows with every Request
   std::optional<Lesson> waiting_;
-  BackgroundJob<Counted> job_;
+  kernels::BackgroundJob<Counted> job_;
 };
 
 }  // namespace gui

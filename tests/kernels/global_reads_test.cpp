@@ -2,16 +2,17 @@
 // form the panel uses above 256³ equals what the model counts, at sizes up to 256 (256³
 // itself for the naive and the TILE 16 kernels); and the counter hands the model's
 // count over from its worker thread.
-#include "app/plot/global_reads.h"
+#include "kernels/global_reads.h"
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <thread>
 
+#include "kernels/model_replay.h"
 #include "kernels/registry.h"
 
-namespace plot {
+namespace kernels {
 namespace {
 
 const std::atomic<bool> kNeverStop{false};
@@ -89,4 +90,4 @@ TEST(GlobalReads, CounterStopsItsCountWhenDestroyed) {
 }
 
 }  // namespace
-}  // namespace plot
+}  // namespace kernels

@@ -1,4 +1,4 @@
-// live_workspace.h — the live GPU workspace: owns what the live panel shows (this machine's
+// live_page.h — the live GPU page: owns what the live panel shows (this machine's
 // GPU, the runner and its sweep, the results and where they came from, the model's counts)
 // and the named actions that change it: live-run, live-cancel, live-load,
 // live-export-{csv,json,png}, live-kernels, live-sizes, live-reps, live-view,
@@ -11,20 +11,21 @@
 #include <optional>
 #include <string>
 
-#include "app/gui/workspace.h"
+#include "app/gui/page.h"
 #include "app/panels/live_gpu_panel.h"
-#include "app/plot/global_reads.h"
-#include "app/plot/sweep_results.h"
+#include "kernels/global_reads.h"
+#include "kernels/sweep_results.h"
 #include "kernels/runner.h"
 
 namespace gui {
 
-class LiveWorkspace : public Workspace {
+class LivePage : public Page {
  public:
-  LiveWorkspace();
+  LivePage();
   void RegisterActions(ActionRegistry& registry) override;
-  void DrawViewMenu() override;
   void Draw(const FrameContext& frame) override;
+  PanelTable& Panels() override { return panels_; }
+  const PanelTable& Panels() const override { return panels_; }
   void DumpState(nlohmann::json& state) const override;
   // A sweep in flight, or the model still counting the reads on show.
   bool Busy() const override;
@@ -63,11 +64,12 @@ class LiveWorkspace : public Workspace {
     }
   } sweep_frames_;
   std::string save_when_done_;    // live-run's file: written when the sweep ends.
-  plot::SweepResults sweep_;
-  plot::GlobalReadsCounter reads_;
+  kernels::SweepResults sweep_;
+  kernels::GlobalReadsCounter reads_;
   panels::SweepProgress progress_;
   panels::ModelLink model_link_;
   panels::LiveGpuPanel panel_;
+  PanelTable panels_;  // after the panel: its row draws it
 };
 
 }  // namespace gui

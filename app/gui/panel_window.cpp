@@ -1,0 +1,65 @@
+#include "app/gui/panel_window.h"
+
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+
+namespace gui {
+
+std::string PanelRow::Key() const {
+  std::string key = title;
+  for (char& c : key) c = c == ' ' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return key;
+}
+
+void PanelTable::Draw(const FrameContext& frame) {
+  for (PanelRow& row : rows_) {
+    if (!row.open) continue;
+    const ImGuiWindowFlags flags = PlacePanel(frame, *row.slot, row.drawn);
+    // A collapsed window returns false: it draws no contents and does not count as drawn.
+    if (ImGui::Begin(row.title, &row.open, flags)) {
+      row.drawn.Record();
+      row.draw(frame);
+    }
+    ImGui::End();
+  }
+}
+
+void PanelTable::DrawMenuItems() {
+  for (PanelRow& row : rows_) {
+    ImGui::MenuItem(row.title, row.shortcut, &row.open);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Show or hide the %s panel (Reset layout puts it back in place).", row.title);
+    }
+  }
+}
+
+PanelRow& PanelTable::Row(const char* title) {
+  for (PanelRow& row : rows_) {
+    if (std::strcmp(row.title, title) == 0) return row;
+  }
+  std::abort();
+}
+
+nlohmann::json PanelTable::Placement() const {
+  nlohmann::json placement = nlohmann::json::object();
+  for (const PanelRow& row : rows_) {
+    nlohmann::json& entry = placement[row.Key()];
+    entry = row.drawn.ToJson();
+    entry["open"] = row.open;
+  }
+  return placement;
+}
+
+nlohmann::json PanelTable::Slots(ImVec2 area_min, ImVec2 area_size, bool presentation) const {
+  nlohmann::json slots = nlohmann::json::object();
+  for (const PanelRow& row : rows_) {
+    const PanelRect& rect = row.slot->For(presentation);
+    const ImVec2 min = SlotMin(area_min, area_size, rect);
+    const ImVec2 size = SlotSize(area_size, rect);
+    slots[row.title] = {min.x, min.y, min.x + size.x, min.y + size.y};
+  }
+  return slots;
+}
+
+}  // namespace gui

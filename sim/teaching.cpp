@@ -1,0 +1,94 @@
+#include "sim/teaching.h"
+
+#include "sim/warp.h"
+
+namespace sim {
+namespace {
+
+// "16×16 = 256 threads".
+std::string BlockText(const Geometry& g) {
+  return std::to_string(g.tn) + "\u00D7" + std::to_string(g.tm) + " = " + std::to_string(g.block_threads) +
+         " threads";
+}
+
+}  // namespace
+
+const char* OneWarpHidesTheRace() {
+  return "One warp per block: lockstep hides this race on today's GPUs, but it is not guaranteed.";
+}
+
+std::string WarpsOfBlock(const Geometry& g) {
+  if (g.warps_per_block == 1) {
+    const int idle = kWarpSize - g.block_threads;
+    return "one warp of " + std::to_string(g.block_threads) + (g.block_threads == 1 ? " live lane" : " live lanes") +
+           (idle > 0 ? " (" + std::to_string(idle) + " idle)" : "");
+  }
+  const int last_warp_lanes = g.block_threads - (g.warps_per_block - 1) * kWarpSize;
+  return std::to_string(g.warps_per_block) + " warps" +
+         (last_warp_lanes < kWarpSize ? " (the last has " + std::to_string(last_warp_lanes) + " lanes)" : "");
+}
+
+const char* SchedulerSummary(SchedulerKind scheduler) {
+  switch (scheduler) {
+    case SchedulerKind::kRealistic:
+      return "realistic: warps in lockstep, oldest ready warp first";
+    case SchedulerKind::kThreadOrder:
+      return "thread: one thread at a time, in thread order";
+    case SchedulerKind::kRandom:
+      return "random: seeded random interleaving";
+    case SchedulerKind::kRaceExposing:
+      return "race: the lowest thread runs ahead until it blocks, so a missing barrier corrupts C";
+  }
+  return "";
+}
+
+std::string RaceCaseHeadline(const Geometry& g) {
+  if (g.naive) return "Naive kernel: no shared memory, no barrier, nothing to race on.";
+  const std::string block = BlockText(g);
+  if (g.warps_per_block == 1) return "One warp per block (" + block + "): lockstep hides a missing barrier.";
+  return std::to_string(g.warps_per_block) + " warps per block (" + block +
+         "): a missing barrier corrupts C on the GPU.";
+}
+
+std::string RaceCaseStatement(const LessonConfig& lesson, const Geometry& g) {
+  if (g.naive) {
+    return "The naive kernel keeps nothing in shared memory and has no barrier: there is nothing to race on. "
+           "Open a tiled lesson to switch a barrier off.";
+  }
+  const std::string block = BlockText(g);
+  if (g.warps_per_block == 1) {
+    return "One warp per block: a block of " + block + " is a single warp (" + std::to_string(32 - g.block_threads) +
+           " of its 32 lanes idle). The realistic scheduler, like today's GPUs, runs a warp's lanes in lockstep, so "
+           "even without a barrier every lane stores before any lane reads and C comes out right. The hazard is still "
+           "real: racecheck reports it, and lockstep is not guaranteed (independent thread scheduling since Volta). "
+           "__syncwarp() in place of each barrier orders the lanes: no hazard, C right." +
+           std::string(lesson.kernel == KernelKind::kTiled
+                           ? " Compare TILE 16 (eight warps): run the race_tile16 preset."
+                           : "");
+  }
+  return std::to_string(g.warps_per_block) + " warps per block: a block of " + block + " is " +
+         std::to_string(g.warps_per_block) +
+         " warps, which the GPU runs independently. Without the 1st __syncthreads() a warp reads As and Bs before the "
+         "other warps stored them; without the 2nd it refills the tiles while others still read them. On the GPU C "
+         "goes wrong (run it below to count). __syncwarp() orders the lanes of one warp only: not enough here, and "
+         "the model reports errors across warps.";
+}
+
+const char* SchedulerSentence(SchedulerKind scheduler) {
+  switch (scheduler) {
+    case SchedulerKind::kRealistic:
+      return "Realistic: a warp's lanes issue together, the oldest ready warp first, each global load a seeded "
+             "latency, as on the GPU. One-warp blocks never reorder their lanes.";
+    case SchedulerKind::kRandom:
+      return "Random interleaving: any runnable thread, chosen by the seed. Whether a race bites depends on the "
+             "seed: run 100 seeds to see how often.";
+    case SchedulerKind::kRaceExposing:
+      return "Race-exposing: the lowest runnable thread runs ahead until it blocks, so every switched-off barrier "
+             "is crossed in the wrong order. Legal on the GPU (nothing guarantees lockstep), and the worst case.";
+    case SchedulerKind::kThreadOrder:
+      return "One thread at a time: each thread runs one instruction in turn, for slow explanation.";
+  }
+  return "";
+}
+
+}  // namespace sim
