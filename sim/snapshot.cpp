@@ -20,7 +20,7 @@ int Snapshot::BlockPhase(int block) const {
   int phase = std::numeric_limits<int>::max();
   for (int i = 0; i < b.thread_count; ++i) {
     const Thread& t = state_->threads[static_cast<std::size_t>(b.first_thread + i)];
-    if (t.state != ThreadState::kDone) phase = std::min(phase, geometry().naive ? 0 : t.pc.t);
+    if (t.state != ThreadState::kDone) phase = std::min(phase, geometry().naive ? 0 : std::min(t.pc.t, LastPhase()));
   }
   return phase == std::numeric_limits<int>::max() ? -1 : phase;
 }
@@ -35,13 +35,15 @@ int Snapshot::current_phase() const {
   if (geometry().naive) return 0;
   const Unit unit = state_->last_unit;
   const int thread = unit.is_warp ? state_->warps[static_cast<std::size_t>(unit.index)].first_thread : unit.index;
-  return std::min(state_->threads[static_cast<std::size_t>(thread)].regs.t, std::max(geometry().phases - 1, 0));
+  return std::min(state_->threads[static_cast<std::size_t>(thread)].regs.t, LastPhase());
 }
 
 CellFreshness Snapshot::Freshness(int block, TileId id, int row, int col) const {
   const SharedCell& cell = tile(block, id).at(row, col);
   if (!cell.written()) return CellFreshness::kNeverWritten;
-  return cell.phase >= BlockPhase(block) ? CellFreshness::kFresh : CellFreshness::kStale;
+  const int phase = BlockPhase(block);
+  if (cell.phase > phase) return CellFreshness::kAhead;
+  return cell.phase == phase ? CellFreshness::kFresh : CellFreshness::kStale;
 }
 
 std::uint32_t Snapshot::ReadsOf(MatrixId id, int row, int col) const {

@@ -2,6 +2,7 @@
 // the CLI draw. It reads the machine in place (no copy), so take a fresh one after each
 // step; it never changes the model.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,7 +11,10 @@
 
 namespace sim {
 
-enum class CellFreshness : std::uint8_t { kNeverWritten, kFresh, kStale };
+// How a shared cell's value stands against the phase its block works on: written in it
+// (fresh), in an earlier one (stale), or already in a later one — a thread ran ahead past a
+// missing 2nd barrier and overwrote the tile while others still read it (the WAR race).
+enum class CellFreshness : std::uint8_t { kNeverWritten, kFresh, kStale, kAhead };
 
 // An element of C as the lesson shows it.
 enum class CProgress : std::uint8_t { kNotStarted, kPartial, kFinal };
@@ -47,11 +51,13 @@ class Snapshot {
   // The line a thread runs next (the barrier's while it waits there; 0 when done).
   int NextLine(const Thread& thread) const;
   // The phase a block works on: the lowest phase among its running threads (-1 when done).
+  // Threads past the loop, storing C, count as in the last phase: there is no phase after it.
   int BlockPhase(int block) const;
   // The unit that ran last, its block and its phase.
   Unit last_unit() const { return state_->last_unit; }
   int current_block() const;
   int current_phase() const;
+  int LastPhase() const { return std::max(geometry().phases - 1, 0); }
 
   // Shared memory.
   SharedTile tile(int block, TileId id) const { return state_->shared.Tile(block, id); }

@@ -17,6 +17,7 @@ ImU32 FreshnessColour(CellFreshness freshness) {
   switch (freshness) {
     case CellFreshness::kFresh: return palette::kBluishGreen;
     case CellFreshness::kStale: return palette::kOrange;
+    case CellFreshness::kAhead: return palette::kVermillion;
     case CellFreshness::kNeverWritten: return palette::kGrey;
   }
   return palette::kGrey;
@@ -27,6 +28,7 @@ const char* FreshnessMark(CellFreshness freshness) {
   switch (freshness) {
     case CellFreshness::kFresh: return palette::kGlyphCheck;
     case CellFreshness::kStale: return "old";
+    case CellFreshness::kAhead: return palette::kGlyphWarning;
     case CellFreshness::kNeverWritten: return "";
   }
   return "";
@@ -36,9 +38,10 @@ void DrawLegend() {
   ImGui::TextDisabled("(legend)");
   if (!ImGui::IsItemHovered()) return;
   ImGui::SetTooltip("%s: written in this phase (fresh)\nold: written in the previous phase (stale); a slash when "
-                    "cells are small\n?: never written (the poison value)\nYellow frame: the row of As and the column "
+                    "cells are small\n%s: written by a thread already in a later phase, over values others still read (the race "
+                    "the 2nd barrier prevents)\n?: never written (the poison value)\nYellow frame: the row of As and the column "
                     "of Bs the selected thread's inner product reads;\nthick: the pair it reads next.",
-                    palette::kGlyphCheck);
+                    palette::kGlyphCheck, palette::kGlyphWarning);
 }
 
 ImU32 Tint(ImU32 colour) { return (colour & 0x00FFFFFF) | 0x60000000; }
@@ -86,7 +89,7 @@ void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected) {
     return;
   }
   block_ = selected.block;
-  fresh_ = stale_ = never_written_ = 0;
+  fresh_ = stale_ = never_written_ = ahead_ = 0;
   const sim::Block& info = snapshot.blocks()[static_cast<std::size_t>(block_)];
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   const int phase = snapshot.BlockPhase(block_);
@@ -127,13 +130,16 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
       fresh_ += freshness == CellFreshness::kFresh;
       stale_ += freshness == CellFreshness::kStale;
       never_written_ += freshness == CellFreshness::kNeverWritten;
+      ahead_ += freshness == CellFreshness::kAhead;
       draw->AddRectFilled(min, max, Tint(FreshnessColour(freshness)));
       const std::string text = CellText(cell, freshness, detail);
       if (!text.empty()) {
         draw->AddText(ImVec2(min.x + padding, min.y + (cell_height - ImGui::GetFontSize()) * 0.5f),
                       ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
       }
-      if (!Marked(detail) && freshness == CellFreshness::kStale) draw->AddLine(min, max, palette::kOrange, 1.0f);
+      if (!Marked(detail) && freshness != CellFreshness::kFresh && freshness != CellFreshness::kNeverWritten) {
+        draw->AddLine(min, max, FreshnessColour(freshness), 1.0f);
+      }
       if (ImGui::IsMouseHoveringRect(min, max) && ImGui::IsWindowHovered()) {
         hovered_row = row;
         hovered_col = col;
@@ -173,6 +179,7 @@ void SharedTilesPanel::DumpState(nlohmann::json& state) const {
   out["fresh"] = fresh_;
   out["stale"] = stale_;
   out["never_written"] = never_written_;
+  out["ahead"] = ahead_;
 }
 
 }  // namespace gui

@@ -26,7 +26,7 @@ struct SharedTilesPanel {
                 CellDetail detail);
 
   int block_ = 0;
-  int fresh_ = 0, stale_ = 0, never_written_ = 0;  // cells of both tiles, last frame
+  int fresh_ = 0, stale_ = 0, never_written_ = 0, ahead_ = 0;  // cells of both tiles, last frame
 };
 
 }  // namespace gui
