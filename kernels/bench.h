@@ -72,6 +72,7 @@ enum class ModelCheck { kNotRun, kIdentical, kDiffers };
 struct BenchResult {
   std::string kernel;  // registry name
   std::string label;
+  std::string math;  // MathName of the kernel: "FP32 FFMA (CUDA cores)" or "TF32 tensor cores"
   Shape shape;
   std::string error;  // why it was not measured; empty when it was
 

@@ -16,13 +16,28 @@ enum class KernelFamily {
   kTiledRect,   // 03_tiled_rect.cu: TM × TN tile of C stepping through K by TK.
   kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
   kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
+  kLadder,      // 04_… to 10_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
+};
+
+// The ladder's rungs in teaching order, each one idea more than the last (kernels/NN_*.cu).
+enum class LadderRung {
+  kNone,            // not a ladder row
+  kBlocktile1d,     // 04: a column of thread_m elements of C per thread
+  kBlocktile2d,     // 05: a thread_m × thread_n micro-tile per thread
+  kVectorized,      // 06: 128-bit loads and stores, As transposed
+  kConflictFree,    // 07: padded As, micro-tile in quadrants
+  kWarptile,        // 08: warp tiles of warp_m × warp_n
+  kDoubleBuffered,  // 09: two shared buffers, register prefetch
+  kSplitK,          // 10: K split across a cluster where the grid would leave SMs idle
 };
 
 // What stands at one of the tiled kernels' two sync points (mirrors SyncKind in sync.cuh,
 // which plain C++ cannot include).
 enum class Barrier { kSyncthreads, kSyncwarp, kNone };
 
-// The arithmetic the result is computed in; decides the verification tolerance.
+// The arithmetic the result is computed in; decides the verification tolerance and the
+// math a result records (MathName in registry.h): FP32 runs as FFMA on the CUDA cores,
+// TF32 on the tensor cores.
 enum class Precision { kFp32, kTf32 };
 
 struct KernelSpec {
@@ -38,7 +53,19 @@ struct KernelSpec {
   bool ceil_tiles;  // ceil(K/TK) phases; false rounds down (seed 004)
   Precision precision;
   bool in_default_sweep;  // run by `tilescope bench` and the live panel unless told otherwise
+  // Ladder rows only: the rung, and the C elements per thread and per warp. 1×1 per thread
+  // and no warp tile for the teaching kernels (a thread per element of the block tile).
+  LadderRung rung = LadderRung::kNone;
+  int thread_m = 1;
+  int thread_n = 1;
+  int warp_m = 0;
+  int warp_n = 0;
 };
+
+// Threads in one block: each computes thread_m × thread_n elements of the block tile.
+constexpr int ThreadsPerBlock(const KernelSpec& spec) {
+  return spec.tile_m * spec.tile_n / (spec.thread_m * spec.thread_n);
+}
 
 namespace table_detail {
 constexpr Barrier kSt = Barrier::kSyncthreads;
@@ -49,6 +76,14 @@ constexpr Precision kF32 = Precision::kFp32;
 constexpr KernelSpec Tiled(const char* name, const char* label, int tile, Barrier first, Barrier second,
                            bool in_default) {
   return {name, label, KernelFamily::kTiled, tile, tile, tile, first, second, true, true, kF32, in_default};
+}
+
+// A ladder rung: block tile tm × tn stepping through K by tk, thread_m × thread_n per
+// thread, warp tiles warp_m × warp_n (0 where the rung has none). Guarded, FP32.
+constexpr KernelSpec Rung(const char* name, const char* label, LadderRung rung, int tm, int tn, int tk, int thread_m,
+                          int thread_n, int warp_m, int warp_n) {
+  return {name, label, KernelFamily::kLadder, tm, tn, tk, kSt, kSt, true, true, kF32, false,
+          rung, thread_m, thread_n, warp_m, warp_n};
 }
 }  // namespace table_detail
 
@@ -91,6 +126,14 @@ inline constexpr KernelSpec kKernelTable[] = {
     // Seed 004: no bounds guard and floor(K/T) phases; wrong whenever a size is not a multiple of 16.
     {"tiled16_unguarded", "tiled 16, unguarded, K/T rounded down", KernelFamily::kTiled, 16, 16, 16,
      table_detail::kSt, table_detail::kSt, false, false, table_detail::kF32, false},
+    // The ladder (kernels/04_… to 10_…), each rung one idea more than the last.
+    table_detail::Rung("blocktile_1d",    "04 1D register blocking",       LadderRung::kBlocktile1d,    64,  64,  8, 8, 1, 0,  0),
+    table_detail::Rung("blocktile_2d",    "05 2D register blocking",       LadderRung::kBlocktile2d,    128, 128, 8, 8, 8, 0,  0),
+    table_detail::Rung("vectorized",      "06 128-bit loads, As transposed", LadderRung::kVectorized,   128, 128, 8, 8, 8, 0,  0),
+    table_detail::Rung("conflict_free",   "07 no bank conflicts",          LadderRung::kConflictFree,   128, 128, 8, 8, 8, 0,  0),
+    table_detail::Rung("warptile",        "08 warp tiling",                LadderRung::kWarptile,       128, 128, 8, 8, 8, 32, 64),
+    table_detail::Rung("double_buffered", "09 double buffering",           LadderRung::kDoubleBuffered, 128, 128, 8, 8, 8, 32, 64),
+    table_detail::Rung("split_k",         "10 split-K for small grids",    LadderRung::kSplitK,         128, 128, 8, 8, 8, 32, 64),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,
@@ -100,11 +143,13 @@ inline constexpr KernelSpec kKernelTable[] = {
 
 inline constexpr std::size_t kKernelCount = sizeof(kKernelTable) / sizeof(kKernelTable[0]);
 
-// The largest tile edge in the table: the runner pads its buffers by it so an unguarded
-// kernel's out-of-range accesses stay inside the allocation.
+// The largest tile edge of the teaching kernels: the runner pads its buffers by it so an
+// unguarded kernel's out-of-range accesses stay inside the allocation. The ladder's rungs
+// are all guarded: they never touch memory outside the matrices.
 constexpr int MaxTileEdge() {
   int edge = 0;
   for (const KernelSpec& spec : kKernelTable) {
+    if (spec.family == KernelFamily::kLadder) continue;
     if (spec.tile_m > edge) edge = spec.tile_m;
     if (spec.tile_n > edge) edge = spec.tile_n;
     if (spec.tile_k > edge) edge = spec.tile_k;

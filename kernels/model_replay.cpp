@@ -62,6 +62,9 @@ ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<fl
   if (kernel.family == KernelFamily::kCublasFp32 || kernel.family == KernelFamily::kCublasTf32) {
     return {{}, std::string(kernel.name) + " has no model: cuBLAS is the reference, not a teaching kernel"};
   }
+  if (!HasModel(kernel)) {
+    return {{}, std::string(kernel.name) + " has no model: the ladder's rungs run on the GPU only"};
+  }
   const sim::LessonConfig lesson = ModelLessonFor(kernel, shape, std::move(a), std::move(b));
   if (auto error = sim::Validate(lesson)) return {{}, "the model cannot run it: " + error->message};
   try {

@@ -27,7 +27,9 @@ std::string JoinTiles(const std::vector<std::string>& tiles) {
 
 std::string TileText(KernelFamily family, int tile_m, int tile_n, int tile_k) {
   std::ostringstream text;
-  if (family == KernelFamily::kTiled) {
+  if (family == KernelFamily::kLadder) {
+    text << "block tile " << tile_m << "×" << tile_n << "×" << tile_k;
+  } else if (family == KernelFamily::kTiled) {
     text << "TILE " << tile_m;
   } else if (family == KernelFamily::kTiledRect) {
     text << "TM " << tile_m << " TN " << tile_n << " TK " << tile_k;
@@ -66,6 +68,15 @@ bool IsCublas(const KernelSpec& spec) {
   return spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32;
 }
 
+bool HasModel(const KernelSpec& spec) {
+  return spec.family == KernelFamily::kNaive || spec.family == KernelFamily::kTiled ||
+         spec.family == KernelFamily::kTiledRect;
+}
+
+const char* MathName(const KernelSpec& spec) {
+  return spec.precision == Precision::kTf32 ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)";
+}
+
 const char* ToString(Barrier barrier) {
   switch (barrier) {
     case Barrier::kSyncthreads: return "__syncthreads";
@@ -82,6 +93,11 @@ std::string DescribeParameters(const KernelSpec& spec) {
   }
   std::ostringstream text;
   text << TileText(spec.family, spec.tile_m, spec.tile_n, spec.tile_k);
+  if (spec.family == KernelFamily::kLadder) {
+    text << " · " << spec.thread_m << "×" << spec.thread_n << " per thread";
+    if (spec.warp_m > 0) text << " · warp tile " << spec.warp_m << "×" << spec.warp_n;
+    text << " · " << ThreadsPerBlock(spec) << " threads";
+  }
   if (IsTiledFamily(spec.family)) {
     text << " · barriers " << ToString(spec.first_barrier) << " / " << ToString(spec.second_barrier)
          << (spec.ceil_tiles ? " · ceil(K/T) phases" : " · floor(K/T) phases");

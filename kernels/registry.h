@@ -18,6 +18,11 @@ const KernelSpec* FindKernel(std::string_view name);
 int KernelIndex(const KernelSpec& spec);
 
 bool IsCublas(const KernelSpec& spec);
+// Whether TileScope's model runs the row (naive, tiled, rect); the ladder and cuBLAS run
+// on the GPU only.
+bool HasModel(const KernelSpec& spec);
+// The arithmetic the row computes with: "FP32 FFMA (CUDA cores)" or "TF32 tensor cores".
+const char* MathName(const KernelSpec& spec);
 // "TILE 16 · barriers syncthreads/none · guarded · ceil(K/T) phases", for tables and tooltips.
 std::string DescribeParameters(const KernelSpec& spec);
 const char* ToString(Barrier barrier);

@@ -27,6 +27,9 @@ struct Field {
   std::function<json(const BenchResult&)> to_json;
   std::function<void(BenchResult&, const std::string&)> from_text;  // throws on a bad value
   std::function<void(BenchResult&, const json&)> from_json;         // throws json::exception
+  // Files written before the field existed lack it; such fields come last, and reading
+  // leaves them empty where the file has none.
+  bool optional = false;
 };
 
 std::string NumberText(double value) {
@@ -92,6 +95,11 @@ Field VerifiedField() {
           [](BenchResult& r, const json& j) { r.verified = j.get<bool>(); }};
 }
 
+Field Optional(Field field) {
+  field.optional = true;
+  return field;
+}
+
 const std::vector<Field>& Fields() {
   static const std::vector<Field> fields = {TextField("kernel", &BenchResult::kernel),
                                             TextField("label", &BenchResult::label),
@@ -112,8 +120,16 @@ const std::vector<Field>& Fields() {
                                             IntegerField("wrong_elements", &BenchResult::wrong_elements),
                                             VerifiedField(),
                                             IntegerField("occupancy_blocks_per_sm", &BenchResult::occupancy_blocks_per_sm),
-                                            IntegerField("threads_per_block", &BenchResult::threads_per_block)};
+                                            IntegerField("threads_per_block", &BenchResult::threads_per_block),
+                                            Optional(TextField("math", &BenchResult::math))};
   return fields;
+}
+
+// Fields a file must hold: all but the optional ones at the end.
+std::size_t RequiredFieldCount() {
+  std::size_t count = 0;
+  for (const Field& field : Fields()) count += field.optional ? 0 : 1;
+  return count;
 }
 
 std::string CapabilityText(const DeviceInfo& d) { return std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor); }
@@ -194,12 +210,14 @@ std::optional<std::string> ReadCsvMeta(const std::string& key, const std::string
   return std::nullopt;
 }
 
-std::optional<std::string> ReadCsvRow(const std::vector<std::string>& cells, BenchResult& result) {
+// Reads the first `columns` fields (the file's header names them) from one row.
+std::optional<std::string> ReadCsvRow(const std::vector<std::string>& cells, std::size_t columns,
+                                      BenchResult& result) {
   const std::vector<Field>& fields = Fields();
-  if (cells.size() != fields.size()) {
-    return "expected " + std::to_string(fields.size()) + " fields, found " + std::to_string(cells.size());
+  if (cells.size() != columns) {
+    return "expected " + std::to_string(columns) + " fields, found " + std::to_string(cells.size());
   }
-  for (std::size_t i = 0; i < fields.size(); ++i) {
+  for (std::size_t i = 0; i < columns; ++i) {
     try {
       fields[i].from_text(result, cells[i]);
     } catch (const std::exception&) {
@@ -254,7 +272,10 @@ std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile&
     parsed.measured_at = j.at("measured_at").get<std::string>();
     for (const json& row : j.at("results")) {
       BenchResult r;
-      for (const Field& f : Fields()) f.from_json(r, row.at(f.name));
+      for (const Field& f : Fields()) {
+        if (f.optional && !row.contains(f.name)) continue;
+        f.from_json(r, row.at(f.name));
+      }
       parsed.results.push_back(std::move(r));
       ++index;
     }
@@ -293,6 +314,7 @@ std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& 
   long long expected_rows = -1;
   bool format_seen = false;
   bool header_seen = false;
+  std::size_t columns = 0;  // the fields the header names: all, or all but the optional ones
   int number = 0;
   while (std::getline(in, line)) {
     ++number;
@@ -315,14 +337,17 @@ std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& 
     if (!SplitCsvLine(line, cells)) return where + "a quoted field does not end (truncated file?)";
     if (!header_seen) {
       if (!format_seen) return where + "no \"# format: tilescope-sweep\" line: not a TileScope results file";
-      for (std::size_t i = 0; i < fields.size(); ++i) {
-        if (i >= cells.size() || cells[i] != fields[i].name) return where + "header row: expected column " + fields[i].name;
+      for (columns = 0; columns < fields.size() && columns < cells.size(); ++columns) {
+        if (cells[columns] != fields[columns].name) break;
+      }
+      if (columns < RequiredFieldCount() || columns != cells.size()) {
+        return where + "header row: expected column " + fields[std::min(columns, fields.size() - 1)].name;
       }
       header_seen = true;
       continue;
     }
     BenchResult r;
-    if (auto error = ReadCsvRow(cells, r)) return where + *error;
+    if (auto error = ReadCsvRow(cells, columns, r)) return where + *error;
     parsed.results.push_back(std::move(r));
   }
   if (!header_seen) return std::string("no header row: not a TileScope results file");

@@ -38,13 +38,14 @@ BenchResult ErrorResult(const KernelSpec& spec, const Shape& shape, const std::s
   BenchResult result;
   result.kernel = spec.name;
   result.label = spec.label;
+  result.math = MathName(spec);
   result.shape = shape;
   result.error = error;
   return result;
 }
 
 bool WantsModelCheck(const KernelSpec& spec, const Shape& shape) {
-  return !IsCublas(spec) && shape.m * shape.n * shape.k <= kModelCheckMaxWork;
+  return HasModel(spec) && shape.m * shape.n * shape.k <= kModelCheckMaxWork;
 }
 
 // Replays the kernel on the model with the session's seeded inputs and compares bits.

@@ -1,66 +1,136 @@
 // launchers.cu — one launcher per row of kKernelTable, instantiated from the table itself.
 //
-// The teaching kernels are templates (01_naive.cu, 02_tiled.cu, 03_tiled_rect.cu); this
-// file turns each row's constexpr parameters into template arguments, so the table stays
-// the one list of what is compiled. Built with -lineinfo: racecheck's file:line then names
-// the lines of those sources that TileScope's model points at.
+// The kernels are templates (01_naive.cu … 10_split_k.cu); this file turns each row's
+// constexpr parameters into template arguments, so the table stays the one list of what
+// is compiled, and describes each launch as a LaunchConfig that one function launches.
+// Built with -lineinfo: racecheck's file:line then names the lines of those sources that
+// TileScope's model points at.
 #include <utility>
 
 #include "kernels/01_naive.cu"
 #include "kernels/02_tiled.cu"
 #include "kernels/03_tiled_rect.cu"
+#include "kernels/04_blocktile_1d.cu"
+#include "kernels/05_blocktile_2d.cu"
+#include "kernels/06_vectorized.cu"
+#include "kernels/07_conflict_free.cu"
+#include "kernels/08_warptile.cu"
+#include "kernels/09_double_buffered.cu"
+#include "kernels/10_split_k.cu"
 #include "kernels/gpu/launchers.h"
 #include "kernels/kernel_table.h"
 
 namespace kernels::gpu {
 namespace {
 
+using KernelFn = void (*)(const float*, const float*, float*, int, int, int);
+
+// Above this a kernel must opt in to more dynamic shared memory (cudaFuncSetAttribute).
+constexpr unsigned kDefaultSharedLimit = 48 * 1024;
+
 constexpr SyncKind ToSyncKind(Barrier barrier) {
   switch (barrier) {
-    case Barrier::kSyncthreads: return SyncKind::kSyncthreads;
-    case Barrier::kSyncwarp: return SyncKind::kSyncwarp;
-    case Barrier::kNone: return SyncKind::kNone;
+    case Barrier::kSyncthreads:
+      return SyncKind::kSyncthreads;
+    case Barrier::kSyncwarp:
+      return SyncKind::kSyncwarp;
+    case Barrier::kNone:
+      return SyncKind::kNone;
   }
   return SyncKind::kSyncthreads;
 }
 
-// The __global__ function of row I; null for rows cuBLAS computes.
+constexpr unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
+
+// The __global__ function of ladder row I.
 template <std::size_t I>
-constexpr auto KernelFunction() {
-  constexpr KernelSpec spec = kKernelTable[I];
-  using Fn = void (*)(const float*, const float*, float*, int, int, int);
-  if constexpr (spec.family == KernelFamily::kNaive) {
-    return static_cast<Fn>(naive_matmul<spec.guarded>);
-  } else if constexpr (spec.family == KernelFamily::kTiled) {
-    return static_cast<Fn>(tiled_matmul<spec.tile_m, ToSyncKind(spec.first_barrier), ToSyncKind(spec.second_barrier),
-                                        spec.guarded, spec.ceil_tiles>);
-  } else if constexpr (spec.family == KernelFamily::kTiledRect) {
-    return static_cast<Fn>(tiled_rect_matmul<spec.tile_m, spec.tile_n, spec.tile_k, ToSyncKind(spec.first_barrier),
-                                             ToSyncKind(spec.second_barrier), spec.guarded, spec.ceil_tiles>);
+constexpr KernelFn RungFunction() {
+  constexpr KernelSpec s = kKernelTable[I];
+  if constexpr (s.rung == LadderRung::kBlocktile1d) {
+    static_assert(s.thread_n == 1, "04 computes a column of thread_m elements per thread");
+    return blocktile_1d_matmul<s.tile_m, s.tile_n, s.tile_k, s.thread_m>;
+  } else if constexpr (s.rung == LadderRung::kBlocktile2d) {
+    return blocktile_2d_matmul<s.tile_m, s.tile_n, s.tile_k, s.thread_m, s.thread_n>;
+  } else if constexpr (s.rung == LadderRung::kVectorized) {
+    return vectorized_matmul<s.tile_m, s.tile_n, s.tile_k, s.thread_m, s.thread_n>;
+  } else if constexpr (s.rung == LadderRung::kConflictFree) {
+    static_assert(s.thread_m == conflict_free::kThreadTile && s.thread_n == conflict_free::kThreadTile,
+                  "07's micro-tile is fixed by its quadrants");
+    return conflict_free_matmul<s.tile_m, s.tile_n, s.tile_k>;
+  } else if constexpr (s.rung == LadderRung::kWarptile) {
+    return warptile_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
+  } else if constexpr (s.rung == LadderRung::kDoubleBuffered || s.rung == LadderRung::kSplitK) {
+    return double_buffered_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
   } else {
-    return static_cast<Fn>(nullptr);
+    return nullptr;
   }
 }
 
+// The __global__ function of teaching row I; null for rows cuBLAS computes.
 template <std::size_t I>
-void Launch(dim3 grid, dim3 block, cudaStream_t stream, const float* a, const float* b, float* c, int m, int n,
-            int k) {
-  constexpr auto function = KernelFunction<I>();
-  if constexpr (function != nullptr) function<<<grid, block, 0, stream>>>(a, b, c, m, n, k);
+constexpr KernelFn KernelFunction() {
+  constexpr KernelSpec spec = kKernelTable[I];
+  if constexpr (spec.family == KernelFamily::kNaive) {
+    return naive_matmul<spec.guarded>;
+  } else if constexpr (spec.family == KernelFamily::kTiled) {
+    return tiled_matmul<spec.tile_m, ToSyncKind(spec.first_barrier), ToSyncKind(spec.second_barrier), spec.guarded,
+                        spec.ceil_tiles>;
+  } else if constexpr (spec.family == KernelFamily::kTiledRect) {
+    return tiled_rect_matmul<spec.tile_m, spec.tile_n, spec.tile_k, ToSyncKind(spec.first_barrier),
+                             ToSyncKind(spec.second_barrier), spec.guarded, spec.ceil_tiles>;
+  } else if constexpr (spec.family == KernelFamily::kLadder) {
+    return RungFunction<I>();
+  } else {
+    return nullptr;
+  }
+}
+
+// A block tile per block, over a 2D grid: x walks N, y walks M.
+template <std::size_t I>
+LaunchConfig GridConfig(const DeviceLimits&, int m, int n, int) {
+  constexpr KernelSpec spec = kKernelTable[I];
+  LaunchConfig config;
+  config.function = reinterpret_cast<const void*>(KernelFunction<I>());
+  config.grid = dim3(Blocks(n, spec.tile_n), Blocks(m, spec.tile_m));
+  if constexpr (spec.family == KernelFamily::kLadder) {
+    config.block = dim3(ThreadsPerBlock(spec));  // the rungs index their threads flat
+  } else {
+    config.block = dim3(spec.tile_n, spec.tile_m);  // a thread per element of the tile
+  }
+  if constexpr (spec.rung == LadderRung::kDoubleBuffered || spec.rung == LadderRung::kSplitK) {
+    static_assert(double_buffered::Tiling<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>::kTM ==
+                          spec.thread_m &&
+                      double_buffered::Tiling<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>::kTN ==
+                          spec.thread_n,
+                  "the table's micro-tile must be the one the warp tile gives");
+  }
+  return config;
+}
+
+// 10: 09's grid where it fills the GPU, else S blocks per C tile in clusters along K.
+template <std::size_t I>
+LaunchConfig SplitKConfig(const DeviceLimits& device, int m, int n, int k) {
+  constexpr KernelSpec spec = kKernelTable[I];
+  LaunchConfig config = GridConfig<I>(device, m, n, k);
+  const long long tiles = static_cast<long long>(config.grid.x) * config.grid.y;
+  const int splits = split_k::SplitsFor(tiles, device.sm_count, Blocks(k, spec.tile_k));
+  if (splits == 1) return config;
+  config.function =
+      reinterpret_cast<const void*>(split_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>);
+  config.grid.z = static_cast<unsigned>(splits);
+  config.cluster_z = static_cast<unsigned>(splits);
+  config.shared_bytes = split_k::SharedBytes(spec.tile_m, spec.tile_n, device.shared_per_sm);
+  return config;
 }
 
 template <std::size_t I>
 Launcher MakeLauncher() {
   constexpr KernelSpec spec = kKernelTable[I];
-  constexpr auto function = KernelFunction<I>();
   Launcher launcher;
-  if constexpr (function != nullptr) {
-    launcher.function = reinterpret_cast<const void*>(function);
-    launcher.launch = Launch<I>;
-    // A thread per element of the block's C tile: x walks N (columns), y walks M (rows).
-    launcher.block = dim3(spec.tile_n, spec.tile_m);
-    launcher.tile_m = spec.tile_m;
-    launcher.tile_n = spec.tile_n;
+  if constexpr (spec.rung == LadderRung::kSplitK) {
+    launcher.config = SplitKConfig<I>;
+  } else if constexpr (KernelFunction<I>() != nullptr) {
+    launcher.config = GridConfig<I>;
   }
   return launcher;
 }
@@ -76,6 +146,31 @@ const Launcher* BuildTable(std::index_sequence<I...>) {
 const Launcher& LauncherFor(int kernel) {
   static const Launcher* const table = BuildTable(std::make_index_sequence<kKernelCount>());
   return table[kernel];
+}
+
+cudaError_t PrepareLaunch(const LaunchConfig& config) {
+  if (config.shared_bytes <= kDefaultSharedLimit) return cudaSuccess;
+  return cudaFuncSetAttribute(config.function, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(config.shared_bytes));
+}
+
+cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const float* a, const float* b, float* c, int m,
+                       int n, int k) {
+  void* args[] = {&a, &b, &c, &m, &n, &k};
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = 1;
+  cluster.val.clusterDim.z = config.cluster_z;
+  cudaLaunchConfig_t launch{};
+  launch.gridDim = config.grid;
+  launch.blockDim = config.block;
+  launch.dynamicSmemBytes = config.shared_bytes;
+  launch.stream = stream;
+  // A cluster of one is no cluster: such launches go out without the attribute.
+  launch.attrs = config.cluster_z > 1 ? &cluster : nullptr;
+  launch.numAttrs = config.cluster_z > 1 ? 1 : 0;
+  return cudaLaunchKernelExC(&launch, config.function, args);
 }
 
 }  // namespace kernels::gpu

@@ -1,22 +1,41 @@
-// launchers.h — how the GPU module launches row i of kKernelTable (the teaching kernels;
-// cuBLAS rows have no launcher here: module.cu calls cuBLAS itself).
+// launchers.h — how the GPU module launches row i of kKernelTable (the teaching kernels
+// and the ladder's rungs; cuBLAS rows have no launcher here: module.cu calls cuBLAS itself).
 #pragma once
 #include <cuda_runtime.h>
 
 namespace kernels::gpu {
 
-using LaunchFn = void (*)(dim3 grid, dim3 block, cudaStream_t stream, const float* a, const float* b, float* c,
-                          int m, int n, int k);
+// Everything one launch of a row at one shape needs: which __global__ function, its grid
+// and block, its dynamic shared memory and its cluster (blocks per cluster along z).
+struct LaunchConfig {
+  const void* function = nullptr;
+  dim3 grid;
+  dim3 block;  // x along N (or the flat thread index), y along M
+  unsigned shared_bytes = 0;
+  unsigned cluster_z = 1;
+};
+
+// What the device offers that a row's choice of configuration depends on.
+struct DeviceLimits {
+  int sm_count = 0;
+  int shared_per_sm = 0;  // bytes of shared memory per SM (cudaDevAttrMaxSharedMemoryPerMultiprocessor)
+};
+
+using ConfigFn = LaunchConfig (*)(const DeviceLimits& device, int m, int n, int k);
 
 struct Launcher {
-  const void* function = nullptr;  // the __global__ function, for occupancy; null for cuBLAS rows
-  LaunchFn launch = nullptr;
-  dim3 block;      // threads per block: x along N, y along M
-  int tile_m = 0;  // rows of C a block computes
-  int tile_n = 0;  // columns of C a block computes
+  ConfigFn config = nullptr;  // null for cuBLAS rows
 };
 
 // The launcher for row `kernel` of kKernelTable.
 const Launcher& LauncherFor(int kernel);
+
+// Raises the function's dynamic shared-memory limit where the configuration needs more
+// than the default; call once before the launches (it is not timed).
+cudaError_t PrepareLaunch(const LaunchConfig& config);
+
+// C = A·B with the configured kernel, into `stream`. The one launch path of every row.
+cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const float* a, const float* b, float* c, int m,
+                       int n, int k);
 
 }  // namespace kernels::gpu

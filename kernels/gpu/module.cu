@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <string>
 
@@ -104,7 +105,8 @@ struct TsSession {
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr;
   cublasHandle_t cublas = nullptr;
-  int max_grid_x = 0, max_grid_y = 0;
+  int max_grid_x = 0, max_grid_y = 0, max_grid_z = 0;
+  kernels::gpu::DeviceLimits limits;
 };
 
 namespace {
@@ -150,6 +152,12 @@ cublasStatus_t CublasGemm(TsSession* s, bool tf32, float* c) {
                       &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
 }
 
+// How `kernel` (not a cuBLAS row) launches at this session's shape.
+kernels::gpu::LaunchConfig ConfigFor(const TsSession* s, int kernel) {
+  return kernels::gpu::LauncherFor(kernel).config(s->limits, static_cast<int>(s->m), static_cast<int>(s->n),
+                                                  static_cast<int>(s->k));
+}
+
 // Why `kernel` cannot run at this session's shape, or empty.
 std::string LaunchLimitError(const TsSession* s, int kernel) {
   const kernels::KernelSpec& spec = kKernelTable[kernel];
@@ -164,13 +172,13 @@ std::string LaunchLimitError(const TsSession* s, int kernel) {
     return std::string(spec.name) + " indexes with 32-bit int, and a matrix of " + ShapeText(s->m, s->n, s->k) +
            " has 2^31 elements or more";
   }
-  const kernels::gpu::Launcher& launcher = kernels::gpu::LauncherFor(kernel);
-  const long long grid_x = (s->n + launcher.tile_n - 1) / launcher.tile_n;
-  const long long grid_y = (s->m + launcher.tile_m - 1) / launcher.tile_m;
-  if (grid_x > s->max_grid_x || grid_y > s->max_grid_y) {
+  const dim3 grid = ConfigFor(s, kernel).grid;
+  if (grid.x > static_cast<unsigned>(s->max_grid_x) || grid.y > static_cast<unsigned>(s->max_grid_y) ||
+      grid.z > static_cast<unsigned>(s->max_grid_z)) {
     return std::string(spec.name) + " at " + ShapeText(s->m, s->n, s->k) + " needs a grid of " +
-           std::to_string(grid_x) + "×" + std::to_string(grid_y) + " blocks; the device allows " +
-           std::to_string(s->max_grid_x) + "×" + std::to_string(s->max_grid_y);
+           std::to_string(grid.x) + "×" + std::to_string(grid.y) + "×" + std::to_string(grid.z) +
+           " blocks; the device allows " + std::to_string(s->max_grid_x) + "×" + std::to_string(s->max_grid_y) +
+           "×" + std::to_string(s->max_grid_z);
   }
   return "";
 }
@@ -181,12 +189,19 @@ bool Launch(TsSession* s, int kernel, float* c, Check& check, const char* what) 
   if (spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32) {
     return check.Ok(CublasGemm(s, spec.family == KernelFamily::kCublasTf32, c), what);
   }
-  const kernels::gpu::Launcher& launcher = kernels::gpu::LauncherFor(kernel);
-  const dim3 grid(static_cast<unsigned>((s->n + launcher.tile_n - 1) / launcher.tile_n),
-                  static_cast<unsigned>((s->m + launcher.tile_m - 1) / launcher.tile_m));
-  launcher.launch(grid, launcher.block, s->stream, s->a, s->b, c, static_cast<int>(s->m), static_cast<int>(s->n),
-                  static_cast<int>(s->k));
-  return check.Ok(cudaGetLastError(), what);
+  return check.Ok(kernels::gpu::LaunchWith(ConfigFor(s, kernel), s->stream, s->a, s->b, c, static_cast<int>(s->m),
+                                           static_cast<int>(s->n), static_cast<int>(s->k)),
+                  what);
+}
+
+// Readies every kernel of `rows` for its launches at this session's shape (their shared
+// memory limits), outside any timing; cuBLAS rows need nothing.
+bool Prepare(TsSession* s, std::initializer_list<int> rows, Check& check) {
+  for (int kernel : rows) {
+    if (kernels::gpu::LauncherFor(kernel).config == nullptr) continue;
+    if (!check.Ok(kernels::gpu::PrepareLaunch(ConfigFor(s, kernel)), "raising the shared-memory limit")) return false;
+  }
+  return true;
 }
 
 bool ValidKernel(int kernel) { return kernel >= 0 && kernel < static_cast<int>(kKernelCount); }
@@ -292,6 +307,9 @@ __attribute__((visibility("default"))) TsSession* ts_session_create(long long m,
   if (ok) {
     s->max_grid_x = prop.maxGridSize[0];
     s->max_grid_y = prop.maxGridSize[1];
+    s->max_grid_z = prop.maxGridSize[2];
+    s->limits.sm_count = prop.multiProcessorCount;
+    s->limits.shared_per_sm = static_cast<int>(prop.sharedMemPerMultiprocessor);
     // The padding is filled too: what an out-of-range read sees is then seeded, not stale.
     FillRandom<<<BlocksFor(s->a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_count, seed, 0);
     FillRandom<<<BlocksFor(s->b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->b_count, seed, 1);
@@ -331,14 +349,16 @@ __attribute__((visibility("default"))) TsStatus ts_run(TsSession* s, int kernel,
     SetError(error, error_size, limit);
     return TS_ERROR;
   }
-  const kernels::gpu::Launcher& launcher = kernels::gpu::LauncherFor(kernel);
-  run->threads_per_block = static_cast<int>(launcher.block.x * launcher.block.y);
+  run->threads_per_block = 0;
   run->occupancy_blocks_per_sm = 0;
   Check check;
-  if (launcher.function != nullptr) {
-    check.Ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&run->occupancy_blocks_per_sm, launcher.function,
-                                                           run->threads_per_block, 0),
-             "occupancy");
+  if (kernels::gpu::LauncherFor(kernel).config != nullptr) {
+    const kernels::gpu::LaunchConfig config = ConfigFor(s, kernel);
+    run->threads_per_block = static_cast<int>(config.block.x * config.block.y * config.block.z);
+    Prepare(s, {kernel}, check) &&
+        check.Ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&run->occupancy_blocks_per_sm, config.function,
+                                                               run->threads_per_block, config.shared_bytes),
+                 "occupancy");
   }
   const size_t c_elements = static_cast<size_t>(s->m * s->n);
   // Poison C with NaN bits: an element the kernel never writes then fails verification.
@@ -397,7 +417,8 @@ __attribute__((visibility("default"))) TsStatus ts_race_trial(TsSession* s, int 
     }
   }
   Check check;
-  if (s->baseline_kernel != baseline) {
+  Prepare(s, {kernel, baseline}, check);
+  if (check.message.empty() && s->baseline_kernel != baseline) {
     if (s->c_baseline == nullptr) check.Ok(cudaMalloc(&s->c_baseline, s->c_count * sizeof(float)), "allocating the baseline C");
     check.message.empty() && Launch(s, baseline, s->c_baseline, check, "baseline launch") &&
         check.Ok(cudaStreamSynchronize(s->stream), "baseline kernel");

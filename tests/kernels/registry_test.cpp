@@ -2,6 +2,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "kernels/registry.h"
 
@@ -28,6 +29,57 @@ TEST(Registry, DefaultSweepHoldsTheLectureKernels) {
   // Race variants and the unguarded kernel compute a wrong C by design: never in the sweep.
   EXPECT_FALSE(chosen.count("tiled16_nosync1"));
   EXPECT_FALSE(chosen.count("tiled16_unguarded"));
+}
+
+// The ladder: rungs 04 to 10 in teaching order, GPU only, FP32 on the CUDA cores, guarded,
+// and out of the default sweep (the live panel's ladder view chooses them).
+TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
+  std::vector<const KernelSpec*> rungs;
+  for (const KernelSpec* spec : AllKernels()) {
+    if (spec->family == KernelFamily::kLadder) rungs.push_back(spec);
+  }
+  const std::vector<std::string> expected = {"blocktile_1d", "blocktile_2d", "vectorized",     "conflict_free",
+                                             "warptile",     "double_buffered", "split_k"};
+  ASSERT_EQ(rungs.size(), expected.size());
+  for (std::size_t i = 0; i < rungs.size(); ++i) {
+    const KernelSpec& rung = *rungs[i];
+    SCOPED_TRACE(rung.name);
+    EXPECT_EQ(rung.name, expected[i]);
+    EXPECT_EQ(static_cast<int>(rung.rung), static_cast<int>(i) + 1) << "one LadderRung per row, in order";
+    EXPECT_EQ(std::string(rung.label).substr(0, 2), std::to_string(i + 4).insert(0, i + 4 < 10 ? "0" : ""));
+    EXPECT_FALSE(HasModel(rung));
+    EXPECT_FALSE(IsCublas(rung));
+    EXPECT_TRUE(rung.guarded);
+    EXPECT_FALSE(rung.in_default_sweep);
+    EXPECT_STREQ(MathName(rung), "FP32 FFMA (CUDA cores)");
+    EXPECT_EQ(rung.tile_m % rung.thread_m, 0);
+    EXPECT_EQ(rung.tile_n % rung.thread_n, 0);
+    EXPECT_EQ(PhaseCount(rung, 1000), 0) << "no model phases";
+  }
+}
+
+TEST(Registry, LadderParametersAreDescribed) {
+  const KernelSpec& warptile = *FindKernel("warptile");
+  EXPECT_EQ(ThreadsPerBlock(warptile), 256);
+  EXPECT_EQ(DescribeParameters(warptile),
+            "block tile 128×128×8 · 8×8 per thread · warp tile 32×64 · 256 threads · guarded");
+  EXPECT_EQ(DescribeParameters(*FindKernel("blocktile_1d")),
+            "block tile 64×64×8 · 8×1 per thread · 512 threads · guarded");
+}
+
+TEST(Registry, MathIsTf32OnlyForTheTensorCoreRow) {
+  for (const KernelSpec* spec : AllKernels()) {
+    const bool tf32 = std::string(spec->name) == "cublas_tf32";
+    EXPECT_STREQ(MathName(*spec), tf32 ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)") << spec->name;
+  }
+}
+
+TEST(Registry, TeachingKernelsHaveOneThreadPerElementAndAModel) {
+  for (const char* name : {"naive", "tiled16", "rect32x16x16"}) {
+    const KernelSpec& spec = *FindKernel(name);
+    EXPECT_EQ(ThreadsPerBlock(spec), spec.tile_m * spec.tile_n) << name;
+    EXPECT_TRUE(HasModel(spec)) << name;
+  }
 }
 
 TEST(Registry, TF32IsLabelledAsLowerPrecision) {

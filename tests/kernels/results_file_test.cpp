@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
+#include <string>
 
 #include "kernels/results_file.h"
 
@@ -25,6 +27,7 @@ ResultsFile SampleFile() {
   BenchResult ok;
   ok.kernel = "tiled16";
   ok.label = "tiled, TILE 16";
+  ok.math = "FP32 FFMA (CUDA cores)";
   ok.shape = Shape::Square(4096);
   ok.reps = 10;
   ok.median_ms = 16.75;
@@ -72,6 +75,7 @@ void ExpectSame(const ResultsFile& a, const ResultsFile& b) {
     const BenchResult& y = b.results[i];
     EXPECT_EQ(x.kernel, y.kernel);
     EXPECT_EQ(x.label, y.label);
+    EXPECT_EQ(x.math, y.math);
     EXPECT_EQ(x.shape, y.shape);
     EXPECT_EQ(x.error, y.error);
     EXPECT_EQ(x.reps, y.reps);
@@ -166,6 +170,37 @@ TEST(ResultsFile, MalformedAndTruncatedJson) {
   const auto error = ResultsFromJson(missing_field, loaded);
   ASSERT_TRUE(error);
   EXPECT_NE(error->find("result 1"), std::string::npos) << *error;
+}
+
+// Files written before results carried their math (docs/results/h100-bench.*) still
+// load, with the math left empty; a file that has the column must have it in every row.
+TEST(ResultsFile, FilesWithoutTheMathFieldStillLoad) {
+  const std::string csv = ResultsToCsv(SampleFile());
+  std::string old_csv;
+  std::istringstream lines(csv);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("# ", 0) != 0) line = line.substr(0, line.rfind(','));  // drop the last column
+    old_csv += line + "\n";
+  }
+  ResultsFile loaded;
+  auto error = ResultsFromCsv(old_csv, loaded);
+  ASSERT_FALSE(error) << *error;
+  ASSERT_EQ(loaded.results.size(), 3u);
+  EXPECT_EQ(loaded.results[0].math, "");
+  EXPECT_EQ(loaded.results[0].median_ms, 16.75);
+
+  std::string old_json;  // the JSON without its "math" lines (keys are sorted: never the last)
+  std::istringstream json_lines(ResultsToJson(SampleFile()));
+  for (std::string line; std::getline(json_lines, line);) {
+    if (line.find("\"math\":") == std::string::npos) old_json += line + "\n";
+  }
+  ASSERT_EQ(old_json.find("\"math\""), std::string::npos) << old_json;
+  error = ResultsFromJson(old_json, loaded);
+  ASSERT_FALSE(error) << *error;
+  EXPECT_EQ(loaded.results[1].math, "");
+
+  std::string short_row = csv.substr(0, csv.rfind(','));  // the header names math, the last row lacks it
+  EXPECT_TRUE(ResultsFromCsv(short_row + "\n", loaded));
 }
 
 }  // namespace
