@@ -59,6 +59,10 @@ constexpr int SplitsFor(long long tiles, int sm_count, long long slices) {
 template <int BM, int BN, int BK, int WM, int WN>
 __global__ void __launch_bounds__(double_buffered::Tiling<BM, BN, BK, WM, WN>::kThreads)
     split_k_matmul(const float* A, const float* B, float* C, int M, int N, int K) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  // No clusters before sm_90: the launcher never sends this kernel there (09 runs instead).
+  __trap();
+#else
   namespace cg = cooperative_groups;
   using T = double_buffered::Tiling<BM, BN, BK, WM, WN>;
   using ladder::kVec;
@@ -110,4 +114,5 @@ __global__ void __launch_bounds__(double_buffered::Tiling<BM, BN, BK, WM, WN>::k
   // Cluster barrier 2: a block must not exit, freeing its shared memory, while another
   // block of the cluster still reads its partial tile.
   cluster.sync();
+#endif
 }

@@ -113,7 +113,8 @@ LaunchConfig SplitKConfig(const DeviceLimits& device, int m, int n, int k) {
   constexpr KernelSpec spec = kKernelTable[I];
   LaunchConfig config = GridConfig<I>(device, m, n, k);
   const long long tiles = static_cast<long long>(config.grid.x) * config.grid.y;
-  const int splits = split_k::SplitsFor(tiles, device.sm_count, Blocks(k, spec.tile_k));
+  // Classroom GPUs before sm_90 have no clusters: there 10 runs 09's kernel at every size.
+  const int splits = device.clusters ? split_k::SplitsFor(tiles, device.sm_count, Blocks(k, spec.tile_k)) : 1;
   if (splits == 1) return config;
   config.function =
       reinterpret_cast<const void*>(split_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>);

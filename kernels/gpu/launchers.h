@@ -19,6 +19,7 @@ struct LaunchConfig {
 struct DeviceLimits {
   int sm_count = 0;
   int shared_per_sm = 0;  // bytes of shared memory per SM (cudaDevAttrMaxSharedMemoryPerMultiprocessor)
+  bool clusters = false;  // thread-block clusters (compute capability 9.0 and newer)
 };
 
 using ConfigFn = LaunchConfig (*)(const DeviceLimits& device, int m, int n, int k);

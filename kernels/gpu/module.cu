@@ -310,6 +310,7 @@ __attribute__((visibility("default"))) TsSession* ts_session_create(long long m,
     s->max_grid_z = prop.maxGridSize[2];
     s->limits.sm_count = prop.multiProcessorCount;
     s->limits.shared_per_sm = static_cast<int>(prop.sharedMemPerMultiprocessor);
+    s->limits.clusters = prop.major >= 9;
     // The padding is filled too: what an out-of-range read sees is then seeded, not stale.
     FillRandom<<<BlocksFor(s->a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_count, seed, 0);
     FillRandom<<<BlocksFor(s->b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->b_count, seed, 1);
