@@ -1,5 +1,6 @@
-# Install rules, included once from the top-level CMakeLists.txt after the targets exist.
-# `cmake --install` lays TileScope out as a desktop app under a prefix:
+# Install rules and the Debian package (issue 18), included once from the top-level
+# CMakeLists.txt after the targets exist. `cmake --install` lays TileScope out as a desktop
+# app under a prefix; CPack (`scripts/build.sh package`) wraps that layout in a .deb:
 #
 #   bin/tilescope
 #   lib/tilescope/libtilescope_gpu.so        with CUDA; kernels/gpu_module.cpp looks here
@@ -83,3 +84,40 @@ install(FILES ${TILESCOPE_PACKAGING_DIR}/tilescope.desktop DESTINATION share/app
 install(FILES ${icon_svg} DESTINATION share/icons/hicolor/scalable/apps)
 install(FILES ${man_page}.gz DESTINATION share/man/man1)
 install(FILES ${TILESCOPE_PACKAGING_DIR}/copyright ${changelog_gz} DESTINATION share/doc/tilescope)
+
+# The .deb. Depends: what dpkg-shlibdeps reads off the binaries (GLFW, stb, the C++
+# runtime, libc) plus the fonts the GUI loads by path (app/gui/fonts.cpp).
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME tilescope)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_VENDOR "TileScope")
+set(CPACK_PACKAGE_CONTACT "Seed aa0055e3 maintainers <maintainers@users.noreply.a-seed-aa0055e3.example>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# Wrapped under 80 columns: Debian shows it in terminals (lintian:
+# extended-description-line-too-long).
+set(CPACK_PACKAGE_DESCRIPTION
+    "TileScope teaches how a GPU multiplies matrices with shared-memory tiling.
+It steps through the tile phases of a small product on an exact CPU model of
+the CUDA kernel: what sits in the shared tiles, where every thread waits at
+__syncthreads(), how many global reads tiling saves. A barrier switched off
+shows the race. Where an NVIDIA GPU, its driver and the CUDA 13 runtime with
+cuBLAS are present, it runs the real kernels against cuBLAS; without them
+everything else works and the app says which part is missing.")
+set(CPACK_DEBIAN_PACKAGE_SECTION education)
+set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_DEPENDS fonts-dejavu-core)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+if(TARGET tilescope_gpu)
+  # The CUDA runtime and cuBLAS are optional at run time: the module is dlopen'ed and a
+  # missing library is reported by the app. dpkg-shlibdeps must still find them to read
+  # the module, so it is pointed at the toolkit's folder; found there, outside any package
+  # with dependency information, they add nothing to Depends (CPack passes
+  # --ignore-missing-info). The package test checks that Depends names no CUDA package.
+  set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${CUDAToolkit_LIBRARY_DIR})
+endif()
+# Debian ships stripped binaries (lintian: unstripped-binary-or-object).
+set(CPACK_STRIP_FILES ON)
+set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS
+    OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+include(CPack)
