@@ -35,14 +35,15 @@ struct GpuStatus {
   std::string module_path;
 };
 
-// Opens libtilescope_gpu.so beside the executable (/proc/self/exe) once and asks it for
-// device 0. Cached: later calls return the same object. Thread-safe.
+// Opens libtilescope_gpu.so (DefaultGpuModulePath) once and asks it for device 0.
+// Cached: later calls return the same object. Thread-safe.
 const GpuStatus& ProbeGpu();
 
 // The same, for the module at `path`, not cached (tests, and a hint where the module is).
 GpuStatus ProbeGpuModuleAt(const std::string& path);
 
-// Where ProbeGpu looks for the module.
+// Where ProbeGpu looks for the module, from the executable's path (/proc/self/exe):
+// <prefix>/lib/tilescope/ for an installed <prefix>/bin/tilescope, else beside the binary.
 std::string DefaultGpuModulePath();
 
 // "13.0" from CUDA's 13000.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# TileScope's two entry points on a fresh Debian 12 machine (README.md):
-#   scripts/build.sh gui    install what is missing, build (Release), open the default lesson
-#   scripts/build.sh test   install what is missing, build, run every test through CTest
+# TileScope's entry points on a fresh Debian 12 machine (README.md):
+#   scripts/build.sh gui      install what is missing, build (Release), open the default lesson
+#   scripts/build.sh test     install what is missing, build, run every test through CTest
+#   scripts/build.sh package  install what is missing, build the Debian package for lab PCs
 # The GPU runner is built when nvcc is found (/usr/local/cuda); the no-CUDA build is always
 # built and tested too, as a classroom PC without CUDA would run it.
 set -euo pipefail
@@ -9,8 +10,8 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  gui|test) ;;
-  *) echo "usage: scripts/build.sh gui|test" >&2; exit 2 ;;
+  gui|test|package) ;;
+  *) echo "usage: scripts/build.sh gui|test|package" >&2; exit 2 ;;
 esac
 
 bash scripts/setup.sh
@@ -25,6 +26,15 @@ configure_and_build() {  # DIR [cmake args...]
 if [ "$mode" = gui ]; then
   configure_and_build build
   exec ./build/tilescope --lesson default
+fi
+
+if [ "$mode" = package ]; then
+  # A folder of its own: Release with the GPU architecture list CMakeLists.txt chooses,
+  # whatever build/ was configured with, and no tests to compile.
+  configure_and_build build-package -DBUILD_TESTING=OFF
+  (cd build-package && cpack)
+  echo "scripts/build.sh package: $(ls -t "$PWD"/build-package/tilescope_*.deb | head -n 1)"
+  exit 0
 fi
 
 start=$(date +%s)

@@ -9,6 +9,7 @@ packages=(
   libglfw3-dev libimgui-dev python3-glad libstb-dev
   libgtest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri xdotool
+  help2man librsvg2-bin dpkg-dev file lintian desktop-file-utils
 )
 
 missing=()

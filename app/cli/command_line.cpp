@@ -4,8 +4,8 @@
 
 #include <iostream>
 
+#include "app/cli/asset_paths.h"
 #include "app/cli/subcommands.h"
-#include "app/version.h"
 
 namespace cli {
 namespace {
@@ -42,7 +42,7 @@ int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
   CLI::App app{"TileScope: step through shared-memory tiled matrix multiplication on an exact model of the "
                "CUDA kernel, and run the real kernels on the GPU.\nWith no subcommand, opens the window.",
                "tilescope"};
-  app.set_version_flag("--version", std::string("tilescope ") + app::kVersion);
+  app.set_version_flag("--version", VersionReport);
   app.require_subcommand(0, 1);
   GuiOptions gui_options;
   AddGuiOptions(app, gui_options);

@@ -2,6 +2,7 @@
 
 #include <imgui.h>
 
+#include "app/cli/asset_paths.h"
 #include "app/version.h"
 #include "kernels/device.h"
 
@@ -19,6 +20,7 @@ std::vector<AboutLine> CollectAboutLines(const Window& window) {
   const kernels::GpuStatus& gpu = kernels::ProbeGpu();
   return {
       {"TileScope", app::kVersion},
+      {"Assets", cli::FindAssetFolder().Describe()},
       {"Dear ImGui", IMGUI_VERSION},
       {"GLFW", Window::GlfwVersion()},
       {"OpenGL renderer", window.GlRenderer()},
