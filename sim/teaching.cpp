@@ -13,6 +13,10 @@ std::string BlockText(const Geometry& g) {
 
 }  // namespace
 
+std::string CountOf(std::uint64_t count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
 const char* OneWarpHidesTheRace() {
   return "One warp per block: lockstep hides this race on today's GPUs, but it is not guaranteed.";
 }

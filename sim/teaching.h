@@ -1,12 +1,16 @@
 // teaching.h — the sentences about the model that more than one view says: the GUI's panels,
 // `tilescope trace` and the tests read them from here, so each is worded once.
 #pragma once
+#include <cstdint>
 #include <string>
 
 #include "sim/geometry.h"
 #include "sim/lesson_config.h"
 
 namespace sim {
+
+// "1 hazard", "3 hazards": a count with its noun in the right number.
+std::string CountOf(std::uint64_t count, const char* one, const char* many);
 
 // Why a one-warp block's missing barrier leaves C right on today's GPUs.
 const char* OneWarpHidesTheRace();

@@ -28,10 +28,6 @@ std::string Range(const sim::IndexRange& range) {
   return std::to_string(range.first) + ".." + std::to_string(range.last);
 }
 
-std::string Plural(std::uint64_t count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
-}
-
 std::string Fixed(double value, int decimals) {
   char text[48];
   std::snprintf(text, sizeof text, "%.*f", decimals, value);
@@ -151,7 +147,7 @@ void PrintBlockPhase(std::FILE* out, const sim::Geometry& g, int block, const si
   std::fprintf(out, "  block %s, %s: reads A[%s][%s] and B[%s][%s]: %s of A, %llu of B",
                Pair(block % g.grid_x, block / g.grid_x).c_str(), BlockOfC(g, block).c_str(),
                Range(phase.a_rows).c_str(), Range(phase.a_cols).c_str(), Range(phase.b_rows).c_str(),
-               Range(phase.b_cols).c_str(), Plural(phase.reads_a, "global read", "global reads").c_str(),
+               Range(phase.b_cols).c_str(), sim::CountOf(phase.reads_a, "global read", "global reads").c_str(),
                static_cast<unsigned long long>(phase.reads_b));
   if (phase.select_zero > 0) {
     std::fprintf(out, ", %llu past the edge (zero padding, no read)",

@@ -28,6 +28,15 @@ std::string KeyName(int key) {
     case GLFW_KEY_ESCAPE: return "Esc";
     case GLFW_KEY_HOME: return "Home";
     case GLFW_KEY_END: return "End";
+    case GLFW_KEY_PAGE_UP: return "PageUp";
+    case GLFW_KEY_PAGE_DOWN: return "PageDown";
+    case GLFW_KEY_ENTER: return "Enter";
+    case GLFW_KEY_TAB: return "Tab";
+    case GLFW_KEY_BACKSPACE: return "Backspace";
+    case GLFW_KEY_DELETE: return "Delete";
+    case GLFW_KEY_KP_ADD: return "Keypad +";
+    case GLFW_KEY_KP_SUBTRACT: return "Keypad \u2212";
+    case GLFW_KEY_KP_ENTER: return "Keypad Enter";
     default: break;
   }
   if (key >= GLFW_KEY_F1 && key <= GLFW_KEY_F25) return "F" + std::to_string(key - GLFW_KEY_F1 + 1);

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "kernels/registry.h"
+#include "sim/teaching.h"
 
 namespace gui {
 namespace {
@@ -33,10 +34,6 @@ std::vector<kernels::Shape> SizesIn(const std::vector<kernels::BenchResult>& res
     if (std::find(sizes.begin(), sizes.end(), r.shape) == sizes.end()) sizes.push_back(r.shape);
   }
   return sizes;
-}
-
-std::string Counted(std::size_t count, const char* what) {
-  return std::to_string(count) + " " + what + (count == 1 ? "" : "s");
 }
 
 constexpr const char* kLivePanel = "Live GPU";
@@ -160,8 +157,8 @@ std::optional<std::string> LivePage::Run(const std::string& save_to) {
   sweep_frames_ = {};
   save_when_done_ = save_to;
   progress_ = {true, false, 0, static_cast<int>(request.kernels.size() * shapes.size()), "starting\u2026"};
-  return Report(std::nullopt, "running " + Counted(request.kernels.size(), "kernel") + " at " +
-                                  Counted(shapes.size(), "size") + ", " + std::to_string(request.reps) + " launches each");
+  return Report(std::nullopt, "running " + sim::CountOf(request.kernels.size(), "kernel", "kernels") + " at " +
+                                  sim::CountOf(shapes.size(), "size", "sizes") + ", " + std::to_string(request.reps) + " launches each");
 }
 
 std::optional<std::string> LivePage::Cancel() {
@@ -195,8 +192,8 @@ void LivePage::FinishSweep() {
   progress_ = {};
   std::size_t wrong = 0;
   for (const kernels::BenchResult& r : sweep_.results()) wrong += r.ok() && !r.verified ? 1 : 0;
-  std::string outcome = (cancelled ? "cancelled after " : "finished: ") + Counted(sweep_.results().size(), "result");
-  if (wrong > 0) outcome += ", " + Counted(wrong, "wrong C") + " (\u2717, not plotted)";
+  std::string outcome = (cancelled ? "cancelled after " : "finished: ") + sim::CountOf(sweep_.results().size(), "result", "results");
+  if (wrong > 0) outcome += ", " + sim::CountOf(wrong, "wrong C", "wrong Cs") + " (\u2717, not plotted)";
   if (save_when_done_.empty()) {
     Report(std::nullopt, outcome);
     return;
@@ -246,7 +243,7 @@ std::optional<std::string> LivePage::Export(const std::string& path, const char*
     return Report(std::string("the file name must end in ") + extension, "");
   }
   const std::string partial = sweep_in_flight_ ? " (so far: the sweep is still running)" : "";
-  return Report(sweep_.Save(path), "saved " + Counted(sweep_.results().size(), "result") + " to " + path + partial);
+  return Report(sweep_.Save(path), "saved " + sim::CountOf(sweep_.results().size(), "result", "results") + " to " + path + partial);
 }
 
 std::optional<std::string> LivePage::ExportPng(const std::string& path) {

@@ -130,19 +130,25 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
   if (hazards.empty()) {
     const bool barriers_on =
         config.barrier1 == sim::SyncKind::kSyncthreads && config.barrier2 == sim::SyncKind::kSyncthreads;
+    if (snapshot.geometry().naive) {
+      ImGui::TextWrapped("%s", sim::RaceCaseHeadline(snapshot.geometry()).c_str());
+      return;
+    }
     ImGui::TextColored(Colour(palette::kBluishGreen), "%s No hazard so far%s", palette::kGlyphCheck,
-                       barriers_on || snapshot.geometry().naive ? ": the barriers order every shared access."
-                                                                : " (step on: hazards appear as the accesses run).");
+                       barriers_on ? ": the barriers order every shared access."
+                                   : " (step on: hazards appear as the accesses run).");
     return;
   }
   const Tally tally = Count(hazards);
-  ImGui::Text("%zu hazards: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", hazards.size(), tally.by_kind[0],
-              tally.by_kind[1], tally.by_kind[2], tally.corrupted);
-  ImGui::TextColored(Colour(palette::kVermillion), "%s %zu errors", palette::kGlyphCross, tally.errors);
+  ImGui::Text("%s: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", sim::CountOf(hazards.size(), "hazard", "hazards").c_str(),
+              tally.by_kind[0], tally.by_kind[1], tally.by_kind[2], tally.corrupted);
+  ImGui::TextColored(Colour(palette::kVermillion), "%s %s", palette::kGlyphCross,
+                     sim::CountOf(tally.errors, "error", "errors").c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Errors: the two threads are in different warps (as racecheck grades them)");
   ImGui::SameLine();
-  ImGui::TextColored(Colour(palette::kOrange), "%s %zu warnings", palette::kGlyphWarning, tally.warnings);
+  ImGui::TextColored(Colour(palette::kOrange), "%s %s", palette::kGlyphWarning,
+                     sim::CountOf(tally.warnings, "warning", "warnings").c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Warnings: both threads are lanes of one warp (as racecheck grades them)");
   if (snapshot.counters().hazards > hazards.size()) {

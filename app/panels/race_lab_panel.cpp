@@ -158,9 +158,10 @@ void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation&
     ImGui::TextDisabled("(%llu stored so far)", static_cast<unsigned long long>(check.stored));
   }
   if (hazards > 0 && check.stored == check.elements && check.wrong == 0) {
-    ImGui::TextWrapped("%zu hazards, yet C is right: this schedule (or equal values) hid the race.", hazards);
+    ImGui::TextWrapped("%s, yet C is right: this schedule (or equal values) hid the race.",
+                       sim::CountOf(hazards, "hazard", "hazards").c_str());
   } else {
-    ImGui::Text("%zu hazards so far", hazards);
+    ImGui::Text("%s so far", sim::CountOf(hazards, "hazard", "hazards").c_str());
   }
   if (!simulation.Finished()) {
     if (ImGui::Button("Run to end")) frame.actions.Push("run-to-end");

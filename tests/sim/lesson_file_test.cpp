@@ -126,6 +126,8 @@ TEST(LessonFile, BadValueNamesTheKeyAndTheValue) {
       {R"({"fill_b": {"kind": "values"}})", {"fill_b", "values"}},
       {R"({"fill_a": {"kind": "values", "values": [1, "x"]}})", {"fill_a", "\"x\""}},
       {R"({"version": 7})", {"version = 7", "not supported"}},
+      // The naive kernel has no barrier to switch off.
+      {R"({"kernel": "naive", "barrier1": "off"})", {"barrier1", "naive kernel has none"}},
       // Values that parse but cannot run: sim::Validate() names value and limit.
       {R"({"tile": 0})", {"tile = 0", "at least 1"}},
       {R"({"tile": 64})", {"4096 threads", "1024"}},
