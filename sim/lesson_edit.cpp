@@ -6,10 +6,13 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "sim/lesson_file.h"
+
 namespace sim {
 namespace {
 
 constexpr const char* kFillForms = "sequence, identity, random, random:SEED";
+constexpr const char* kEditedName = "custom";
 
 ValidationError Bad(const std::string& key, const std::string& shown_as, const std::string& value,
                     const std::string& problem) {
@@ -218,6 +221,16 @@ std::optional<ValidationError> ApplyLessonEdits(const std::string& edits, Lesson
   }
   if (!any) return ValidationError{"", "no change given: write field=value, e.g. m=8"};
   return std::nullopt;
+}
+
+void NoteEdited(LessonConfig& lesson, const LessonConfig& started_as) {
+  LessonConfig unnamed = lesson;
+  LessonConfig original = started_as;
+  unnamed.name = original.name = "";
+  unnamed.description = original.description = "";
+  if (LessonToJson(unnamed) == LessonToJson(original)) return;
+  if (started_as.name != kEditedName) lesson.description = "edited from " + started_as.name;
+  lesson.name = kEditedName;
 }
 
 std::string FillText(const MatrixFill& fill) {

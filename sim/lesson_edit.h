@@ -34,6 +34,11 @@ std::optional<ValidationError> ApplyLessonEdit(const std::string& key, const std
 // first that cannot be read (the earlier pairs are applied).
 std::optional<ValidationError> ApplyLessonEdits(const std::string& edits, LessonConfig& lesson);
 
+// A lesson that edits changed is no longer the preset or file it started as: it takes the
+// name "custom" and says what it was edited from, so no view calls a TILE 16 lesson
+// "default, TILE 2". Unchanged lessons keep their name.
+void NoteEdited(LessonConfig& lesson, const LessonConfig& started_as);
+
 // How a fill reads as a value: "sequence", "identity", "random:7", "values" (explicit values,
 // from a test-vector file or a lesson file).
 std::string FillText(const MatrixFill& fill);

@@ -88,8 +88,11 @@ std::string ApplyVectorFile(const TraceFlags& flags, const std::string& path, Tr
 std::string ApplyFlags(const TraceFlags& flags, TraceLesson& lesson) {
   if (std::string error = RectFlagsNeedRect(flags); !error.empty()) return error;
   const std::vector<sim::LessonField>& fields = sim::LessonFields();
+  const sim::LessonConfig started_as = lesson.config;
+  std::string changes;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     if (!Given(flags, i)) continue;
+    changes += " " + FlagOf(fields[i].key) + " " + flags.values[i];
     const std::string key = fields[i].key;
     const std::string& value = flags.values[i];
     if (key == "fill" && value.rfind(kFileFill, 0) == 0) {
@@ -98,6 +101,8 @@ std::string ApplyFlags(const TraceFlags& flags, TraceLesson& lesson) {
     }
     if (auto error = sim::ApplyLessonEdit(key, value, lesson.config, FlagOf(key))) return error->message;
   }
+  sim::NoteEdited(lesson.config, started_as);
+  if (lesson.config.name != started_as.name) lesson.source += ", changed by" + changes;
   return "";
 }
 

@@ -119,10 +119,12 @@ void Application::RegisterShellActions() {
                    return std::nullopt;
                  }});
   registry_.Add({"screenshot", "Save screenshot",
-                 "Save the window as a PNG (in the current folder unless a path is given).",
+                 "Save the window as a PNG: in the pictures folder (XDG_PICTURES_DIR, else ~/Pictures, else home) "
+                 "unless a path is given; the status bar names the file.",
                  {{GLFW_KEY_P, GLFW_MOD_CONTROL}},
                  [this](const std::string& path) -> std::optional<std::string> {
-                   pending_screenshot_ = path.empty() ? TimestampedName("tilescope-", ".png") : path;
+                   pending_screenshot_ =
+                       path.empty() ? ScreenshotFolder() + "/" + TimestampedName("tilescope-", ".png") : path;
                    return std::nullopt;
                  }});
 }
@@ -273,6 +275,7 @@ void Application::ApplyQueuedActions() {
       notifications_.Add(Severity::kError, "unknown action \"" + request.name + "\"");
       continue;
     }
+    notifications_.Dismiss();  // the user acted: the message on show has been seen
     // A page's action (a key, a script line) shows its page, so its effect is in view.
     if (auto owner = page_of_action_.find(request.name); owner != page_of_action_.end()) ShowPage(owner->second);
     if (auto error = action->run(request.argument)) notifications_.Add(Severity::kError, *error);
@@ -349,16 +352,32 @@ void Application::DrawStatusBar() {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(ImGui::GetStyle().FramePadding.x, 0.0f));
   if (ImGui::Begin("##status", nullptr, flags)) {
     ImGui::AlignTextToFramePadding();
-    if (const Notification* latest = notifications_.Latest()) {
+    if (const Notification* latest = notifications_.Current(Notifications::Now())) {
       const bool problem = latest->severity != Severity::kInfo;
       ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(problem ? palette::kOrange : palette::kSkyBlue), "%s %s",
                          problem ? palette::kGlyphWarning : "\u2139", latest->text.c_str());
     } else {
-      ImGui::TextDisabled("F1: keyboard shortcuts");
+      ImGui::TextDisabled("F1: keyboard shortcuts%s", notifications_.All().empty() ? "" : " \u00b7 hover here: messages");
     }
+    if (ImGui::IsWindowHovered()) DrawMessageLog();
   }
   ImGui::End();
   ImGui::PopStyleVar();
+}
+
+// The last messages, newest first: one that has left the status bar can still be read.
+void Application::DrawMessageLog() const {
+  constexpr std::size_t kShown = 12;
+  const std::vector<Notification>& all = notifications_.All();
+  if (all.empty()) return;
+  ImGui::BeginTooltip();
+  for (std::size_t i = all.size(); i > 0 && all.size() - i < kShown; --i) {
+    const Notification& n = all[i - 1];
+    const bool problem = n.severity != Severity::kInfo;
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(problem ? palette::kOrange : palette::kSkyBlue), "%s %s",
+                       problem ? palette::kGlyphWarning : "\u2139", n.text.c_str());
+  }
+  ImGui::EndTooltip();
 }
 
 void Application::DrawAboutBox() {
@@ -462,6 +481,8 @@ nlohmann::json Application::StateDump() const {
   state["help_visible"] = show_help_;
   state["about_visible"] = show_about_;
   for (const AboutLine& line : CollectAboutLines(*window_)) state["about"][line.name] = line.value;
+  const Notification* shown = notifications_.Current(Notifications::Now());
+  state["status_bar"] = shown ? shown->text : "";
   state["notifications"] = nlohmann::json::array();
   for (const Notification& n : notifications_.All()) {
     state["notifications"].push_back({{"severity", SeverityName(n.severity)}, {"text", n.text}});

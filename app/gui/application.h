@@ -62,6 +62,7 @@ class Application {
   void DrawMenuBar();
   void DrawPageTabs();
   void DrawStatusBar();
+  void DrawMessageLog() const;
   void DrawAboutBox();
   void DrawHelpOverlay();
   bool AnyPageBusy() const;

@@ -3,8 +3,50 @@
 #include <stb_image_write.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 
 namespace gui {
+namespace {
+
+bool IsFolder(const std::string& path) {
+  std::error_code error;
+  return !path.empty() && std::filesystem::is_directory(path, error);
+}
+
+// XDG_PICTURES_DIR="$HOME/Bilder" in user-dirs.dirs, with $HOME expanded.
+std::string PicturesFromUserDirs(const std::string& config, const std::string& home) {
+  std::ifstream in(config + "/user-dirs.dirs");
+  std::string line;
+  const std::string key = "XDG_PICTURES_DIR=";
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) != 0) continue;
+    std::string value = line.substr(key.size());
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+    if (value.rfind("$HOME", 0) == 0) value = home + value.substr(5);
+    return value;
+  }
+  return "";
+}
+
+std::string Environment(const char* name) {
+  const char* value = std::getenv(name);
+  return value ? value : "";
+}
+
+}  // namespace
+
+std::string ScreenshotFolder() {
+  const std::string home = Environment("HOME");
+  const std::string config = IsFolder(Environment("XDG_CONFIG_HOME")) ? Environment("XDG_CONFIG_HOME") : home + "/.config";
+  for (const std::string& candidate :
+       {Environment("XDG_PICTURES_DIR"), PicturesFromUserDirs(config, home), home + "/Pictures", home}) {
+    if (IsFolder(candidate)) return candidate;
+  }
+  return std::filesystem::current_path().string();
+}
+
 
 std::optional<std::string> WritePng(const FramebufferPixels& pixels, const std::string& path) {
   constexpr int kChannels = 4;

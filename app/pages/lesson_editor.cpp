@@ -91,10 +91,12 @@ void LessonEditor::RegisterActions(ActionRegistry& registry) {
 std::optional<std::string> LessonEditor::Edit(const std::string& edits) {
   sim::LessonConfig edited = draft_.lesson;
   if (auto unreadable = sim::ApplyLessonEdits(edits, edited)) return Refuse(*unreadable);
+  sim::NoteEdited(edited, draft_.lesson);
   if (auto invalid = sim::Validate(edited)) {
     draft_.lesson = edited;
     sim::LessonConfig running = running_();
     if (!sim::ApplyLessonEdits(edits, running) && !sim::Validate(running) && !SameLesson(running, running_())) {
+      sim::NoteEdited(running, running_());
       run_(running);
     }
     return Refuse(*invalid);

@@ -129,6 +129,7 @@ void LessonPage::RegisterViewActions(ActionRegistry& registry) {
                 [this](const std::string& argument) -> std::optional<std::string> {
                   sim::LessonConfig config = simulation_->config();
                   if (auto error = sim::ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
+                  sim::NoteEdited(config, simulation_->config());
                   Rebuild(config);
                   return std::nullopt;
                 }});

@@ -1,6 +1,7 @@
 #include "app/plot/bar_chart.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace plot {
 namespace {
@@ -17,6 +18,7 @@ struct BarRect {
 Range ValueRange(const BarChartData& data) {
   std::vector<double> values;
   for (const BarSeries& series : data.series) {
+    if (series.off_scale) continue;
     for (const auto& bar : series.bars) {
       if (bar) values.push_back(bar->value);
     }
@@ -59,6 +61,12 @@ std::pair<const BarSeries*, const Bar*> DrawBars(ImDrawList* list, const PlotFra
       if (!series.bars[c]) continue;
       const BarRect r = BarAt(frame, y_axis, c, data.categories.size(), s, data.series.size(), series.bars[c]->value);
       list->AddRectFilled(r.min, r.max, series.style.colour);
+      if (series.bars[c]->value > y_axis.hi) {
+        // Cut at the top: its value in words, inside the frame where it can be read.
+        char label[32];
+        std::snprintf(label, sizeof label, "%.0f\u2191", series.bars[c]->value);
+        list->AddText(ImVec2(r.min.x, frame.min.y + 2.0f * Unit()), ImGui::GetColorU32(ImGuiCol_Text), label);
+      }
       // The marker above the bar names the series without relying on its colour.
       DrawMarker(list, series.style.marker, ImVec2((r.min.x + r.max.x) * 0.5f, r.min.y - 6.0f * Unit()),
                  kMarkerRadius * Unit(), series.style.colour);

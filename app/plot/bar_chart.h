@@ -20,6 +20,9 @@ struct Bar {
 struct BarSeries {
   SeriesStyle style;
   std::vector<std::optional<Bar>> bars;  // One per category; nullopt: not measured there.
+  // Left out of the axis range (a lower-precision result many times the others would squash
+  // them to slivers): a bar past the top is cut there and carries its value as a label.
+  bool off_scale = false;
 };
 
 struct BarChartData {

@@ -136,6 +136,10 @@ BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& result
     if (kernel == kReferenceKernel) continue;  // 100 % by definition: the dashed line.
     BarSeries series;
     series.style = StyleFor(kernel, LabelOf(results, kernel), index++, reference_colour);
+    // Lower precision on its own scale: TF32 at 700 % of FP32 would squash every FP32 bar.
+    const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
+    series.off_scale = spec && spec->precision != kernels::Precision::kFp32;
+    if (series.off_scale) series.style.name += " (lower precision: off the scale, cut bars labelled)";
     series.bars.resize(sizes.size());
     for (const auto& r : results) {
       if (r.kernel != kernel || !Plottable(r) || !r.shape.IsSquare() || r.percent_of_cublas <= 0.0) continue;

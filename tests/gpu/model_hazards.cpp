@@ -33,6 +33,11 @@ int Usage(const char* message) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf("usage: model_hazards KERNEL SIZE\n(the hazards the model finds for a registry kernel at SIZE³, "
+                "one line each, for tests/gpu/racecheck_test.sh)\n");
+    return 0;
+  }
   if (argc != 3) return Usage("expected a kernel name and a size");
   const kernels::KernelSpec* kernel = kernels::FindKernel(argv[1]);
   if (kernel == nullptr || kernels::IsCublas(*kernel)) return Usage("not a kernel the model runs");

@@ -3,9 +3,10 @@
 //
 //   write_test_vectors DIR   creates DIR, writes DIR/good.bin, DIR/bad_c.bin and DIR/truncated.bin
 //
-// good.bin: four cases, every C exact. bad_c.bin: the same with one element of case 1's C
-// off by one. truncated.bin: the same with case 3 cut in the middle of its C, so the
-// reader stops at case 3, at the byte offset where it starts (after cases 0–2).
+// good.bin: four cases, every C exact. bad_c.bin: the same with one element of case 2's C
+// off by one. truncated.bin: the same with case 4 cut in the middle of its C, so the
+// reader stops at case 4, at the byte offset where it starts (after cases 1–3).
+// Cases count from 1, as everywhere in TileScope.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,9 +28,17 @@ bool Write(const std::string& path, const std::vector<unsigned char>& bytes) {
 
 }  // namespace
 
+constexpr const char* kUsage = "usage: write_test_vectors DIR   (writes DIR/good.bin, bad_c.bin, truncated.bin)\n";
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: write_test_vectors DIR\n");
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  // A folder name never starts with '-' here: such an argument is a flag this program lacks.
+  if (argc != 2 || argv[1][0] == '-') {
+    std::fprintf(stderr, "write_test_vectors: %s%s", argc == 2 ? "unknown option: " : "", argc == 2 ? argv[1] : "");
+    std::fprintf(stderr, "%s%s", argc == 2 ? "\n" : "", kUsage);
     return 2;
   }
   const std::string dir = argv[1];

@@ -92,6 +92,24 @@ TEST_F(HeadlessFrame, BarChartCountsMeasuredBarsOnly) {
   EXPECT_EQ(state.x_axis.hi, 1.0);
 }
 
+// TF32 at 780 % of cuBLAS FP32 once squashed every FP32 bar to a sliver: a lower-precision
+// series is off the scale, so the axis fits the FP32 kernels and the reference line.
+TEST_F(HeadlessFrame, OffScaleSeriesDoNotStretchTheAxis) {
+  BarSeries tiled;
+  tiled.style = {"tiled32", IM_COL32(0, 114, 178, 255), Marker::kSquare, 2.0f};
+  tiled.bars = {Bar{18.0, ""}};
+  BarSeries tf32;
+  tf32.style = {"cuBLAS TF32", IM_COL32(230, 159, 0, 255), Marker::kCircle, 2.0f};
+  tf32.bars = {Bar{780.0, ""}};
+  tf32.off_scale = true;
+  const BarChartData data{"n", "% of cuBLAS", {"4096"}, {tiled, tf32}, 100.0, "cuBLAS = 100 %"};
+  const PlotState state = DrawBarChart("##offscale", data, ImVec2(600, 300));
+  EXPECT_GE(state.y_axis.hi, 100.0);
+  EXPECT_LT(state.y_axis.hi, 200.0);
+  ASSERT_EQ(state.series.size(), 2u);
+  EXPECT_EQ(state.series[1].points, 1) << "the cut bar is still drawn";
+}
+
 TEST_F(HeadlessFrame, EmptyBarChartDoesNotFail) {
   const PlotState state = DrawBarChart("##nobars", BarChartData{}, ImVec2(0, 0));
   EXPECT_TRUE(state.series.empty());

@@ -68,6 +68,15 @@ TEST(SweepPlots, WrongOrUnmeasuredResultsAreNeverPlotted) {
   }
 }
 
+TEST(SweepPlots, LowerPrecisionBarsAreOffTheScale) {
+  kernels::BenchResult tf32 = Measured("cublas_tf32", 1024, 390000, true);
+  tf32.percent_of_cublas = 780.0;
+  const BarChartData bars = PercentOfCublasBars({Measured("cublas_fp32", 1024, 50000, true), tf32}, kWhite);
+  ASSERT_EQ(bars.series.size(), 1u);
+  EXPECT_TRUE(bars.series[0].off_scale);
+  EXPECT_NE(bars.series[0].style.name.find("off the scale"), std::string::npos) << bars.series[0].style.name;
+}
+
 TEST(SweepPlots, TooltipHasTheExactFigures) {
   const std::string good = ResultTooltip(Measured("tiled16", 1024, 8000, true), 64000.0);
   for (const char* part : {"8000.0 GFLOPS", "ms median", "10 launches", "16.0 % of cuBLAS", "12.5 % of the FP32 peak",
