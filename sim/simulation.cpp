@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/formulas.h"
 #include "sim/reference.h"
 
 namespace sim {
@@ -20,13 +21,18 @@ bool Has(const std::vector<TraceEvent>& events, EventKind kind) {
   return std::any_of(events.begin(), events.end(), [kind](const TraceEvent& e) { return e.kind == kind; });
 }
 
-// Runs a fresh machine to the end and notes where the timeline's marks fall.
-Timeline MakeTimeline(Machine machine) {
+// Runs a fresh machine to the end and notes where the timeline's marks fall; nothing when
+// `cancel` turns true first. `fraction` follows the thread-instructions run against the
+// closed form's count (the steps of a run are only known at its end).
+std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
   Timeline timeline;
   std::set<int> phases_started;
   std::set<int> phases_with_hazard;
   std::size_t releases = 0;
+  const double expected = std::max<double>(1.0, double(Expected(machine.config()).thread_instructions));
   while (machine.Step()) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) return std::nullopt;
+    if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
     const std::int64_t step = machine.state().step;
     for (const TraceEvent& event : machine.state().last_step_events) {
       if (event.kind == EventKind::kBarrierRelease && releases++ < kMaxTimelineMarks) {
@@ -44,6 +50,12 @@ Timeline MakeTimeline(Machine machine) {
 }
 
 }  // namespace
+
+std::optional<Timeline> ComputeTimeline(const LessonConfig& config, const std::vector<float>& a,
+                                        const std::vector<float>& b, const std::atomic<bool>* cancel,
+                                        std::atomic<double>* fraction) {
+  return MakeTimeline(Machine(config, a, b), cancel, fraction);
+}
 
 bool Breakpoint::Matches(const std::vector<TraceEvent>& events) const {
   switch (kind) {
@@ -179,9 +191,13 @@ const std::vector<float>& Simulation::reference() const {
 const Timeline& Simulation::timeline() const {
   if (!timeline_) {
     Machine fresh(machine_.config(), machine_.memory().a(), machine_.memory().b());
-    timeline_ = std::make_shared<const Timeline>(MakeTimeline(std::move(fresh)));
+    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(std::move(fresh), nullptr, nullptr));
   }
   return *timeline_;
+}
+
+void Simulation::AdoptTimeline(Timeline timeline) {
+  timeline_ = std::make_shared<const Timeline>(std::move(timeline));
 }
 
 std::size_t Simulation::MemoryBytes() const {

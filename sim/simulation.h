@@ -6,9 +6,11 @@
 // never prints. Every navigation is a count of scheduler steps, so step S of a lesson is
 // the same state however it was reached.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "sim/history.h"
@@ -82,9 +84,14 @@ class Simulation {
 
   std::int64_t step() const { return machine_.state().step; }
   bool Finished() const { return machine_.Finished(); }
-  // Steps of the whole run, computed once by running a copy of the lesson to the end.
+  // Steps of the whole run, computed once by running a copy of the lesson to the end (here,
+  // on the caller's thread, unless a worker's result was adopted first).
   std::int64_t TotalSteps() const { return timeline().total_steps; }
   const Timeline& timeline() const;
+  // The whole run if it is known, else nullptr: what a view that must not wait reads.
+  const Timeline* KnownTimeline() const { return timeline_.get(); }
+  // A whole-run pass made elsewhere (ComputeTimeline on a worker) for this lesson's A and B.
+  void AdoptTimeline(Timeline timeline);
 
   Snapshot snapshot() const { return Snapshot(machine_); }
   const std::vector<TraceEvent>& last_step_events() const { return machine_.state().last_step_events; }
@@ -111,6 +118,13 @@ class Simulation {
   mutable std::shared_ptr<const Timeline> timeline_;
   mutable std::shared_ptr<const std::vector<float>> reference_;
 };
+
+// The whole-run pass of a lesson on A and B, as Simulation::timeline() makes it, for a worker
+// thread: nothing when `cancel` (may be null) turns true first; `fraction` (may be null)
+// follows its progress from 0 to about 1.
+std::optional<Timeline> ComputeTimeline(const LessonConfig& config, const std::vector<float>& a,
+                                        const std::vector<float>& b, const std::atomic<bool>* cancel,
+                                        std::atomic<double>* fraction);
 
 // C of a lesson (or of the lesson on given A and B) after a full run.
 std::vector<float> ComputeC(const LessonConfig& config);

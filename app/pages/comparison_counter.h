@@ -18,6 +18,11 @@ class ComparisonCounter {
   void Request(const sim::Simulation& simulation);
   // Once a frame: starts the waiting count when the worker is free.
   void Poll();
+  // Stops the count in flight: the comparison then reads "not counted" (Current()'s reads empty).
+  void Cancel() {
+    waiting_.reset();
+    job_.Cancel();
+  }
   // The count for the lesson on show; nothing while it is being counted.
   std::optional<sim::ComparisonCount> Current() const;
   bool Busy() const { return job_.Running() || waiting_.has_value(); }

@@ -23,7 +23,9 @@ LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_le
 void LessonPage::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(config);
-  simulation_->JumpTo(std::min(step, simulation_->TotalSteps()));
+  // The whole run is counted on a worker: a large lesson never freezes the window.
+  whole_run_.Start(*simulation_);
+  simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
   comparison_.Request(*simulation_);
 }
 
@@ -94,6 +96,15 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
                 {{GLFW_KEY_1, 0}}, [this](const std::string&) { return ToggleBarrier(1); }});
   registry.Add({"toggle-barrier2", "Toggle 2nd barrier", "Switch the second __syncthreads() off or on.",
                 {{GLFW_KEY_2, 0}}, [this](const std::string&) { return ToggleBarrier(2); }});
+  registry.Add({"whole-run-cancel", "Stop counting the whole run",
+                "Stop the workers counting the lesson's whole run (its length, marks and whole-run figures) and the "
+                "comparison kernel's; stepping goes on.",
+                {}, [this](const std::string&) -> std::optional<std::string> {
+                  if (whole_run_.state() != WholeRunPass::State::kCounting) return "the whole run is not being counted";
+                  whole_run_.Cancel();
+                  comparison_.Cancel();
+                  return std::nullopt;
+                }});
   registry.Add({"bench-step", "Benchmark step", "One step per frame, from the start again at the end (--bench-frames).",
                 {}, [this](const std::string&) -> std::optional<std::string> {
                   if (simulation_->Step() == 0) simulation_->Reset();
@@ -109,7 +120,7 @@ void LessonPage::RegisterViewActions(ActionRegistry& registry) {
                   char* end = nullptr;
                   const long long step = std::strtoll(argument.c_str(), &end, 10);
                   if (argument.empty() || *end != '\0' || step < 0) return "jump-to wants a step number, got \"" + argument + "\"";
-                  simulation_->JumpTo(std::min<std::int64_t>(step, simulation_->TotalSteps()));
+                  simulation_->JumpTo(step);  // stops at the end
                   return std::nullopt;
                 }});
   registry.Add({"run-until", "Run to breakpoint",
@@ -165,7 +176,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Narration", &kNarrationSlot, [this](const FrameContext&) { narration_.Draw(); }},
       {"Timeline", &kTimelineSlot,
        [this, snapshot](const FrameContext& frame) {
-         timeline_.Draw(frame, *simulation_, selection_.Resolve(snapshot()));
+         timeline_.Draw(frame, *simulation_, WholeRun(), selection_.Resolve(snapshot()));
        }},
   };
 }
@@ -174,6 +185,7 @@ void LessonPage::Draw(const FrameContext& frame) {
   for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
     if (simulation_->Step() == 0) play_.playing = false;
   }
+  whole_run_.Poll(*simulation_, ImGui::GetIO().DeltaTime);
   race_lab_.Poll();
   editor_.Poll();
   comparison_.Poll();
@@ -192,7 +204,13 @@ void LessonPage::DumpState(nlohmann::json& state) const {
   lesson["barrier1"] = sim::Name(config.barrier1);
   lesson["barrier2"] = sim::Name(config.barrier2);
   lesson["step"] = simulation_->step();
-  lesson["total_steps"] = simulation_->TotalSteps();
+  const sim::Timeline* whole = simulation_->KnownTimeline();
+  lesson["total_steps"] = whole ? nlohmann::json(whole->total_steps) : nlohmann::json(nullptr);
+  const WholeRunView run = WholeRun();
+  lesson["whole_run"] = {{"state", run.counting ? "counting" : run.cancelled ? "cancelled" : "done"},
+                         {"fraction", run.fraction},
+                         {"frames_while_counting", whole_run_.frames_while_counting()},
+                         {"seconds_counting", whole_run_.seconds_counting()}};
   lesson["finished"] = simulation_->Finished();
   lesson["c"] = simulation_->c();
   lesson["counters"] = CountersPanel::Figures(*simulation_, comparison_.Current());
@@ -215,7 +233,15 @@ void LessonPage::DumpState(nlohmann::json& state) const {
   timeline_.DumpState(panels);
 }
 
-bool LessonPage::Busy() const { return race_lab_.Busy() || editor_.Busy() || comparison_.Busy(); }
+bool LessonPage::Busy() const {
+  return whole_run_.state() == WholeRunPass::State::kCounting || race_lab_.Busy() || editor_.Busy() ||
+         comparison_.Busy();
+}
+
+WholeRunView LessonPage::WholeRun() const {
+  const WholeRunPass::State state = whole_run_.state();
+  return {state == WholeRunPass::State::kCounting, state == WholeRunPass::State::kCancelled, whole_run_.Fraction()};
+}
 
 void LessonPage::SaveSettings(Settings& settings) const { editor_.SaveSettings(settings); }
 

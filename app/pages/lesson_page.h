@@ -9,6 +9,7 @@
 #include "app/gui/play_clock.h"
 #include "app/pages/lesson_layout.h"
 #include "app/pages/race_lab.h"
+#include "app/pages/whole_run_pass.h"
 #include "app/gui/page.h"
 #include "app/panels/controls_panel.h"
 #include "app/panels/counters_panel.h"
@@ -47,8 +48,10 @@ class LessonPage : public Page {
   const sim::Thread* PickedThread(const sim::Snapshot& snapshot) const;
   void RegisterViewActions(ActionRegistry& registry);
   std::vector<PanelRow> PanelRows();
+  WholeRunView WholeRun() const;
 
   std::unique_ptr<sim::Simulation> simulation_;
+  WholeRunPass whole_run_;
   ComparisonCounter comparison_;
   PlayClock play_;
   LessonEditor editor_;

@@ -138,9 +138,12 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation) {
   const sim::Snapshot snapshot = simulation.snapshot();
   const sim::LessonConfig& config = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
-  ImGui::Text("Step %lld of %lld   phase %d of %d", static_cast<long long>(simulation.step()),
-              static_cast<long long>(simulation.TotalSteps()), snapshot.current_phase() + 1, geometry.phases);
-  ImGui::ProgressBar(simulation.TotalSteps() == 0 ? 0.0f : float(simulation.step()) / float(simulation.TotalSteps()));
+  const sim::Timeline* whole = simulation.KnownTimeline();
+  const std::string total = whole ? std::to_string(whole->total_steps) : "\u2026 (counting)";
+  ImGui::Text("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
+              snapshot.current_phase() + 1, geometry.phases);
+  const std::int64_t steps = whole ? whole->total_steps : 0;
+  ImGui::ProgressBar(steps == 0 ? 0.0f : float(simulation.step()) / float(steps));
   ImGui::TextWrapped(
       "C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s", config.m,
       config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm, geometry.tn, geometry.tk,

@@ -33,10 +33,22 @@ std::string ComparisonReads(const std::optional<sim::ComparisonCount>& compariso
   return comparison->global_reads ? Number(*comparison->global_reads) : "\u2014";
 }
 
+// The whole run's counters once the page has counted them (on a worker); nothing before.
+const sim::Counters* WholeRun(const sim::Simulation& simulation) {
+  const sim::Timeline* timeline = simulation.KnownTimeline();
+  return timeline ? &timeline->counters : nullptr;
+}
+
+// A whole-run figure, or what stands in its cell while the run is being counted.
+std::string WholeNumber(const sim::Counters* whole, std::uint64_t sim::Counters::*field) {
+  return whole ? Number(whole->*field) : "\u2026";
+}
+
 // Counted naive reads over counted tiled reads; nothing until both are counted.
 std::optional<double> CountedSaving(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison) {
-  if (!comparison || !comparison->global_reads) return std::nullopt;
-  const std::uint64_t own = simulation.timeline().counters.GlobalReads();
+  const sim::Counters* whole = WholeRun(simulation);
+  if (!whole || !comparison || !comparison->global_reads) return std::nullopt;
+  const std::uint64_t own = whole->GlobalReads();
   const std::uint64_t other = *comparison->global_reads;
   const bool naive = simulation.geometry().naive;
   if ((naive ? other : own) == 0) return std::nullopt;
@@ -94,9 +106,20 @@ void PhaseBar(const sim::PhaseCounters& phase, double full, float column) {
 nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
                                       const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters& c = simulation.counters();
-  const sim::Counters& whole = simulation.timeline().counters;
+  const sim::Counters* whole = WholeRun(simulation);
   const std::optional<double> saving = CountedSaving(simulation, comparison);
   const sim::ClosedForms expected = sim::Expected(simulation.config());
+  nlohmann::json whole_run = nullptr;  // null while the whole run is being counted
+  if (whole) {
+    whole_run = {{"global_reads_a", whole->global_reads_a},
+                 {"global_reads_b", whole->global_reads_b},
+                 {"global_reads", whole->GlobalReads()},
+                 {"shared_reads", whole->shared_reads},
+                 {"shared_writes", whole->shared_writes},
+                 {"barrier_arrivals", whole->barrier_arrivals},
+                 {"global_sectors", whole->global_sectors},
+                 {"bank_conflicts", whole->bank_conflicts}};
+  }
   const PerElement per_element = ReadsPerElement(simulation);
   nlohmann::json phases = nlohmann::json::array();
   for (const sim::PhaseCounters& p : c.phases) {
@@ -113,15 +136,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
           {"expected_global_reads_a", expected.global_reads_a},
           {"expected_global_reads_b", expected.global_reads_b},
           {"expected_global_reads", expected.global_reads()},
-          {"whole_run",
-           {{"global_reads_a", whole.global_reads_a},
-            {"global_reads_b", whole.global_reads_b},
-            {"global_reads", whole.GlobalReads()},
-            {"shared_reads", whole.shared_reads},
-            {"shared_writes", whole.shared_writes},
-            {"barrier_arrivals", whole.barrier_arrivals},
-            {"global_sectors", whole.global_sectors},
-            {"bank_conflicts", whole.bank_conflicts}}},
+          {"whole_run", whole_run},
           {"naive_global_reads", expected.naive_global_reads},
           {"comparison_kernel", comparison ? nlohmann::json(sim::Name(comparison->lesson.kernel)) : nlohmann::json(nullptr)},
           {"comparison_global_reads_counted",
@@ -153,9 +168,14 @@ void CountersPanel::Draw(const sim::Simulation& simulation,
 
 void CountersPanel::DrawHeadline(const sim::Simulation& simulation,
                                  const std::optional<sim::ComparisonCount>& comparison) {
-  const sim::Counters& whole = simulation.timeline().counters;
-  const auto own = static_cast<unsigned long long>(whole.GlobalReads());
+  const sim::Counters* whole = WholeRun(simulation);
   const std::optional<double> saving = CountedSaving(simulation, comparison);
+  if (!whole) {
+    ImGui::TextWrapped("The whole run is being counted on the model (the Timeline shows how far); the figures so "
+                       "far are below.");
+    return;
+  }
+  const auto own = static_cast<unsigned long long>(whole->GlobalReads());
   if (!saving) {
     ImGui::TextWrapped("This run reads %llu values from global memory; the %s kernel is %s on the model.", own,
                        simulation.geometry().naive ? "tiled" : "naive",
@@ -173,7 +193,7 @@ void CountersPanel::DrawHeadline(const sim::Simulation& simulation,
 
 void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters& c = simulation.counters();
-  const sim::Counters& w = simulation.timeline().counters;
+  const sim::Counters* w = WholeRun(simulation);
   const sim::ClosedForms e = sim::Expected(simulation.config());
   if (!ImGui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn("counted");
@@ -181,11 +201,11 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   ImGui::TableSetupColumn("whole run");
   ImGui::TableSetupColumn("closed form");
   ImGui::TableHeadersRow();
-  Row("global reads of A", Number(c.global_reads_a), Number(w.global_reads_a), Number(e.global_reads_a),
+  Row("global reads of A", Number(c.global_reads_a), WholeNumber(w, &sim::Counters::global_reads_a), Number(e.global_reads_a),
       "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
-  Row("global reads of B", Number(c.global_reads_b), Number(w.global_reads_b), Number(e.global_reads_b),
+  Row("global reads of B", Number(c.global_reads_b), WholeNumber(w, &sim::Counters::global_reads_b), Number(e.global_reads_b),
       "ceil(M/TM)\u00B7K\u00B7N for the tiled kernel");
-  Row("global reads", Number(c.GlobalReads()), Number(w.GlobalReads()), Number(e.global_reads()),
+  Row("global reads", Number(c.GlobalReads()), (w ? Number(w->GlobalReads()) : "\u2026"), Number(e.global_reads()),
       "A and B together; compare the other kernel and the minimum below");
   if (simulation.geometry().naive) {
     Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::Expected(sim::ComparisonLesson(simulation.config())).global_reads()),
@@ -196,16 +216,16 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   }
   Row("  minimum possible", "", "", Number(e.minimum_global_reads) + " = M\u00B7K + K\u00B7N",
       "Every element of A and B read once: no kernel can read less.");
-  Row("shared writes", Number(c.shared_writes), Number(w.shared_writes), Number(e.shared_writes), "stores into As and Bs");
-  Row("shared reads", Number(c.shared_reads), Number(w.shared_reads), Number(e.shared_reads),
+  Row("shared writes", Number(c.shared_writes), WholeNumber(w, &sim::Counters::shared_writes), Number(e.shared_writes), "stores into As and Bs");
+  Row("shared reads", Number(c.shared_reads), WholeNumber(w, &sim::Counters::shared_reads), Number(e.shared_reads),
       "loads of As and Bs in the inner product");
-  Row("barrier arrivals", Number(c.barrier_arrivals), Number(w.barrier_arrivals), Number(e.barrier_arrivals),
+  Row("barrier arrivals", Number(c.barrier_arrivals), WholeNumber(w, &sim::Counters::barrier_arrivals), Number(e.barrier_arrivals),
       "threads reaching an enabled barrier");
-  Row("barrier stall steps", Number(c.barrier_stall_steps), Number(w.barrier_stall_steps), "by scheduler",
+  Row("barrier stall steps", Number(c.barrier_stall_steps), WholeNumber(w, &sim::Counters::barrier_stall_steps), "by scheduler",
       "steps threads spent waiting at a barrier: no closed form, it depends on the scheduler");
-  Row("32-byte sectors", Number(c.global_sectors), Number(w.global_sectors), "",
+  Row("32-byte sectors", Number(c.global_sectors), WholeNumber(w, &sim::Counters::global_sectors), "",
       "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");
-  Row("bank conflicts", Number(c.bank_conflicts), Number(w.bank_conflicts), "",
+  Row("bank conflicts", Number(c.bank_conflicts), WholeNumber(w, &sim::Counters::bank_conflicts), "",
       "extra shared-memory wavefronts per warp-instruction; the tests count them again from the kernel's source");
   ImGui::EndTable();
 }

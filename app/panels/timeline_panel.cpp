@@ -104,15 +104,40 @@ void TimelinePanel::NoteRun(const sim::Simulation& simulation, const std::string
   }
 }
 
-void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, ThreadRef selected) {
+void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
+                         ThreadRef selected) {
   step_ = simulation.step();
-  total_ = simulation.TotalSteps();
-  marks_ = simulation.timeline().marks.size();
-  DrawSlider(frame, simulation);
+  const sim::Timeline* timeline = simulation.KnownTimeline();
+  total_ = timeline ? timeline->total_steps : 0;
+  marks_ = timeline ? timeline->marks.size() : 0;
+  if (timeline) {
+    DrawSlider(frame, *timeline);
+  } else {
+    DrawCounting(frame, whole_run);
+  }
   DrawBreakpoints(frame, simulation, selected);
 }
 
-void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Simulation& simulation) {
+// Until the whole run is counted its length is unknown: the step so far, the count's
+// progress and a Cancel (a cancelled count leaves stepping as it is, only the slider goes).
+void TimelinePanel::DrawCounting(const FrameContext& frame, const WholeRunView& whole_run) {
+  if (whole_run.counting) {
+    const std::string label = "step " + std::to_string(step_) + " \u00b7 counting the whole run " +
+                              std::to_string(static_cast<int>(whole_run.fraction * 100.0)) + " %";
+    ImGui::ProgressBar(static_cast<float>(whole_run.fraction), ImVec2(-ImGui::GetFontSize() * 6.0f, 0.0f),
+                       label.c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel##wholerun")) frame.actions.Push("whole-run-cancel");
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("Stop counting the whole run: stepping goes on, the slider and whole-run figures stay unknown.");
+    }
+  } else {
+    ImGui::TextWrapped("Step %lld. The whole run was not counted (cancelled): no slider or whole-run figures; "
+                       "stepping works.", static_cast<long long>(step_));
+  }
+}
+
+void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Timeline& timeline) {
   std::int64_t value = step_;
   const std::int64_t low = 0;
   const std::int64_t high = total_;
@@ -133,7 +158,7 @@ void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Simulation&
   const float strip = ImGui::GetFontSize() * 1.2f;
   const ImVec2 min(slider_min.x + inset, ImGui::GetCursorScreenPos().y);
   const ImVec2 max(slider_max.x - inset, min.y + strip);
-  DrawMarks(frame, simulation.timeline(), min, max);
+  DrawMarks(frame, timeline, min, max);
   ImGui::Dummy(ImVec2(slider_max.x - slider_min.x, strip));
 }
 

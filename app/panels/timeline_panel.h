@@ -20,15 +20,23 @@ namespace gui {
 std::optional<std::string> ParseBreakpoint(const std::string& spec, const sim::Simulation& simulation,
                                            sim::Breakpoint& breakpoint);
 
-struct TimelinePanel {
+// The whole-run pass as the page reports it: the slider needs the run's length.
+struct WholeRunView {
+  bool counting = false;
+  bool cancelled = false;
+  double fraction = 0.0;  // 0..1 while counting
+};
 
-  void Draw(const FrameContext& frame, const sim::Simulation& simulation, ThreadRef selected);
+struct TimelinePanel {
+  void Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
+            ThreadRef selected);
   // After `run-until`: where it stopped, shown under the breakpoint controls.
   void NoteRun(const sim::Simulation& simulation, const std::string& spec, std::int64_t steps);
   void DumpState(nlohmann::json& state) const;
 
  private:
-  void DrawSlider(const FrameContext& frame, const sim::Simulation& simulation);
+  void DrawSlider(const FrameContext& frame, const sim::Timeline& timeline);
+  void DrawCounting(const FrameContext& frame, const WholeRunView& whole_run);
   void DrawMarks(const FrameContext& frame, const sim::Timeline& timeline, ImVec2 min, ImVec2 max);
   void DrawBreakpoints(const FrameContext& frame, const sim::Simulation& simulation, ThreadRef selected);
 

@@ -1,0 +1,38 @@
+"""A big lesson never freezes the window: the whole-run pass (total steps, timeline marks,
+whole-run counters) runs on a worker while the window keeps drawing and stepping, shows its
+progress, and can be cancelled; a small lesson's pass finishes and fills the figures in."""
+from guitest import Run, check, run_tests
+
+
+def test_big_lesson_counts_on_a_worker_and_cancels(binary):
+    run = Run(binary)
+    status, _ = run.app("--frames", "3", "--actions",
+                        "lesson-set m=512 n=512 k=512 tile=16; wait 20; step; step; whole-run-cancel")
+    check(status == 0, "app exits 0")
+    lesson = run.state()["lesson"]
+    whole = lesson["whole_run"]
+    print("whole run:", whole)
+    check((lesson["m"], lesson["tile"]) == (512, 16), "the 512³ TILE 16 lesson runs")
+    check(whole["state"] == "cancelled", "whole-run-cancel stopped the count")
+    check(whole["frames_while_counting"] >= 20, "the window drew frames while the pass ran")
+    check(0.0 < whole["fraction"] < 1.0, "progress was reported and the count was not finished")
+    check(lesson["total_steps"] is None, "the run's length stays unknown, not made up")
+    check(lesson["step"] == 2, "stepping worked while the pass ran")
+    fps = whole["frames_while_counting"] / max(whole["seconds_counting"], 1e-9)
+    print("frames/s while counting: %.1f" % fps)
+
+
+def test_small_lesson_count_arrives(binary):
+    run = Run(binary)
+    status, _ = run.app("--frames", "3", "--lesson", "default", "--actions", "run-to-end")
+    check(status == 0, "app exits 0")
+    lesson = run.state()["lesson"]
+    check(lesson["whole_run"]["state"] == "done" and lesson["total_steps"] == lesson["step"] > 0,
+          "the default lesson's whole run is counted: its length is where run-to-end stops")
+    m, n, k, tile = lesson["m"], lesson["n"], lesson["k"], lesson["tile"]
+    tiled_reads = -(-n // tile) * m * k + -(-m // tile) * k * n  # ceil(N/T)·M·K + ceil(M/T)·K·N
+    check(lesson["counters"]["whole_run"]["global_reads"] == tiled_reads, "whole-run figures come with it")
+
+
+if __name__ == "__main__":
+    run_tests(globals())
