@@ -207,6 +207,7 @@ void Application::DrawFrame() {
   ApplyQueuedActions();
   ImGui::PushFont(fonts_.text);
   DrawMenuBar();
+  for (PageEntry& page : pages_) page.page->Update();
   if (!pages_.empty()) pages_[active_page_].page->Draw(MakeFrameContext());
   reset_layout_ = false;
   DrawStatusBar();
@@ -306,7 +307,7 @@ void Application::DrawMenuBar() {
     item("reset-layout");
     if (!pages_.empty()) {
       ImGui::Separator();
-      pages_[active_page_].page->Panels().DrawMenuItems();
+      pages_[active_page_].page->Panels().DrawMenuItems(presentation_);
     }
     ImGui::EndMenu();
   }
@@ -496,7 +497,7 @@ nlohmann::json Application::StateDump() const {
     state["pages"].push_back(page.slug);
     layout[page.slug + "_slots"] = page.page->Panels().Slots(last_area_min_, last_area_size_, presentation_);
     // Where each panel was drawn; the page adds what its panels show to the same entries.
-    state[page.slug + "_panels"] = page.page->Panels().Placement();
+    state[page.slug + "_panels"] = page.page->Panels().Placement(presentation_);
     page.page->DumpState(state);
   }
   if (!pages_.empty()) state["page"] = pages_[active_page_].slug;

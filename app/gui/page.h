@@ -17,7 +17,10 @@ class Page {
   virtual ~Page() = default;
   // Adds this page's actions (and their keys) to the registry, once at start-up.
   virtual void RegisterActions(ActionRegistry& registry) = 0;
-  // Brings the page's state up to date (results that arrived, play), then draws its panels.
+  // Once a frame for every page, shown or not: takes what background work finished, so a
+  // page's work completes while another page is on screen.
+  virtual void Update() {}
+  // The shown page only: steps what plays, then draws its panels.
   virtual void Draw(const FrameContext& frame) = 0;
   // The page's panels: the View menu, the default layout and --dump-state read them.
   virtual PanelTable& Panels() = 0;

@@ -14,10 +14,11 @@ std::string PanelRow::Key() const {
 
 void PanelTable::Draw(const FrameContext& frame) {
   for (PanelRow& row : rows_) {
-    if (!row.open) continue;
+    bool& open = row.Open(frame.presentation);
+    if (!open) continue;
     const ImGuiWindowFlags flags = PlacePanel(frame, *row.slot, row.drawn);
     // A collapsed window returns false: it draws no contents and does not count as drawn.
-    if (ImGui::Begin(row.title, &row.open, flags)) {
+    if (ImGui::Begin(row.title, &open, flags)) {
       row.drawn.Record();
       row.draw(frame);
     }
@@ -25,9 +26,9 @@ void PanelTable::Draw(const FrameContext& frame) {
   }
 }
 
-void PanelTable::DrawMenuItems() {
+void PanelTable::DrawMenuItems(bool presentation) {
   for (PanelRow& row : rows_) {
-    ImGui::MenuItem(row.title, row.shortcut, &row.open);
+    ImGui::MenuItem(row.title, row.shortcut, &row.Open(presentation));
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Show or hide the %s panel (Reset layout puts it back in place).", row.title);
     }
@@ -41,12 +42,12 @@ PanelRow& PanelTable::Row(const char* title) {
   std::abort();
 }
 
-nlohmann::json PanelTable::Placement() const {
+nlohmann::json PanelTable::Placement(bool presentation) const {
   nlohmann::json placement = nlohmann::json::object();
   for (const PanelRow& row : rows_) {
     nlohmann::json& entry = placement[row.Key()];
     entry = row.drawn.ToJson();
-    entry["open"] = row.open;
+    entry["open"] = row.Open(presentation);
   }
   return placement;
 }
@@ -54,6 +55,7 @@ nlohmann::json PanelTable::Placement() const {
 nlohmann::json PanelTable::Slots(ImVec2 area_min, ImVec2 area_size, bool presentation) const {
   nlohmann::json slots = nlohmann::json::object();
   for (const PanelRow& row : rows_) {
+    if (presentation && !row.slot->Presented()) continue;
     const PanelRect& rect = row.slot->For(presentation);
     const ImVec2 min = SlotMin(area_min, area_size, rect);
     const ImVec2 size = SlotSize(area_size, rect);

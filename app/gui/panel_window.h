@@ -27,15 +27,21 @@ struct PanelRect {
   float x, y, width, height;  // Fractions of the free area.
 };
 
-// Where one panel goes in the normal and in the presentation layout.
+// Where one panel goes in the normal and in the presentation layout. A panel without a
+// presentation place is folded away there (the View menu brings it back, floating at its
+// normal place), so the room sees the few panels it reads.
 class PanelSlot {
  public:
-  constexpr PanelSlot(PanelRect normal, PanelRect presentation) : normal_(normal), presentation_(presentation) {}
+  constexpr PanelSlot(PanelRect normal, PanelRect presentation)
+      : normal_(normal), presentation_(presentation), presented_(true) {}
+  constexpr explicit PanelSlot(PanelRect normal) : normal_(normal), presentation_(normal), presented_(false) {}
   constexpr const PanelRect& For(bool presentation) const { return presentation ? presentation_ : normal_; }
+  constexpr bool Presented() const { return presented_; }
 
  private:
   PanelRect normal_;
   PanelRect presentation_;
+  bool presented_;
 };
 
 // Where a panel was drawn in the last frame: what --dump-state reports, so GUI tests can
@@ -65,6 +71,14 @@ inline ImVec2 SlotSize(ImVec2 area_size, const PanelRect& rect) {
   return ImVec2(rect.width * area_size.x, rect.height * area_size.y);
 }
 
+// Puts the next item on the line of the last one when `next_text` fits beside it, else on a
+// new line: a sentence built from parts wraps between them instead of being cut at the edge.
+inline void SameLineIfFits(const char* next_text) {
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  const float needed = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(next_text).x;
+  if (ImGui::GetItemRectMax().x + needed <= right) ImGui::SameLine();
+}
+
 // A page whose single panel has the whole area.
 inline constexpr PanelSlot kWholeArea{{0.0f, 0.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}};
 
@@ -76,7 +90,7 @@ inline constexpr PanelSlot kWholeArea{{0.0f, 0.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 1.0
 // without a GPU) leaving them out draws the lesson page about half as fast again. A panel the
 // user moved or resized draws its background again, so it can lie over another.
 inline ImGuiWindowFlags PlacePanel(const FrameContext& frame, const PanelSlot& slot, const DrawnRect& drawn) {
-  const PanelRect& rect = slot.For(frame.presentation);
+  const PanelRect& rect = slot.For(frame.presentation && slot.Presented());
   const ImVec2 area_size(frame.area_max.x - frame.area_min.x, frame.area_max.y - frame.area_min.y);
   const ImVec2 min = SlotMin(frame.area_min, area_size, rect);
   const ImVec2 size = SlotSize(area_size, rect);
@@ -95,17 +109,20 @@ inline ImGuiWindowFlags PlacePanel(const FrameContext& frame, const PanelSlot& s
 struct PanelRow {
   PanelRow(const char* title, const PanelSlot* slot, std::function<void(const FrameContext&)> draw,
            const char* shortcut = nullptr)
-      : title(title), slot(slot), draw(std::move(draw)), shortcut(shortcut) {}
+      : title(title), slot(slot), draw(std::move(draw)), shortcut(shortcut), open_presenting(slot->Presented()) {}
 
   const char* title;  // the window's title, and the panel's name in the View menu
   const PanelSlot* slot;
   std::function<void(const FrameContext&)> draw;  // the contents, inside the panel's window
   const char* shortcut;  // the key of the action that shows or hides it, for the menu
-  bool open = true;
+  bool open = true;             // in the normal view
+  bool open_presenting = true;  // in presentation mode: at first, where the slot has a place
   DrawnRect drawn;
 
   // "Shared tiles" → "shared_tiles": the panel's key in --dump-state.
   std::string Key() const;
+  bool& Open(bool presentation) { return presentation ? open_presenting : open; }
+  bool Open(bool presentation) const { return presentation ? open_presenting : open; }
 };
 
 class PanelTable {
@@ -114,13 +131,13 @@ class PanelTable {
 
   // Each open panel in its window, placed at its slot.
   void Draw(const FrameContext& frame);
-  // A show/hide item per panel, for the View menu.
-  void DrawMenuItems();
+  // A show/hide item per panel, for the View menu, in the current mode.
+  void DrawMenuItems(bool presentation);
   // The panel titled `title`; the table is the page's own list, so a missing title is a bug.
   PanelRow& Row(const char* title);
   // For --dump-state: where each panel was drawn, under its key.
-  nlohmann::json Placement() const;
-  // Each panel's default slot in pixels, by title: tests check that none overlap.
+  nlohmann::json Placement(bool presentation) const;
+  // Each shown panel's default slot in pixels, by title: tests check that none overlap.
   nlohmann::json Slots(ImVec2 area_min, ImVec2 area_size, bool presentation) const;
 
  private:

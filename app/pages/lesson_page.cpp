@@ -181,14 +181,17 @@ std::vector<PanelRow> LessonPage::PanelRows() {
   };
 }
 
-void LessonPage::Draw(const FrameContext& frame) {
-  for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
-    if (simulation_->Step() == 0) play_.playing = false;
-  }
+void LessonPage::Update() {
   whole_run_.Poll(*simulation_, ImGui::GetIO().DeltaTime);
   race_lab_.Poll();
   editor_.Poll();
   comparison_.Poll();
+}
+
+void LessonPage::Draw(const FrameContext& frame) {
+  for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
+    if (simulation_->Step() == 0) play_.playing = false;
+  }
   // The narration follows the run whether or not its panel is open, so its scrollback has no gaps.
   narration_.Update(simulation_->snapshot());
   panels_.Draw(frame);

@@ -32,6 +32,7 @@ class LessonPage : public Page {
   // (the settings' last lesson), else the default.
   LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson, Notifications& notifications);
   void RegisterActions(ActionRegistry& registry) override;
+  void Update() override;
   void Draw(const FrameContext& frame) override;
   PanelTable& Panels() override { return panels_; }
   const PanelTable& Panels() const override { return panels_; }

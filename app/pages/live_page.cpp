@@ -57,7 +57,8 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
   };
   add("live-panel", "Live GPU panel", "Show or hide the live GPU panel.", {{GLFW_KEY_G, GLFW_MOD_CONTROL}},
       [this](const std::string&) -> std::optional<std::string> {
-        panels_.Row(kLivePanel).open = !panels_.Row(kLivePanel).open;
+        bool& open = panels_.Row(kLivePanel).Open(presenting_);
+        open = !open;
         return std::nullopt;
       });
   add("live-run", "Run the sweep",
@@ -88,10 +89,14 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string& size) { return SetModelSize(size); });
 }
 
-void LivePage::Draw(const FrameContext& frame) {
+void LivePage::Update() {
   if (sweep_in_flight_) sweep_frames_.Add(ImGui::GetIO().DeltaTime);
   CollectResults();
   UpdateModelLink();
+}
+
+void LivePage::Draw(const FrameContext& frame) {
+  presenting_ = frame.presentation;
   panels_.Draw(frame);
 }
 
@@ -248,7 +253,7 @@ std::optional<std::string> LivePage::Export(const std::string& path, const char*
 
 std::optional<std::string> LivePage::ExportPng(const std::string& path) {
   if (path.empty() || !EndsWith(path, ".png")) return Report("the file name must end in .png", "");
-  if (!panels_.Row(kLivePanel).open) return Report("open the live GPU panel first: the PNG is the plot as drawn", "");
+  if (!panels_.Row(kLivePanel).Open(presenting_)) return Report("open the live GPU panel first: the PNG is the plot as drawn", "");
   panel_.pending_png = path;  // Cropped from this frame once it is rendered (FrameContext::region_screenshots).
   return Report(std::nullopt, "saving the plot to " + path);
 }

@@ -23,6 +23,7 @@ class LivePage : public Page {
  public:
   LivePage();
   void RegisterActions(ActionRegistry& registry) override;
+  void Update() override;
   void Draw(const FrameContext& frame) override;
   PanelTable& Panels() override { return panels_; }
   const PanelTable& Panels() const override { return panels_; }
@@ -52,6 +53,7 @@ class LivePage : public Page {
   const kernels::GpuStatus& gpu_;  // This machine's GPU, or why there is none.
   kernels::Runner runner_;
   bool sweep_in_flight_ = false;  // Started and not yet collected to its end.
+  bool presenting_ = false;       // presentation mode, as of the last frame: which open flag an action toggles
   // Frames the window drew while the last sweep ran: the UI never waits on the GPU.
   struct FrameTimes {
     long frames = 0;

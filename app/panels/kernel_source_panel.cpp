@@ -7,6 +7,7 @@
 #include <set>
 
 #include "app/gui/palette.h"
+#include "app/gui/panel_window.h"
 #include "sim/kernel_source.h"
 
 namespace gui {
@@ -99,8 +100,14 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   const std::string file(sim::SourceFor(kernel).file_name);
   ImGui::TextWrapped("%s \u2014 following %s%s", file.c_str(), marks.focus.c_str(),
                      picked != nullptr ? " (selected)" : ", the unit that ran last");
-  ImGui::TextDisabled("%s runs next   %s just ran   \u25B7N: threads that run the line next   \u2610: switch the line",
+  // The marks' legend on hover, as the other panels keep theirs: the lines get the room.
+  SameLineIfFits("(legend)");
+  ImGui::TextDisabled("(legend)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s runs next\n%s just ran\n\u25B7N: N threads run the line next\n\u2610: switch the line "
+                      "(a barrier or the bounds guard)",
                       kGlyphNext, kGlyphJustRan);
+  }
   DrawLines(frame, snapshot, marks);
 }
 
@@ -108,12 +115,14 @@ void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
   const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
   const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
-  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  // Long lines scroll sideways rather than being cut at the panel's edge.
+  const ImGuiTableFlags flags =
+      ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (!ImGui::BeginTable("##source", 4, flags)) return;
   ImGui::TableSetupColumn("switch", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthFixed);
   const bool follow = marks.scroll_to != scrolled_to_;
   for (int line = 1; line <= static_cast<int>(lines_.size()); ++line) {
     ImGui::TableNextRow();

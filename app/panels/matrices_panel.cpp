@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "app/gui/palette.h"
+#include "app/gui/panel_window.h"
 #include "sim/bits.h"
 #include "sim/narration.h"
 #include "sim/reference.h"
@@ -226,9 +227,12 @@ void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Stored elements of C compared bit for bit with the correct product (fmaf in k order).");
   }
-  ImGui::SameLine();
-  ImGui::Text("\u00B7 %d final, %d partial, %d not started", figures_.final, figures_.partial, figures_.not_started);
-  ImGui::SameLine();
+  char progress[96];
+  std::snprintf(progress, sizeof progress, "\u00B7 %d final, %d partial, %d not started", figures_.final,
+                figures_.partial, figures_.not_started);
+  SameLineIfFits(progress);
+  ImGui::TextUnformatted(progress);
+  SameLineIfFits("(legend)");
   ImGui::TextDisabled("(legend)");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Orange frame: the current block's tiles in its current phase (grey cells past the edges: zero "
