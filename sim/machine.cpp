@@ -126,13 +126,21 @@ void Machine::ExecuteWarp(int warp_index) {
   std::array<Thread*, kWarpSize> lanes{};
   int count = 0;
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  ProgramCounter earliest_pc{};
   Thread* const first = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
   for (int lane = 0; lane < warp.lane_count; ++lane) {
     Thread* thread = first + lane;
     if (!thread->Runnable()) continue;
+    // Keys are one-to-one with program counters: a converged warp compares its lanes'
+    // counters and never computes a key past the first lane's.
+    if (count > 0 && thread->pc == earliest_pc) {
+      lanes[static_cast<std::size_t>(count++)] = thread;
+      continue;
+    }
     const std::int64_t key = thread->pc.Key();
     if (key < earliest) {
       earliest = key;
+      earliest_pc = thread->pc;
       count = 0;
     }
     if (key == earliest) lanes[static_cast<std::size_t>(count++)] = thread;
@@ -162,73 +170,92 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
     ++thread.instructions;
     (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
   }
-  if (pc.op == Op::kFma) {
-    // The inner product is most of every run: its lanes go through one tight loop.
-    Fma(lanes, count);
-    for (int i = 0; i < count; ++i) Advance(*lanes[i]);
-    return false;
-  }
-  bool loaded = false;
-  for (int i = 0; i < count; ++i) loaded |= ExecuteOne(*lanes[i]);
-  return loaded;
-}
-
-bool Machine::ExecuteOne(Thread& thread) {
-  const ProgramCounter pc = thread.pc;
-  bool loaded = false;
   switch (pc.op) {
-    case Op::kLoadA: {
-      const long long col = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk + program_.AColumn(thread, pc.j);
-      loaded = Load(thread, MatrixId::kA, thread.regs.row, col, thread.regs.a);
-      break;
-    }
-    case Op::kLoadB: {
-      const long long row = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk + program_.BRow(thread, pc.j);
-      loaded = Load(thread, MatrixId::kB, row, thread.regs.col, thread.regs.b);
-      break;
-    }
+    case Op::kFma:
+      // The inner product is most of every run: its lanes go through one tight loop.
+      Fma(lanes, count);
+      if (!geometry_.naive && pc.j + 1 < geometry_.tk) {
+        for (int i = 0; i < count; ++i) ++lanes[i]->pc.j;  // the next k, for every lane at once
+      } else {
+        for (int i = 0; i < count; ++i) Advance(*lanes[i]);
+      }
+      return false;
+    case Op::kLoadA:
+    case Op::kLoadB:
+      return LoadGlobal(lanes, count);
     case Op::kStoreAs:
-      StoreShared(thread, TileId::kAs, thread.ty, program_.AColumn(thread, pc.j), thread.regs.a);
-      break;
     case Op::kStoreBs:
-      StoreShared(thread, TileId::kBs, program_.BRow(thread, pc.j), thread.tx, thread.regs.b);
-      break;
+      StoreShared(lanes, count);
+      return false;
     case Op::kBarrier1:
     case Op::kBarrier2:
-      Arrive(thread);
-      return false;  // the barrier's release moves the thread on
+      // The barrier's release moves the threads on.
+      for (int i = 0; i < count; ++i) Arrive(*lanes[i]);
+      return false;
     case Op::kStoreC:
-      StoreC(thread);
-      break;
-    case Op::kFma:
+      for (int i = 0; i < count; ++i) {
+        StoreC(*lanes[i]);
+        Advance(*lanes[i]);
+      }
+      return false;
     case Op::kDone:
       return false;
   }
-  Advance(thread);
+  return false;
+}
+
+bool Machine::LoadGlobal(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const ProgramCounter pc = first.pc;
+  const bool a = pc.op == Op::kLoadA;
+  // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
+  const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+  LoadContext context{a ? MatrixId::kA : MatrixId::kB, &PhaseOf(first), EventOf(first, EventKind::kGlobalLoad)};
+  bool loaded = false;
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    if (a) {
+      const long long col = geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j);
+      loaded |= Load(thread, context, thread.regs.row, col, thread.regs.a);
+    } else {
+      const long long row = geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j);
+      loaded |= Load(thread, context, row, thread.regs.col, thread.regs.b);
+    }
+    Advance(thread);
+  }
   return loaded;
 }
 
-bool Machine::Load(Thread& thread, MatrixId id, long long row, long long col, float& reg) {
+bool Machine::Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg) {
+  const MatrixId id = context.matrix;
   const bool inside = memory_.Inside(id, row, col);
-  PhaseCounters& phase = PhaseOf(thread);
+  TraceEvent* event = &state_.last_step_events.emplace_back(context.event);
+  event->thread = thread.index_in_block;
+  event->from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
   if (config_.guard && !inside) {
     // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
     reg = 0.0f;
     ++state_.counters.select_zero;
-    TraceEvent& event = NewEvent(thread, EventKind::kSelectZero);
-    event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-    event.value = 0.0f;
+    event->kind = EventKind::kSelectZero;
+    event->value = 0.0f;
     return false;
   }
-  reg = memory_.Load(id, row, col);
-  const long long element = memory_.ElementAt(id, row, col);
+  long long element = 0;
+  if (inside) {
+    element = row * memory_.cols(id) + col;
+    reg = (id == MatrixId::kA ? memory_.a() : memory_.b())[static_cast<std::size_t>(element)];
+  } else {
+    reg = memory_.Load(id, row, col);
+    element = memory_.ElementAt(id, row, col);
+  }
+  event->value = reg;
   state_.reads.Count(id, element, thread.block);
   if (id == MatrixId::kA) {
     ++state_.counters.global_reads_a;
-    ++phase.global_reads_a;
+    ++context.phase->global_reads_a;
   } else {
     ++state_.counters.global_reads_b;
-    ++phase.global_reads_b;
+    ++context.phase->global_reads_b;
   }
   if (element >= 0 && logs_.reads.size() < kMaxLoggedReads) {
     logs_.reads.push_back(ReadRecord{state_.step, static_cast<std::int32_t>(element), thread.block,
@@ -236,32 +263,44 @@ bool Machine::Load(Thread& thread, MatrixId id, long long row, long long col, fl
                                      static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t), id});
     state_.read_log_size = logs_.reads.size();
   }
-  TraceEvent& event = NewEvent(thread, EventKind::kGlobalLoad);
-  event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-  event.value = reg;
   if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
   return true;
 }
 
-void Machine::StoreShared(Thread& thread, TileId tile, int row, int col, float value) {
-  const int word = state_.shared.Word(tile, row, col);
-  SharedCell& cell = state_.shared.Cell(thread.block, word);
-  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                             warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, true, value, cell.value});
-  cell.value = value;
-  cell.writer = thread.index_in_block;
-  cell.phase = thread.pc.t;
-  ++state_.counters.shared_writes;
-  ++PhaseOf(thread).shared_writes;
-  TraceEvent& event = NewEvent(thread, EventKind::kSharedStore);
-  event.to = Place::Shared(tile, row, col);
-  // Where the stored register came from: the element this thread's load named (zero
-  // padding when the guard kept it from reading).
-  const int first_k = thread.pc.t * geometry_.tk;
-  event.from = tile == TileId::kAs ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
-                                   : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
-  event.value = value;
+void Machine::StoreShared(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const ProgramCounter pc = first.pc;
+  const TileId tile = pc.op == Op::kStoreAs ? TileId::kAs : TileId::kBs;
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const auto n = static_cast<std::uint64_t>(count);
+  state_.counters.shared_writes += n;
+  PhaseOf(first).shared_writes += n;
+  const TraceEvent pattern = EventOf(first, EventKind::kSharedStore);
+  const int first_k = pc.t * geometry_.tk;
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    const bool as = tile == TileId::kAs;
+    const int row = as ? thread.ty : program_.BRow(thread, pc.j);
+    const int col = as ? program_.AColumn(thread, pc.j) : thread.tx;
+    const float value = as ? thread.regs.a : thread.regs.b;
+    const int word = state_.shared.Word(tile, row, col);
+    SharedCell& cell = cells[word];
+    RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
+                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value});
+    cell.value = value;
+    cell.writer = thread.index_in_block;
+    cell.phase = pc.t;
+    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
+    event.thread = thread.index_in_block;
+    event.to = Place::Shared(tile, row, col);
+    // Where the stored register came from: the element this thread's load named (zero
+    // padding when the guard kept it from reading).
+    event.from = as ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
+                    : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
+    event.value = value;
+    Advance(thread);
+  }
 }
 
 void Machine::CheckSharedRead(const Thread& thread, int word, float value) {
@@ -277,34 +316,47 @@ void Machine::Fma(Thread* const* lanes, int count) {
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.fma_executed += n;
   phase.fma += n;
-  if (!geometry_.naive) {
-    state_.counters.shared_reads += 2 * n;
-    phase.shared_reads += 2 * n;
+  // The lanes' events differ only in the thread, the cells read and the values.
+  TraceEvent pattern = EventOf(first, EventKind::kFma);
+  std::vector<TraceEvent>& events = state_.last_step_events;
+  if (geometry_.naive) {
+    for (int i = 0; i < count; ++i) {
+      Thread& thread = *lanes[i];
+      // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+      thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
+      TraceEvent& event = events.emplace_back(pattern);
+      event.thread = thread.index_in_block;
+      event.operand_a = thread.regs.a;
+      event.operand_b = thread.regs.b;
+      event.value = thread.regs.sum;
+    }
+    return;
   }
-  const SharedCell* cells = geometry_.naive ? nullptr : &state_.shared.Cell(first.block, 0);
+  state_.counters.shared_reads += 2 * n;
+  phase.shared_reads += 2 * n;
+  pattern.from = Place::Shared(TileId::kAs, 0, k);
+  pattern.from2 = Place::Shared(TileId::kBs, k, 0);
+  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
+  const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
+  const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
-    float a = thread.regs.a;
-    float b = thread.regs.b;
-    if (!geometry_.naive) {
-      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
-      thread.regs.k = k;
-      const int a_word = state_.shared.Word(TileId::kAs, thread.ty, k);
-      const int b_word = state_.shared.Word(TileId::kBs, k, thread.tx);
-      a = cells[a_word].value;
-      b = cells[b_word].value;
-      if (shared_reads_can_race_) {
-        CheckSharedRead(thread, a_word, a);
-        CheckSharedRead(thread, b_word, b);
-      }
+    // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+    thread.regs.k = k;
+    const int a_word = a_column + thread.ty * a_stride;
+    const int b_word = b_row + thread.tx;
+    const float a = cells[a_word].value;
+    const float b = cells[b_word].value;
+    if (shared_reads_can_race_) {
+      CheckSharedRead(thread, a_word, a);
+      CheckSharedRead(thread, b_word, b);
     }
-    // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    TraceEvent& event = NewEvent(thread, EventKind::kFma);
-    if (!geometry_.naive) {
-      event.from = Place::Shared(TileId::kAs, thread.ty, k);
-      event.from2 = Place::Shared(TileId::kBs, k, thread.tx);
-    }
+    TraceEvent& event = events.emplace_back(pattern);
+    event.thread = thread.index_in_block;
+    event.from.row = thread.ty;
+    event.from2.col = thread.tx;
     event.operand_a = a;
     event.operand_b = b;
     event.value = thread.regs.sum;
@@ -571,10 +623,8 @@ void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row
   }
 }
 
-TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
-  // Filled in place: building an event on the stack and copying it cost more than the
-  // instruction it describes.
-  TraceEvent& event = state_.last_step_events.emplace_back();
+TraceEvent Machine::EventOf(const Thread& thread, EventKind kind) const {
+  TraceEvent event;
   event.step = state_.step;
   event.kind = kind;
   event.op = thread.pc.op;
@@ -585,17 +635,13 @@ TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
   return event;
 }
 
+TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
+  return state_.last_step_events.emplace_back(EventOf(thread, kind));
+}
+
 void Machine::Emit(TraceEvent event) {
   event.step = state_.step;
   state_.last_step_events.push_back(event);
-}
-
-std::size_t Machine::PhaseIndex(int phase) const {
-  return static_cast<std::size_t>(std::clamp(phase, 0, static_cast<int>(state_.counters.phases.size()) - 1));
-}
-
-PhaseCounters& Machine::PhaseOf(const Thread& thread) {
-  return state_.counters.phases[PhaseIndex(geometry_.naive ? 0 : thread.pc.t)];
 }
 
 }  // namespace sim

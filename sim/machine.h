@@ -100,10 +100,16 @@ class Machine {
   // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread); true when any of them read global memory.
   bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
-  bool ExecuteOne(Thread& thread);
   bool LeadsWarpInstruction(const Thread& thread) const;
-  bool Load(Thread& thread, MatrixId id, long long row, long long col, float& reg);
-  void StoreShared(Thread& thread, TileId tile, int row, int col, float value);
+  // What the lanes of one global load share: the matrix, their phase's counters, their event.
+  struct LoadContext {
+    MatrixId matrix;
+    PhaseCounters* phase;
+    TraceEvent event;
+  };
+  bool LoadGlobal(Thread* const* lanes, int count);
+  bool Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg);
+  void StoreShared(Thread* const* lanes, int count);
   void CheckSharedRead(const Thread& thread, int word, float value);
   void Fma(Thread* const* lanes, int count);
   void StoreC(Thread& thread);
@@ -122,9 +128,17 @@ class Machine {
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
   void Emit(TraceEvent event);
+  // The event of `kind` for this thread's current instruction, and the same appended to the step's events.
+  TraceEvent EventOf(const Thread& thread, EventKind kind) const;
   TraceEvent& NewEvent(const Thread& thread, EventKind kind);
-  std::size_t PhaseIndex(int phase) const;
-  PhaseCounters& PhaseOf(const Thread& thread);
+  std::size_t PhaseIndex(int phase) const {
+    // Clamped into the phases the counters keep (a store of C runs at t = phases).
+    const int last = static_cast<int>(state_.counters.phases.size()) - 1;
+    return static_cast<std::size_t>(phase < 0 ? 0 : (phase > last ? last : phase));
+  }
+  PhaseCounters& PhaseOf(const Thread& thread) {
+    return state_.counters.phases[PhaseIndex(geometry_.naive ? 0 : thread.pc.t)];
+  }
 
   LessonConfig config_;
   Geometry geometry_;
