@@ -42,10 +42,23 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
   PrecomputeBankConflicts();
+  logs_.reads.reserve(ReadLogBound());
   // With both barriers __syncthreads(), a read of As/Bs never shares a block generation
   // with a write of its cell (stores come before the first barrier, the next phase's after
   // the second), so reads cannot race and the detector need not see them.
   shared_reads_can_race_ = g.naive || config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads;
+}
+
+std::size_t Machine::ReadLogBound() const {
+  // Every block loads its As and Bs tiles once a phase (the naive kernel: an element of A
+  // and of B per k): at most that many reads are logged. Reserving it spares the log its
+  // doublings, each a copy and, for a moment, the old and the new buffer together.
+  const Geometry& g = geometry_;
+  const std::uint64_t loads =
+      g.naive ? std::uint64_t{2} * static_cast<std::uint64_t>(g.threads()) * static_cast<std::uint64_t>(g.k)
+              : static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases) *
+                    static_cast<std::uint64_t>(g.tm * g.tk + g.tk * g.tn);
+  return static_cast<std::size_t>(std::min<std::uint64_t>(loads, kMaxLoggedReads));
 }
 
 void Machine::InitThreads() {
@@ -123,7 +136,7 @@ void Machine::ExecuteWarp(int warp_index) {
   const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   // Lockstep with reconvergence: the lanes at the earliest point of the program issue
   // together; lanes that skipped ahead (a shorter strided loop) wait for them.
-  std::array<Thread*, kWarpSize> lanes{};
+  std::array<Thread*, kWarpSize> lanes;
   int count = 0;
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
   ProgramCounter earliest_pc{};
@@ -189,8 +202,7 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
       return false;
     case Op::kBarrier1:
     case Op::kBarrier2:
-      // The barrier's release moves the threads on.
-      for (int i = 0; i < count; ++i) Arrive(*lanes[i]);
+      Arrive(lanes, count);  // the barrier's release moves the threads on
       return false;
     case Op::kStoreC:
       for (int i = 0; i < count; ++i) {
@@ -257,11 +269,16 @@ bool Machine::Load(Thread& thread, const LoadContext& context, long long row, lo
     ++state_.counters.global_reads_b;
     ++context.phase->global_reads_b;
   }
-  if (element >= 0 && logs_.reads.size() < kMaxLoggedReads) {
-    logs_.reads.push_back(ReadRecord{state_.step, static_cast<std::int32_t>(element), thread.block,
-                                     static_cast<std::int16_t>(thread.index_in_block),
-                                     static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t), id});
-    state_.read_log_size = logs_.reads.size();
+  if (element >= 0 && state_.read_log_size < kMaxLoggedReads) {
+    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+    ReadRecord& record = logs_.reads.emplace_back();
+    record.step = state_.step;
+    record.element = static_cast<std::int32_t>(element);
+    record.block = thread.block;
+    record.thread = static_cast<std::int16_t>(thread.index_in_block);
+    record.phase = static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t);
+    record.matrix = id;
+    ++state_.read_log_size;
   }
   if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
   return true;
@@ -277,6 +294,8 @@ void Machine::StoreShared(Thread* const* lanes, int count) {
   state_.counters.shared_writes += n;
   PhaseOf(first).shared_writes += n;
   const TraceEvent pattern = EventOf(first, EventKind::kSharedStore);
+  const TraceEvent hazard_pattern = HazardPattern(first, tile);
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   const int first_k = pc.t * geometry_.tk;
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
@@ -287,7 +306,8 @@ void Machine::StoreShared(Thread* const* lanes, int count) {
     const int word = state_.shared.Word(tile, row, col);
     SharedCell& cell = cells[word];
     RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value});
+                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
+                  block_epoch, row, col, hazard_pattern);
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
@@ -301,12 +321,6 @@ void Machine::StoreShared(Thread* const* lanes, int count) {
     event.value = value;
     Advance(thread);
   }
-}
-
-void Machine::CheckSharedRead(const Thread& thread, int word, float value) {
-  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                             warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, false, value, value});
 }
 
 void Machine::Fma(Thread* const* lanes, int count) {
@@ -336,6 +350,10 @@ void Machine::Fma(Thread* const* lanes, int count) {
   phase.shared_reads += 2 * n;
   pattern.from = Place::Shared(TileId::kAs, 0, k);
   pattern.from2 = Place::Shared(TileId::kBs, k, 0);
+  if (shared_reads_can_race_) {
+    FmaCheckingReads(lanes, count, pattern);
+    return;
+  }
   const SharedCell* cells = &state_.shared.Cell(first.block, 0);
   const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
@@ -348,10 +366,40 @@ void Machine::Fma(Thread* const* lanes, int count) {
     const int b_word = b_row + thread.tx;
     const float a = cells[a_word].value;
     const float b = cells[b_word].value;
-    if (shared_reads_can_race_) {
-      CheckSharedRead(thread, a_word, a);
-      CheckSharedRead(thread, b_word, b);
-    }
+    thread.regs.sum = std::fma(a, b, thread.regs.sum);
+    TraceEvent& event = events.emplace_back(pattern);
+    event.thread = thread.index_in_block;
+    event.from.row = thread.ty;
+    event.from2.col = thread.tx;
+    event.operand_a = a;
+    event.operand_b = b;
+    event.value = thread.regs.sum;
+  }
+}
+
+void Machine::FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern) {
+  // The same inner product, each read of As and Bs checked against this generation's
+  // writes of its cell: a hazard's events come before the fma event of its lane.
+  const Thread& first = *lanes[0];
+  const int k = first.pc.j;
+  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  const TraceEvent as_hazard = HazardPattern(first, TileId::kAs);
+  const TraceEvent bs_hazard = HazardPattern(first, TileId::kBs);
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
+                    false, 0.0f, 0.0f};
+  std::vector<TraceEvent>& events = state_.last_step_events;
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    thread.regs.k = k;
+    read.thread = thread.index_in_block;
+    read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
+    const float a = read.value = read.old_value = cells[read.word].value;
+    RecordHazards(read, block_epoch, thread.ty, k, as_hazard);
+    read.word = state_.shared.Word(TileId::kBs, k, thread.tx);
+    const float b = read.value = read.old_value = cells[read.word].value;
+    RecordHazards(read, block_epoch, k, thread.tx, bs_hazard);
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
     TraceEvent& event = events.emplace_back(pattern);
     event.thread = thread.index_in_block;
@@ -385,19 +433,29 @@ void Machine::StoreC(Thread& thread) {
   event.value = thread.regs.sum;
 }
 
-void Machine::Arrive(Thread& thread) {
-  ++state_.counters.barrier_arrivals;
-  ++PhaseOf(thread).barrier_arrivals;
-  thread.state = thread.pc.op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
-  SetRunnable(thread, false);
-  ++state_.waiting_threads;
-  NewEvent(thread, EventKind::kBarrierArrive);
-  if (program_.BarrierKind(thread.pc.op) == SyncKind::kSyncthreads) {
-    state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
-    TryReleaseBlock(thread.block);
-  } else {
-    state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
-    TryReleaseWarp(thread.warp);
+void Machine::Arrive(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const Op op = first.pc.op;
+  const auto n = static_cast<std::uint64_t>(count);
+  state_.counters.barrier_arrivals += n;
+  PhaseOf(first).barrier_arrivals += n;
+  const ThreadState waiting = op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
+  const bool block_wide = program_.BarrierKind(op) == SyncKind::kSyncthreads;
+  // Taken before any lane arrives: the last arrival releases the barrier and moves the lanes on.
+  const TraceEvent pattern = EventOf(first, EventKind::kBarrierArrive);
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    thread.state = waiting;
+    SetRunnable(thread, false);
+    ++state_.waiting_threads;
+    state_.last_step_events.emplace_back(pattern).thread = thread.index_in_block;
+    if (block_wide) {
+      state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
+      TryReleaseBlock(thread.block);
+    } else {
+      state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
+      TryReleaseWarp(thread.warp);
+    }
   }
 }
 
@@ -506,7 +564,7 @@ void Machine::CountWarpInstruction(const Thread& leader) {
 std::uint64_t Machine::CountSectors(const Thread& leader) const {
   const ProgramCounter pc = leader.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
-  std::array<std::int64_t, kWarpSize> sectors{};
+  std::array<std::int64_t, kWarpSize> sectors;
   int distinct = 0;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
     const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
@@ -525,7 +583,9 @@ std::uint64_t Machine::CountSectors(const Thread& leader) const {
     // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
     if (!memory_.Inside(id, row, col) && (config_.guard || id == MatrixId::kC)) continue;
     const std::int64_t sector = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
-    // A warp touches few sectors: a linear look-up beats sorting.
+    // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then a
+    // linear look-up, beat sorting.
+    if (distinct > 0 && sectors[static_cast<std::size_t>(distinct - 1)] == sector) continue;
     if (std::find(sectors.begin(), sectors.begin() + distinct, sector) == sectors.begin() + distinct) {
       sectors[static_cast<std::size_t>(distinct++)] = sector;
     }
@@ -575,37 +635,42 @@ void Machine::PrecomputeBankConflicts() {
   }
 }
 
-void Machine::RecordHazards(const SharedAccess& access) {
-  found_.clear();
-  const int epoch = state_.blocks[static_cast<std::size_t>(access.block)].syncthreads.generation();
-  state_.hazard_detector.OnAccess(access, epoch, found_);
-  for (Hazard& hazard : found_) {
-    hazard.step = state_.step;
-    state_.shared.Locate(access.word, hazard.tile, hazard.row, hazard.col);
-    Counters& counters = state_.counters;
+void Machine::RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern) {
+  Counters& counters = state_.counters;
+  PhaseCounters& phase = counters.phases[PhaseIndex(pattern.phase)];
+  state_.hazard_detector.OnAccess(access, block_epoch, [&](const Conflict& conflict) {
     ++counters.hazards;
-    ++state_.counters.phases[PhaseIndex(hazard.phase)].hazards;
-    ++(hazard.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
-    ++(hazard.kind == HazardKind::kRaw ? counters.hazards_raw
-                                       : (hazard.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
-    if (!hazard.observed_in_program_order) ++counters.hazards_witnessed;
-    if (hazard.Corrupted()) ++counters.hazards_corrupting;
-    TraceEvent event;
-    event.kind = EventKind::kHazard;
-    event.op = access.op;
-    event.line = lines_[static_cast<std::size_t>(access.op)];
-    event.block = access.block;
+    ++phase.hazards;
+    ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
+    ++(conflict.kind == HazardKind::kRaw ? counters.hazards_raw
+                                         : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
+    if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
+    if (conflict.corrupted) ++counters.hazards_corrupting;
+    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
     event.thread = access.thread;
-    event.phase = hazard.phase;
-    event.to = Place::Shared(hazard.tile, hazard.row, hazard.col);
-    event.value = hazard.incoming_value;
-    if (logs_.hazards.size() < kMaxLoggedHazards) {
-      event.index = static_cast<std::int32_t>(logs_.hazards.size());
-      logs_.hazards.push_back(hazard);
-      state_.hazard_log_size = logs_.hazards.size();
-    }
-    Emit(event);
-  }
+    event.to.row = row;
+    event.to.col = col;
+    event.value = access.value;
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(access, conflict, event);
+  });
+}
+
+void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event) {
+  event.index = static_cast<std::int32_t>(logs_.hazards.size());
+  Hazard& hazard = logs_.hazards.emplace_back(state_.hazard_detector.Describe(access, conflict));
+  hazard.step = state_.step;
+  hazard.tile = event.to.tile;
+  hazard.row = event.to.row;
+  hazard.col = event.to.col;
+  state_.hazard_log_size = logs_.hazards.size();
+}
+
+TraceEvent Machine::HazardPattern(const Thread& thread, TileId tile) const {
+  TraceEvent event = EventOf(thread, EventKind::kHazard);
+  event.phase = thread.pc.Stage() / 8;  // a hazard is in the phase of its second access
+  event.to = Place::Shared(tile, 0, 0);
+  return event;
 }
 
 void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,

@@ -96,6 +96,7 @@ class Machine {
 
  private:
   void InitThreads();
+  std::size_t ReadLogBound() const;
   void ExecuteWarp(int warp);
   // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread); true when any of them read global memory.
@@ -110,10 +111,10 @@ class Machine {
   bool LoadGlobal(Thread* const* lanes, int count);
   bool Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg);
   void StoreShared(Thread* const* lanes, int count);
-  void CheckSharedRead(const Thread& thread, int word, float value);
   void Fma(Thread* const* lanes, int count);
+  void FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern);
   void StoreC(Thread& thread);
-  void Arrive(Thread& thread);
+  void Arrive(Thread* const* lanes, int count);
   void TryReleaseBlock(int block);
   void TryReleaseWarp(int warp);
   void Wake(Thread& thread);
@@ -124,7 +125,11 @@ class Machine {
   std::uint64_t CountSectors(const Thread& leader) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
-  void RecordHazards(const SharedAccess& access);
+  // Checks a shared access of cell (row, col) for hazards, counts and logs them; each one's
+  // event is a copy of `pattern`, HazardPattern() of the accessing thread and the cell's tile.
+  void RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern);
+  void LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event);
+  TraceEvent HazardPattern(const Thread& thread, TileId tile) const;
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
   void Emit(TraceEvent event);
@@ -148,7 +153,6 @@ class Machine {
   MachineState state_;
   MachineLogs logs_;
   TraceSink* sink_ = nullptr;
-  std::vector<Hazard> found_;  // scratch, reused to avoid an allocation per access
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
   bool shared_reads_can_race_ = true;
 };
