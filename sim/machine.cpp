@@ -537,15 +537,6 @@ void Machine::Exit(Thread& thread) {
   if (block.LiveThreads() == 0) state_.hazard_detector.OnBlockExit(thread.block);
 }
 
-void Machine::SetRunnable(Thread& thread, bool runnable) {
-  const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
-  state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
-  Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  const int before = warp.runnable_lanes;
-  warp.runnable_lanes += runnable ? 1 : -1;
-  if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0);
-}
-
 void Machine::CountWarpInstruction(const Thread& leader) {
   const ProgramCounter pc = leader.pc;
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched

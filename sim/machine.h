@@ -120,7 +120,15 @@ class Machine {
   void Wake(Thread& thread);
   void Advance(Thread& thread);
   void Exit(Thread& thread);
-  void SetRunnable(Thread& thread, bool runnable);
+  // Inline: every barrier arrival and release changes it, thread by thread.
+  void SetRunnable(Thread& thread, bool runnable) {
+    const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
+    state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
+    Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+    const int before = warp.runnable_lanes;
+    warp.runnable_lanes += runnable ? 1 : -1;
+    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0);
+  }
   void CountWarpInstruction(const Thread& leader);
   std::uint64_t CountSectors(const Thread& leader) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
