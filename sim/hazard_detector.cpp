@@ -42,63 +42,26 @@ HazardDetector::HazardDetector(int blocks, int cells_per_block)
       cells_(static_cast<std::size_t>(blocks) * cells_per_block),
       arenas_(static_cast<std::size_t>(blocks)) {}
 
-void HazardDetector::OnAccess(const SharedAccess& access, int block_epoch, std::vector<Hazard>& found) {
-  CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
-  if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
-  // Two reads never race: a read is checked against writes only, a write against both.
-  Check(access, cell.writes, found);
-  if (access.write) Check(access, cell.reads, found);
-  std::vector<Entry>& arena = arenas_[static_cast<std::size_t>(access.block)];
-  std::int32_t& head = access.write ? cell.writes : cell.reads;
-  arena.push_back(Entry{head, access.stage, access.warp_epoch, static_cast<std::int16_t>(access.thread),
-                        static_cast<std::int16_t>(access.warp), access.op, access.write, access.value,
-                        access.old_value});
-  head = static_cast<std::int32_t>(arena.size() - 1);
-}
-
 void HazardDetector::OnBlockBarrier(int block) {
   // Cells check their generation before use, so the old entries can go at once.
   arenas_[static_cast<std::size_t>(block)].clear();
 }
 
-void HazardDetector::Check(const SharedAccess& access, std::int32_t head, std::vector<Hazard>& found) const {
-  const std::vector<Entry>& arena = arenas_[static_cast<std::size_t>(access.block)];
-  for (std::int32_t at = head; at >= 0; at = arena[static_cast<std::size_t>(at)].next) {
-    const Entry& earlier = arena[static_cast<std::size_t>(at)];
-    if (earlier.thread == access.thread) continue;  // program order orders a thread's own accesses
-    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
-    if (earlier.warp == access.warp && earlier.warp_epoch != access.warp_epoch) continue;
-    found.push_back(Describe(earlier, access));
-  }
-}
-
-Hazard HazardDetector::Describe(const Entry& earlier, const SharedAccess& later) const {
+Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& conflict) const {
+  const Entry& earlier = arenas_[static_cast<std::size_t>(later.block)][static_cast<std::size_t>(conflict.earlier)];
+  const Verdict verdict = Judge(earlier, later);
   Hazard hazard;
   hazard.block = later.block;
-  hazard.severity = earlier.warp == later.warp ? Severity::kWarning : Severity::kError;
+  hazard.kind = verdict.kind;
+  hazard.severity = conflict.severity;
   hazard.first = HazardSide{earlier.thread, earlier.warp, earlier.op, earlier.stage / 8, earlier.write, earlier.value};
   hazard.second = HazardSide{later.thread, later.warp, later.op, later.stage / 8, later.write, later.value};
   hazard.phase = later.stage / 8;
-  hazard.observed_in_program_order = earlier.stage <= later.stage;
+  hazard.observed_in_program_order = verdict.observed_in_program_order;
   hazard.current_value = later.old_value;
   hazard.incoming_value = later.value;
-  if (earlier.write && later.write) {
-    hazard.kind = HazardKind::kWaw;
-    hazard.value_seen = later.value;
-    hazard.value_expected = hazard.observed_in_program_order ? later.value : earlier.value;
-    return hazard;
-  }
-  const bool write_first_in_program = (earlier.write == hazard.observed_in_program_order);
-  hazard.kind = write_first_in_program ? HazardKind::kRaw : HazardKind::kWar;
-  const float written = earlier.write ? earlier.value : later.value;
-  const float read = earlier.write ? later.value : earlier.value;
-  hazard.value_seen = read;
-  if (hazard.kind == HazardKind::kRaw) {
-    hazard.value_expected = written;
-  } else {
-    // The read should have seen the cell as it was before the write.
-    hazard.value_expected = hazard.observed_in_program_order ? read : (earlier.write ? earlier.old_value : read);
-  }
+  hazard.value_seen = verdict.value_seen;
+  hazard.value_expected = verdict.value_expected;
   return hazard;
 }
 

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/bits.h"
 #include "sim/instruction.h"
 #include "sim/shared_memory.h"
 
@@ -77,14 +78,45 @@ struct Hazard {
   bool operator==(const Hazard& o) const;
 };
 
+// What counting a hazard needs, found while checking an access; Describe() gives the rest.
+struct Conflict {
+  HazardKind kind = HazardKind::kRaw;
+  Severity severity = Severity::kError;
+  bool observed_in_program_order = true;
+  bool corrupted = false;   // Hazard::Corrupted()
+  std::int32_t earlier = 0;  // the earlier access, for Describe()
+};
+
 class HazardDetector {
  public:
   HazardDetector() = default;
   HazardDetector(int blocks, int cells_per_block);
 
   // Checks `access` against the other threads' accesses to its cell in this block
-  // generation, appends what conflicts to `found`, then remembers the access.
-  void OnAccess(const SharedAccess& access, int block_epoch, std::vector<Hazard>& found);
+  // generation, calls `report(const Conflict&)` for each that conflicts, then remembers the
+  // access. Inline, with a callback rather than a list: every shared access of a racing
+  // lesson comes through here, most of them with a hazard.
+  template <typename Report>
+  void OnAccess(const SharedAccess& access, int block_epoch, Report&& report) {
+    CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
+    if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
+    std::vector<Entry>& arena = arenas_[static_cast<std::size_t>(access.block)];
+    // Two reads never race: a read is checked against writes only, a write against both.
+    for (std::int32_t at = cell.writes; at >= 0; at = arena[static_cast<std::size_t>(at)].next) {
+      Check(arena[static_cast<std::size_t>(at)], at, access, report);
+    }
+    if (access.write) {
+      for (std::int32_t at = cell.reads; at >= 0; at = arena[static_cast<std::size_t>(at)].next) {
+        Check(arena[static_cast<std::size_t>(at)], at, access, report);
+      }
+    }
+    std::int32_t& head = access.write ? cell.writes : cell.reads;
+    arena.emplace_back(head, access);
+    head = static_cast<std::int32_t>(arena.size() - 1);
+  }
+  // The whole hazard between `access` and a conflict OnAccess found for it, before the
+  // block's next barrier (step and place are the caller's to fill in).
+  Hazard Describe(const SharedAccess& access, const Conflict& conflict) const;
   // The block passed a __syncthreads(): earlier accesses are ordered before all later ones.
   void OnBlockBarrier(int block);
   // Every thread of the block exited: its accesses can race with nothing any more.
@@ -94,6 +126,16 @@ class HazardDetector {
 
  private:
   struct Entry {
+    Entry(std::int32_t next_entry, const SharedAccess& access)
+        : next(next_entry),
+          stage(access.stage),
+          warp_epoch(access.warp_epoch),
+          thread(static_cast<std::int16_t>(access.thread)),
+          warp(static_cast<std::int16_t>(access.warp)),
+          op(access.op),
+          write(access.write),
+          value(access.value),
+          old_value(access.old_value) {}
     std::int32_t next;
     std::int32_t stage;
     std::int32_t warp_epoch;
@@ -114,9 +156,39 @@ class HazardDetector {
       return epoch == o.epoch && writes == o.writes && reads == o.reads;
     }
   };
+  // The kind and the values of a hazard: what it is named by program order, and what the
+  // reader saw against what the missing barrier would have given it.
+  struct Verdict {
+    HazardKind kind;
+    bool observed_in_program_order;
+    float value_seen;
+    float value_expected;
+  };
 
-  void Check(const SharedAccess& access, std::int32_t head, std::vector<Hazard>& found) const;
-  Hazard Describe(const Entry& earlier, const SharedAccess& later) const;
+  template <typename Report>
+  static void Check(const Entry& earlier, std::int32_t at, const SharedAccess& access, Report& report) {
+    if (earlier.thread == access.thread) return;  // program order orders a thread's own accesses
+    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
+    if (earlier.warp == access.warp && earlier.warp_epoch != access.warp_epoch) return;
+    const Verdict verdict = Judge(earlier, access);
+    Conflict conflict;
+    conflict.kind = verdict.kind;
+    conflict.severity = earlier.warp == access.warp ? Severity::kWarning : Severity::kError;
+    conflict.observed_in_program_order = verdict.observed_in_program_order;
+    conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
+    conflict.earlier = at;
+    report(conflict);
+  }
+  static Verdict Judge(const Entry& earlier, const SharedAccess& later) {
+    const bool in_order = earlier.stage <= later.stage;
+    if (earlier.write && later.write) return {HazardKind::kWaw, in_order, later.value, in_order ? later.value : earlier.value};
+    const bool write_first_in_program = (earlier.write == in_order);
+    const float written = earlier.write ? earlier.value : later.value;
+    const float read = earlier.write ? later.value : earlier.value;
+    if (write_first_in_program) return {HazardKind::kRaw, in_order, read, written};
+    // The read should have seen the cell as it was before the write.
+    return {HazardKind::kWar, in_order, read, in_order ? read : (earlier.write ? earlier.old_value : read)};
+  }
 
   int cells_per_block_ = 0;
   std::vector<CellShadow> cells_;

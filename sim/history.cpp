@@ -16,6 +16,7 @@ constexpr std::size_t kMinCheckpoints = 4;
 
 void History::Reset(const MachineState& initial) {
   checkpoints_.clear();
+  spares_.clear();
   // Hazard arenas and events grow while running: leave room for them.
   state_bytes_ = std::max<std::size_t>(1, initial.Bytes() * 3 / 2);
   max_checkpoints_ = std::max(kMinCheckpoints, budget_ / state_bytes_);
@@ -25,14 +26,26 @@ void History::Reset(const MachineState& initial) {
 
 void History::OnStep(const MachineState& state) {
   if (state.step % interval_ != 0 || checkpoints_.count(state.step) != 0) return;
-  checkpoints_.emplace(state.step, state);
+  if (spares_.empty()) {
+    checkpoints_.emplace(state.step, state);
+  } else {
+    auto node = std::move(spares_.back());
+    spares_.pop_back();
+    node.key() = state.step;
+    node.mapped() = state;
+    checkpoints_.insert(std::move(node));
+  }
   if (checkpoints_.size() > max_checkpoints_) Thin();
 }
 
 void History::Thin() {
   interval_ *= 2;
   for (auto it = checkpoints_.begin(); it != checkpoints_.end();) {
-    it = it->first % interval_ == 0 ? std::next(it) : checkpoints_.erase(it);
+    if (it->first % interval_ == 0) {
+      ++it;
+    } else {
+      spares_.push_back(checkpoints_.extract(it++));
+    }
   }
 }
 
@@ -44,6 +57,7 @@ const MachineState& History::Nearest(std::int64_t step) const {
 std::size_t History::Bytes() const {
   std::size_t bytes = 0;
   for (const auto& [step, state] : checkpoints_) bytes += state.Bytes();
+  for (const auto& spare : spares_) bytes += spare.mapped().Bytes();
   return bytes;
 }
 

@@ -1,11 +1,13 @@
 // history.h — exact step back in bounded memory: checkpoints of the machine's state every
 // `interval` steps, and deterministic replay from the nearest one. When the checkpoints
 // outgrow their budget, every other one is dropped and the interval doubles, so a long
-// run keeps O(budget) bytes and a step back replays at most one interval.
+// run keeps O(budget) bytes and a step back replays at most one interval. Dropped states
+// are recycled as the next checkpoints.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "sim/machine.h"
 
@@ -35,6 +37,10 @@ class History {
   std::size_t max_checkpoints_ = 4;
   std::int64_t interval_ = 64;
   std::map<std::int64_t, MachineState> checkpoints_;
+  // Checkpoints Thin() dropped, kept to be overwritten by the next ones: a copy into a state
+  // of the same lesson reuses its buffers, where a fresh one would allocate and fault in
+  // every page again. Never more states in all than before the thinning.
+  std::vector<std::map<std::int64_t, MachineState>::node_type> spares_;
 };
 
 }  // namespace sim

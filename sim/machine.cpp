@@ -42,10 +42,23 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
   PrecomputeBankConflicts();
+  logs_.reads.reserve(ReadLogBound());
   // With both barriers __syncthreads(), a read of As/Bs never shares a block generation
   // with a write of its cell (stores come before the first barrier, the next phase's after
   // the second), so reads cannot race and the detector need not see them.
   shared_reads_can_race_ = g.naive || config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads;
+}
+
+std::size_t Machine::ReadLogBound() const {
+  // Every block loads its As and Bs tiles once a phase (the naive kernel: an element of A
+  // and of B per k): at most that many reads are logged. Reserving it spares the log its
+  // doublings, each a copy and, for a moment, the old and the new buffer together.
+  const Geometry& g = geometry_;
+  const std::uint64_t loads =
+      g.naive ? std::uint64_t{2} * static_cast<std::uint64_t>(g.threads()) * static_cast<std::uint64_t>(g.k)
+              : static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases) *
+                    static_cast<std::uint64_t>(g.tm * g.tk + g.tk * g.tn);
+  return static_cast<std::size_t>(std::min<std::uint64_t>(loads, kMaxLoggedReads));
 }
 
 void Machine::InitThreads() {
@@ -123,16 +136,24 @@ void Machine::ExecuteWarp(int warp_index) {
   const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   // Lockstep with reconvergence: the lanes at the earliest point of the program issue
   // together; lanes that skipped ahead (a shorter strided loop) wait for them.
-  std::array<Thread*, kWarpSize> lanes{};
+  std::array<Thread*, kWarpSize> lanes;
   int count = 0;
   std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
+  ProgramCounter earliest_pc{};
   Thread* const first = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
   for (int lane = 0; lane < warp.lane_count; ++lane) {
     Thread* thread = first + lane;
     if (!thread->Runnable()) continue;
+    // Keys are one-to-one with program counters: a converged warp compares its lanes'
+    // counters and never computes a key past the first lane's.
+    if (count > 0 && thread->pc == earliest_pc) {
+      lanes[static_cast<std::size_t>(count++)] = thread;
+      continue;
+    }
     const std::int64_t key = thread->pc.Key();
     if (key < earliest) {
       earliest = key;
+      earliest_pc = thread->pc;
       count = 0;
     }
     if (key == earliest) lanes[static_cast<std::size_t>(count++)] = thread;
@@ -162,112 +183,144 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
     ++thread.instructions;
     (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
   }
-  if (pc.op == Op::kFma) {
-    // The inner product is most of every run: its lanes go through one tight loop.
-    Fma(lanes, count);
-    for (int i = 0; i < count; ++i) Advance(*lanes[i]);
-    return false;
-  }
-  bool loaded = false;
-  for (int i = 0; i < count; ++i) loaded |= ExecuteOne(*lanes[i]);
-  return loaded;
-}
-
-bool Machine::ExecuteOne(Thread& thread) {
-  const ProgramCounter pc = thread.pc;
-  bool loaded = false;
   switch (pc.op) {
-    case Op::kLoadA: {
-      const long long col = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk + program_.AColumn(thread, pc.j);
-      loaded = Load(thread, MatrixId::kA, thread.regs.row, col, thread.regs.a);
-      break;
-    }
-    case Op::kLoadB: {
-      const long long row = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk + program_.BRow(thread, pc.j);
-      loaded = Load(thread, MatrixId::kB, row, thread.regs.col, thread.regs.b);
-      break;
-    }
+    case Op::kFma:
+      // The inner product is most of every run: its lanes go through one tight loop.
+      Fma(lanes, count);
+      if (!geometry_.naive && pc.j + 1 < geometry_.tk) {
+        for (int i = 0; i < count; ++i) ++lanes[i]->pc.j;  // the next k, for every lane at once
+      } else {
+        for (int i = 0; i < count; ++i) Advance(*lanes[i]);
+      }
+      return false;
+    case Op::kLoadA:
+    case Op::kLoadB:
+      return LoadGlobal(lanes, count);
     case Op::kStoreAs:
-      StoreShared(thread, TileId::kAs, thread.ty, program_.AColumn(thread, pc.j), thread.regs.a);
-      break;
     case Op::kStoreBs:
-      StoreShared(thread, TileId::kBs, program_.BRow(thread, pc.j), thread.tx, thread.regs.b);
-      break;
+      StoreShared(lanes, count);
+      return false;
     case Op::kBarrier1:
     case Op::kBarrier2:
-      Arrive(thread);
-      return false;  // the barrier's release moves the thread on
+      Arrive(lanes, count);  // the barrier's release moves the threads on
+      return false;
     case Op::kStoreC:
-      StoreC(thread);
-      break;
-    case Op::kFma:
+      for (int i = 0; i < count; ++i) {
+        StoreC(*lanes[i]);
+        Advance(*lanes[i]);
+      }
+      return false;
     case Op::kDone:
       return false;
   }
-  Advance(thread);
+  return false;
+}
+
+bool Machine::LoadGlobal(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const ProgramCounter pc = first.pc;
+  const bool a = pc.op == Op::kLoadA;
+  // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
+  const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+  LoadContext context{a ? MatrixId::kA : MatrixId::kB, &PhaseOf(first), EventOf(first, EventKind::kGlobalLoad)};
+  bool loaded = false;
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    if (a) {
+      const long long col = geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j);
+      loaded |= Load(thread, context, thread.regs.row, col, thread.regs.a);
+    } else {
+      const long long row = geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j);
+      loaded |= Load(thread, context, row, thread.regs.col, thread.regs.b);
+    }
+    Advance(thread);
+  }
   return loaded;
 }
 
-bool Machine::Load(Thread& thread, MatrixId id, long long row, long long col, float& reg) {
+bool Machine::Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg) {
+  const MatrixId id = context.matrix;
   const bool inside = memory_.Inside(id, row, col);
-  PhaseCounters& phase = PhaseOf(thread);
+  TraceEvent* event = &state_.last_step_events.emplace_back(context.event);
+  event->thread = thread.index_in_block;
+  event->from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
   if (config_.guard && !inside) {
     // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
     reg = 0.0f;
     ++state_.counters.select_zero;
-    TraceEvent& event = NewEvent(thread, EventKind::kSelectZero);
-    event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-    event.value = 0.0f;
+    event->kind = EventKind::kSelectZero;
+    event->value = 0.0f;
     return false;
   }
-  reg = memory_.Load(id, row, col);
-  const long long element = memory_.ElementAt(id, row, col);
+  long long element = 0;
+  if (inside) {
+    element = row * memory_.cols(id) + col;
+    reg = (id == MatrixId::kA ? memory_.a() : memory_.b())[static_cast<std::size_t>(element)];
+  } else {
+    reg = memory_.Load(id, row, col);
+    element = memory_.ElementAt(id, row, col);
+  }
+  event->value = reg;
   state_.reads.Count(id, element, thread.block);
   if (id == MatrixId::kA) {
     ++state_.counters.global_reads_a;
-    ++phase.global_reads_a;
+    ++context.phase->global_reads_a;
   } else {
     ++state_.counters.global_reads_b;
-    ++phase.global_reads_b;
+    ++context.phase->global_reads_b;
   }
-  if (element >= 0 && logs_.reads.size() < kMaxLoggedReads) {
-    logs_.reads.push_back(ReadRecord{state_.step, static_cast<std::int32_t>(element), thread.block,
-                                     static_cast<std::int16_t>(thread.index_in_block),
-                                     static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t), id});
-    state_.read_log_size = logs_.reads.size();
+  if (element >= 0 && state_.read_log_size < kMaxLoggedReads) {
+    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+    ReadRecord& record = logs_.reads.emplace_back();
+    record.step = state_.step;
+    record.element = static_cast<std::int32_t>(element);
+    record.block = thread.block;
+    record.thread = static_cast<std::int16_t>(thread.index_in_block);
+    record.phase = static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t);
+    record.matrix = id;
+    ++state_.read_log_size;
   }
-  TraceEvent& event = NewEvent(thread, EventKind::kGlobalLoad);
-  event.from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-  event.value = reg;
   if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
   return true;
 }
 
-void Machine::StoreShared(Thread& thread, TileId tile, int row, int col, float value) {
-  const int word = state_.shared.Word(tile, row, col);
-  SharedCell& cell = state_.shared.Cell(thread.block, word);
-  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                             warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, true, value, cell.value});
-  cell.value = value;
-  cell.writer = thread.index_in_block;
-  cell.phase = thread.pc.t;
-  ++state_.counters.shared_writes;
-  ++PhaseOf(thread).shared_writes;
-  TraceEvent& event = NewEvent(thread, EventKind::kSharedStore);
-  event.to = Place::Shared(tile, row, col);
-  // Where the stored register came from: the element this thread's load named (zero
-  // padding when the guard kept it from reading).
-  const int first_k = thread.pc.t * geometry_.tk;
-  event.from = tile == TileId::kAs ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
-                                   : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
-  event.value = value;
-}
-
-void Machine::CheckSharedRead(const Thread& thread, int word, float value) {
-  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                             warp.syncwarp.generation(), thread.pc.Stage(), thread.pc.op, false, value, value});
+void Machine::StoreShared(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const ProgramCounter pc = first.pc;
+  const TileId tile = pc.op == Op::kStoreAs ? TileId::kAs : TileId::kBs;
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const auto n = static_cast<std::uint64_t>(count);
+  state_.counters.shared_writes += n;
+  PhaseOf(first).shared_writes += n;
+  const TraceEvent pattern = EventOf(first, EventKind::kSharedStore);
+  const TraceEvent hazard_pattern = HazardPattern(first, tile);
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  const int first_k = pc.t * geometry_.tk;
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    const bool as = tile == TileId::kAs;
+    const int row = as ? thread.ty : program_.BRow(thread, pc.j);
+    const int col = as ? program_.AColumn(thread, pc.j) : thread.tx;
+    const float value = as ? thread.regs.a : thread.regs.b;
+    const int word = state_.shared.Word(tile, row, col);
+    SharedCell& cell = cells[word];
+    RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
+                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
+                  block_epoch, row, col, hazard_pattern);
+    cell.value = value;
+    cell.writer = thread.index_in_block;
+    cell.phase = pc.t;
+    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
+    event.thread = thread.index_in_block;
+    event.to = Place::Shared(tile, row, col);
+    // Where the stored register came from: the element this thread's load named (zero
+    // padding when the guard kept it from reading).
+    event.from = as ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
+                    : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
+    event.value = value;
+    Advance(thread);
+  }
 }
 
 void Machine::Fma(Thread* const* lanes, int count) {
@@ -277,34 +330,81 @@ void Machine::Fma(Thread* const* lanes, int count) {
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.fma_executed += n;
   phase.fma += n;
-  if (!geometry_.naive) {
-    state_.counters.shared_reads += 2 * n;
-    phase.shared_reads += 2 * n;
+  // The lanes' events differ only in the thread, the cells read and the values.
+  TraceEvent pattern = EventOf(first, EventKind::kFma);
+  std::vector<TraceEvent>& events = state_.last_step_events;
+  if (geometry_.naive) {
+    for (int i = 0; i < count; ++i) {
+      Thread& thread = *lanes[i];
+      // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+      thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
+      TraceEvent& event = events.emplace_back(pattern);
+      event.thread = thread.index_in_block;
+      event.operand_a = thread.regs.a;
+      event.operand_b = thread.regs.b;
+      event.value = thread.regs.sum;
+    }
+    return;
   }
-  const SharedCell* cells = geometry_.naive ? nullptr : &state_.shared.Cell(first.block, 0);
+  state_.counters.shared_reads += 2 * n;
+  phase.shared_reads += 2 * n;
+  pattern.from = Place::Shared(TileId::kAs, 0, k);
+  pattern.from2 = Place::Shared(TileId::kBs, k, 0);
+  if (shared_reads_can_race_) {
+    FmaCheckingReads(lanes, count, pattern);
+    return;
+  }
+  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
+  const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
+  const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
-    float a = thread.regs.a;
-    float b = thread.regs.b;
-    if (!geometry_.naive) {
-      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
-      thread.regs.k = k;
-      const int a_word = state_.shared.Word(TileId::kAs, thread.ty, k);
-      const int b_word = state_.shared.Word(TileId::kBs, k, thread.tx);
-      a = cells[a_word].value;
-      b = cells[b_word].value;
-      if (shared_reads_can_race_) {
-        CheckSharedRead(thread, a_word, a);
-        CheckSharedRead(thread, b_word, b);
-      }
-    }
-    // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+    // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+    thread.regs.k = k;
+    const int a_word = a_column + thread.ty * a_stride;
+    const int b_word = b_row + thread.tx;
+    const float a = cells[a_word].value;
+    const float b = cells[b_word].value;
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    TraceEvent& event = NewEvent(thread, EventKind::kFma);
-    if (!geometry_.naive) {
-      event.from = Place::Shared(TileId::kAs, thread.ty, k);
-      event.from2 = Place::Shared(TileId::kBs, k, thread.tx);
-    }
+    TraceEvent& event = events.emplace_back(pattern);
+    event.thread = thread.index_in_block;
+    event.from.row = thread.ty;
+    event.from2.col = thread.tx;
+    event.operand_a = a;
+    event.operand_b = b;
+    event.value = thread.regs.sum;
+  }
+}
+
+void Machine::FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern) {
+  // The same inner product, each read of As and Bs checked against this generation's
+  // writes of its cell: a hazard's events come before the fma event of its lane.
+  const Thread& first = *lanes[0];
+  const int k = first.pc.j;
+  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  const TraceEvent as_hazard = HazardPattern(first, TileId::kAs);
+  const TraceEvent bs_hazard = HazardPattern(first, TileId::kBs);
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
+                    false, 0.0f, 0.0f};
+  std::vector<TraceEvent>& events = state_.last_step_events;
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    thread.regs.k = k;
+    read.thread = thread.index_in_block;
+    read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
+    const float a = read.value = read.old_value = cells[read.word].value;
+    RecordHazards(read, block_epoch, thread.ty, k, as_hazard);
+    read.word = state_.shared.Word(TileId::kBs, k, thread.tx);
+    const float b = read.value = read.old_value = cells[read.word].value;
+    RecordHazards(read, block_epoch, k, thread.tx, bs_hazard);
+    thread.regs.sum = std::fma(a, b, thread.regs.sum);
+    TraceEvent& event = events.emplace_back(pattern);
+    event.thread = thread.index_in_block;
+    event.from.row = thread.ty;
+    event.from2.col = thread.tx;
     event.operand_a = a;
     event.operand_b = b;
     event.value = thread.regs.sum;
@@ -333,19 +433,29 @@ void Machine::StoreC(Thread& thread) {
   event.value = thread.regs.sum;
 }
 
-void Machine::Arrive(Thread& thread) {
-  ++state_.counters.barrier_arrivals;
-  ++PhaseOf(thread).barrier_arrivals;
-  thread.state = thread.pc.op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
-  SetRunnable(thread, false);
-  ++state_.waiting_threads;
-  NewEvent(thread, EventKind::kBarrierArrive);
-  if (program_.BarrierKind(thread.pc.op) == SyncKind::kSyncthreads) {
-    state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
-    TryReleaseBlock(thread.block);
-  } else {
-    state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
-    TryReleaseWarp(thread.warp);
+void Machine::Arrive(Thread* const* lanes, int count) {
+  const Thread& first = *lanes[0];
+  const Op op = first.pc.op;
+  const auto n = static_cast<std::uint64_t>(count);
+  state_.counters.barrier_arrivals += n;
+  PhaseOf(first).barrier_arrivals += n;
+  const ThreadState waiting = op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
+  const bool block_wide = program_.BarrierKind(op) == SyncKind::kSyncthreads;
+  // Taken before any lane arrives: the last arrival releases the barrier and moves the lanes on.
+  const TraceEvent pattern = EventOf(first, EventKind::kBarrierArrive);
+  for (int i = 0; i < count; ++i) {
+    Thread& thread = *lanes[i];
+    thread.state = waiting;
+    SetRunnable(thread, false);
+    ++state_.waiting_threads;
+    state_.last_step_events.emplace_back(pattern).thread = thread.index_in_block;
+    if (block_wide) {
+      state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
+      TryReleaseBlock(thread.block);
+    } else {
+      state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
+      TryReleaseWarp(thread.warp);
+    }
   }
 }
 
@@ -427,15 +537,6 @@ void Machine::Exit(Thread& thread) {
   if (block.LiveThreads() == 0) state_.hazard_detector.OnBlockExit(thread.block);
 }
 
-void Machine::SetRunnable(Thread& thread, bool runnable) {
-  const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
-  state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
-  Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  const int before = warp.runnable_lanes;
-  warp.runnable_lanes += runnable ? 1 : -1;
-  if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0);
-}
-
 void Machine::CountWarpInstruction(const Thread& leader) {
   const ProgramCounter pc = leader.pc;
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
@@ -454,7 +555,7 @@ void Machine::CountWarpInstruction(const Thread& leader) {
 std::uint64_t Machine::CountSectors(const Thread& leader) const {
   const ProgramCounter pc = leader.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
-  std::array<std::int64_t, kWarpSize> sectors{};
+  std::array<std::int64_t, kWarpSize> sectors;
   int distinct = 0;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
     const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
@@ -473,7 +574,9 @@ std::uint64_t Machine::CountSectors(const Thread& leader) const {
     // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
     if (!memory_.Inside(id, row, col) && (config_.guard || id == MatrixId::kC)) continue;
     const std::int64_t sector = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
-    // A warp touches few sectors: a linear look-up beats sorting.
+    // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then a
+    // linear look-up, beat sorting.
+    if (distinct > 0 && sectors[static_cast<std::size_t>(distinct - 1)] == sector) continue;
     if (std::find(sectors.begin(), sectors.begin() + distinct, sector) == sectors.begin() + distinct) {
       sectors[static_cast<std::size_t>(distinct++)] = sector;
     }
@@ -523,37 +626,42 @@ void Machine::PrecomputeBankConflicts() {
   }
 }
 
-void Machine::RecordHazards(const SharedAccess& access) {
-  found_.clear();
-  const int epoch = state_.blocks[static_cast<std::size_t>(access.block)].syncthreads.generation();
-  state_.hazard_detector.OnAccess(access, epoch, found_);
-  for (Hazard& hazard : found_) {
-    hazard.step = state_.step;
-    state_.shared.Locate(access.word, hazard.tile, hazard.row, hazard.col);
-    Counters& counters = state_.counters;
+void Machine::RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern) {
+  Counters& counters = state_.counters;
+  PhaseCounters& phase = counters.phases[PhaseIndex(pattern.phase)];
+  state_.hazard_detector.OnAccess(access, block_epoch, [&](const Conflict& conflict) {
     ++counters.hazards;
-    ++state_.counters.phases[PhaseIndex(hazard.phase)].hazards;
-    ++(hazard.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
-    ++(hazard.kind == HazardKind::kRaw ? counters.hazards_raw
-                                       : (hazard.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
-    if (!hazard.observed_in_program_order) ++counters.hazards_witnessed;
-    if (hazard.Corrupted()) ++counters.hazards_corrupting;
-    TraceEvent event;
-    event.kind = EventKind::kHazard;
-    event.op = access.op;
-    event.line = lines_[static_cast<std::size_t>(access.op)];
-    event.block = access.block;
+    ++phase.hazards;
+    ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
+    ++(conflict.kind == HazardKind::kRaw ? counters.hazards_raw
+                                         : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
+    if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
+    if (conflict.corrupted) ++counters.hazards_corrupting;
+    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
     event.thread = access.thread;
-    event.phase = hazard.phase;
-    event.to = Place::Shared(hazard.tile, hazard.row, hazard.col);
-    event.value = hazard.incoming_value;
-    if (logs_.hazards.size() < kMaxLoggedHazards) {
-      event.index = static_cast<std::int32_t>(logs_.hazards.size());
-      logs_.hazards.push_back(hazard);
-      state_.hazard_log_size = logs_.hazards.size();
-    }
-    Emit(event);
-  }
+    event.to.row = row;
+    event.to.col = col;
+    event.value = access.value;
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(access, conflict, event);
+  });
+}
+
+void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event) {
+  event.index = static_cast<std::int32_t>(logs_.hazards.size());
+  Hazard& hazard = logs_.hazards.emplace_back(state_.hazard_detector.Describe(access, conflict));
+  hazard.step = state_.step;
+  hazard.tile = event.to.tile;
+  hazard.row = event.to.row;
+  hazard.col = event.to.col;
+  state_.hazard_log_size = logs_.hazards.size();
+}
+
+TraceEvent Machine::HazardPattern(const Thread& thread, TileId tile) const {
+  TraceEvent event = EventOf(thread, EventKind::kHazard);
+  event.phase = thread.pc.Stage() / 8;  // a hazard is in the phase of its second access
+  event.to = Place::Shared(tile, 0, 0);
+  return event;
 }
 
 void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,
@@ -571,10 +679,8 @@ void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row
   }
 }
 
-TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
-  // Filled in place: building an event on the stack and copying it cost more than the
-  // instruction it describes.
-  TraceEvent& event = state_.last_step_events.emplace_back();
+TraceEvent Machine::EventOf(const Thread& thread, EventKind kind) const {
+  TraceEvent event;
   event.step = state_.step;
   event.kind = kind;
   event.op = thread.pc.op;
@@ -585,17 +691,13 @@ TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
   return event;
 }
 
+TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
+  return state_.last_step_events.emplace_back(EventOf(thread, kind));
+}
+
 void Machine::Emit(TraceEvent event) {
   event.step = state_.step;
   state_.last_step_events.push_back(event);
-}
-
-std::size_t Machine::PhaseIndex(int phase) const {
-  return static_cast<std::size_t>(std::clamp(phase, 0, static_cast<int>(state_.counters.phases.size()) - 1));
-}
-
-PhaseCounters& Machine::PhaseOf(const Thread& thread) {
-  return state_.counters.phases[PhaseIndex(geometry_.naive ? 0 : thread.pc.t)];
 }
 
 }  // namespace sim

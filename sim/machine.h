@@ -96,35 +96,62 @@ class Machine {
 
  private:
   void InitThreads();
+  std::size_t ReadLogBound() const;
   void ExecuteWarp(int warp);
   // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread); true when any of them read global memory.
   bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
-  bool ExecuteOne(Thread& thread);
   bool LeadsWarpInstruction(const Thread& thread) const;
-  bool Load(Thread& thread, MatrixId id, long long row, long long col, float& reg);
-  void StoreShared(Thread& thread, TileId tile, int row, int col, float value);
-  void CheckSharedRead(const Thread& thread, int word, float value);
+  // What the lanes of one global load share: the matrix, their phase's counters, their event.
+  struct LoadContext {
+    MatrixId matrix;
+    PhaseCounters* phase;
+    TraceEvent event;
+  };
+  bool LoadGlobal(Thread* const* lanes, int count);
+  bool Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg);
+  void StoreShared(Thread* const* lanes, int count);
   void Fma(Thread* const* lanes, int count);
+  void FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern);
   void StoreC(Thread& thread);
-  void Arrive(Thread& thread);
+  void Arrive(Thread* const* lanes, int count);
   void TryReleaseBlock(int block);
   void TryReleaseWarp(int warp);
   void Wake(Thread& thread);
   void Advance(Thread& thread);
   void Exit(Thread& thread);
-  void SetRunnable(Thread& thread, bool runnable);
+  // Inline: every barrier arrival and release changes it, thread by thread.
+  void SetRunnable(Thread& thread, bool runnable) {
+    const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
+    state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
+    Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+    const int before = warp.runnable_lanes;
+    warp.runnable_lanes += runnable ? 1 : -1;
+    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0);
+  }
   void CountWarpInstruction(const Thread& leader);
   std::uint64_t CountSectors(const Thread& leader) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
-  void RecordHazards(const SharedAccess& access);
+  // Checks a shared access of cell (row, col) for hazards, counts and logs them; each one's
+  // event is a copy of `pattern`, HazardPattern() of the accessing thread and the cell's tile.
+  void RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern);
+  void LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event);
+  TraceEvent HazardPattern(const Thread& thread, TileId tile) const;
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
   void Emit(TraceEvent event);
+  // The event of `kind` for this thread's current instruction, and the same appended to the step's events.
+  TraceEvent EventOf(const Thread& thread, EventKind kind) const;
   TraceEvent& NewEvent(const Thread& thread, EventKind kind);
-  std::size_t PhaseIndex(int phase) const;
-  PhaseCounters& PhaseOf(const Thread& thread);
+  std::size_t PhaseIndex(int phase) const {
+    // Clamped into the phases the counters keep (a store of C runs at t = phases).
+    const int last = static_cast<int>(state_.counters.phases.size()) - 1;
+    return static_cast<std::size_t>(phase < 0 ? 0 : (phase > last ? last : phase));
+  }
+  PhaseCounters& PhaseOf(const Thread& thread) {
+    return state_.counters.phases[PhaseIndex(geometry_.naive ? 0 : thread.pc.t)];
+  }
 
   LessonConfig config_;
   Geometry geometry_;
@@ -134,7 +161,6 @@ class Machine {
   MachineState state_;
   MachineLogs logs_;
   TraceSink* sink_ = nullptr;
-  std::vector<Hazard> found_;  // scratch, reused to avoid an allocation per access
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
   bool shared_reads_can_race_ = true;
 };

@@ -13,20 +13,11 @@ int CountTrailingZeros(std::uint64_t word) { return __builtin_ctzll(word); }
 Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int warps)
     : kind_(kind),
       random_(seed),
-      runnable_threads_(static_cast<std::size_t>((threads + 63) / 64), 0),
-      list_position_(static_cast<std::size_t>(threads), -1),
       ready_warps_(static_cast<std::size_t>((warps + 63) / 64), 0),
       warp_runnable_(static_cast<std::size_t>(warps), 0),
-      warp_loading_(static_cast<std::size_t>(warps), 0) {}
-
-void Scheduler::SetBit(std::vector<std::uint64_t>& bits, int index, bool value, int& hint) {
-  const std::uint64_t mask = 1ull << (index & 63);
-  if (value) {
-    bits[static_cast<std::size_t>(index >> 6)] |= mask;
-    hint = std::min(hint, index >> 6);
-  } else {
-    bits[static_cast<std::size_t>(index >> 6)] &= ~mask;
-  }
+      warp_loading_(static_cast<std::size_t>(warps), 0) {
+  if (!IssuesWarps()) runnable_threads_.assign(static_cast<std::size_t>((threads + 63) / 64), 0);
+  if (kind == SchedulerKind::kRandom) list_position_.assign(static_cast<std::size_t>(threads), -1);
 }
 
 std::optional<int> Scheduler::FindSet(const std::vector<std::uint64_t>& bits, int from, int& hint) {
@@ -43,8 +34,7 @@ std::optional<int> Scheduler::FindSet(const std::vector<std::uint64_t>& bits, in
   }
 }
 
-void Scheduler::SetThreadRunnable(int thread, bool runnable) {
-  SetBit(runnable_threads_, thread, runnable, thread_hint_);
+void Scheduler::SetListed(int thread, bool runnable) {
   std::int32_t& position = list_position_[static_cast<std::size_t>(thread)];
   if (runnable && position < 0) {
     position = static_cast<std::int32_t>(runnable_list_.size());

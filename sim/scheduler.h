@@ -44,7 +44,12 @@ class Scheduler {
   SchedulerKind kind() const { return kind_; }
   bool IssuesWarps() const { return kind_ == SchedulerKind::kRealistic; }
   // The thread can (or can no longer) run: it reached a barrier, was released, or exited.
-  void SetThreadRunnable(int thread, bool runnable);
+  // Only the policies that pick threads keep sets of threads; the realistic one picks warps.
+  void SetThreadRunnable(int thread, bool runnable) {
+    if (IssuesWarps()) return;
+    SetBit(runnable_threads_, thread, runnable, thread_hint_);
+    if (kind_ == SchedulerKind::kRandom) SetListed(thread, runnable);
+  }
   // The warp has (or no longer has) a runnable lane.
   void SetWarpRunnable(int warp, bool runnable);
   // Realistic policy: the warp issued a global load and waits for it.
@@ -59,16 +64,25 @@ class Scheduler {
   std::optional<int> NextThreadInOrder();
   std::optional<int> NextWarp();
   static std::optional<int> FindSet(const std::vector<std::uint64_t>& bits, int from, int& hint);
-  static void SetBit(std::vector<std::uint64_t>& bits, int index, bool value, int& hint);
+  static void SetBit(std::vector<std::uint64_t>& bits, int index, bool value, int& hint) {
+    const std::uint64_t mask = std::uint64_t{1} << (index & 63);
+    if (value) {
+      bits[static_cast<std::size_t>(index >> 6)] |= mask;
+      if ((index >> 6) < hint) hint = index >> 6;
+    } else {
+      bits[static_cast<std::size_t>(index >> 6)] &= ~mask;
+    }
+  }
+  void SetListed(int thread, bool runnable);
 
   SchedulerKind kind_ = SchedulerKind::kRealistic;
   SplitMix64 random_{};
   std::int64_t cycle_ = 0;
   std::int32_t last_thread_ = -1;
-  std::vector<std::uint64_t> runnable_threads_;  // bitset
+  std::vector<std::uint64_t> runnable_threads_;  // bitset (thread policies only)
   int thread_hint_ = 0;                          // no set bit in words below it
-  std::vector<std::int32_t> runnable_list_;      // the same set, for O(1) random choice
-  std::vector<std::int32_t> list_position_;      // -1: not in the list
+  std::vector<std::int32_t> runnable_list_;      // the same set, for O(1) random choice (random only)
+  std::vector<std::int32_t> list_position_;      // -1: not in the list (random only)
   std::vector<std::uint64_t> ready_warps_;       // runnable and not waiting for a load
   int warp_hint_ = 0;
   std::vector<std::uint8_t> warp_runnable_;

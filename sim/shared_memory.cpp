@@ -16,16 +16,4 @@ SharedTile SharedMemory::Tile(int block, TileId tile) const {
   return SharedTile{base + as_words_, tk_, tn_};
 }
 
-void SharedMemory::Locate(int word, TileId& tile, int& row, int& col) const {
-  if (word < as_words_) {
-    tile = TileId::kAs;
-    row = word / tk_;
-    col = word % tk_;
-    return;
-  }
-  tile = TileId::kBs;
-  row = (word - as_words_) / tn_;
-  col = (word - as_words_) % tn_;
-}
-
 }  // namespace sim

@@ -57,8 +57,6 @@ class SharedMemory {
     return cells_[static_cast<std::size_t>(block) * CellsPerBlock() + word];
   }
   SharedTile Tile(int block, TileId tile) const;
-  // Where a word lies: which tile, row and column.
-  void Locate(int word, TileId& tile, int& row, int& col) const;
   std::size_t Bytes() const { return cells_.capacity() * sizeof(SharedCell); }
   bool operator==(const SharedMemory& o) const { return cells_ == o.cells_; }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -21,13 +20,31 @@ bool Has(const std::vector<TraceEvent>& events, EventKind kind) {
   return std::any_of(events.begin(), events.end(), [kind](const TraceEvent& e) { return e.kind == kind; });
 }
 
+// Whether each phase has been seen: a flag per phase, looked up for every event of the
+// whole run (a std::set cost more than the step that made the event).
+class PhaseFlags {
+ public:
+  // True the first time `phase` is marked (events' phases are t or stage / 8: never negative).
+  bool Mark(int phase) {
+    if (phase < 0) return false;
+    const auto index = static_cast<std::size_t>(phase);
+    if (index >= seen_.size()) seen_.resize(index + 1, 0);
+    if (seen_[index] != 0) return false;
+    seen_[index] = 1;
+    return true;
+  }
+
+ private:
+  std::vector<std::uint8_t> seen_;
+};
+
 // Runs a fresh machine to the end and notes where the timeline's marks fall; nothing when
 // `cancel` turns true first. `fraction` follows the thread-instructions run against the
 // closed form's count (the steps of a run are only known at its end).
 std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
   Timeline timeline;
-  std::set<int> phases_started;
-  std::set<int> phases_with_hazard;
+  PhaseFlags phases_started;
+  PhaseFlags phases_with_hazard;
   std::size_t releases = 0;
   const double expected = std::max<double>(1.0, double(Expected(machine.config()).thread_instructions));
   while (machine.Step()) {
@@ -37,9 +54,9 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
     for (const TraceEvent& event : machine.state().last_step_events) {
       if (event.kind == EventKind::kBarrierRelease && releases++ < kMaxTimelineMarks) {
         timeline.marks.push_back({TimelineMark::Kind::kBarrierRelease, step, event.phase, event.block});
-      } else if (event.kind == EventKind::kHazard && phases_with_hazard.insert(event.phase).second) {
+      } else if (event.kind == EventKind::kHazard && phases_with_hazard.Mark(event.phase)) {
         timeline.marks.push_back({TimelineMark::Kind::kFirstHazard, step, event.phase, event.block});
-      } else if (event.thread >= 0 && event.op != Op::kStoreC && phases_started.insert(event.phase).second) {
+      } else if (event.thread >= 0 && event.op != Op::kStoreC && phases_started.Mark(event.phase)) {
         timeline.marks.push_back({TimelineMark::Kind::kPhaseStart, step, event.phase, event.block});
       }
     }

@@ -5,7 +5,10 @@
 //      once without the first barrier (every shared read goes through the detector);
 //   2. the slowest single step of the default lesson, per scheduler (target < 1 ms);
 //   3. step back in a 64×64×64 lesson, over more than a checkpoint interval (target < 50 ms);
-//   4. memory of the 256³ run with its step-back history (target < 512 MiB).
+//   4. memory of the 256³ run with its step-back history (target < 512 MiB);
+//   5. the whole-run pass a lesson change starts (a fresh machine run to the end for the
+//      total steps, timeline marks and whole-run counters) at 512³ and 1024³, TILE 32, once
+//      each: a lesson the model refuses (Validate) is skipped with its reason.
 // Wall time suffers when other processes share the cores; CPU time of this thread does
 // much less, so both are printed, each the best of a few repetitions.
 #include <sys/resource.h>
@@ -124,6 +127,25 @@ void StepBack64() {
   }
 }
 
+void WholeRunPass(int size, int tile) {
+  const sim::LessonConfig config = Cube(size, tile);
+  if (auto error = sim::Validate(config)) {
+    std::printf("%dx%dx%d TILE=%d whole-run pass: skipped: %s\n", size, size, size, tile, error->message.c_str());
+    return;
+  }
+  sim::Simulation simulation(config);
+  const auto [wall, cpu] = Time([&] { simulation.timeline(); });
+  const sim::Timeline& timeline = simulation.timeline();
+  const double instructions = double(timeline.counters.thread_instructions);
+  std::printf(
+      "%dx%dx%d TILE=%d whole-run pass: best of 1: %.3f s wall, %.3f s CPU; %.0f thread-instructions "
+      "(%lld steps, %llu hazards): %.3g thread-instructions/s of CPU\n",
+      size, size, size, tile, wall, cpu, instructions, static_cast<long long>(timeline.total_steps),
+      static_cast<unsigned long long>(timeline.counters.hazards), instructions / cpu);
+  std::printf("  model state estimate %.0f MiB (EstimateModelBytes); peak resident memory so far: %.1f MiB\n",
+              double(sim::EstimateModelBytes(config)) / (1 << 20), PeakRssMiB());
+}
+
 }  // namespace
 
 int main() {
@@ -134,5 +156,7 @@ int main() {
   std::printf("peak resident memory so far: %.1f MiB\n", PeakRssMiB());
   DefaultLessonSteps();
   StepBack64();
+  WholeRunPass(512, 32);
+  WholeRunPass(1024, 32);
   return 0;
 }

@@ -265,35 +265,45 @@ sim::SharedAccess Write(int thread, int warp, int stage, float value, float old_
 
 TEST(Hazards, WawFromSyntheticAccesses) {
   sim::HazardDetector detector(1, 8);
-  std::vector<sim::Hazard> found;
-  detector.OnAccess(Write(0, 0, 8, 1.0f, 0.0f), 0, found);
-  detector.OnAccess(Write(1, 1, 0, 2.0f, 1.0f), 0, found);  // program-earlier write, observed later
+  std::vector<sim::Conflict> found;
+  auto keep = [&found](const sim::Conflict& conflict) { found.push_back(conflict); };
+  detector.OnAccess(Write(0, 0, 8, 1.0f, 0.0f), 0, keep);
+  const sim::SharedAccess second = Write(1, 1, 0, 2.0f, 1.0f);  // program-earlier write, observed later
+  detector.OnAccess(second, 0, keep);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].kind, HazardKind::kWaw);
   EXPECT_EQ(found[0].severity, Severity::kError);
   EXPECT_FALSE(found[0].observed_in_program_order);
-  EXPECT_EQ(found[0].current_value, 1.0f);
-  EXPECT_EQ(found[0].incoming_value, 2.0f);
-  EXPECT_EQ(found[0].value_seen, 2.0f);
-  EXPECT_EQ(found[0].value_expected, 1.0f);
-  EXPECT_TRUE(found[0].Corrupted());
+  EXPECT_TRUE(found[0].corrupted);
+  const sim::Hazard hazard = detector.Describe(second, found[0]);
+  EXPECT_EQ(hazard.kind, HazardKind::kWaw);
+  EXPECT_EQ(hazard.severity, Severity::kError);
+  EXPECT_FALSE(hazard.observed_in_program_order);
+  EXPECT_EQ(hazard.first.thread, 0);
+  EXPECT_EQ(hazard.second.thread, 1);
+  EXPECT_EQ(hazard.current_value, 1.0f);
+  EXPECT_EQ(hazard.incoming_value, 2.0f);
+  EXPECT_EQ(hazard.value_seen, 2.0f);
+  EXPECT_EQ(hazard.value_expected, 1.0f);
+  EXPECT_TRUE(hazard.Corrupted());
 }
 
 TEST(Hazards, BarrierGenerationOrdersAccesses) {
   sim::HazardDetector detector(1, 8);
-  std::vector<sim::Hazard> found;
-  detector.OnAccess(Write(0, 0, 0, 1.0f, 0.0f), 0, found);
+  std::vector<sim::Conflict> found;
+  auto keep = [&found](const sim::Conflict& conflict) { found.push_back(conflict); };
+  detector.OnAccess(Write(0, 0, 0, 1.0f, 0.0f), 0, keep);
   detector.OnBlockBarrier(0);
-  detector.OnAccess(Write(1, 0, 8, 2.0f, 1.0f), 1, found);
+  detector.OnAccess(Write(1, 0, 8, 2.0f, 1.0f), 1, keep);
   EXPECT_TRUE(found.empty());
   // Same warp, different __syncwarp() generation: ordered; different warps: not.
   sim::SharedAccess later = Write(2, 0, 9, 3.0f, 2.0f);
   later.warp_epoch = 1;
-  detector.OnAccess(later, 1, found);
+  detector.OnAccess(later, 1, keep);
   EXPECT_TRUE(found.empty());
   sim::SharedAccess other_warp = Write(3, 1, 9, 4.0f, 3.0f);
   other_warp.warp_epoch = 1;
-  detector.OnAccess(other_warp, 1, found);
+  detector.OnAccess(other_warp, 1, keep);
   EXPECT_EQ(found.size(), 2u);
 }
 
