@@ -1,36 +1,53 @@
 #include "sim/lesson_file.h"
 
-#include <cstdio>
-#include <fstream>
-#include <set>
-#include <sstream>
-
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
+
+#include "sim/atomic_file.h"
+#include "sim/input_file.h"
+#include "sim/json_input.h"
 
 namespace sim {
 namespace {
 
 using nlohmann::json;
 
-const std::set<std::string> kKnownKeys{"version", "name",      "description", "m",    "n",         "k",
-                                       "kernel",  "tile",      "tm",          "tn",   "tk",        "barrier1",
-                                       "barrier2", "guard",    "tiles",       "scheduler", "seed", "fill_a",
-                                       "fill_b"};
+const std::set<std::string> kKnownKeys{
+    "version", "name",     "description", "m",     "n",     "k",         "kernel", "tile",   "tm",    "tn",
+    "tk",      "barrier1", "barrier2",    "guard", "tiles", "scheduler", "seed",   "fill_a", "fill_b"};
 
 // A bad value: thrown inside the parser, turned into LessonLoad::error.
 struct BadValue {
   std::string message;
 };
 
+std::string Quote(const char* key, const json& value) { return std::string(key) + " = " + DescribeJsonValue(value); }
+
 int ReadInt(const json& doc, const char* key, int fallback) {
   if (!doc.contains(key)) return fallback;
   const json& value = doc.at(key);
-  if (!value.is_number_integer()) throw BadValue{std::string(key) + " = " + value.dump() + " is not an integer"};
-  const long long number = value.get<long long>();
-  if (number < -(1ll << 31) || number > (1ll << 31) - 1) {
-    throw BadValue{std::string(key) + " = " + value.dump() + " is out of range"};
+  if (!value.is_number_integer()) throw BadValue{Quote(key, value) + " is not an integer"};
+  // Integers above 2^63 - 1 are stored unsigned: read as signed they would turn negative
+  // (18446744073709551615 became "m = -1"), so they are compared as they were given.
+  const bool fits = value.is_number_unsigned()
+                        ? value.get<std::uint64_t>() <= std::uint64_t{std::numeric_limits<int>::max()}
+                        : value.get<std::int64_t>() >= std::numeric_limits<int>::min() &&
+                              value.get<std::int64_t>() <= std::numeric_limits<int>::max();
+  if (!fits) throw BadValue{Quote(key, value) + " is out of range"};
+  return value.get<int>();
+}
+
+// A matrix value: a JSON number that float can hold. 1e39 would become inf, and a lesson
+// holding inf saves as null and cannot be opened again.
+float ReadFloat(const json& value, const std::string& where) {
+  if (!value.is_number()) throw BadValue{where + " = " + DescribeJsonValue(value) + " is not a number"};
+  const double number = value.get<double>();
+  if (std::fabs(number) > std::numeric_limits<float>::max()) {
+    throw BadValue{where + " = " + DescribeJsonValue(value) + " is beyond the float range (largest 3.40282e+38)"};
   }
-  return static_cast<int>(number);
+  return static_cast<float>(number);
 }
 
 template <typename Enum>
@@ -41,26 +58,27 @@ Enum ReadName(const json& doc, const char* key, Enum fallback, std::optional<Enu
   if (value.is_string()) {
     if (auto parsed = parse(value.get<std::string>())) return *parsed;
   }
-  throw BadValue{std::string(key) + " = " + value.dump() + " is not one of " + allowed};
+  throw BadValue{Quote(key, value) + " is not one of " + allowed};
 }
 
 MatrixFill ReadFill(const json& doc, const char* key, std::vector<std::string>& warnings) {
   if (!doc.contains(key)) return MatrixFill::Sequence();
   const json& value = doc.at(key);
-  if (!value.is_object()) throw BadValue{std::string(key) + " = " + value.dump() + " is not an object"};
+  if (!value.is_object()) throw BadValue{Quote(key, value) + " is not an object"};
   MatrixFill fill;
   fill.kind = ReadName(value, "kind", FillKind::kSequence, ParseFillKind, "sequence, random, identity, values");
   if (value.contains("seed")) {
-    if (!value.at("seed").is_number_unsigned()) throw BadValue{std::string(key) + ".seed must be a non-negative integer"};
+    if (!value.at("seed").is_number_unsigned())
+      throw BadValue{std::string(key) + ".seed must be a non-negative integer"};
     fill.seed = value.at("seed").get<std::uint64_t>();
   }
   if (fill.kind == FillKind::kExplicit) {
     if (!value.contains("values") || !value.at("values").is_array()) {
       throw BadValue{std::string(key) + " of kind values needs a \"values\" array"};
     }
-    for (const json& number : value.at("values")) {
-      if (!number.is_number()) throw BadValue{std::string(key) + ".values holds " + number.dump() + ", not a number"};
-      fill.values.push_back(number.get<float>());
+    const json& values = value.at("values");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      fill.values.push_back(ReadFloat(values[i], std::string(key) + ".values[" + std::to_string(i) + "]"));
     }
   }
   for (const auto& item : value.items()) {
@@ -95,13 +113,16 @@ LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
   lesson.barrier1 = ReadName(doc, "barrier1", lesson.barrier1, ParseSyncKind, "syncthreads, syncwarp, off");
   lesson.barrier2 = ReadName(doc, "barrier2", lesson.barrier2, ParseSyncKind, "syncthreads, syncwarp, off");
   if (doc.contains("guard")) {
-    if (!doc.at("guard").is_boolean()) throw BadValue{"guard = " + doc.at("guard").dump() + " is not true or false"};
+    if (!doc.at("guard").is_boolean()) throw BadValue{Quote("guard", doc.at("guard")) + " is not true or false"};
     lesson.guard = doc.at("guard").get<bool>();
   }
   lesson.tile_count = ReadName(doc, "tiles", lesson.tile_count, ParseTileCount, "ceil, floor");
-  lesson.scheduler = ReadName(doc, "scheduler", lesson.scheduler, ParseSchedulerKind, "realistic, thread, random, race");
+  lesson.scheduler =
+      ReadName(doc, "scheduler", lesson.scheduler, ParseSchedulerKind, "realistic, thread, random, race");
   if (doc.contains("seed")) {
-    if (!doc.at("seed").is_number_unsigned()) throw BadValue{"seed = " + doc.at("seed").dump() + " is not a non-negative integer"};
+    if (!doc.at("seed").is_number_unsigned()) {
+      throw BadValue{Quote("seed", doc.at("seed")) + " is not a non-negative integer"};
+    }
     lesson.seed = doc.at("seed").get<std::uint64_t>();
   }
   lesson.fill_a = ReadFill(doc, "fill_a", warnings);
@@ -131,31 +152,36 @@ LessonConfig Preset(const char* name, const char* description, int m, int n, int
 
 LessonLoad ParseLesson(const std::string& json_text) {
   LessonLoad load;
+  const JsonDocument document = ParseJsonText(json_text);
+  if (!document.ok()) {
+    load.error = document.error;
+    return load;
+  }
   try {
-    LessonConfig lesson = ReadLesson(json::parse(json_text), load.warnings);
+    LessonConfig lesson = ReadLesson(document.value, load.warnings);
     if (auto error = Validate(lesson)) {
       load.error = error->message;
       return load;
     }
     load.lesson = std::move(lesson);
-  } catch (const json::parse_error& error) {
-    load.error = std::string("not valid JSON: ") + error.what();
   } catch (const BadValue& bad) {
     load.error = bad.message;
+  } catch (const json::exception& error) {
+    // Every read above checks the type first; this is the boundary should one not, so a
+    // lesson can never take the app down.
+    load.error = std::string("unexpected value: ") + error.what();
   }
   return load;
 }
 
 LessonLoad ReadLessonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    LessonLoad load;
-    load.error = "cannot open lesson file " + path;
+  LessonLoad load;
+  const InputFile file = ReadInputFile(path, kMaxLessonFileBytes);
+  if (!file.ok()) {
+    load.error = "lesson file " + file.error;
     return load;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  LessonLoad load = ParseLesson(text.str());
+  load = ParseLesson(file.bytes);
   if (!load.error.empty()) load.error = path + ": " + load.error;
   return load;
 }
@@ -188,14 +214,9 @@ std::string LessonToJson(const LessonConfig& lesson) {
 }
 
 std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << LessonToJson(lesson);
-    if (!out.flush()) return "cannot write " + temporary;
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) return "cannot rename " + temporary + " to " + path;
-  return "";
+  // A lesson that would not load again (an inf value saves as null) is not saved at all.
+  if (auto error = Validate(lesson)) return "not saved to " + path + ": " + error->message;
+  return WriteFileAtomically(path, LessonToJson(lesson)).value_or("");
 }
 
 LessonConfig DefaultLesson() {
@@ -204,18 +225,21 @@ LessonConfig DefaultLesson() {
 
 std::vector<LessonConfig> Presets() {
   std::vector<LessonConfig> presets{DefaultLesson()};
-  presets.push_back(Preset("tile4_8x8x8", "M = N = K = 8 with TILE 4: four blocks of 16 threads, two phases", 8, 8, 8, 4));
-  presets.push_back(Preset("padded_6x5x7", "M = 6, N = 5, K = 7 with TILE 4: edge tiles padded with zeros", 6, 5, 7, 4));
-  LessonConfig rect = Preset("rect_4x2x4", "Rectangular tiles TM = 4, TN = 2, TK = 4: strided loads, two per thread",
-                             8, 8, 8, 2);
+  presets.push_back(
+      Preset("tile4_8x8x8", "M = N = K = 8 with TILE 4: four blocks of 16 threads, two phases", 8, 8, 8, 4));
+  presets.push_back(
+      Preset("padded_6x5x7", "M = 6, N = 5, K = 7 with TILE 4: edge tiles padded with zeros", 6, 5, 7, 4));
+  LessonConfig rect =
+      Preset("rect_4x2x4", "Rectangular tiles TM = 4, TN = 2, TK = 4: strided loads, two per thread", 8, 8, 8, 2);
   rect.kernel = KernelKind::kTiledRect;
   rect.rect = {4, 2, 4};
   presets.push_back(rect);
-  LessonConfig naive = Preset("naive", "The naive kernel on the default lesson: 128 global reads instead of 64", 4, 4, 4, 2);
+  LessonConfig naive =
+      Preset("naive", "The naive kernel on the default lesson: 128 global reads instead of 64", 4, 4, 4, 2);
   naive.kernel = KernelKind::kNaive;
   presets.push_back(naive);
-  LessonConfig race = Preset("race_tile16", "TILE 16 without the first barrier: eight warps per block, C goes wrong",
-                             32, 32, 64, 16);
+  LessonConfig race =
+      Preset("race_tile16", "TILE 16 without the first barrier: eight warps per block, C goes wrong", 32, 32, 64, 16);
   race.barrier1 = SyncKind::kNone;
   race.fill_a = MatrixFill::Random(1);
   race.fill_b = MatrixFill::Random(2);
