@@ -29,6 +29,8 @@ struct ClosedForms {
   double Saving() const { return global_reads() == 0 ? 0.0 : double(naive_global_reads) / double(global_reads()); }
 };
 
+// Any sizes, not only a lesson Validate() accepts (tiles at least 1): a count beyond
+// 2^64 - 1 is given as 2^64 - 1.
 ClosedForms Expected(const LessonConfig& config);
 
 // Instructions of one thread's program: phases·(2·loads of A + 2·loads of B + TK + barriers
