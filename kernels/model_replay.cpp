@@ -5,6 +5,8 @@
 #include <utility>
 
 #include "kernels/random_fill.h"
+#include "kernels/registry.h"
+#include "sim/checked_math.h"
 #include "sim/simulation.h"
 
 namespace kernels {
@@ -28,6 +30,12 @@ sim::KernelKind ToModel(KernelFamily family) {
 }
 
 }  // namespace
+
+bool WantsModelCheck(const KernelSpec& kernel, const Shape& shape) {
+  const auto mn = sim::CheckedMul(shape.m, shape.n);
+  const auto work = mn ? sim::CheckedMul(*mn, shape.k) : std::nullopt;
+  return !IsCublas(kernel) && work && *work <= kModelCheckMaxWork;
+}
 
 sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,
                                  std::vector<float> b) {

@@ -19,6 +19,11 @@ namespace kernels {
 // The largest M·N·K the runner also replays on the model (128³: a fraction of a second).
 constexpr std::int64_t kModelCheckMaxWork = std::int64_t{128} * 128 * 128;
 
+// Whether the runner also replays `kernel` at `shape` on the model: not cuBLAS, and
+// M·N·K at most kModelCheckMaxWork, multiplied without overflow (M·N·K wrapped negative
+// from n = 2^21 and asked the model for a matrix it could never hold).
+bool WantsModelCheck(const KernelSpec& kernel, const Shape& shape);
+
 // The lesson that runs exactly `kernel` at `shape` on explicit A (M×K) and B (K×N), with
 // the realistic scheduler. cuBLAS rows have no model: the caller must not ask for them.
 sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, std::vector<float> a,

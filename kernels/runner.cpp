@@ -43,10 +43,6 @@ BenchResult ErrorResult(const KernelSpec& spec, const Shape& shape, const std::s
   return result;
 }
 
-bool WantsModelCheck(const KernelSpec& spec, const Shape& shape) {
-  return !IsCublas(spec) && shape.m * shape.n * shape.k <= kModelCheckMaxWork;
-}
-
 // Replays the kernel on the model with the session's seeded inputs and compares bits.
 // A lesson the model cannot run leaves the check at kNotRun.
 void CheckOnModel(const KernelSpec& spec, const Shape& shape, std::uint64_t seed, const std::vector<float>& gpu_c,
@@ -122,8 +118,19 @@ std::optional<std::string> Runner::Launch(std::function<void()> work, Callbacks 
   cancelled_ = false;
   completed_ = false;
   running_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failure_.reset();
+  }
   worker_ = std::thread([this, work = std::move(work)] {
-    work();
+    // An exception leaving a thread ends the process (std::terminate): `bench` and the GUI
+    // with it. The run stops instead, and Failure() says why.
+    try {
+      work();
+    } catch (const std::exception& error) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      failure_ = error.what();
+    }
     completed_ = !cancelled_.load();
     running_ = false;
   });
@@ -153,6 +160,11 @@ std::vector<BenchResult> Runner::TakeResults() {
 std::vector<RaceResult> Runner::TakeRaceResults() {
   std::lock_guard<std::mutex> lock(mutex_);
   return std::exchange(race_results_, {});
+}
+
+std::optional<std::string> Runner::Failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
 }
 
 Progress Runner::LastProgress() const {

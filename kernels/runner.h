@@ -64,6 +64,9 @@ class Runner {
   std::vector<BenchResult> TakeResults();
   std::vector<RaceResult> TakeRaceResults();
   Progress LastProgress() const;
+  // Why the last run stopped before its end other than by Cancel() (an exception on the
+  // worker: out of host memory, a callback that threw), or nothing.
+  std::optional<std::string> Failure() const;
 
  private:
   std::optional<std::string> Launch(std::function<void()> work, Callbacks callbacks);
@@ -78,10 +81,11 @@ class Runner {
   std::atomic<bool> running_{false};
   std::atomic<bool> cancelled_{false};
   std::atomic<bool> completed_{false};
-  mutable std::mutex mutex_;  // guards the three below
+  mutable std::mutex mutex_;  // guards the four below
   std::vector<BenchResult> results_;
   std::vector<RaceResult> race_results_;
   Progress progress_;
+  std::optional<std::string> failure_;
 };
 
 // Computes C = A·B (row-major; A M×K, B K×N) once with `kernel` on the GPU, for

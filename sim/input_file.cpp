@@ -29,16 +29,11 @@ class Descriptor {
 
 std::string Reason(int error) {
   switch (error) {
-    case ENOENT:
-      return "no such file";
-    case ENOTDIR:
-      return "no such file (a part of the path is not a folder)";
-    case EACCES:
-      return "permission denied";
-    case EISDIR:
-      return "it is a folder, not a file";
-    default:
-      return std::strerror(error);
+    case ENOENT: return "no such file";
+    case ENOTDIR: return "no such file (a part of the path is not a folder)";
+    case EACCES: return "permission denied";
+    case EISDIR: return "it is a folder, not a file";
+    default: return std::strerror(error);
   }
 }
 
