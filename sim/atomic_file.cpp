@@ -1,6 +1,8 @@
 #include "sim/atomic_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,6 +46,30 @@ mode_t CurrentUmask() {
   return kDefaultUmask;
 }
 
+// ".NAME.<pid>.": what every temporary file for NAME starts with; the writer's process id
+// tells a killed writer's leftover from a live writer's file.
+std::string TemporaryPrefix(const std::string& name) { return "." + name + "."; }
+
+// Removes the temporary files of writers of the same target that were killed before they
+// could clean up (their process is gone), so crashes do not pile up hidden files.
+void RemoveLeftovers(const std::string& folder, const std::string& name) {
+  DIR* listing = opendir(folder.c_str());
+  if (listing == nullptr) return;
+  const std::string prefix = TemporaryPrefix(name);
+  while (const dirent* entry = readdir(listing)) {
+    const std::string file = entry->d_name;
+    if (file.rfind(prefix, 0) != 0 || file.size() < prefix.size() + std::strlen(kTemporarySuffix) ||
+        file.compare(file.size() - std::strlen(kTemporarySuffix), std::string::npos, kTemporarySuffix) != 0) {
+      continue;
+    }
+    char* end = nullptr;
+    const long pid = std::strtol(file.c_str() + prefix.size(), &end, 10);
+    if (pid <= 0 || *end != '.') continue;
+    if (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) unlink((folder + "/" + file).c_str());
+  }
+  closedir(listing);
+}
+
 // mkstemp makes the file 0600; the new file should look like one the user saved normally:
 // the old file's mode when replacing one, otherwise what open(0666) would have given.
 mode_t ModeFor(const std::string& target) {
@@ -61,7 +87,8 @@ AtomicFile::AtomicFile(std::string path) : path_(ResolveTarget(path)) {
     Fail("it names a folder, not a file", 0);
     return;
   }
-  std::string pattern = folder + "/." + name + ".XXXXXX" + kTemporarySuffix;
+  RemoveLeftovers(folder, name);
+  std::string pattern = folder + "/" + TemporaryPrefix(name) + std::to_string(getpid()) + ".XXXXXX" + kTemporarySuffix;
   std::vector<char> buffer(pattern.begin(), pattern.end());
   buffer.push_back('\0');
   fd_ = mkostemps(buffer.data(), static_cast<int>(std::strlen(kTemporarySuffix)), O_CLOEXEC);

@@ -6,7 +6,8 @@
 // cannot cross file systems), are flushed to the disk (fsync), and only then renamed over
 // the target, after which the folder itself is flushed so the rename survives a power cut.
 // A writer that fails removes its temporary file. A writer that is killed cannot: its
-// temporary file stays, hidden (".NAME.XXXXXX.tmp"), and the target is untouched.
+// temporary file stays, hidden (".NAME.<pid>.XXXXXX.tmp"), and the target is untouched;
+// the next write of the same target removes it once that process is gone.
 #pragma once
 #include <optional>
 #include <string>

@@ -113,11 +113,26 @@ TEST(AtomicFile, KilledBetweenWriteAndRenameLeavesTheOldFile) {
   });
   ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "status " << status;
   EXPECT_EQ(ReadText(path), kOld);
-  // The killed writer could not clean up: its hidden temporary file holds the new bytes.
+  // The killed writer could not clean up: its hidden temporary file holds the new bytes,
+  // and the next write of the same file removes it.
   const std::vector<std::string> entries = folder.Entries();
   ASSERT_EQ(entries.size(), 2u);
   EXPECT_EQ(entries[0].rfind(".export.json.", 0), 0u) << entries[0];
   EXPECT_EQ(ReadText(folder.Path(entries[0])), kNew);
+  WriteText(folder.Path(".other.json.1.abcdef.tmp"), "another file's leftover");
+  EXPECT_FALSE(sim::WriteFileAtomically(path, "next"));
+  EXPECT_EQ(folder.Entries(), (std::vector<std::string>{".other.json.1.abcdef.tmp", "export.json"}));
+}
+
+TEST(AtomicFile, ALiveWritersTemporaryFileIsLeftAlone) {
+  const ScratchFolder folder("atomic_live");
+  const std::string path = folder.Path("settings.json");
+  sim::AtomicFile first(path);
+  ASSERT_TRUE(first.error().empty()) << first.error();
+  EXPECT_FALSE(sim::WriteFileAtomically(path, "second"));
+  EXPECT_TRUE(std::filesystem::exists(first.temporary_path())) << "this process is alive: not a leftover";
+  EXPECT_TRUE(first.Write("first") && first.Commit()) << first.error();
+  EXPECT_EQ(ReadText(path), "first");
 }
 
 TEST(AtomicFile, WriteCutShortByAFileSizeLimitLeavesTheOldFileAndNoTemporary) {
