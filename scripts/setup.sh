@@ -9,6 +9,7 @@ packages=(
   libglfw3-dev libimgui-dev python3-glad libstb-dev
   libgtest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri xdotool
+  clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
 )
 
 missing=()
