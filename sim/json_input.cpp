@@ -94,8 +94,8 @@ JsonDocument ParseJsonText(const std::string& text, int max_depth) {
   BoundedDomBuilder builder(document.value, max_depth);
   if (json::sax_parse(text, &builder)) return document;
   if (builder.too_deep()) {
-    document.error = "not valid JSON here: arrays and objects nested deeper than " + std::to_string(max_depth) +
-                     " levels (no TileScope file nests that deep)";
+    document.error = "not a TileScope file: arrays and objects nested deeper than " + std::to_string(max_depth) +
+                     " levels (none nests that deep)";
   } else {
     document.error = "not valid JSON: " + WithoutTag(builder.error());
     if (builder.error_id() >= kFirstNonSyntaxErrorId) document.error += " at " + Place(text, builder.position());
