@@ -46,6 +46,10 @@ std::optional<std::string> CheckShape(const Shape& shape) {
   if (shape.m < 1 || shape.n < 1 || shape.k < 1) {
     return "size " + ToString(shape) + ": every dimension must be at least 1";
   }
+  if (shape.m > kMaxShapeDimension || shape.n > kMaxShapeDimension || shape.k > kMaxShapeDimension) {
+    return "size " + ToString(shape) + ": every dimension must be at most " + std::to_string(kMaxShapeDimension) +
+           " (the kernels take int sizes)";
+  }
   return std::nullopt;
 }
 

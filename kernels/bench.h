@@ -45,8 +45,11 @@ struct BenchRequest {
 };
 
 constexpr int kMaxReps = 100000;
+// The kernels take int M, N, K; a larger size could only wrap on the way there.
+constexpr std::int64_t kMaxShapeDimension = 2147483647;
 
-// Why the request cannot run (unknown kernel, size < 1, reps < 1, …), or nothing.
+// Why the request cannot run (unknown kernel, size < 1 or above kMaxShapeDimension,
+// reps < 1, …), or nothing.
 std::optional<std::string> ValidationError(const BenchRequest& request);
 
 // Why a run at `shape` cannot fit a device with `device_bytes` of memory (A, B, C and the

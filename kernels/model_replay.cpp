@@ -7,6 +7,7 @@
 
 #include "kernels/random_fill.h"
 #include "kernels/registry.h"
+#include "sim/checked_math.h"
 #include "sim/simulation.h"
 
 namespace kernels {
@@ -22,6 +23,12 @@ sim::KernelKind ToModel(KernelFamily family) {
 
 }  // namespace
 
+bool WantsModelCheck(const KernelSpec& kernel, const Shape& shape) {
+  const auto mn = sim::CheckedMul(shape.m, shape.n);
+  const auto work = mn ? sim::CheckedMul(*mn, shape.k) : std::nullopt;
+  return HasModel(kernel) && work && *work <= kModelCheckMaxWork;
+}
+
 sim::SyncKind ToModel(Barrier barrier) {
   switch (barrier) {
     case Barrier::kSyncthreads: return sim::SyncKind::kSyncthreads;
@@ -33,7 +40,7 @@ sim::SyncKind ToModel(Barrier barrier) {
 
 std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const Shape& shape) {
   constexpr std::int64_t kLargestInt = std::numeric_limits<int>::max();
-  if (IsCublas(kernel) || shape.m > kLargestInt || shape.n > kLargestInt || shape.k > kLargestInt) return std::nullopt;
+  if (!HasModel(kernel) || shape.m > kLargestInt || shape.n > kLargestInt || shape.k > kLargestInt) return std::nullopt;
   sim::LessonConfig lesson;
   lesson.name = kernel.name;
   lesson.m = static_cast<int>(shape.m);

@@ -19,6 +19,11 @@ namespace kernels {
 // The largest M·N·K the runner also replays on the model (128³: a fraction of a second).
 constexpr std::int64_t kModelCheckMaxWork = std::int64_t{128} * 128 * 128;
 
+// Whether the runner also replays `kernel` at `shape` on the model: a kernel it models, and
+// M·N·K at most kModelCheckMaxWork, multiplied without overflow (M·N·K wrapped negative
+// from n = 2^21 and asked the model for a matrix it could never hold).
+bool WantsModelCheck(const KernelSpec& kernel, const Shape& shape);
+
 // The one bridge from a kernel of the table to the model: what stands at a sync point, and
 // the lesson that runs exactly `kernel` at `shape` with the realistic scheduler. Nothing
 // for cuBLAS (not modelled) or a dimension the model's int sizes cannot hold.

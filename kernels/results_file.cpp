@@ -1,15 +1,19 @@
 #include "kernels/results_file.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
+
+#include "sim/atomic_file.h"
+#include "sim/input_file.h"
+#include "sim/json_input.h"
 
 namespace kernels {
 namespace {
@@ -40,15 +44,68 @@ std::string NumberText(double value) {
 
 double ParseDouble(const std::string& text) {
   std::size_t used = 0;
-  const double value = std::stod(text, &used);
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::out_of_range&) {
+    throw std::out_of_range("beyond the range of a double");
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("not a number");
+  }
   if (used != text.size()) throw std::invalid_argument("trailing characters");
   return value;
 }
 
-long long ParseInteger(const std::string& text) {
+// Whether `value` fits Integer: a cast would wrap it (or, from a double, be undefined).
+template <typename Integer>
+bool Fits(std::int64_t value) {
+  using Limits = std::numeric_limits<Integer>;
+  if (value < 0) return Limits::is_signed && value >= static_cast<std::int64_t>(Limits::min());
+  return static_cast<std::uint64_t>(value) <= static_cast<std::uint64_t>(Limits::max());
+}
+
+template <typename Integer>
+Integer ParseInteger(const std::string& text) {
   std::size_t used = 0;
-  const long long value = std::stoll(text, &used);
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::out_of_range&) {
+    throw std::out_of_range("beyond the range of a 64-bit integer");
+  } catch (const std::invalid_argument&) {
+    throw std::invalid_argument("not a whole number");
+  }
   if (used != text.size()) throw std::invalid_argument("trailing characters");
+  if (!Fits<Integer>(value)) throw std::out_of_range("out of range");
+  return static_cast<Integer>(value);
+}
+
+// A JSON integer that fits Integer. A float is refused even when whole: 1e300 cast to int
+// is undefined behaviour, and a saved file only ever holds integers here.
+template <typename Integer>
+Integer IntegerFromJson(const json& j) {
+  if (!j.is_number_integer()) throw std::invalid_argument(sim::DescribeJsonValue(j) + " is not an integer");
+  const bool fits = j.is_number_unsigned()
+                        ? j.get<std::uint64_t>() <= static_cast<std::uint64_t>(std::numeric_limits<Integer>::max())
+                        : Fits<Integer>(j.get<std::int64_t>());
+  if (!fits) throw std::out_of_range(sim::DescribeJsonValue(j) + " is out of range");
+  return j.get<Integer>();
+}
+
+// Device memory, stored as a double: -1e300 or NaN cast to uint64 is undefined behaviour.
+std::uint64_t ByteCount(double value) {
+  constexpr double kTwoTo64 = 18446744073709551616.0;
+  if (!(value >= 0 && value < kTwoTo64)) {
+    throw std::out_of_range("memory_bytes = " + NumberText(value) + " is not a byte count");
+  }
+  return static_cast<std::uint64_t>(value);
+}
+
+// A matrix dimension: what bench accepts, so what it saved reads back.
+std::int64_t Dimension(std::int64_t value) {
+  if (value < 1 || value > kMaxShapeDimension) {
+    throw std::out_of_range(std::to_string(value) + " is not a size from 1 to " + std::to_string(kMaxShapeDimension));
+  }
   return value;
 }
 
@@ -74,15 +131,16 @@ template <typename Integer>
 Field IntegerField(const char* name, Integer BenchResult::*member) {
   return {name, [member](const BenchResult& r) { return std::to_string(r.*member); },
           [member](const BenchResult& r) { return json(r.*member); },
-          [member](BenchResult& r, const std::string& t) { r.*member = static_cast<Integer>(ParseInteger(t)); },
-          [member](BenchResult& r, const json& j) { r.*member = j.get<Integer>(); }};
+          [member](BenchResult& r, const std::string& t) { r.*member = ParseInteger<Integer>(t); },
+          [member](BenchResult& r, const json& j) { r.*member = IntegerFromJson<Integer>(j); }};
 }
 
 Field ShapeField(const char* name, std::int64_t Shape::*member) {
-  return {name, [member](const BenchResult& r) { return std::to_string(r.shape.*member); },
-          [member](const BenchResult& r) { return json(r.shape.*member); },
-          [member](BenchResult& r, const std::string& t) { r.shape.*member = ParseInteger(t); },
-          [member](BenchResult& r, const json& j) { r.shape.*member = j.get<std::int64_t>(); }};
+  return {
+      name, [member](const BenchResult& r) { return std::to_string(r.shape.*member); },
+      [member](const BenchResult& r) { return json(r.shape.*member); },
+      [member](BenchResult& r, const std::string& t) { r.shape.*member = Dimension(ParseInteger<std::int64_t>(t)); },
+      [member](BenchResult& r, const json& j) { r.shape.*member = Dimension(IntegerFromJson<std::int64_t>(j)); }};
 }
 
 Field VerifiedField() {
@@ -156,12 +214,12 @@ DeviceInfo DeviceFromJson(const json& j) {
   if (!ParseCapability(j.at("compute_capability").get<std::string>(), d)) {
     throw std::invalid_argument("compute_capability is not MAJOR.MINOR");
   }
-  d.sm_count = j.at("sms").get<int>();
+  d.sm_count = IntegerFromJson<int>(j.at("sms"));
   d.clock_mhz = j.at("clock_mhz").get<double>();
-  d.total_memory_bytes = static_cast<std::uint64_t>(j.at("memory_bytes").get<double>());
+  d.total_memory_bytes = ByteCount(j.at("memory_bytes").get<double>());
   d.fp32_peak_gflops = j.at("fp32_peak_gflops").get<double>();
   d.memory_bandwidth_gbs = j.value("memory_bandwidth_gbs", 0.0);
-  d.fp32_lanes_per_sm = j.value("fp32_lanes_per_sm", 0);
+  d.fp32_lanes_per_sm = j.contains("fp32_lanes_per_sm") ? IntegerFromJson<int>(j.at("fp32_lanes_per_sm")) : 0;
   return d;
 }
 
@@ -199,14 +257,14 @@ std::optional<std::string> ReadCsvMeta(const std::string& key, const std::string
   if (key == "format" && value != kFormatName) return std::string("not a TileScope results file");
   if (key == "device") d.name = value;
   if (key == "compute_capability" && !ParseCapability(value, d)) return "'" + value + "' is not MAJOR.MINOR";
-  if (key == "sms") d.sm_count = static_cast<int>(ParseInteger(value));
+  if (key == "sms") d.sm_count = ParseInteger<int>(value);
   if (key == "clock_mhz") d.clock_mhz = ParseDouble(value);
-  if (key == "memory_bytes") d.total_memory_bytes = static_cast<std::uint64_t>(ParseDouble(value));
+  if (key == "memory_bytes") d.total_memory_bytes = ByteCount(ParseDouble(value));
   if (key == "fp32_peak_gflops") d.fp32_peak_gflops = ParseDouble(value);
   if (key == "memory_bandwidth_gbs") d.memory_bandwidth_gbs = ParseDouble(value);
-  if (key == "fp32_lanes_per_sm") d.fp32_lanes_per_sm = static_cast<int>(ParseInteger(value));
+  if (key == "fp32_lanes_per_sm") d.fp32_lanes_per_sm = ParseInteger<int>(value);
   if (key == "measured_at") file.measured_at = value;
-  if (key == "results") expected_rows = ParseInteger(value);
+  if (key == "results") expected_rows = ParseInteger<long long>(value);
   return std::nullopt;
 }
 
@@ -220,8 +278,8 @@ std::optional<std::string> ReadCsvRow(const std::vector<std::string>& cells, std
   for (std::size_t i = 0; i < columns; ++i) {
     try {
       fields[i].from_text(result, cells[i]);
-    } catch (const std::exception&) {
-      return std::string("field ") + fields[i].name + " = '" + cells[i] + "' is not valid";
+    } catch (const std::exception& error) {
+      return std::string("field ") + fields[i].name + " = '" + cells[i] + "' is not valid: " + error.what();
     }
   }
   return std::nullopt;
@@ -249,8 +307,11 @@ std::string NowIso8601() {
 }
 
 std::string ResultsToJson(const ResultsFile& file) {
-  json j = {{"format", kFormatName}, {"version", kFormatVersion}, {"device", DeviceJson(file.device)},
-            {"measured_at", file.measured_at}, {"results", json::array()}};
+  json j = {{"format", kFormatName},
+            {"version", kFormatVersion},
+            {"device", DeviceJson(file.device)},
+            {"measured_at", file.measured_at},
+            {"results", json::array()}};
   for (const BenchResult& r : file.results) {
     json row = json::object();
     for (const Field& f : Fields()) row[f.name] = f.to_json(r);
@@ -262,12 +323,14 @@ std::string ResultsToJson(const ResultsFile& file) {
 std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile& file) {
   ResultsFile parsed;
   std::size_t index = 0;
+  const sim::JsonDocument document = sim::ParseJsonText(text);
+  if (!document.ok()) return document.error;
   try {
-    const json j = json::parse(text);
+    const json& j = document.value;
     if (!j.is_object() || j.value("format", "") != kFormatName) {
       return std::string("not a TileScope results file (\"format\" is not \"") + kFormatName + "\")";
     }
-    if (j.at("version").get<int>() != kFormatVersion) return "unknown version " + j.at("version").dump();
+    if (j.at("version") != json(kFormatVersion)) return "unknown version " + sim::DescribeJsonValue(j.at("version"));
     parsed.device = DeviceFromJson(j.at("device"));
     parsed.measured_at = j.at("measured_at").get<std::string>();
     for (const json& row : j.at("results")) {
@@ -328,8 +391,8 @@ std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& 
       format_seen = format_seen || key == "format";
       try {
         if (auto error = ReadCsvMeta(key, line.substr(colon + 2), parsed, expected_rows)) return where + *error;
-      } catch (const std::exception&) {
-        return where + "'" + line + "' has no valid number";
+      } catch (const std::exception& error) {
+        return where + "'" + line + "' has no valid number: " + error.what();
       }
       continue;
     }
@@ -363,21 +426,15 @@ std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& 
 std::optional<std::string> WriteResultsFile(const ResultsFile& file, const std::string& path) {
   bool csv = false;
   if (!IsCsvPath(path, csv)) return "cannot tell the format of " + path + ": name it .csv or .json";
-  std::ofstream out(path, std::ios::trunc | std::ios::binary);
-  out << (csv ? ResultsToCsv(file) : ResultsToJson(file));
-  out.flush();
-  if (!out) return "cannot write " + path;
-  return std::nullopt;
+  return sim::WriteFileAtomically(path, csv ? ResultsToCsv(file) : ResultsToJson(file));
 }
 
 std::optional<std::string> ReadResultsFile(const std::string& path, ResultsFile& file) {
   bool csv = false;
   if (!IsCsvPath(path, csv)) return "cannot tell the format of " + path + ": name it .csv or .json";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "cannot open " + path;
-  std::ostringstream text;
-  text << in.rdbuf();
-  auto error = csv ? ResultsFromCsv(text.str(), file) : ResultsFromJson(text.str(), file);
+  const sim::InputFile input = sim::ReadInputFile(path, kMaxResultsFileBytes);
+  if (!input.ok()) return input.error;
+  auto error = csv ? ResultsFromCsv(input.bytes, file) : ResultsFromJson(input.bytes, file);
   if (error) return path + ": " + *error;
   return std::nullopt;
 }

@@ -7,6 +7,7 @@
 // results: N), a header row, then one row per result. Readers check everything and fail
 // whole with a message naming the line or result: a truncated file is never half-read.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,7 +31,11 @@ std::string ResultsToCsv(const ResultsFile& file);
 std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile& file);
 std::optional<std::string> ResultsFromCsv(const std::string& text, ResultsFile& file);
 
-// By the path's extension, .csv or .json (any case); the error names the file.
+// The largest results file read: a full default sweep saves about 20 KiB.
+constexpr std::uint64_t kMaxResultsFileBytes = 64ull << 20;
+
+// By the path's extension, .csv or .json (any case); the error names the file. Reading
+// goes through sim::ReadInputFile (folders, limit), writing through sim::AtomicFile.
 std::optional<std::string> WriteResultsFile(const ResultsFile& file, const std::string& path);
 std::optional<std::string> ReadResultsFile(const std::string& path, ResultsFile& file);
 

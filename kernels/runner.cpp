@@ -44,10 +44,6 @@ BenchResult ErrorResult(const KernelSpec& spec, const Shape& shape, const std::s
   return result;
 }
 
-bool WantsModelCheck(const KernelSpec& spec, const Shape& shape) {
-  return HasModel(spec) && shape.m * shape.n * shape.k <= kModelCheckMaxWork;
-}
-
 // Replays the kernel on the model with the session's seeded inputs and compares bits.
 // A lesson the model cannot run leaves the check at kNotRun.
 void CheckOnModel(const KernelSpec& spec, const Shape& shape, std::uint64_t seed, const std::vector<float>& gpu_c,
@@ -121,8 +117,19 @@ std::optional<std::string> Runner::Launch(std::function<void(const std::atomic<b
   // The worker of the last run has returned (Running() is false): nothing reads the callbacks.
   job_.Wait();
   callbacks_ = std::move(callbacks);
-  job_.Start([work = std::move(work)](const std::atomic<bool>& cancel, JobProgress&) {
-    work(cancel);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    failure_.reset();
+  }
+  job_.Start([this, work = std::move(work)](const std::atomic<bool>& cancel, JobProgress&) {
+    // An exception leaving a thread ends the process (std::terminate): `bench` and the GUI
+    // with it. The run stops instead, and Failure() says why.
+    try {
+      work(cancel);
+    } catch (const std::exception& error) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      failure_ = error.what();
+    }
     return !cancel.load();  // completed: not cancelled before the end
   });
   return std::nullopt;
@@ -146,6 +153,11 @@ std::vector<BenchResult> Runner::TakeResults() {
 std::vector<RaceResult> Runner::TakeRaceResults() {
   std::lock_guard<std::mutex> lock(mutex_);
   return std::exchange(race_results_, {});
+}
+
+std::optional<std::string> Runner::Failure() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return failure_;
 }
 
 Progress Runner::LastProgress() const {

@@ -63,6 +63,9 @@ class Runner {
   std::vector<BenchResult> TakeResults();
   std::vector<RaceResult> TakeRaceResults();
   Progress LastProgress() const;
+  // Why the last run stopped before its end other than by Cancel() (an exception on the
+  // worker: out of host memory, a callback that threw), or nothing.
+  std::optional<std::string> Failure() const;
 
  private:
   std::optional<std::string> Launch(std::function<void(const std::atomic<bool>&)> work, Callbacks callbacks);
@@ -73,10 +76,11 @@ class Runner {
   void Report(const RaceResult& result);
 
   Callbacks callbacks_;
-  mutable std::mutex mutex_;  // guards the three below
+  mutable std::mutex mutex_;  // guards the four below
   std::vector<BenchResult> results_;
   std::vector<RaceResult> race_results_;
   Progress progress_;
+  std::optional<std::string> failure_;
   // Last: destroyed first, it cancels the run in flight and waits for it while the rest stands.
   BackgroundJob<bool> job_;  // the run's result: completed (not cancelled)
 };

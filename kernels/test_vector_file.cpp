@@ -1,9 +1,11 @@
 #include "kernels/test_vector_file.h"
 
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
+
+#include "sim/atomic_file.h"
+#include "sim/checked_math.h"
+#include "sim/input_file.h"
 
 // The format is little-endian; on such hosts the bytes are the values. TileScope targets
 // x86-64 and little-endian Arm only.
@@ -39,12 +41,17 @@ void Append(std::vector<unsigned char>& bytes, const T* values, std::size_t coun
   bytes.insert(bytes.end(), raw, raw + count * sizeof(T));
 }
 
-}  // namespace
+// Bytes of matrices a case of these sizes holds, or nothing when that exceeds 64 bits
+// (M = N = 2^30, K = 3·2^29 once wrapped to 0 and passed the check below).
+std::optional<std::uint64_t> MatrixBytes(std::uint64_t a_count, std::uint64_t b_count, std::uint64_t c_count) {
+  const auto sum = sim::CheckedAdd(a_count, b_count);
+  const auto all = sum ? sim::CheckedAdd(*sum, c_count) : std::nullopt;
+  return all ? sim::CheckedMul<std::uint64_t>(*all, sizeof(float)) : std::nullopt;
+}
 
-TestVectorRead DecodeTestVectors(const std::vector<unsigned char>& bytes) {
+TestVectorRead Decode(const unsigned char* bytes, std::uint64_t size) {
   TestVectorRead read;
   std::uint64_t offset = 0;
-  const std::uint64_t size = bytes.size();
   for (int index = 0; offset < size; ++index) {
     if (size - offset < kHeaderBytes) {
       Fail(read, index, offset,
@@ -52,46 +59,61 @@ TestVectorRead DecodeTestVectors(const std::vector<unsigned char>& bytes) {
       return read;
     }
     std::int32_t dims[3];
-    std::memcpy(dims, bytes.data() + offset, sizeof dims);
+    std::memcpy(dims, bytes + offset, sizeof dims);
     const std::int32_t m = dims[0], inner = dims[1], cols = dims[2];  // the seed's M, N, K
     if (m <= 0 || inner <= 0 || cols <= 0) {
       Fail(read, index, offset,
-           "inconsistent sizes M = " + std::to_string(m) + ", N = " + std::to_string(inner) + ", K = " +
-               std::to_string(cols) + " (each must be at least 1)");
+           "inconsistent sizes M = " + std::to_string(m) + ", N = " + std::to_string(inner) +
+               ", K = " + std::to_string(cols) + " (each must be at least 1)");
       return read;
     }
     const std::uint64_t a_count = std::uint64_t(m) * std::uint64_t(inner);
     const std::uint64_t b_count = std::uint64_t(inner) * std::uint64_t(cols);
     const std::uint64_t c_count = std::uint64_t(m) * std::uint64_t(cols);
-    const std::uint64_t needed = (a_count + b_count + c_count) * sizeof(float);
+    const std::optional<std::uint64_t> needed = MatrixBytes(a_count, b_count, c_count);
     const std::uint64_t left = size - offset - kHeaderBytes;
-    if (needed > left) {
-      Fail(read, index, offset,
-           "truncated: M = " + std::to_string(m) + ", N = " + std::to_string(inner) + ", K = " + std::to_string(cols) +
-               " needs " + std::to_string(needed) + " bytes of matrices, " + std::to_string(left) + " remain");
+    const std::string sizes =
+        "M = " + std::to_string(m) + ", N = " + std::to_string(inner) + ", K = " + std::to_string(cols);
+    if (!needed) {
+      Fail(read, index, offset, "truncated: " + sizes + " needs more than 2^64 bytes of matrices");
       return read;
     }
-    const unsigned char* data = bytes.data() + offset + kHeaderBytes;
+    if (*needed > left) {
+      Fail(read, index, offset,
+           "truncated: " + sizes + " needs " + std::to_string(*needed) + " bytes of matrices, " + std::to_string(left) +
+               " remain");
+      return read;
+    }
+    const unsigned char* data = bytes + offset + kHeaderBytes;
     TestVectorCase entry;
     entry.shape = {m, cols, inner};
     entry.a = Floats(data, a_count);
     entry.b = Floats(data + a_count * sizeof(float), b_count);
     entry.c = Floats(data + (a_count + b_count) * sizeof(float), c_count);
     read.cases.push_back(std::move(entry));
-    offset += kHeaderBytes + needed;
+    offset += kHeaderBytes + *needed;
   }
   return read;
 }
 
+}  // namespace
+
+TestVectorRead DecodeTestVectors(const std::vector<unsigned char>& bytes) { return Decode(bytes.data(), bytes.size()); }
+
 TestVectorRead ReadTestVectors(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    TestVectorRead read;
-    read.error = "cannot open " + path;
-    return read;
+  const sim::InputFile file = sim::ReadInputFile(path, kMaxTestVectorFileBytes);
+  TestVectorRead read;
+  if (!file.ok()) {
+    read.error = file.error;
+  } else if (file.bytes.empty()) {
+    // Zero cases is a valid encoding, but a file that holds none is never what was meant:
+    // verify once reported "0 passed" on /dev/null and exited 0.
+    read.error = path + ": no test case in it (the file is empty)";
+  } else {
+    read = Decode(reinterpret_cast<const unsigned char*>(file.bytes.data()), file.bytes.size());
+    if (!read.ok()) read.error = path + ": " + read.error;
   }
-  const std::vector<unsigned char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return DecodeTestVectors(bytes);
+  return read;
 }
 
 std::vector<unsigned char> EncodeTestVectors(const std::vector<TestVectorCase>& cases) {
@@ -112,18 +134,15 @@ std::optional<std::string> WriteTestVectors(const std::string& path, const std::
   for (std::size_t i = 0; i < cases.size(); ++i) {
     const Shape& s = cases[i].shape;
     const bool fits = s.m >= 1 && s.n >= 1 && s.k >= 1 && s.m <= std::numeric_limits<std::int32_t>::max() &&
-                      s.n <= std::numeric_limits<std::int32_t>::max() && s.k <= std::numeric_limits<std::int32_t>::max();
+                      s.n <= std::numeric_limits<std::int32_t>::max() &&
+                      s.k <= std::numeric_limits<std::int32_t>::max();
     if (!fits || cases[i].a.size() != std::size_t(s.m * s.k) || cases[i].b.size() != std::size_t(s.k * s.n) ||
         cases[i].c.size() != std::size_t(s.m * s.n)) {
       return "case " + std::to_string(i + 1) + ": matrices do not match the shape " + ToString(s);
     }
   }
   const std::vector<unsigned char> bytes = EncodeTestVectors(cases);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  out.flush();
-  if (!out) return "cannot write " + path;
-  return std::nullopt;
+  return sim::WriteFileAtomically(path, std::string(bytes.begin(), bytes.end()));
 }
 
 }  // namespace kernels

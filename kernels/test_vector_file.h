@@ -31,7 +31,12 @@ struct TestVectorRead {
   bool ok() const { return error.empty(); }
 };
 
+// The largest test-vector file read: a 4096³ case takes 192 MiB.
+constexpr std::uint64_t kMaxTestVectorFileBytes = 256ull << 20;
+
 TestVectorRead DecodeTestVectors(const std::vector<unsigned char>& bytes);
+// Through sim::ReadInputFile: a folder, a missing or unreadable path, or a file over the
+// limit is an error naming the path; so is an empty file (it holds no case to check).
 TestVectorRead ReadTestVectors(const std::string& path);
 
 std::vector<unsigned char> EncodeTestVectors(const std::vector<TestVectorCase>& cases);

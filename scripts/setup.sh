@@ -10,6 +10,7 @@ packages=(
   libgtest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core
   xvfb xauth libgl1-mesa-dri xdotool
   help2man librsvg2-bin dpkg-dev file lintian desktop-file-utils
+  clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
 )
 
 missing=()

@@ -2,12 +2,25 @@
 
 #include <algorithm>
 
+#include "sim/checked_math.h"
 #include "sim/geometry.h"
 
 namespace sim {
 namespace {
 
 using U64 = std::uint64_t;
+
+// A count that stays at 2^64 - 1 instead of wrapping: Expected() also answers for sizes no
+// lesson could run (the live panel's formula for a result with a 2·10^9 dimension), whose
+// products exceed 64 bits.
+struct Count {
+  U64 value;
+};
+Count operator*(Count a, Count b) { return {SaturatingMul(a.value, b.value)}; }
+Count operator+(Count a, Count b) { return {SaturatingAdd(a.value, b.value)}; }
+
+// A size below 1 launches nothing; read as unsigned it would count as 2^64 - |size|.
+Count Size(int size) { return {size > 0 ? U64(size) : 0}; }
 
 // Iterations of `for (i = start; i < tk; i += stride)`.
 U64 StridedCount(int start, int tk, int stride) { return start < tk ? U64((tk - start + stride - 1) / stride) : 0; }
@@ -24,39 +37,45 @@ double ClosedForms::ReadsPerElementOfC(const LessonConfig& config) const {
 }
 
 ClosedForms Expected(const LessonConfig& config) {
-  const Geometry g = MakeGeometry(config);
-  const U64 m = U64(g.m), n = U64(g.n), k = U64(g.k);
-  const U64 blocks = U64(g.blocks), threads = U64(g.threads());
+  const TileShape tiles = config.Tiles();
+  const Count m = Size(config.m), n = Size(config.n), k = Size(config.k);
+  const Count tm = Size(tiles.tm), tn = Size(tiles.tn), tk = Size(tiles.tk);
+  const Count grid_x{CeilDiv(n.value, tn.value)}, grid_y{CeilDiv(m.value, tm.value)};
+  const Count blocks = grid_x * grid_y, block_threads = tm * tn, threads = blocks * block_threads;
+  const bool naive = config.kernel == KernelKind::kNaive;
+  const U64 phase_count = naive                                   ? 1
+                          : config.tile_count == TileCount::kCeil ? CeilDiv(k.value, tk.value)
+                                                                  : k.value / tk.value;
   ClosedForms f;
-  f.phases = g.phases;
-  f.naive_global_reads = 2 * m * n * k;
-  f.minimum_global_reads = m * k + k * n;
-  f.global_writes = m * n;
-  f.flops = 2 * m * n * k;
-  if (g.naive) {
-    const U64 active = config.guard ? m * n : threads;
-    f.global_reads_a = f.global_reads_b = active * k;
-    f.fma = active * k;
-    f.thread_instructions = active * (3 * k + 1);
+  f.phases = static_cast<int>(phase_count);  // at most K, an int
+  f.naive_global_reads = (Count{2} * m * n * k).value;
+  f.minimum_global_reads = (m * k + k * n).value;
+  f.global_writes = (m * n).value;
+  f.flops = f.naive_global_reads;
+  if (naive) {
+    const Count active = config.guard ? m * n : threads;
+    f.global_reads_a = f.global_reads_b = (active * k).value;
+    f.fma = (active * k).value;
+    f.thread_instructions = (active * (Count{3} * k + Count{1})).value;
     return f;
   }
-  const U64 phases = U64(g.phases), tm = U64(g.tm), tn = U64(g.tn), tk = U64(g.tk);
+  const Count phases{phase_count}, barriers{U64(BarriersOn(config))};
   // Columns of K the tiles cover: all of K (ceil) or the whole tiles only (floor).
-  const U64 covered = std::min(k, phases * tk);
+  const Count covered{std::min(k.value, (phases * tk).value)};
   if (config.guard) {
-    f.global_reads_a = U64(g.grid_x) * m * covered;
-    f.global_reads_b = U64(g.grid_y) * n * covered;
+    f.global_reads_a = (grid_x * m * covered).value;
+    f.global_reads_b = (grid_y * n * covered).value;
   } else {
-    f.global_reads_a = blocks * tm * phases * tk;
-    f.global_reads_b = blocks * tn * phases * tk;
+    f.global_reads_a = (blocks * tm * phases * tk).value;
+    f.global_reads_b = (blocks * tn * phases * tk).value;
   }
-  f.shared_writes = blocks * phases * (tm * tk + tk * tn);
-  f.shared_reads = threads * phases * 2 * tk;
-  f.barrier_arrivals = threads * phases * U64(BarriersOn(config));
-  f.fma = threads * phases * tk;
+  f.shared_writes = (blocks * phases * (tm * tk + tk * tn)).value;
+  f.shared_reads = (threads * phases * Count{2} * tk).value;
+  f.barrier_arrivals = (threads * phases * barriers).value;
+  f.fma = (threads * phases * tk).value;
   f.thread_instructions =
-      blocks * (phases * (2 * tm * tk + 2 * tk * tn + U64(g.block_threads) * (tk + U64(BarriersOn(config)))) +
-                U64(g.block_threads));
+      (blocks * (phases * (Count{2} * tm * tk + Count{2} * tk * tn + block_threads * (tk + barriers)) + block_threads))
+          .value;
   return f;
 }
 

@@ -35,6 +35,8 @@ struct ClosedForms {
   double Saving() const { return ReadSaving(naive_global_reads, global_reads()); }
 };
 
+// Any sizes, not only a lesson Validate() accepts (tiles at least 1): a count beyond
+// 2^64 - 1 is given as 2^64 - 1.
 ClosedForms Expected(const LessonConfig& config);
 
 // Instructions of one thread's program: phases·(2·loads of A + 2·loads of B + TK + barriers

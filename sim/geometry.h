@@ -19,6 +19,9 @@ struct Geometry {
   int warps() const { return blocks * warps_per_block; }
 };
 
+// For a lesson Validate() accepts: its block and thread counts then fit an int by far (the
+// 1 GiB model limit keeps threads below 2^24). Closed forms for sizes no lesson could run
+// (sim::Expected) use 64-bit sizes of their own.
 Geometry MakeGeometry(const LessonConfig& config);
 
 }  // namespace sim

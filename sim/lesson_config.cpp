@@ -1,6 +1,7 @@
 #include "sim/lesson_config.h"
 
 #include <array>
+#include <cmath>
 #include <utility>
 
 #include "sim/random.h"
@@ -60,10 +61,19 @@ std::optional<ValidationError> CheckPositive(const char* field, long long value,
 std::optional<ValidationError> CheckFill(const char* field, const MatrixFill& fill, int rows, int cols) {
   if (fill.kind != FillKind::kExplicit) return std::nullopt;
   const std::size_t want = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
-  if (fill.values.size() == want) return std::nullopt;
-  return ValidationError{field, std::string(field) + " has " + std::to_string(fill.values.size()) +
-                                    " values: a " + std::to_string(rows) + "×" + std::to_string(cols) +
-                                    " matrix needs " + std::to_string(want)};
+  if (fill.values.size() != want) {
+    return ValidationError{field, std::string(field) + " has " + std::to_string(fill.values.size()) + " values: a " +
+                                      std::to_string(rows) + "×" + std::to_string(cols) + " matrix needs " +
+                                      std::to_string(want)};
+  }
+  // JSON has no inf or NaN: such a lesson would save as null and never open again.
+  for (std::size_t i = 0; i < fill.values.size(); ++i) {
+    if (!std::isfinite(fill.values[i])) {
+      return ValidationError{field, std::string(field) + ".values[" + std::to_string(i) +
+                                        "] = " + std::to_string(fill.values[i]) + " is not a finite number"};
+    }
+  }
+  return std::nullopt;
 }
 
 std::uint64_t CeilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }

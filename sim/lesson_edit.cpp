@@ -14,9 +14,16 @@ namespace {
 constexpr const char* kFillForms = "sequence, identity, random, random:SEED";
 constexpr const char* kEditedName = "custom";
 
+// A value as a message quotes it: whole when short, its start when long (a 100,000-character
+// name once went into the message whole).
+std::string Quoted(const std::string& value) {
+  constexpr std::size_t kLongest = 40;
+  return "'" + (value.size() <= kLongest ? value : value.substr(0, kLongest) + "\u2026") + "'";
+}
+
 ValidationError Bad(const std::string& key, const std::string& shown_as, const std::string& value,
                     const std::string& problem) {
-  return {key, shown_as + " '" + value + "' " + problem};
+  return {key, shown_as + " " + Quoted(value) + " " + problem};
 }
 
 bool AllDigits(const std::string& text) {

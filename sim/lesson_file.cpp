@@ -1,10 +1,12 @@
 #include "sim/lesson_file.h"
 
-#include <cstdio>
-#include <fstream>
+#include <cmath>
+#include <limits>
 #include <set>
-#include <sstream>
 
+#include "sim/atomic_file.h"
+#include "sim/input_file.h"
+#include "sim/json_input.h"
 #include "sim/lesson_edit.h"
 
 #include <nlohmann/json.hpp>
@@ -40,19 +42,26 @@ std::optional<std::string> TypeProblem(const std::string& key, const json& value
   return std::nullopt;  // a name: the grammar says what is allowed
 }
 
-// A short rendering for messages: a huge or deeply nested value must not be printed whole.
-std::string Shown(const json& value) {
-  if (value.is_structured()) return value.is_object() ? "an object" : "an array";
-  const std::string text = value.dump();
-  return text.size() > 40 ? text.substr(0, 40) + "…" : text;
+// A JSON value as the grammar reads it: a string's text, a number's digits, true or false.
+std::string GrammarText(const json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  return value.is_structured() ? DescribeJsonValue(value) : value.dump();  // a scalar dumps without recursing
 }
 
-// A JSON value as the grammar reads it: a string's text, a number's digits, true or false.
-std::string GrammarText(const json& value) { return value.is_string() ? value.get<std::string>() : Shown(value); }
+// A matrix value: a JSON number that float can hold. 1e39 would become inf, and a lesson
+// holding inf saves as null and cannot be opened again.
+float ReadFloat(const json& value, const std::string& where) {
+  if (!value.is_number()) throw BadValue{where + " = " + DescribeJsonValue(value) + " is not a number"};
+  const double number = value.get<double>();
+  if (std::fabs(number) > std::numeric_limits<float>::max()) {
+    throw BadValue{where + " = " + DescribeJsonValue(value) + " is beyond the float range (largest 3.40282e+38)"};
+  }
+  return static_cast<float>(number);
+}
 
 MatrixFill ReadFill(const json& doc, const char* key, LessonConfig& lesson, std::vector<std::string>& warnings) {
   const json& value = doc.at(key);
-  if (!value.is_object()) throw BadValue{std::string(key) + " = " + Shown(value) + " is not an object"};
+  if (!value.is_object()) throw BadValue{std::string(key) + " = " + DescribeJsonValue(value) + " is not an object"};
   const std::string kind = value.contains("kind") && value.at("kind").is_string() ? value.at("kind").get<std::string>()
                                                                                   : "sequence";
   MatrixFill fill;
@@ -60,9 +69,9 @@ MatrixFill ReadFill(const json& doc, const char* key, LessonConfig& lesson, std:
     if (!value.contains("values") || !value.at("values").is_array()) {
       throw BadValue{std::string(key) + " of kind values needs a \"values\" array"};
     }
-    for (const json& number : value.at("values")) {
-      if (!number.is_number()) throw BadValue{std::string(key) + ".values holds " + Shown(number) + ", not a number"};
-      fill.values.push_back(number.get<float>());
+    const json& values = value.at("values");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      fill.values.push_back(ReadFloat(values[i], std::string(key) + ".values[" + std::to_string(i) + "]"));
     }
     fill.kind = FillKind::kExplicit;
   } else {
@@ -87,7 +96,7 @@ int ReadVersion(const json& doc) {
   if (!doc.contains("version")) return kLessonFileVersion;
   const json& value = doc.at("version");
   if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > kLessonFileVersion) {
-    throw BadValue{"version = " + Shown(value) + " is not supported: this TileScope reads version " +
+    throw BadValue{"version = " + DescribeJsonValue(value) + " is not supported: this TileScope reads version " +
                    std::to_string(kLessonFileVersion)};
   }
   return static_cast<int>(value.get<long long>());
@@ -118,7 +127,7 @@ LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
       continue;
     }
     const json& value = doc.at(key);
-    if (auto problem = TypeProblem(key, value)) throw BadValue{key + " = " + Shown(value) + " " + *problem};
+    if (auto problem = TypeProblem(key, value)) throw BadValue{key + " = " + DescribeJsonValue(value) + " " + *problem};
     if (auto error = ApplyLessonEdit(key, GrammarText(value), lesson, key)) throw BadValue{error->message};
   }
   return lesson;
@@ -146,31 +155,36 @@ LessonConfig Preset(const char* name, const char* description, int m, int n, int
 
 LessonLoad ParseLesson(const std::string& json_text) {
   LessonLoad load;
+  const JsonDocument document = ParseJsonText(json_text);
+  if (!document.ok()) {
+    load.error = document.error;
+    return load;
+  }
   try {
-    LessonConfig lesson = ReadLesson(json::parse(json_text), load.warnings);
+    LessonConfig lesson = ReadLesson(document.value, load.warnings);
     if (auto error = Validate(lesson)) {
       load.error = error->message;
       return load;
     }
     load.lesson = std::move(lesson);
-  } catch (const json::parse_error& error) {
-    load.error = std::string("not valid JSON: ") + error.what();
   } catch (const BadValue& bad) {
     load.error = bad.message;
+  } catch (const json::exception& error) {
+    // Every read above checks the type first; this is the boundary should one not, so a
+    // lesson can never take the app down.
+    load.error = std::string("unexpected value: ") + error.what();
   }
   return load;
 }
 
 LessonLoad ReadLessonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    LessonLoad load;
-    load.error = "cannot open lesson file " + path;
+  LessonLoad load;
+  const InputFile file = ReadInputFile(path, kMaxLessonFileBytes);
+  if (!file.ok()) {
+    load.error = "lesson file " + file.error;
     return load;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  LessonLoad load = ParseLesson(text.str());
+  load = ParseLesson(file.bytes);
   if (!load.error.empty()) load.error = path + ": " + load.error;
   return load;
 }
@@ -203,14 +217,9 @@ std::string LessonToJson(const LessonConfig& lesson) {
 }
 
 std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << LessonToJson(lesson);
-    if (!out.flush()) return "cannot write " + temporary;
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) return "cannot rename " + temporary + " to " + path;
-  return "";
+  // A lesson that would not load again (an inf value saves as null) is not saved at all.
+  if (auto error = Validate(lesson)) return "not saved to " + path + ": " + error->message;
+  return WriteFileAtomically(path, LessonToJson(lesson)).value_or("");
 }
 
 LessonConfig DefaultLesson() {

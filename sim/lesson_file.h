@@ -2,8 +2,11 @@
 //
 // Unknown keys are reported as warnings and skipped, so a newer file still opens; a bad
 // value stops the load with a message naming the key, the value and what is allowed.
-// Writing goes through a temporary file and a rename, so a crash never leaves half a file.
+// Reading goes through sim::ReadInputFile (size limit, folders refused) and
+// sim::ParseJsonText (depth limit, no exception escapes); writing through sim::AtomicFile,
+// so a crash never leaves half a file.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +16,9 @@
 namespace sim {
 
 constexpr int kLessonFileVersion = 1;
+// The largest lesson file read: the presets take about 600 bytes; a lesson with explicit
+// 1024×1024 A and B values takes about 20 MiB.
+constexpr std::uint64_t kMaxLessonFileBytes = 64ull << 20;
 
 struct LessonLoad {
   std::optional<LessonConfig> lesson;  // set when it loaded
@@ -23,7 +29,8 @@ struct LessonLoad {
 LessonLoad ParseLesson(const std::string& json_text);
 LessonLoad ReadLessonFile(const std::string& path);
 std::string LessonToJson(const LessonConfig& lesson);
-// Returns an empty string on success, otherwise what went wrong.
+// Returns an empty string on success, otherwise what went wrong. A lesson Validate()
+// refuses is not written (it could not be opened again).
 std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson);
 
 // The built-in lessons, also shipped as assets/lessons/<name>.json: the default lesson,

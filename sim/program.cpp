@@ -1,5 +1,7 @@
 #include "sim/program.h"
 
+#include "sim/checked_math.h"
+
 namespace sim {
 
 Geometry MakeGeometry(const LessonConfig& config) {
@@ -11,8 +13,8 @@ Geometry MakeGeometry(const LessonConfig& config) {
   g.tm = tiles.tm;
   g.tn = tiles.tn;
   g.tk = tiles.tk;
-  g.grid_x = (g.n + g.tn - 1) / g.tn;
-  g.grid_y = (g.m + g.tm - 1) / g.tm;
+  g.grid_x = CeilDiv(g.n, g.tn);
+  g.grid_y = CeilDiv(g.m, g.tm);
   g.blocks = g.grid_x * g.grid_y;
   g.block_threads = g.tm * g.tn;
   g.warps_per_block = (g.block_threads + 31) / 32;
@@ -20,7 +22,7 @@ Geometry MakeGeometry(const LessonConfig& config) {
   if (g.naive) {
     g.phases = 1;
   } else {
-    g.phases = config.tile_count == TileCount::kCeil ? (g.k + g.tk - 1) / g.tk : g.k / g.tk;
+    g.phases = config.tile_count == TileCount::kCeil ? CeilDiv(g.k, g.tk) : g.k / g.tk;
   }
   return g;
 }

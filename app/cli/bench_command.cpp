@@ -196,6 +196,14 @@ void Drain(kernels::Runner& runner, std::vector<Result>& collected, void (*print
   progress.Clear();
 }
 
+// A run that stopped on an exception in the runner's worker is a failure, whatever it
+// printed before: said once, and the exit status is 1.
+bool ReportFailure(const kernels::Runner& runner) {
+  const std::optional<std::string> failure = runner.Failure();
+  if (failure) std::cerr << "tilescope bench: the run stopped early: " << *failure << std::endl;
+  return failure.has_value();
+}
+
 int WriteFiles(const BenchOptions& options, const kernels::GpuStatus& status,
                const std::vector<kernels::BenchResult>& results) {
   kernels::ResultsFile file{status.device, kernels::NowIso8601(), results};
@@ -258,13 +266,14 @@ int RunBench(const BenchOptions& options, const kernels::BenchRequest& request, 
   }
   std::vector<kernels::BenchResult> results;
   Drain(runner, results, &PrintBenchRow, &kernels::Runner::TakeResults);
+  const bool failed = ReportFailure(runner);
   const bool interrupted = runner.WasCancelled();
   if (interrupted) std::printf("stopped by Ctrl+C after %zu results\n", results.size());
   const int write_status = WriteFiles(options, status, results);
   if (interrupted) return kExitInterrupted;
   bool all_verified = true;
   for (const kernels::BenchResult& r : results) all_verified = all_verified && r.ok() && r.verified;
-  return write_status != 0 || !all_verified ? 1 : 0;
+  return write_status != 0 || !all_verified || failed ? 1 : 0;
 }
 
 int RunRace(const kernels::RaceRequest& request, const kernels::GpuStatus& status) {
@@ -278,6 +287,7 @@ int RunRace(const kernels::RaceRequest& request, const kernels::GpuStatus& statu
   }
   std::vector<kernels::RaceResult> results;
   Drain(runner, results, &PrintRaceRow, &kernels::Runner::TakeRaceResults);
+  if (ReportFailure(runner)) return 1;
   if (runner.WasCancelled()) {
     std::printf("stopped by Ctrl+C after %zu results\n", results.size());
     return kExitInterrupted;

@@ -1,6 +1,7 @@
+#include "kernels/bench.h"
+
 #include <gtest/gtest.h>
 
-#include "kernels/bench.h"
 #include "kernels/registry.h"
 
 namespace kernels {
@@ -59,6 +60,16 @@ TEST(ValidateRequest, NamesWhatIsWrong) {
   zero.shapes = {Shape{4, 0, 4}};
   ASSERT_TRUE(ValidationError(zero));
   EXPECT_NE(ValidationError(zero)->find("at least 1"), std::string::npos);
+
+  // The kernels take int sizes: 2^31 would wrap on the way to the launch.
+  BenchRequest too_large;
+  too_large.shapes = {Shape{4, 2147483648, 4}};
+  ASSERT_TRUE(ValidationError(too_large));
+  EXPECT_EQ(*ValidationError(too_large),
+            "size 4x2147483648x4: every dimension must be at most 2147483647 (the kernels take int sizes)");
+  std::vector<Shape> parsed;
+  EXPECT_FALSE(ParseShapes("2147483647", parsed));
+  EXPECT_TRUE(ParseShapes("2147483648", parsed));
 
   BenchRequest no_reps;
   no_reps.reps = 0;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <stdexcept>
 #include <thread>
 
 #include "kernels/device.h"
@@ -227,6 +228,26 @@ TEST_F(Gpu, ASizeThatCannotFitIsRefusedUpFront) {
   }
 }
 
+// An exception on the worker thread once reached std::terminate and ended `bench`.
+TEST_F(Gpu, ExceptionOnTheWorkerStopsTheRunAndIsReported) {
+  BenchRequest request;
+  request.kernels = {"tiled16"};
+  request.shapes = {Shape::Square(64)};
+  request.reps = 1;
+  Runner runner;
+  Runner::Callbacks callbacks;
+  callbacks.on_result = [](const BenchResult&) { throw std::runtime_error("a callback failed"); };
+  ASSERT_FALSE(runner.Start(request, callbacks));
+  ASSERT_TRUE(runner.Wait(std::chrono::seconds(60)));
+  ASSERT_TRUE(runner.Failure());
+  EXPECT_EQ(*runner.Failure(), "a callback failed");
+  // The next run starts without the old failure.
+  ASSERT_FALSE(runner.Start(request));
+  runner.Wait();
+  EXPECT_FALSE(runner.Failure());
+  EXPECT_EQ(runner.TakeResults().size(), 2u) << "the throwing run's result, then the clean run's";
+}
+
 TEST_F(Gpu, GridBeyondTheDeviceLimitIsAnErrorValue) {
   BenchRequest request;
   request.kernels = {"tiled2"};
@@ -253,8 +274,7 @@ TEST_F(Gpu, RaceRunCountsDifferingElements) {
     ASSERT_TRUE(r.ok()) << name << ": " << r.error;
     ASSERT_EQ(r.differing_per_trial.size(), 2u) << name;
     std::printf("%-18s %lld %lld of %lld\n", name.c_str(), static_cast<long long>(r.differing_per_trial[0]),
-                static_cast<long long>(r.differing_per_trial[1]),
-                static_cast<long long>(r.elements()));
+                static_cast<long long>(r.differing_per_trial[1]), static_cast<long long>(r.elements()));
   }
   // Eight warps per block, no first barrier: most of C reads a tile before it is stored.
   EXPECT_GT(by_kernel["tiled16_nosync1"].differing_per_trial[0], 0);

@@ -1,12 +1,13 @@
 // The model side of the kernels: the lesson a registry row maps to, and the model's C on
 // the generator's small-integer cases (exact in float, so it must equal C to the bit).
+#include "kernels/model_replay.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <set>
 
-#include "kernels/model_replay.h"
 #include "kernels/random_fill.h"
 #include "kernels/registry.h"
 #include "test_vector_generator.h"
@@ -63,6 +64,17 @@ TEST(ModelReplay, LessonTheModelCannotRunIsAMessage) {
   const ModelRun run = RunOnModel(*FindKernel("tiled16"), Shape{1, 1 << 17, 1}, {1.0f}, std::vector<float>(1 << 17));
   EXPECT_FALSE(run.ok());
   EXPECT_NE(run.error.find("the model cannot run it"), std::string::npos) << run.error;
+}
+
+// M·N·K once wrapped negative from n = 2^21 (2^63) and passed "≤ 128^3": the runner then
+// asked for an M×N host buffer of 2^42 floats, and the worker's bad_alloc ended `bench`.
+TEST(ModelReplay, ModelCheckOnlyAtSmallWorkWithoutOverflow) {
+  const KernelSpec& tiled = *FindKernel("tiled16");
+  EXPECT_TRUE(WantsModelCheck(tiled, Shape::Square(128)));
+  EXPECT_FALSE(WantsModelCheck(tiled, Shape::Square(129)));
+  EXPECT_FALSE(WantsModelCheck(*FindKernel("cublas_fp32"), Shape::Square(16)));
+  EXPECT_FALSE(WantsModelCheck(tiled, Shape::Square(std::int64_t{1} << 21)));
+  EXPECT_FALSE(WantsModelCheck(tiled, Shape{kMaxShapeDimension, kMaxShapeDimension, kMaxShapeDimension}));
 }
 
 TEST(ModelReplay, SeededInputIsTheRunnersFill) {

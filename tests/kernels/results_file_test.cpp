@@ -1,12 +1,13 @@
+#include "kernels/results_file.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
-
-#include "kernels/results_file.h"
 
 namespace kernels {
 namespace {
@@ -201,6 +202,64 @@ TEST(ResultsFile, FilesWithoutTheMathFieldStillLoad) {
 
   std::string short_row = csv.substr(0, csv.rfind(','));  // the header names math, the last row lacks it
   EXPECT_TRUE(ResultsFromCsv(short_row + "\n", loaded));
+}
+
+// Replaces the first `from` in `text` by `to`.
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+// -1e300 cast to uint64 (memory_bytes) and 1e300 cast to int are undefined behaviour: each
+// out-of-range number is an error naming the field instead.
+TEST(ResultsFile, NumbersOutOfRangeAreNamedNotCast) {
+  const std::string json = ResultsToJson(SampleFile());
+  const std::string csv = ResultsToCsv(SampleFile());
+  ResultsFile loaded;
+  const struct {
+    std::string text;
+    bool csv;
+    const char* named;
+  } cases[] = {
+      {Replace(json, "\"memory_bytes\": 85000000000.0", "\"memory_bytes\": -1e300"), false,
+       "memory_bytes = -1.0000000000000001e+300 is not a byte count"},
+      {Replace(csv, "# memory_bytes: 85000000000", "# memory_bytes: -1e300"), true,
+       "memory_bytes = -1.0000000000000001e+300 is not a byte count"},
+      {Replace(json, "\"sms\": 132", "\"sms\": 1e300"), false, "1e+300 is not an integer"},
+      {Replace(csv, "# sms: 132", "# sms: 4294967296"), true, "line 4: '# sms: 4294967296' has no valid number"},
+      {Replace(json, "\"reps\": 10", "\"reps\": 4294967296"), false,
+       "result 1 or the header: 4294967296 is out of range"},
+      {Replace(json, "\"m\": 4096", "\"m\": 0"), false, "0 is not a size from 1 to 2147483647"},
+      {Replace(csv, "tiled16,\"tiled, TILE 16\",4096", "tiled16,\"tiled, TILE 16\",-5"), true,
+       "field m = '-5' is not valid: -5 is not a size from 1 to 2147483647"},
+      {Replace(json, "\"version\": 1", "\"version\": 1.5"), false, "unknown version 1.5"},
+  };
+  for (const auto& bad : cases) {
+    const auto error = bad.csv ? ResultsFromCsv(bad.text, loaded) : ResultsFromJson(bad.text, loaded);
+    ASSERT_TRUE(error) << bad.named;
+    EXPECT_NE(error->find(bad.named), std::string::npos) << *error;
+  }
+}
+
+TEST(ResultsFile, DeepNestingIsRefusedWithoutRecursing) {
+  constexpr int kLevels = 100000;
+  const std::string deep =
+      "{\"format\": \"tilescope-sweep\", \"version\": " + std::string(kLevels, '[') + std::string(kLevels, ']') + "}";
+  ResultsFile loaded;
+  const auto error = ResultsFromJson(deep, loaded);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("nested deeper than 64 levels"), std::string::npos) << *error;
+}
+
+TEST(ResultsFile, FolderIsRefusedByName) {
+  ResultsFile loaded;
+  const std::string folder = ::testing::TempDir() + "results_folder.json";
+  std::filesystem::create_directories(folder);
+  const auto from_folder = ReadResultsFile(folder, loaded);
+  ASSERT_TRUE(from_folder);
+  EXPECT_EQ(*from_folder, folder + ": cannot read: it is a folder, not a file");
+  std::filesystem::remove(folder);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
+#include "kernels/test_vector_file.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 
-#include "kernels/test_vector_file.h"
 #include "test_vector_generator.h"
 
 namespace kernels {
@@ -13,9 +15,7 @@ using kernels_test::EncodeCases;
 using kernels_test::GeneratedCase;
 using kernels_test::MakeCase;
 
-std::vector<GeneratedCase> ThreeCases() {
-  return {MakeCase(4, 4, 4, 1), MakeCase(3, 5, 2, 2), MakeCase(1, 1, 1, 3)};
-}
+std::vector<GeneratedCase> ThreeCases() { return {MakeCase(4, 4, 4, 1), MakeCase(3, 5, 2, 2), MakeCase(1, 1, 1, 3)}; }
 
 std::string WriteBytes(const std::string& name, const std::vector<unsigned char>& bytes) {
   const std::string path = ::testing::TempDir() + name;
@@ -108,9 +108,34 @@ TEST(TestVectorFile, WriterRoundTripsAndMatchesTheGenerator) {
 }
 
 TEST(TestVectorFile, MissingFile) {
-  const TestVectorRead read = ReadTestVectors(::testing::TempDir() + "no_such_vectors.bin");
+  const std::string path = ::testing::TempDir() + "no_such_vectors.bin";
+  const TestVectorRead read = ReadTestVectors(path);
   EXPECT_FALSE(read.ok());
-  EXPECT_NE(read.error.find("cannot open"), std::string::npos);
+  EXPECT_EQ(read.error, path + ": cannot open: no such file");
+}
+
+// M = N = 2^30, K = 3·2^29: (M·N + N·K + M·K)·4 is 2^64, which wrapped to 0 and passed
+// the size check; the reader then asked for 2^62 bytes and aborted verify.
+TEST(TestVectorFile, HeaderWhoseSizesWrapIsRefused) {
+  const std::int32_t header[3] = {1 << 30, 1 << 30, 3 << 29};
+  std::vector<unsigned char> bytes(sizeof header);
+  std::memcpy(bytes.data(), header, sizeof header);
+  const TestVectorRead read = DecodeTestVectors(bytes);
+  ASSERT_FALSE(read.ok());
+  EXPECT_TRUE(read.cases.empty());
+  EXPECT_EQ(read.error,
+            "case 1 at byte offset 0: truncated: M = 1073741824, N = 1073741824, K = 1610612736 needs more than 2^64 "
+            "bytes of matrices");
+}
+
+TEST(TestVectorFile, EmptyFileFolderAndEndlessDeviceAreErrorsNamingThePath) {
+  const std::string empty = WriteBytes("vectors_empty.bin", {});
+  EXPECT_EQ(ReadTestVectors(empty).error, empty + ": no test case in it (the file is empty)");
+  EXPECT_EQ(ReadTestVectors("/dev/null").error, "/dev/null: no test case in it (the file is empty)");
+  const std::string folder = ::testing::TempDir();
+  EXPECT_NE(ReadTestVectors(folder).error.find("it is a folder"), std::string::npos) << ReadTestVectors(folder).error;
+  EXPECT_EQ(ReadTestVectors("/dev/zero").error,
+            "/dev/zero: cannot read: larger than the limit of 256 MiB for this kind of file");
 }
 
 }  // namespace

@@ -333,3 +333,38 @@ TEST(Counts, ReadsPerElementAndBlock) {
 }
 
 }  // namespace
+
+namespace {
+
+// The live panel asks for the closed form of any result it loads; a dimension of 2·10^9
+// once overflowed int in the grid and thread counts (UBSan: program.cpp, geometry.h).
+TEST(Counts, ClosedFormsOfSizesNoLessonCouldRun) {
+  constexpr std::uint64_t kMaxCount = ~std::uint64_t{0};
+  const std::uint64_t top = 2147483647;  // INT_MAX: M = N = K, TILE 16
+  const sim::ClosedForms largest = sim::Expected(Tiled(2147483647, 2147483647, 2147483647, 16));
+  EXPECT_EQ(largest.phases, 134217728) << "ceil((2^31 - 1) / 16)";
+  EXPECT_EQ(largest.global_writes, top * top);
+  EXPECT_EQ(largest.minimum_global_reads, 2 * top * top);
+  EXPECT_EQ(largest.global_reads_a, kMaxCount) << "2^27 · (2^31 - 1)^2 does not fit: saturated, not wrapped";
+  EXPECT_EQ(largest.flops, kMaxCount);
+  // 2^21 cubed with TILE 16: reads fit 64 bits exactly, 2·M·N·K = 2^64 is just beyond.
+  const std::uint64_t size = 1u << 21;
+  const sim::ClosedForms large = sim::Expected(Tiled(1 << 21, 1 << 21, 1 << 21, 16));
+  EXPECT_EQ(large.global_reads_a, (size / 16) * size * size);
+  EXPECT_EQ(large.global_reads(), 2 * (size / 16) * size * size);
+  EXPECT_EQ(large.naive_global_reads, kMaxCount);
+  EXPECT_EQ(large.shared_writes, (size / 16) * (size / 16) * (size / 16) * (2 * 16 * 16));
+  EXPECT_EQ(large.shared_reads, kMaxCount) << "threads · phases · 2 · TILE = 2^64";
+}
+
+// A results row with a size below 1 (a damaged file) launches nothing, not 2^64 - 5 rows.
+TEST(Counts, SizeBelowOneCountsNothing) {
+  LessonConfig config = Tiled(4, 4, 4, 2);
+  config.m = -5;
+  const sim::ClosedForms forms = sim::Expected(config);
+  EXPECT_EQ(forms.global_writes, 0u);
+  EXPECT_EQ(forms.global_reads_b, 0u);
+  EXPECT_EQ(forms.global_reads_a, 0u);
+}
+
+}  // namespace

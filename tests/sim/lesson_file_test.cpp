@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -67,7 +68,6 @@ TEST(LessonFile, EveryPresetRoundTripsThroughAFile) {
   for (const LessonConfig& preset : sim::Presets()) {
     const std::string path = TempPath(preset.name + ".json");
     ASSERT_EQ(sim::WriteLessonFile(path, preset), "");
-    EXPECT_FALSE(std::filesystem::exists(path + ".tmp")) << "the temporary file stays behind";
     const sim::LessonLoad load = sim::ReadLessonFile(path);
     std::filesystem::remove(path);
     ASSERT_TRUE(load.lesson) << load.error;
@@ -159,9 +159,78 @@ TEST(LessonFile, TruncatedJsonSaysWhere) {
 }
 
 TEST(LessonFile, MissingFileIsNamed) {
-  const sim::LessonLoad load = sim::ReadLessonFile(TempPath("does_not_exist.json"));
+  const std::string path = TempPath("does_not_exist.json");
+  const sim::LessonLoad load = sim::ReadLessonFile(path);
   EXPECT_FALSE(load.lesson);
-  EXPECT_NE(load.error.find("cannot open lesson file"), std::string::npos) << load.error;
+  EXPECT_EQ(load.error, "lesson file " + path + ": cannot open: no such file");
+}
+
+TEST(LessonFile, FolderAndEndlessDeviceAreRefusedByName) {
+  const std::string folder = std::filesystem::temp_directory_path().string();
+  const sim::LessonLoad from_folder = sim::ReadLessonFile(folder);
+  EXPECT_FALSE(from_folder.lesson);
+  EXPECT_NE(from_folder.error.find(folder + ": cannot read: it is a folder"), std::string::npos) << from_folder.error;
+  const sim::LessonLoad from_zero = sim::ReadLessonFile("/dev/zero");
+  EXPECT_FALSE(from_zero.lesson);
+  EXPECT_NE(from_zero.error.find("/dev/zero: cannot read: larger than the limit of 64 MiB"), std::string::npos)
+      << from_zero.error;
+}
+
+// The lesson fuzzer's 59 crashes: a number beyond double escaped ParseLesson as an exception.
+TEST(LessonFile, NumberBeyondDoubleIsAMessageNamingThePlace) {
+  const sim::LessonLoad huge = Parse("{\"version\": 1,\n \"m\": 1e400}");
+  EXPECT_FALSE(huge.lesson);
+  EXPECT_EQ(huge.error.rfind("not valid JSON: ", 0), 0u) << huge.error;
+  EXPECT_NE(huge.error.find("1e400"), std::string::npos) << huge.error;
+  EXPECT_NE(huge.error.find("at line 2"), std::string::npos) << huge.error;
+  const sim::LessonLoad fuzzed = Parse("1e711e71");
+  EXPECT_FALSE(fuzzed.lesson);
+  EXPECT_NE(fuzzed.error.find("1e711"), std::string::npos) << fuzzed.error;
+}
+
+// 100,000 levels overflowed the stack when the message quoted the value with dump().
+TEST(LessonFile, DeepNestingIsRefusedWithoutRecursing) {
+  constexpr int kLevels = 100000;
+  const sim::LessonLoad deep = Parse("{\"m\": " + std::string(kLevels, '[') + std::string(kLevels, ']') + "}");
+  EXPECT_FALSE(deep.lesson);
+  EXPECT_NE(deep.error.find("nested deeper than 64 levels"), std::string::npos) << deep.error;
+  // Within the limit, the message names the value by its size instead of printing it.
+  const sim::LessonLoad nested = Parse("{\"m\": [[[[[[[[1, 2]]]]]]]]}");
+  EXPECT_EQ(nested.error, "m = an array of 1 value is not an integer");
+  const sim::LessonLoad long_name = Parse("{\"kernel\": \"" + std::string(100000, 'x') + "\"}");
+  EXPECT_LT(long_name.error.size(), 200u) << "the whole 100,000-character value was quoted";
+  EXPECT_NE(long_name.error.find("kernel 'xxxx"), std::string::npos) << long_name.error;
+}
+
+TEST(LessonFile, UnsignedSizeIsQuotedAsGiven) {
+  const sim::LessonLoad load = Parse(R"({"m": 18446744073709551615})");
+  EXPECT_FALSE(load.lesson);
+  EXPECT_EQ(load.error, "m '18446744073709551615' is out of range: the limit is 65536");
+  EXPECT_EQ(Parse(R"({"k": 2147483648})").error, "k '2147483648' is out of range: the limit is 65536");
+  EXPECT_EQ(Parse(R"({"n": -2147483649})").error, "n '-2147483649' is out of range: the limit is 65536");
+}
+
+TEST(LessonFile, ValueBeyondFloatIsRefusedByKey) {
+  const sim::LessonLoad load = Parse(R"({"m": 1, "k": 2, "fill_a": {"kind": "values", "values": [1, -1e39]}})");
+  EXPECT_FALSE(load.lesson);
+  EXPECT_EQ(load.error, "fill_a.values[1] = -1e+39 is beyond the float range (largest 3.40282e+38)");
+}
+
+// An inf value once saved as null, reported done, and the file could not be opened again.
+TEST(LessonFile, NonFiniteValueIsRefusedAndNotSaved) {
+  LessonConfig lesson = sim::DefaultLesson();
+  lesson.m = 1;
+  lesson.k = 2;
+  lesson.fill_a = sim::MatrixFill::Explicit({1.0f, std::numeric_limits<float>::infinity()});
+  const auto invalid = sim::Validate(lesson);
+  ASSERT_TRUE(invalid);
+  EXPECT_EQ(invalid->field, "fill_a");
+  EXPECT_EQ(invalid->message, "fill_a.values[1] = inf is not a finite number");
+  const std::string path = TempPath("infinite.json");
+  std::filesystem::remove(path);
+  const std::string error = sim::WriteLessonFile(path, lesson);
+  EXPECT_EQ(error, "not saved to " + path + ": fill_a.values[1] = inf is not a finite number");
+  EXPECT_FALSE(std::filesystem::exists(path));
 }
 
 TEST(LessonFile, ShippedLessonsAreThePresets) {

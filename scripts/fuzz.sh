@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Fuzzes TileScope's file readers with libFuzzer, under ASan and UBSan (clang and
+# libclang-rt-14-dev from Debian's packages: scripts/setup.sh installs them).
+#   scripts/fuzz.sh [BUILD_DIR]   (default: build-fuzz)
+# FUZZ_SECONDS   time per target (default 60); FUZZ_TARGETS   which (default: all four);
+# JOBS           build parallelism (default: the number of cores).
+#
+# Each target starts from its seeds (files TileScope ships, or its tests write) and its
+# regression inputs (tests/fuzz/regressions/TARGET); the corpus it grows is kept in
+# BUILD_DIR/corpus/TARGET for the next run. A crash is saved as BUILD_DIR/crashes/TARGET/
+# crash-<sha1> and the script fails: fix it, then copy the input into
+# tests/fuzz/regressions/TARGET so CTest replays it in every build from then on.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+dir=${1:-build-fuzz}
+seconds=${FUZZ_SECONDS:-60}
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_test_vectors fuzz_results_csv fuzz_results_json}"
+jobs=${JOBS:-$(nproc)}
+start=$(date +%s)
+
+CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_WITH_CUDA=OFF \
+  -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON >/dev/null
+cmake --build "$dir" -j "$jobs" --target "${targets[@]}" write_test_vectors
+"$dir/write_test_vectors" "$dir/seeds/vectors" >/dev/null
+built=$(date +%s)
+
+seeds() {  # TARGET: the seed files
+  case $1 in
+    fuzz_lesson) echo assets/lessons/*.json ;;
+    fuzz_test_vectors) echo "$dir"/seeds/vectors/*.bin ;;
+    fuzz_results_csv) echo docs/results/h100-bench.csv ;;
+    fuzz_results_json) echo docs/results/h100-bench.json docs/screenshots/live-h100.json ;;
+  esac
+}
+
+status=0
+summary=()
+for target in "${targets[@]}"; do
+  corpus=$dir/corpus/$target
+  crashes=$dir/crashes/$target
+  mkdir -p "$corpus" "$crashes"
+  # shellcheck disable=SC2046  # the seed list is split on purpose
+  cp $(seeds "$target") tests/fuzz/regressions/"$target"/* "$corpus"/
+  log=$dir/$target.log
+  # The first folder receives new inputs; -timeout: one input running 10 s is a hang.
+  if "$dir/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1; then
+    verdict=ok
+  else
+    verdict="CRASH (see $log and $crashes)"
+    tail -n 40 "$log" >&2
+    status=1
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+  summary+=("$(printf '%-20s %12s executions in %s s, corpus %s inputs: %s' "$target" "${runs:-?}" "$seconds" \
+    "$(find "$corpus" -type f | wc -l)" "$verdict")")
+done
+
+printf '%s\n' "${summary[@]}"
+echo "scripts/fuzz.sh: build $((built - start)) s, fuzzing $(($(date +%s) - built)) s"
+exit $status

@@ -1,0 +1,7 @@
+// Saved results as JSON (`tilescope bench --json`, the live panel's files): see fuzz_results.h.
+#include "fuzz_results.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  CheckResultsRoundTrip(data, size, kernels::ResultsFromJson, kernels::ResultsToJson);
+  return 0;
+}
