@@ -11,7 +11,7 @@ std::optional<sim::ValidationError> ApplyTestVectorCase(const std::string& path,
   const TestVectorRead read = ReadTestVectors(path);
   const long long count = static_cast<long long>(read.cases.size());
   if (number < 1 || number > count) {
-    if (!read.ok()) return bad(path + ": " + read.error);
+    if (!read.ok()) return bad(read.error);  // the reader's message names the file already
     if (count == 0) return bad(path + " holds no test-vector cases");
     return bad(path + ": case " + std::to_string(number) + " is out of range: the file holds cases 1 to " +
                std::to_string(count));

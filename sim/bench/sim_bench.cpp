@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <string>
 #include <vector>
 
 #include "sim/simulation.h"
@@ -148,7 +149,14 @@ void WholeRunPass(int size, int tile) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  // A program, not a test: it takes no arguments, and says so rather than ignore one.
+  if (argc > 1) {
+    const bool help = std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h";
+    std::fprintf(help ? stdout : stderr, "%susage: sim_bench   (prints the model's speed and memory figures)\n",
+                 help ? "" : ("sim_bench: unknown argument " + std::string(argv[1]) + "\n").c_str());
+    return help ? 0 : 2;
+  }
   FullRun("both barriers", Cube(256, 16));
   sim::LessonConfig race = Cube(256, 16);
   race.barrier1 = sim::SyncKind::kNone;
