@@ -51,9 +51,5 @@ if [ "$unlabelled" != 0 ]; then
 fi
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
 ctest --test-dir build-nocuda -j "$jobs" --output-on-failure -L nocuda || status=1
-# ASan + UBSan build of the CPU code and its tests; fails on any test or sanitizer report.
-JOBS=$jobs scripts/sanitize.sh build-asan || status=1
-# Each libFuzzer target for FUZZ_SECONDS (default 60) from its seeds; a crash fails the run.
-JOBS=$jobs scripts/fuzz.sh build-fuzz || status=1
 echo "scripts/build.sh test: $(( $(date +%s) - start )) s"
 exit $status
