@@ -75,6 +75,9 @@ std::size_t HazardDetector::Bytes() const {
   return bytes;
 }
 
+std::size_t HazardDetector::BytesPerCell() { return sizeof(CellShadow); }
+std::size_t HazardDetector::BytesPerAccess() { return sizeof(Entry); }
+
 bool HazardDetector::operator==(const HazardDetector& o) const { return cells_ == o.cells_ && arenas_ == o.arenas_; }
 
 }  // namespace sim

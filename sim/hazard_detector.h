@@ -122,6 +122,9 @@ class HazardDetector {
   // Every thread of the block exited: its accesses can race with nothing any more.
   void OnBlockExit(int block);
   std::size_t Bytes() const;
+  // For sim/memory_estimate: a shadow per shared cell, an entry per access of a generation.
+  static std::size_t BytesPerCell();
+  static std::size_t BytesPerAccess();
   bool operator==(const HazardDetector& o) const;
 
  private:

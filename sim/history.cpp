@@ -12,16 +12,29 @@ constexpr std::int64_t kMinInterval = 64;
 constexpr std::size_t kBytesPerReplayedStep = 1024;
 constexpr std::size_t kMinCheckpoints = 4;
 
+// Hazard arenas and events grow while running: a checkpoint is planned with room for them.
+std::size_t PlannedStateBytes(std::size_t initial_bytes) { return std::max<std::size_t>(1, initial_bytes * 3 / 2); }
+std::size_t MaxCheckpoints(std::size_t budget, std::size_t planned) { return std::max(kMinCheckpoints, budget / planned); }
+std::int64_t FirstInterval(std::size_t planned) {
+  return std::max<std::int64_t>(kMinInterval, static_cast<std::int64_t>(planned / kBytesPerReplayedStep));
+}
+
 }  // namespace
 
 void History::Reset(const MachineState& initial) {
   checkpoints_.clear();
   spares_.clear();
-  // Hazard arenas and events grow while running: leave room for them.
-  state_bytes_ = std::max<std::size_t>(1, initial.Bytes() * 3 / 2);
-  max_checkpoints_ = std::max(kMinCheckpoints, budget_ / state_bytes_);
-  interval_ = std::max<std::int64_t>(kMinInterval, static_cast<std::int64_t>(state_bytes_ / kBytesPerReplayedStep));
+  state_bytes_ = PlannedStateBytes(initial.Bytes());
+  max_checkpoints_ = MaxCheckpoints(budget_, state_bytes_);
+  interval_ = FirstInterval(state_bytes_);
   checkpoints_.emplace(0, initial);
+}
+
+std::uint64_t History::PeakBytes(std::uint64_t state_bytes, std::int64_t steps, std::size_t budget_bytes) {
+  const std::size_t planned = PlannedStateBytes(static_cast<std::size_t>(state_bytes));
+  const std::uint64_t on_grid = static_cast<std::uint64_t>(std::max<std::int64_t>(steps, 0) / FirstInterval(planned)) + 1;
+  // Thinning keeps at most the cap, and its dropped states stay allocated as spares.
+  return std::min<std::uint64_t>(on_grid, MaxCheckpoints(budget_bytes, planned) + 1) * state_bytes;
 }
 
 void History::OnStep(const MachineState& state) {

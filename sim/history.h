@@ -26,6 +26,10 @@ class History {
   // The latest checkpoint at or before `step`.
   const MachineState& Nearest(std::int64_t step) const;
   std::size_t Bytes() const;
+  // The most its checkpoints take over a run of `steps` from a state of `state_bytes`, for
+  // sim/memory_estimate: the grid it keeps, capped where thinning starts.
+  static std::uint64_t PeakBytes(std::uint64_t state_bytes, std::int64_t steps,
+                                 std::size_t budget_bytes = kDefaultHistoryBudget);
   std::int64_t interval() const { return interval_; }
   std::size_t size() const { return checkpoints_.size(); }
 

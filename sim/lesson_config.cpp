@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "sim/memory_estimate.h"
 #include "sim/random.h"
 
 namespace sim {
@@ -76,27 +77,11 @@ std::optional<ValidationError> CheckFill(const char* field, const MatrixFill& fi
   return std::nullopt;
 }
 
-std::uint64_t CeilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-
 }  // namespace
 
 TileShape LessonConfig::Tiles() const {
   if (kernel == KernelKind::kTiledRect) return rect;
   return {tile, tile, tile};
-}
-
-std::uint64_t EstimateModelBytes(const LessonConfig& config) {
-  const TileShape tiles = config.Tiles();
-  const std::uint64_t blocks = CeilDiv(config.m, tiles.tm) * CeilDiv(config.n, tiles.tn);
-  const std::uint64_t threads = blocks * tiles.tm * tiles.tn;
-  const std::uint64_t cells = blocks * (static_cast<std::uint64_t>(tiles.tm) * tiles.tk + tiles.tk * tiles.tn);
-  const std::uint64_t elements = static_cast<std::uint64_t>(config.m) * config.k +
-                                 static_cast<std::uint64_t>(config.k) * config.n +
-                                 static_cast<std::uint64_t>(config.m) * config.n;
-  constexpr std::uint64_t kBytesPerThread = 96;   // Thread plus scheduler bookkeeping
-  constexpr std::uint64_t kBytesPerCell = 48;     // value, writer, hazard shadow, one read
-  constexpr std::uint64_t kBytesPerElement = 24;  // value, counters, reference
-  return threads * kBytesPerThread + cells * kBytesPerCell + elements * kBytesPerElement;
 }
 
 std::optional<ValidationError> Validate(const LessonConfig& config) {
@@ -136,7 +121,7 @@ std::optional<ValidationError> Validate(const LessonConfig& config) {
                                  " bytes (48 KiB)"};
     }
   }
-  if (const std::uint64_t bytes = EstimateModelBytes(config); bytes > kMaxModelBytes) {
+  if (const std::uint64_t bytes = EstimateModelMemory(config).total(); bytes > kMaxModelBytes) {
     return ValidationError{"m", "M = " + std::to_string(config.m) + ", N = " + std::to_string(config.n) +
                                     ", K = " + std::to_string(config.k) + " needs about " +
                                     std::to_string(bytes >> 20) + " MiB of model state: the limit is " +

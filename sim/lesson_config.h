@@ -70,8 +70,8 @@ struct LessonConfig {
 constexpr int kMaxThreadsPerBlock = 1024;
 constexpr int kMaxSharedBytesPerBlock = 48 * 1024;
 constexpr int kMaxDimension = 1 << 16;
-// The model keeps per-thread, per-element and per-cell state; above this estimate a lesson
-// would not fit next to its step-back history.
+// The model keeps per-thread, per-element and per-cell state, logs and a step-back history;
+// a lesson whose estimate (sim/memory_estimate.h) is above this is refused.
 constexpr std::uint64_t kMaxModelBytes = 1ull << 30;
 
 struct ValidationError {
@@ -81,9 +81,6 @@ struct ValidationError {
 
 // nullopt when the lesson can run; otherwise the first problem found.
 std::optional<ValidationError> Validate(const LessonConfig& config);
-
-// Bytes the model's state would take for this lesson (threads, shared cells, counters).
-std::uint64_t EstimateModelBytes(const LessonConfig& config);
 
 // Names used by lesson files, the CLI and the GUI ("tiled", "syncwarp", "race"...).
 const char* Name(KernelKind kind);

@@ -42,18 +42,17 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
   PrecomputeBankConflicts();
-  logs_.reads.reserve(ReadLogBound());
+  logs_.reads.reserve(ReadLogBound(geometry_));
   // With both barriers __syncthreads(), a read of As/Bs never shares a block generation
   // with a write of its cell (stores come before the first barrier, the next phase's after
   // the second), so reads cannot race and the detector need not see them.
   shared_reads_can_race_ = g.naive || config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads;
 }
 
-std::size_t Machine::ReadLogBound() const {
+std::size_t Machine::ReadLogBound(const Geometry& g) {
   // Every block loads its As and Bs tiles once a phase (the naive kernel: an element of A
   // and of B per k): at most that many reads are logged. Reserving it spares the log its
   // doublings, each a copy and, for a moment, the old and the new buffer together.
-  const Geometry& g = geometry_;
   const std::uint64_t loads =
       g.naive ? std::uint64_t{2} * static_cast<std::uint64_t>(g.threads()) * static_cast<std::uint64_t>(g.k)
               : static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases) *

@@ -93,10 +93,11 @@ class Machine {
   const GlobalMemory& memory() const { return memory_; }
   const MachineState& state() const { return state_; }
   const MachineLogs& logs() const { return logs_; }
+  // Global reads the read log holds at most (reserved up front) for this launch.
+  static std::size_t ReadLogBound(const Geometry& g);
 
  private:
   void InitThreads();
-  std::size_t ReadLogBound() const;
   void ExecuteWarp(int warp);
   // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread); true when any of them read global memory.

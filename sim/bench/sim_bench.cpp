@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/memory_estimate.h"
 #include "sim/simulation.h"
 
 namespace {
@@ -143,8 +144,8 @@ void WholeRunPass(int size, int tile) {
       "(%lld steps, %llu hazards): %.3g thread-instructions/s of CPU\n",
       size, size, size, tile, wall, cpu, instructions, static_cast<long long>(timeline.total_steps),
       static_cast<unsigned long long>(timeline.counters.hazards), instructions / cpu);
-  std::printf("  model state estimate %.0f MiB (EstimateModelBytes); peak resident memory so far: %.1f MiB\n",
-              double(sim::EstimateModelBytes(config)) / (1 << 20), PeakRssMiB());
+  std::printf("  model state estimate %.0f MiB (EstimateModelMemory); peak resident memory so far: %.1f MiB\n",
+              double(sim::EstimateModelMemory(config).total()) / (1 << 20), PeakRssMiB());
 }
 
 }  // namespace

@@ -1,0 +1,140 @@
+// model_memory — the model's peak memory per lesson, measured, beside EstimateModelMemory.
+//   The most the GUI holds for one lesson is three machines at once: the lesson's Simulation
+//   run to its end (its step-back history filled), the whole-run pass and the comparison
+//   kernel's count, each on a worker. Each runs in a child process of its own so its peak
+//   resident memory is its own; the table shows the estimate, the sum of the three peaks
+//   and their ratio. Validate refuses a lesson by the estimate, so the ratio must stay
+//   within 1.5 either way.
+// A full table takes minutes; --quick takes a few small lessons, and --check makes the exit
+// status say whether every ratio lay within 1.5 (CTest's sim.memory_estimate runs both).
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "sim/comparison.h"
+#include "sim/memory_estimate.h"
+#include "sim/simulation.h"
+
+namespace {
+
+constexpr double kMostRatio = 1.5;  // issue 14: the estimate within 1.5× of the measured peak
+
+struct Case {
+  const char* label;
+  sim::LessonConfig config;
+};
+
+sim::LessonConfig Cube(int m, int n, int k, int tile) {
+  sim::LessonConfig config;
+  config.name = "memory";
+  config.m = m;
+  config.n = n;
+  config.k = k;
+  config.tile = tile;
+  config.fill_a = sim::MatrixFill::Random(1);
+  config.fill_b = sim::MatrixFill::Random(2);
+  return config;
+}
+
+std::vector<Case> Cases(bool quick) {
+  std::vector<Case> cases;
+  for (int size : quick ? std::vector<int>{64} : std::vector<int>{64, 128, 256, 512}) {
+    for (int tile : {8, 16, 32}) cases.push_back({"both barriers", Cube(size, size, size, tile)});
+  }
+  // Every barrier setting: without __syncthreads() the hazard detector keeps far more.
+  for (int size : quick ? std::vector<int>{128} : std::vector<int>{128, 256}) {
+    for (int tile : quick ? std::vector<int>{16} : std::vector<int>{8, 16, 32}) {
+      sim::LessonConfig lesson = Cube(size, size, size, tile);
+      cases.push_back({"both barriers", lesson});
+      lesson.barrier1 = sim::SyncKind::kNone;
+      cases.push_back({"no 1st barrier", lesson});
+      lesson.barrier2 = sim::SyncKind::kNone;
+      cases.push_back({"no barriers", lesson});
+      lesson.barrier1 = lesson.barrier2 = sim::SyncKind::kSyncwarp;
+      cases.push_back({"__syncwarp", lesson});
+    }
+  }
+  sim::LessonConfig naive = Cube(quick ? 128 : 256, quick ? 128 : 256, quick ? 128 : 256, 16);
+  naive.kernel = sim::KernelKind::kNaive;
+  cases.push_back({"naive", naive});
+  if (!quick) {
+    cases.push_back({"both barriers", Cube(1024, 1024, 64, 32)});
+    cases.push_back({"both barriers", Cube(768, 768, 768, 32)});
+  }
+  return cases;
+}
+
+// Peak resident MiB of a child that runs `work` (negative when the child failed).
+template <typename Work>
+double ChildPeakMiB(Work&& work) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    work();
+    std::_Exit(0);
+  }
+  int status = 0;
+  rusage usage{};
+  if (pid < 0 || wait4(pid, &status, 0, &usage) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+  return double(usage.ru_maxrss) / 1024.0;  // KiB on Linux
+}
+
+// A and B made in the child that uses them: pages the parent held would count in its peak.
+std::vector<float> FillA(const sim::LessonConfig& c) { return sim::FillMatrix(c.fill_a, c.m, c.k); }
+std::vector<float> FillB(const sim::LessonConfig& c) { return sim::FillMatrix(c.fill_b, c.k, c.n); }
+
+double Mib(std::uint64_t bytes) { return double(bytes) / (1 << 20); }
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool quick = false, check = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--quick" || arg == "--check") {
+      (arg == "--quick" ? quick : check) = true;
+      continue;
+    }
+    const bool help = arg == "--help" || arg == "-h";
+    std::fprintf(help ? stdout : stderr,
+                 "%susage: model_memory [--quick] [--check]   (the model's peak memory per lesson beside its "
+                 "estimate; --check: exit 1 unless every ratio lies within 1.5)\n",
+                 help ? "" : ("model_memory: unknown argument " + arg + "\n").c_str());
+    return help ? 0 : 2;
+  }
+  int outside = 0;
+  const double baseline = ChildPeakMiB([] {});
+  std::printf("baseline of an idle child: %.1f MiB (subtracted)\n", baseline);
+  std::printf("%-16s %-20s %12s %12s %7s   %s\n", "lesson", "kernel", "estimate MiB", "peak MiB", "ratio",
+              "ratio of: lesson, whole run, comparison");
+  for (const Case& c : Cases(quick)) {
+    const sim::LessonConfig& config = c.config;
+    const std::string shape = std::to_string(config.m) + "x" + std::to_string(config.n) + "x" +
+                              std::to_string(config.k) + " T" + std::to_string(config.tile);
+    const double estimate = double(sim::EstimateModelMemory(config).total()) / (1 << 20);
+    if (auto error = sim::Validate(config)) {
+      std::printf("%-16s %-20s %12.1f %12s %7s  refused: %s\n", shape.c_str(), c.label, estimate, "-", "-",
+                  error->message.c_str());
+      continue;
+    }
+    const sim::MemoryEstimate parts = sim::EstimateModelMemory(config);
+    const double lesson_peak = ChildPeakMiB([&] { sim::Simulation(config).RunToEnd(); }) - baseline;
+    const double whole_run_peak =
+        ChildPeakMiB([&] { sim::ComputeTimeline(config, FillA(config), FillB(config), nullptr, nullptr); }) - baseline;
+    const double comparison_peak =
+        ChildPeakMiB([&] { sim::CountComparison(config, FillA(config), FillB(config), nullptr); }) - baseline;
+    const double peak = lesson_peak + whole_run_peak + comparison_peak;
+    std::printf("%-16s %-20s %12.1f %12.1f %7.2f   %6.2f %6.2f %6.2f\n", shape.c_str(),
+                config.kernel == sim::KernelKind::kNaive ? "naive" : c.label, estimate, peak, estimate / peak,
+                Mib(parts.lesson) / lesson_peak, Mib(parts.whole_run) / whole_run_peak,
+                Mib(parts.comparison) / comparison_peak);
+    std::fflush(stdout);
+    if (!(estimate / peak <= kMostRatio && peak / estimate <= kMostRatio)) ++outside;
+  }
+  if (outside > 0) std::printf("%d lessons outside %.1f× of their estimate\n", outside, kMostRatio);
+  return check && outside > 0 ? 1 : 0;
+}

@@ -1,0 +1,95 @@
+#include "sim/memory_estimate.h"
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "sim/comparison.h"
+#include "sim/formulas.h"
+#include "sim/geometry.h"
+#include "sim/history.h"
+#include "sim/machine.h"
+#include "sim/reference.h"
+
+namespace sim {
+namespace {
+
+using U64 = std::uint64_t;
+
+constexpr U64 kTooMany = std::numeric_limits<U64>::max() / 8;
+// Beyond this many threads a lesson is far past any memory limit, and int geometry would
+// overflow: the estimate answers "too many" without building it.
+constexpr U64 kMaxThreadsToEstimate = U64{1} << 28;
+constexpr U64 kWarpSize = 32;
+
+U64 CeilDiv(U64 a, U64 b) { return (a + b - 1) / b; }
+
+U64 Threads(const LessonConfig& config) {
+  const TileShape tiles = config.Tiles();
+  return CeilDiv(U64(config.m), U64(tiles.tm)) * CeilDiv(U64(config.n), U64(tiles.tn)) * U64(tiles.tm) * U64(tiles.tn);
+}
+
+// Accesses one block's hazard arena holds, on average over a run: a generation runs from one
+// __syncthreads() of the block to the next, filling the arena from empty to its most, so a
+// checkpoint finds it half full. Only stores are seen where both barriers order the reads
+// (Machine: shared reads cannot race then). Without a __syncthreads() the generation is the
+// block's whole run, and blocks exit (freeing theirs) all along the run: a quarter, on
+// average, of what they would hold at once (model_memory measures it).
+U64 ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g) {
+  if (g.naive) return 0;
+  const U64 stores = U64(g.tm) * g.tk + U64(g.tk) * g.tn;  // one As and one Bs tile a phase
+  const int barriers = (config.barrier1 == SyncKind::kSyncthreads) + (config.barrier2 == SyncKind::kSyncthreads);
+  if (barriers == 2) return stores / 2;
+  const U64 reads = U64(g.block_threads) * 2 * g.tk;  // As[ty][k] and Bs[k][tx] for every k
+  return barriers == 1 ? (stores + reads) / 2 : (stores + reads) * U64(g.phases) / 4;
+}
+
+// The machine's state (MachineState::Bytes) once it has run: what a checkpoint copies.
+U64 StateBytes(const LessonConfig& config, const Geometry& g) {
+  const U64 threads = U64(g.threads()), warps = U64(g.warps()), blocks = U64(g.blocks);
+  const U64 cells = g.naive ? 0 : blocks * (U64(g.tm) * g.tk + U64(g.tk) * g.tn);
+  const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n, c = U64(g.m) * g.n;
+  const U64 scheduler = CeilDiv(threads, 64) * 8 + CeilDiv(warps, 64) * 8 + warps * (2 + 16) +
+                        (config.scheduler == SchedulerKind::kRandom ? threads * 8 : 0);
+  return sizeof(MachineState) + threads * sizeof(Thread) + warps * sizeof(Warp) + blocks * sizeof(Block) +
+         cells * (sizeof(SharedCell) + HazardDetector::BytesPerCell()) +
+         blocks * (sizeof(std::vector<int>) + ArenaAccessesPerBlock(config, g) * HazardDetector::BytesPerAccess()) +
+         scheduler + a_and_b * sizeof(std::uint32_t) + blocks * 2 * sizeof(U64) + c * (sizeof(float) + 1) +
+         U64(std::max(g.phases, 1)) * sizeof(PhaseCounters);
+}
+
+// A machine: its state, its read log (reserved whole), A and B.
+U64 MachineBytes(const LessonConfig& config, const Geometry& g) {
+  const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n;
+  return StateBytes(config, g) + U64(Machine::ReadLogBound(g)) * sizeof(ReadRecord) + a_and_b * sizeof(float);
+}
+
+// Steps of a whole run: warp-instructions where the scheduler issues warps, else
+// thread-instructions (full blocks: edge threads that exit early make it an upper bound).
+std::int64_t Steps(const LessonConfig& config, const Geometry& g) {
+  const std::int64_t per_thread = StepsPerThread(config, 0, 0, 0, 0);
+  const std::int64_t units = config.scheduler == SchedulerKind::kRealistic ? g.warps() : g.threads();
+  return per_thread * units;
+}
+
+// The comparison's Simulation keeps no history budget, yet History keeps its few checkpoints.
+U64 ComparisonEstimate(const LessonConfig& config) {
+  if (Threads(config) > kMaxThreadsToEstimate) return kTooMany;
+  const Geometry g = MakeGeometry(config);
+  return MachineBytes(config, g) + History::PeakBytes(StateBytes(config, g), Steps(config, g), 0);
+}
+
+}  // namespace
+
+MemoryEstimate EstimateModelMemory(const LessonConfig& config) {
+  if (Threads(config) > kMaxThreadsToEstimate) return {kTooMany, 0, 0};
+  const Geometry g = MakeGeometry(config);
+  MemoryEstimate estimate;
+  const U64 reference_c = U64(g.m) * g.n * sizeof(float);
+  estimate.lesson = MachineBytes(config, g) + reference_c + History::PeakBytes(StateBytes(config, g), Steps(config, g));
+  estimate.whole_run = MachineBytes(config, g);
+  estimate.comparison = ComparisonEstimate(ComparisonLesson(config));
+  return estimate;
+}
+
+}  // namespace sim
