@@ -3,9 +3,11 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <iterator>
 #include <sstream>
 #include <utility>
 
+#include "kernels/ladder.h"
 #include "kernels/registry.h"
 #include "sim/teaching.h"
 
@@ -81,12 +83,17 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string& spec) { return SetSizes(spec); });
   add("live-reps", "Choose repetitions", "Timed launches per kernel and size.", {},
       [this](const std::string& text) { return SetReps(text); });
-  add("live-view", "Plot or bars", "GFLOPS plot (plot) or % of cuBLAS bars (bars).", {},
+  add("live-view", "Plot, bars, ladder or roofline",
+      "GFLOPS against size (plot), % of cuBLAS (bars), the kernel ladder at one size (ladder) or the roofline there "
+      "(roofline).",
+      {},
       [this](const std::string& name) { return SetView(name); });
   add("live-gflops-axis", "GFLOPS axis", "The GFLOPS plot's y axis: log (kernels and tensor cores both visible) or linear.", {},
       [this](const std::string& name) { return SetGflopsAxis(name); });
   add("live-model-size", "Model link size", "The size whose global reads the model link shows (one of the results').", {},
       [this](const std::string& size) { return SetModelSize(size); });
+  add("live-ladder-size", "Ladder size", "The size the ladder and the roofline show (one of the results').", {},
+      [this](const std::string& size) { return SetLadderSize(size); });
 }
 
 void LivePage::Update() {
@@ -134,7 +141,24 @@ void LivePage::DumpState(nlohmann::json& state) const {
     rows.push_back(std::move(entry));
   }
   live["model_link"] = {{"size", model_link_.size ? kernels::ToString(*model_link_.size) : ""}, {"rows", rows}};
+  DumpLadder(live);
   panel_.DumpState(live);
+}
+
+void LivePage::DumpLadder(nlohmann::json& live) const {
+  const std::optional<kernels::Shape> shape = kernels::LadderShape(sweep_.results(), panel_.ladder_size);
+  nlohmann::json rows = nlohmann::json::array();
+  if (shape) {
+    for (const kernels::LadderRow& row : kernels::LadderAt(sweep_.results(), *shape)) {
+      const kernels::BenchResult& r = *row.result;
+      nlohmann::json entry = {{"kernel", r.kernel}, {"plotted", r.ok() && r.verified}, {"idea", kernels::IdeaOf(*row.spec)}};
+      if (r.ok()) entry["gflops"] = r.gflops;
+      if (r.percent_of_cublas > 0.0) entry["percent_of_cublas"] = r.percent_of_cublas;
+      if (row.intensity) entry["flop_per_byte"] = *row.intensity;
+      rows.push_back(std::move(entry));
+    }
+  }
+  live["ladder"] = {{"size", shape ? kernels::ToString(*shape) : ""}, {"rows", rows}};
 }
 
 std::optional<std::string> LivePage::Report(std::optional<std::string> error, const std::string& success) {
@@ -228,7 +252,8 @@ void LivePage::UpdateModelLink() {
   if (!model_link_.size) return;
   for (const kernels::BenchResult& r : sweep_.results()) {
     const kernels::KernelSpec* spec = kernels::FindKernel(r.kernel);
-    if (spec == nullptr || kernels::IsCublas(*spec) || !(r.shape == *model_link_.size)) continue;
+    // Only kernels the model runs: a ladder rung's row would wait for a count forever.
+    if (spec == nullptr || !kernels::HasModel(*spec) || !(r.shape == *model_link_.size)) continue;
     model_link_.rows.push_back({r.label.empty() ? r.kernel : r.label, reads_.Get(*spec, r.shape), r});
   }
 }
@@ -295,14 +320,13 @@ std::optional<std::string> LivePage::SetReps(const std::string& text) {
 }
 
 std::optional<std::string> LivePage::SetView(const std::string& name) {
-  if (name == "plot") {
-    panel_.view = panels::LiveView::kPlot;
-  } else if (name == "bars") {
-    panel_.view = panels::LiveView::kBars;
-  } else {
-    return Report("live-view takes plot or bars, not '" + name + "'", "");
+  for (int i = 0; i < static_cast<int>(std::size(panels::kLiveViewNames)); ++i) {
+    if (name == panels::kLiveViewNames[i]) {
+      panel_.view = static_cast<panels::LiveView>(i);
+      return std::nullopt;
+    }
   }
-  return std::nullopt;
+  return Report("live-view takes plot, bars, ladder or roofline, not '" + name + "'", "");
 }
 
 std::optional<std::string> LivePage::SetGflopsAxis(const std::string& name) {
@@ -324,6 +348,16 @@ std::optional<std::string> LivePage::SetModelSize(const std::string& size) {
     }
   }
   return Report("no results at n = " + size + " to compare with the model", "");
+}
+
+std::optional<std::string> LivePage::SetLadderSize(const std::string& size) {
+  for (const kernels::Shape& shape : SizesIn(sweep_.results())) {
+    if (kernels::ToString(shape) == size) {
+      panel_.ladder_size = size;
+      return std::nullopt;
+    }
+  }
+  return Report("no results at n = " + size + " for the ladder", "");
 }
 
 }  // namespace gui

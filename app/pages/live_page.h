@@ -2,7 +2,7 @@
 // GPU, the runner and its sweep, the results and where they came from, the model's counts)
 // and the named actions that change it: live-run, live-cancel, live-load,
 // live-export-{csv,json,png}, live-kernels, live-sizes, live-reps, live-view,
-// live-gflops-axis, live-model-size, live-panel.
+// live-gflops-axis, live-model-size, live-ladder-size, live-panel.
 //
 // The sweep runs on the runner's worker thread; each frame takes the results that arrived
 // and the latest progress, so the UI keeps drawing at full rate.
@@ -43,10 +43,13 @@ class LivePage : public Page {
   std::optional<std::string> SetView(const std::string& name);
   std::optional<std::string> SetGflopsAxis(const std::string& name);
   std::optional<std::string> SetModelSize(const std::string& size);
+  std::optional<std::string> SetLadderSize(const std::string& size);
   // Takes what the runner handed over since the last frame; ends the sweep when it ended.
   void CollectResults();
   void FinishSweep();
   void UpdateModelLink();
+  // The ladder at its size, as the ladder view shows it, for --dump-state.
+  void DumpLadder(nlohmann::json& live) const;
   // Shows the outcome in the panel and hands errors on to the status bar.
   std::optional<std::string> Report(std::optional<std::string> error, const std::string& success);
 

@@ -5,11 +5,14 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
 
 #include "app/gui/palette.h"
+#include "app/gui/panel_window.h"
 #include "app/plot/bar_chart.h"
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
+#include "kernels/ladder.h"
 #include "kernels/registry.h"
 
 namespace panels {
@@ -95,7 +98,8 @@ std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const kernels::GpuStatus
 }
 
 void LiveGpuPanel::DumpState(nlohmann::json& state) const {
-  state["view"] = view == LiveView::kPlot ? "plot" : "bars";
+  state["view"] = kLiveViewNames[static_cast<int>(view)];
+  state["ladder_size"] = ladder_size;
   state["gflops_axis"] = gflops_axis == plot::Scale::kLog ? "log" : "linear";
   state["kernels"] = kernels;
   state["sizes"] = sizes_text;
@@ -258,10 +262,12 @@ void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const SweepProgres
   ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text.c_str());
 }
 
-void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
-  if (ImGui::RadioButton("GFLOPS plot", view == LiveView::kPlot)) frame.actions.Push("live-view", "plot");
-  ImGui::SameLine();
-  if (ImGui::RadioButton("% of cuBLAS bars", view == LiveView::kBars)) frame.actions.Push("live-view", "bars");
+void LiveGpuPanel::DrawViewChoice(const gui::FrameContext& frame) {
+  static constexpr const char* kViewLabels[] = {"GFLOPS plot", "% of cuBLAS bars", "Ladder", "Roofline"};
+  for (int i = 0; i < static_cast<int>(std::size(kViewLabels)); ++i) {
+    if (i > 0) gui::SameLineIfFits(kViewLabels[i]);
+    if (ImGui::RadioButton(kViewLabels[i], static_cast<int>(view) == i)) frame.actions.Push("live-view", kLiveViewNames[i]);
+  }
   if (view == LiveView::kPlot) {
     ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
     ImGui::TextUnformatted("GFLOPS axis:");
@@ -270,13 +276,97 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
     ImGui::SameLine();
     if (ImGui::RadioButton("linear", gflops_axis == plot::Scale::kLinear)) frame.actions.Push("live-gflops-axis", "linear");
   }
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+}
+
+void LiveGpuPanel::DrawLadderSizeChoice(const gui::FrameContext& frame, const LiveSweepView& sweep,
+                                        const kernels::Shape& shape) const {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
+  if (!ImGui::BeginCombo("size##ladder", kernels::ToString(shape).c_str())) return;
+  std::vector<std::string> seen;
+  for (const kernels::BenchResult& r : sweep.sweep.results()) {
+    const std::string name = kernels::ToString(r.shape);
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
+    seen.push_back(name);
+    if (ImGui::Selectable(name.c_str(), r.shape == shape)) frame.actions.Push("live-ladder-size", name);
+  }
+  ImGui::EndCombo();
+}
+
+// Each kernel's row: its idea, its GFLOPS as a bar towards cuBLAS, how much of cuBLAS that is,
+// the FLOP per byte it requests and its blocks per SM. A wrong C shows no bar: a kernel
+// that computes the wrong answer is not fast.
+void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height) const {
+  const std::vector<kernels::LadderRow> rows = kernels::LadderAt(sweep.sweep.results(), shape);
+  double cublas = 0.0;
+  for (const kernels::LadderRow& row : rows) {
+    if (row.spec && row.spec->family == kernels::KernelFamily::kCublasFp32 && row.result->ok()) cublas = row.result->gflops;
+  }
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
+                                     ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+  if (!ImGui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) return;
+  const float font = ImGui::GetFontSize();
+  ImGui::TableSetupScrollFreeze(1, 1);
+  ImGui::TableSetupColumn("kernel");
+  ImGui::TableSetupColumn("TFLOPS, towards cuBLAS", ImGuiTableColumnFlags_WidthFixed, font * 14.0f);
+  ImGui::TableSetupColumn("% of cuBLAS");
+  ImGui::TableSetupColumn("FLOP/byte");
+  ImGui::TableSetupColumn("blocks/SM");
+  ImGui::TableSetupColumn("the idea");
+  ImGui::TableHeadersRow();
+  for (const kernels::LadderRow& row : rows) {
+    const kernels::BenchResult& r = *row.result;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.label.c_str());
+    ImGui::TableNextColumn();
+    if (!r.ok()) {
+      MessageText("not measured: " + r.error, true);
+    } else if (!r.verified) {
+      MessageText(std::string(gui::palette::kGlyphCross) + " C wrong: not plotted", true);
+    } else {
+      const float fraction = cublas > 0.0 ? static_cast<float>(std::min(1.0, r.gflops / cublas)) : 0.0f;
+      char text[32];
+      std::snprintf(text, sizeof text, "%.1f", r.gflops / 1000.0);
+      ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text);
+    }
+    ImGui::TableNextColumn();
+    if (r.ok() && r.verified && r.percent_of_cublas > 0.0) ImGui::Text("%.0f%%", r.percent_of_cublas);
+    ImGui::TableNextColumn();
+    if (row.intensity) ImGui::Text("%.2f", *row.intensity);
+    ImGui::TableNextColumn();
+    if (r.occupancy_blocks_per_sm > 0) ImGui::Text("%d", r.occupancy_blocks_per_sm);
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(row.spec ? kernels::IdeaOf(*row.spec) : "");
+  }
+  ImGui::EndTable();
+}
+
+void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
+  DrawViewChoice(frame);
   const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
   const double peak = sweep.sweep.device().fp32_peak_gflops;
-  plot_state = view == LiveView::kPlot
-                   ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, peak, reference, gflops_axis), size)
-                   : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(results, reference), size);
+  if (view == LiveView::kLadder || view == LiveView::kRoofline) {
+    const std::optional<kernels::Shape> shape = kernels::LadderShape(results, ladder_size);
+    if (!shape) {
+      ImGui::TextWrapped("No results yet: run a sweep or load a saved one.");
+      return;
+    }
+    DrawLadderSizeChoice(frame, sweep, *shape);
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, height - ImGui::GetFrameHeightWithSpacing());
+    if (view == LiveView::kLadder) {
+      DrawLadder(sweep, *shape, size.y);
+      plot_state = {};
+      return;
+    }
+    plot_state =
+        plot::DrawLinePlot("##roofline", plot::RooflinePlot(results, *shape, sweep.sweep.device(), reference), size);
+  } else {
+    const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+    plot_state = view == LiveView::kPlot
+                     ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, peak, reference, gflops_axis), size)
+                     : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(results, reference), size);
+  }
   if (!pending_png.empty() && frame.region_screenshots) {
     frame.region_screenshots->push_back({plot_state.widget_min, plot_state.widget_max, pending_png});
     pending_png.clear();

@@ -54,7 +54,11 @@ struct LiveSweepView {
   const ModelLink& model_link;
 };
 
-enum class LiveView { kPlot, kBars };
+// GFLOPS against size, % of cuBLAS by size, the ladder at one size (each kernel's idea,
+// GFLOPS as a step towards cuBLAS, intensity, occupancy) and the roofline at that size.
+enum class LiveView { kPlot, kBars, kLadder, kRoofline };
+// The names `live-view` takes and --dump-state reports, in LiveView's order.
+inline constexpr const char* kLiveViewNames[] = {"plot", "bars", "ladder", "roofline"};
 
 // The sweep's form and the panel's view state: what `live-kernels`, `live-sizes` and the
 // checkboxes change, and what `live-run` reads.
@@ -73,6 +77,7 @@ struct LiveGpuPanel {
   std::string file_path;       // The File field: what Load and the exports use.
   std::string pending_png;     // Set by `live-export-png`: cropped from the next frame.
   std::string model_size;      // The model link's size, as kernels::ToString writes it.
+  std::string ladder_size;     // The ladder's and roofline's size; "" follows the largest measured.
   plot::PlotState plot_state;  // What the plot drew last frame.
   // The presentation state the setup's fold last followed; starts unlike any frame's, so the
   // first frame sets it.
@@ -91,6 +96,10 @@ struct LiveGpuPanel {
   void DrawSweepForm(const LiveSweepView& sweep);
   void DrawFileRow(const gui::FrameContext& frame);
   void DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height);
+  void DrawViewChoice(const gui::FrameContext& frame);
+  void DrawLadderSizeChoice(const gui::FrameContext& frame, const LiveSweepView& sweep,
+                            const kernels::Shape& shape) const;
+  void DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height) const;
   void DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep);
   void DrawTable(const LiveSweepView& sweep) const;
   void DrawTableRow(const kernels::BenchResult& result, double peak) const;

@@ -68,6 +68,7 @@ void DrawSeries(ImDrawList* list, const PlotFrame& frame, const Axes& axes, cons
     list->AddPolyline(screen.data(), static_cast<int>(screen.size()), series.style.colour, ImDrawFlags_None,
                       series.style.thickness * Unit());
   }
+  if (!series.markers) return;
   for (const ImVec2& c : screen) DrawMarker(list, series.style.marker, c, kMarkerRadius * Unit(), series.style.colour);
 }
 
@@ -80,6 +81,7 @@ bool FindHovered(const PlotFrame& frame, const Axes& axes, const LinePlotData& d
   series = nullptr;
   point = nullptr;
   for (const Series& s : data.series) {
+    if (!s.markers) continue;
     for (const Point& p : s.points) {
       if (!Plottable(p, axes.y_scale)) continue;
       const ImVec2 c = ToScreen(frame, axes, p);

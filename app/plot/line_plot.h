@@ -21,6 +21,7 @@ struct Point {
 struct Series {
   SeriesStyle style;
   std::vector<Point> points;  // In x order; points with x ≤ 0 or non-finite y are skipped.
+  bool markers = true;        // false: a bare line (a roof), neither marked nor hovered
 };
 
 struct HorizontalLine {

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "app/gui/palette.h"
+#include "kernels/ladder.h"
 #include "kernels/registry.h"
 
 namespace plot {
@@ -119,6 +120,48 @@ LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double
   if (peak_gflops > 0.0) {
     const std::string name = Format("FP32 peak %.0f GFLOPS", peak_gflops);
     data.lines.push_back({{name, gui::palette::kGrey, Marker::kCircle, kPeakThickness}, peak_gflops, true});
+  }
+  return data;
+}
+
+LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
+                          const kernels::DeviceInfo& device, ImU32 reference_colour) {
+  LinePlotData data;
+  data.x_label = "FLOP per byte requested from global memory (2MNK / bytes of A, B, C; log2 axis)";
+  data.y_label = "GFLOPS at " + kernels::ToString(shape) + " (log axis)";
+  data.y_scale = Scale::kLog;
+  double lowest = 0.0, highest = 0.0;
+  int index = 0;
+  for (const std::string& kernel : KernelsIn(results)) {
+    const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
+    const int style_index = kernel == kReferenceKernel ? 0 : index++;
+    if (!spec || spec->precision != kernels::Precision::kFp32) continue;
+    for (const kernels::BenchResult& r : results) {
+      if (r.kernel != kernel || !(r.shape == shape) || !Plottable(r)) continue;
+      const SeriesStyle style = StyleFor(kernel, r.label, style_index, reference_colour);
+      if (kernel == kReferenceKernel) {
+        data.lines.push_back({style, r.gflops, false});
+        break;
+      }
+      const std::optional<double> intensity = kernels::LoadIntensity(*spec, shape);
+      if (!intensity) break;
+      lowest = lowest == 0.0 ? *intensity : std::min(lowest, *intensity);
+      highest = std::max(highest, *intensity);
+      data.series.push_back({style, {{*intensity, r.gflops, Format("%.2f FLOP/byte · ", *intensity) +
+                                                                  ResultTooltip(r, device.fp32_peak_gflops)}}});
+      break;
+    }
+  }
+  const double bandwidth = device.memory_bandwidth_gbs, peak = device.fp32_peak_gflops;
+  if (bandwidth > 0.0 && peak > 0.0 && lowest > 0.0) {
+    // The memory roof from the lowest kernel to the ridge, where bandwidth × intensity meets the peak.
+    const double from = std::min(lowest, peak / bandwidth) / 2.0, ridge = peak / bandwidth;
+    const double to = std::max(highest * 2.0, ridge * 2.0);
+    Series roof{{Format("roofs: memory %.0f GB/s × FLOP/byte, ", bandwidth) + Format("then FP32 peak %.0f GFLOPS", peak),
+                 gui::palette::kGrey, Marker::kCircle, kPeakThickness},
+                {{from, bandwidth * from, ""}, {ridge, peak, ""}, {to, peak, ""}}};
+    roof.markers = false;
+    data.series.insert(data.series.begin(), std::move(roof));
   }
   return data;
 }

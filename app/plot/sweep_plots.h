@@ -13,6 +13,7 @@
 #include "app/plot/bar_chart.h"
 #include "app/plot/line_plot.h"
 #include "kernels/bench.h"
+#include "kernels/device.h"
 
 namespace plot {
 
@@ -31,6 +32,12 @@ std::string ResultTooltip(const kernels::BenchResult& result, double peak_gflops
 
 LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops,
                         ImU32 reference_colour, Scale y_scale);
+// Every FP32 kernel measured at `shape` with a correct C, as one point: the FLOP per byte it
+// requests from global memory (kernels/ladder.h) against its GFLOPS, under the device's
+// roofs — memory bandwidth × intensity, then the FP32 peak — with cuBLAS SGEMM, whose
+// loads are not ours to count, as its measured line. Kernels keep GflopsPlot's looks.
+LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
+                          const kernels::DeviceInfo& device, ImU32 reference_colour);
 BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, ImU32 reference_colour);
 
 }  // namespace plot

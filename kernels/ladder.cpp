@@ -1,0 +1,86 @@
+#include "kernels/ladder.h"
+
+#include "kernels/registry.h"
+
+namespace kernels {
+namespace {
+
+constexpr double kBytesPerFloat = 4.0;
+
+std::uint64_t CeilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+const char* IdeaOf(const KernelSpec& spec) {
+  switch (spec.rung) {
+    case LadderRung::kBlocktile1d: return "a column of C per thread: one B value feeds TM FMAs";
+    case LadderRung::kBlocktile2d: return "a TM×TN micro-tile per thread: outer products from registers";
+    case LadderRung::kVectorized: return "128-bit loads; As stored transposed so fragments load as float4";
+    case LadderRung::kConflictFree: return "padded As: no two lanes of a warp hit one bank";
+    case LadderRung::kWarptile: return "warp tiles: each warp owns a region of C, lanes share fragments";
+    case LadderRung::kDoubleBuffered: return "two shared buffers: load the next slice while computing this one";
+    case LadderRung::kSplitK: return "split K where the grid would leave SMs idle";
+    case LadderRung::kNone: break;
+  }
+  switch (spec.family) {
+    case KernelFamily::kNaive: return "every FMA loads its A and B values from global memory";
+    case KernelFamily::kTiled: return "shared TILE×TILE tiles: a loaded value serves TILE FMAs";
+    case KernelFamily::kTiledRect: return "rectangular TM×TN tiles stepping through K by TK";
+    case KernelFamily::kCublasFp32: return "NVIDIA's SGEMM: the line to reach";
+    case KernelFamily::kCublasTf32: return "tensor cores on 10-bit mantissas: another precision";
+    case KernelFamily::kLadder: break;
+  }
+  return "";
+}
+
+std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape& shape) {
+  if (IsCublas(spec) || shape.m <= 0 || shape.n <= 0 || shape.k <= 0) return std::nullopt;
+  const auto m = static_cast<std::uint64_t>(shape.m), n = static_cast<std::uint64_t>(shape.n),
+             k = static_cast<std::uint64_t>(shape.k);
+  if (spec.family == KernelFamily::kNaive) return 2 * m * n * k;
+  return CeilDiv(n, static_cast<std::uint64_t>(spec.tile_n)) * m * k +
+         CeilDiv(m, static_cast<std::uint64_t>(spec.tile_m)) * k * n;
+}
+
+std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape) {
+  const std::optional<std::uint64_t> loads = RequestedLoads(spec, shape);
+  if (!loads) return std::nullopt;
+  const double flops = 2.0 * double(shape.m) * double(shape.n) * double(shape.k);
+  return flops / (kBytesPerFloat * (double(*loads) + double(shape.m) * double(shape.n)));
+}
+
+std::vector<LadderRow> LadderAt(const std::vector<BenchResult>& results, const Shape& shape) {
+  std::vector<LadderRow> rows;
+  const BenchResult* cublas = nullptr;
+  for (const KernelSpec* spec : AllKernels()) {
+    if (spec->precision != Precision::kFp32) continue;
+    for (const BenchResult& result : results) {
+      if (result.kernel != spec->name || !(result.shape == shape)) continue;
+      if (spec->family == KernelFamily::kCublasFp32) {
+        cublas = &result;
+      } else {
+        rows.push_back({spec, &result, LoadIntensity(*spec, shape)});
+      }
+      break;
+    }
+  }
+  if (cublas) rows.push_back({FindKernel(cublas->kernel), cublas, std::nullopt});
+  return rows;
+}
+
+std::optional<Shape> LadderShape(const std::vector<BenchResult>& results, const std::string& chosen) {
+  for (const BenchResult& result : results) {
+    if (ToString(result.shape) == chosen) return result.shape;
+  }
+  std::optional<Shape> best;
+  auto volume = [](const Shape& s) { return double(s.m) * double(s.n) * double(s.k); };
+  for (const BenchResult& result : results) {
+    if (!result.ok()) continue;
+    const bool better = !best || (result.shape.IsSquare() && !best->IsSquare()) ||
+                        (result.shape.IsSquare() == best->IsSquare() && volume(result.shape) > volume(*best));
+    if (better) best = result.shape;
+  }
+  return best;
+}
+
+}  // namespace kernels

@@ -1,0 +1,45 @@
+// ladder.h — what the ladder view and the roofline say beside each kernel's measurement: its
+// idea in one line, and how many bytes of A, B and C it asks global memory for at a size, so
+// its arithmetic intensity (FLOP per byte requested) places it under the roofs.
+//
+// Requested, not DRAM traffic: a block reads its BM×K strip of A and K×BN strip of B once
+// (A is requested once per block column, B once per block row) and writes its tile of C;
+// L2 serves many of those requests, so the intensity is a lower bound of the DRAM one.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/bench.h"
+#include "kernels/kernel_table.h"
+
+namespace kernels {
+
+// One line: what the kernel does that the one before it did not.
+const char* IdeaOf(const KernelSpec& spec);
+
+// Elements of A and B the kernel requests at `shape`: 2·M·N·K for the naive kernel,
+// ceil(N/BN)·M·K + ceil(M/BM)·K·N for a block tile BM×BN. Nothing for cuBLAS, whose tiles
+// are not ours to know.
+std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape& shape);
+
+// 2·M·N·K flops over the bytes of those loads and of C's M·N stores.
+std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape);
+
+// One rung of the ladder at one size: the kernel, its measurement, its intensity.
+struct LadderRow {
+  const KernelSpec* spec = nullptr;
+  const BenchResult* result = nullptr;  // points into the results it was made from
+  std::optional<double> intensity;
+};
+
+// The kernels measured at `shape` in teaching order (the registry's), one row each:
+// FP32 kernels only, cuBLAS SGEMM last as the line to reach.
+std::vector<LadderRow> LadderAt(const std::vector<BenchResult>& results, const Shape& shape);
+
+// The shape `chosen` names (as ToString writes it) when a result has it; else the largest
+// square size with a measured result, else the largest shape; nothing when nothing was measured.
+std::optional<Shape> LadderShape(const std::vector<BenchResult>& results, const std::string& chosen);
+
+}  // namespace kernels

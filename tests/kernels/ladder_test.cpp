@@ -1,0 +1,110 @@
+// The ladder view's figures: every kernel's idea, and the loads behind its arithmetic
+// intensity — counted by the model where the model runs the kernel, and by walking the
+// blocks one by one for the ladder's block tiles.
+#include "kernels/ladder.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+
+#include "kernels/global_reads.h"
+#include "kernels/model_replay.h"
+#include "kernels/registry.h"
+
+namespace kernels {
+namespace {
+
+TEST(Ladder, EveryKernelHasAnIdea) {
+  for (const KernelSpec* spec : AllKernels()) EXPECT_FALSE(std::string(IdeaOf(*spec)).empty()) << spec->name;
+}
+
+// Where the model runs the kernel, its count of global reads is the figure.
+TEST(Ladder, LoadsOfModelKernelsAreWhatTheModelCounts) {
+  const std::atomic<bool> never{false};
+  for (const char* name : {"naive", "tiled2", "tiled16", "rect32x16x16"}) {
+    for (const Shape shape : {Shape{37, 29, 53}, Shape::Square(32), Shape{5, 70, 9}}) {
+      const KernelSpec& spec = *FindKernel(name);
+      const auto lesson = ModelLessonFor(spec, shape);
+      ASSERT_TRUE(lesson.has_value()) << name;
+      EXPECT_EQ(RequestedLoads(spec, shape), CountReads(*lesson, never)) << name << " at " << ToString(shape);
+    }
+  }
+}
+
+// A block tile BM×BN loads, per block, its rows of A and columns of B that lie inside the
+// matrices, K deep: summed over the grid block by block.
+std::uint64_t WalkBlocks(const KernelSpec& spec, const Shape& shape) {
+  std::uint64_t loads = 0;
+  for (std::int64_t row = 0; row < shape.m; row += spec.tile_m) {
+    for (std::int64_t col = 0; col < shape.n; col += spec.tile_n) {
+      const std::int64_t rows = std::min<std::int64_t>(spec.tile_m, shape.m - row);
+      const std::int64_t cols = std::min<std::int64_t>(spec.tile_n, shape.n - col);
+      loads += static_cast<std::uint64_t>((rows + cols) * shape.k);
+    }
+  }
+  return loads;
+}
+
+TEST(Ladder, LoadsOfEveryRungAreItsBlocksWalkedOneByOne) {
+  int rungs = 0;
+  for (const KernelSpec* spec : AllKernels()) {
+    if (spec->family != KernelFamily::kLadder) continue;
+    ++rungs;
+    for (const Shape shape : {Shape::Square(1), Shape{37, 29, 53}, Shape{1000, 300, 77}, Shape::Square(512)}) {
+      EXPECT_EQ(RequestedLoads(*spec, shape), WalkBlocks(*spec, shape)) << spec->name << " at " << ToString(shape);
+    }
+  }
+  EXPECT_GT(rungs, 0);
+}
+
+TEST(Ladder, CublasHasNoIntensityOfOurs) {
+  EXPECT_FALSE(LoadIntensity(*FindKernel("cublas_fp32"), Shape::Square(1024)).has_value());
+}
+
+// For a large square size the intensity tends to 1/(2·(1/BM + 1/BN)) FLOP per byte: a
+// quarter for the naive kernel, TILE/4 for the tiled one.
+TEST(Ladder, IntensityTendsToTheBlockTilesLimit) {
+  const Shape big = Shape::Square(8192);
+  EXPECT_NEAR(*LoadIntensity(*FindKernel("naive"), big), 0.25, 0.01);
+  EXPECT_NEAR(*LoadIntensity(*FindKernel("tiled32"), big), 32.0 / 4.0, 0.1);
+  const KernelSpec& rung = *FindKernel("blocktile_2d");
+  EXPECT_NEAR(*LoadIntensity(rung, big), 1.0 / (2.0 * (1.0 / rung.tile_m + 1.0 / rung.tile_n)), 0.5);
+}
+
+}  // namespace
+}  // namespace kernels
+
+namespace kernels {
+namespace {
+
+BenchResult Measured(const char* kernel, Shape shape, double gflops) {
+  BenchResult result;
+  result.kernel = kernel;
+  result.shape = shape;
+  result.gflops = gflops;
+  result.verified = true;
+  return result;
+}
+
+TEST(Ladder, RowsAreFp32KernelsInTeachingOrderWithCublasLast) {
+  const Shape big = Shape::Square(4096);
+  const std::vector<BenchResult> results = {
+      Measured("cublas_fp32", big, 50000), Measured("double_buffered", big, 43000), Measured("cublas_tf32", big, 300000),
+      Measured("naive", big, 2000), Measured("tiled32", big, 9000), Measured("tiled32", Shape::Square(1024), 8000)};
+  const std::vector<LadderRow> rows = LadderAt(results, big);
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_STREQ(rows[0].spec->name, "naive");
+  EXPECT_STREQ(rows[1].spec->name, "tiled32");
+  EXPECT_EQ(rows[1].result->gflops, 9000);
+  EXPECT_STREQ(rows[2].spec->name, "double_buffered");
+  EXPECT_STREQ(rows[3].spec->name, "cublas_fp32");
+  EXPECT_FALSE(rows[3].intensity.has_value());
+  EXPECT_EQ(LadderShape(results, ""), big) << "the largest square size by default";
+  EXPECT_EQ(LadderShape(results, "1024"), Shape::Square(1024)) << "the chosen size when measured";
+  EXPECT_EQ(LadderShape(results, "777"), big) << "a size with no result falls back";
+  EXPECT_FALSE(LadderShape({}, "").has_value());
+}
+
+}  // namespace
+}  // namespace kernels
