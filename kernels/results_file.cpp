@@ -11,6 +11,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "kernels/ladder.h"
+#include "kernels/registry.h"
 #include "sim/atomic_file.h"
 #include "sim/input_file.h"
 #include "sim/json_input.h"
@@ -306,6 +308,19 @@ std::string NowIso8601() {
   return stamp;
 }
 
+namespace {
+
+// What the ladder view shows beside a result, for readers of the JSON (never read back: the
+// registry derives them again).
+void AddLadderFigures(const BenchResult& r, json& row) {
+  const KernelSpec* spec = FindKernel(r.kernel);
+  if (spec == nullptr) return;
+  row["idea"] = IdeaOf(*spec);
+  if (const std::optional<double> intensity = LoadIntensity(*spec, r.shape)) row["flop_per_byte"] = *intensity;
+}
+
+}  // namespace
+
 std::string ResultsToJson(const ResultsFile& file) {
   json j = {{"format", kFormatName},
             {"version", kFormatVersion},
@@ -315,6 +330,7 @@ std::string ResultsToJson(const ResultsFile& file) {
   for (const BenchResult& r : file.results) {
     json row = json::object();
     for (const Field& f : Fields()) row[f.name] = f.to_json(r);
+    AddLadderFigures(r, row);
     j["results"].push_back(std::move(row));
   }
   return j.dump(2) + "\n";

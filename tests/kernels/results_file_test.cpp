@@ -1,6 +1,7 @@
 #include "kernels/results_file.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "kernels/ladder.h"
+#include "kernels/registry.h"
 
 namespace kernels {
 namespace {
@@ -101,6 +105,16 @@ TEST(ResultsFile, JsonRoundTrip) {
   const auto error = ResultsFromJson(ResultsToJson(original), loaded);
   ASSERT_FALSE(error) << *error;
   ExpectSame(original, loaded);
+}
+
+// bench --json carries what the ladder view shows beside each result; reading ignores it.
+TEST(ResultsFile, JsonCarriesTheLadderFigures) {
+  const nlohmann::json j = nlohmann::json::parse(ResultsToJson(SampleFile()));
+  const nlohmann::json& tiled = j.at("results").at(0);
+  EXPECT_EQ(tiled.at("idea").get<std::string>(), IdeaOf(*FindKernel("tiled16")));
+  // TILE 16 at 4096³: A read 256 times over, B 256 times; 2·4096³ flops over the bytes of those and C.
+  const double n = 4096, loads = 2 * (n / 16) * n * n;
+  EXPECT_DOUBLE_EQ(tiled.at("flop_per_byte").get<double>(), 2 * n * n * n / (4 * (loads + n * n)));
 }
 
 TEST(ResultsFile, CsvRoundTripWithQuotedText) {
