@@ -43,7 +43,7 @@ const GpuStatus& ProbeGpu();
 GpuStatus ProbeGpuModuleAt(const std::string& path);
 
 // Where ProbeGpu looks for the module, from the executable's path (/proc/self/exe):
-// <prefix>/lib/tilescope/ for an installed <prefix>/bin/tilescope, else beside the binary.
+// <prefix>/lib/tilescope/gpu/ for an installed <prefix>/bin/tilescope, else beside the binary.
 std::string DefaultGpuModulePath();
 
 // "13.0" from CUDA's 13000.

@@ -133,14 +133,14 @@ std::string CudaVersionString(int version) {
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
 }
 
-// Installed, the binary is <prefix>/bin/tilescope and the module <prefix>/lib/tilescope/
+// Installed, the binary is <prefix>/bin/tilescope and the module <prefix>/lib/tilescope/gpu/
 // (packaging/Install.cmake); in the build tree both sit in the build folder. Decided by the
 // binary's folder, not by which file exists: a build without CUDA has no module anywhere,
 // and its message should name the place this layout keeps it.
 std::string DefaultGpuModulePath() {
   const std::string dir = ExecutableDir();
   const bool installed = dir.size() >= 4 && dir.compare(dir.size() - 4, 4, "/bin") == 0;
-  return installed ? dir.substr(0, dir.size() - 4) + "/lib/tilescope/" + kModuleFileName
+  return installed ? dir.substr(0, dir.size() - 4) + "/lib/tilescope/gpu/" + kModuleFileName
                    : dir + "/" + kModuleFileName;
 }
 

@@ -3,7 +3,10 @@
 # app under a prefix; CPack (`scripts/build.sh package`) wraps that layout in a .deb:
 #
 #   bin/tilescope
-#   lib/tilescope/libtilescope_gpu.so        with CUDA; kernels/gpu_module.cpp looks here
+#   lib/tilescope/gpu/libtilescope_gpu.so    with CUDA; kernels/gpu_module.cpp looks here
+#                                            (a folder below lib/tilescope: CPack adds ldconfig
+#                                            calls for a library one level under /usr/lib,
+#                                            and this one is opened by path, never linked)
 #   share/tilescope/                         assets/; app/cli/asset_paths.cpp looks here
 #   share/applications/tilescope.desktop
 #   share/icons/hicolor/{scalable,NxN}/apps/tilescope.{svg,png}
@@ -77,7 +80,7 @@ add_custom_target(tilescope_packaging_files ALL DEPENDS ${generated_files})
 
 install(TARGETS tilescope RUNTIME DESTINATION bin)
 if(TARGET tilescope_gpu)
-  install(TARGETS tilescope_gpu LIBRARY DESTINATION lib/tilescope)
+  install(TARGETS tilescope_gpu LIBRARY DESTINATION lib/tilescope/gpu)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION share/tilescope)
 install(FILES ${TILESCOPE_PACKAGING_DIR}/tilescope.desktop DESTINATION share/applications)

@@ -3,7 +3,7 @@ this build tree, `dpkg -x` unpacks it into a throw-away root, and the installed 
 run from an unrelated folder with a bare environment: --version must name the unpacked
 prefix's assets and GPU module, `trace` must print what the build tree's binary prints, the
 GUI must draw the default lesson under Xvfb with the packaged fonts, the menu entry must
-validate, and lintian must report no errors.
+validate, and lintian must report no errors and no warnings.
 
 package_test.py CPACK CPACK_CONFIG BUILD_BINARY VERSION HAS_CUDA(ON|OFF) ASSETS_DIR SCREENSHOT
 SCREENSHOT is kept (outside the throw-away root) so a person can look at the window.
@@ -39,7 +39,7 @@ class Package:
         self.root = os.path.join(self.tmp, "root")
         self.prefix = os.path.join(self.root, "usr")
         self.binary = os.path.join(self.prefix, "bin", "tilescope")
-        self.module = os.path.join(self.prefix, "lib", "tilescope", "libtilescope_gpu.so")
+        self.module = os.path.join(self.prefix, "lib", "tilescope", "gpu", "libtilescope_gpu.so")
         # An empty folder to run from, and a bare environment: no LD_LIBRARY_PATH, no
         # TILESCOPE_FONT_DIR, no settings of the person running the tests.
         self.elsewhere = os.path.join(self.tmp, "elsewhere")
@@ -94,7 +94,7 @@ class Package:
                 expected.append("./usr/share/tilescope/" + relative)
         missing = [f for f in expected if f not in files]
         check(not missing, "the package holds the binary, assets, menu entry, icons, man page, docs %s" % missing)
-        module = "./usr/lib/tilescope/libtilescope_gpu.so"
+        module = "./usr/lib/tilescope/gpu/libtilescope_gpu.so"
         check((module in files) == self.has_cuda,
               "the GPU module is packaged" if self.has_cuda else "no GPU module in a build without CUDA")
 
@@ -174,6 +174,7 @@ class Package:
         status, output = run(["lintian", "--fail-on", "error", self.deb], timeout=300)
         print(output)
         check(status == 0 and "E: " not in output, "lintian reports no errors")
+        check("W: " not in output, "lintian reports no warnings")
 
 
 def main():
