@@ -20,6 +20,15 @@ struct DeviceInfo {
   double fp32_peak_gflops = 0;      // SMs · lanes · 2 (an FMA is two flops) · clock
   int max_grid_x = 0;
   int max_grid_y = 0;
+  // What one SM holds, for the occupancy view (kernels/occupancy.h).
+  int max_threads_per_block = 0;
+  int max_threads_per_sm = 0;
+  int max_blocks_per_sm = 0;
+  int registers_per_sm = 0;
+  int max_registers_per_block = 0;
+  int shared_per_sm = 0;
+  int max_shared_per_block_optin = 0;
+  int shared_reserved_per_block = 0;
 };
 
 // FP32 lanes per SM by compute capability (CUDA C Programming Guide, arithmetic

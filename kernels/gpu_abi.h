@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TS_GPU_ABI_VERSION 1
+#define TS_GPU_ABI_VERSION 2
 
 typedef enum TsStatus { TS_OK = 0, TS_CANCELLED = 1, TS_ERROR = 2 } TsStatus;
 
@@ -31,7 +31,26 @@ typedef struct TsDeviceInfo {
   int max_grid_y;
   int runtime_version; /* cudaRuntimeGetVersion: 1000·major + 10·minor */
   int driver_version;  /* cudaDriverGetVersion; 0 without a driver */
+  /* What one SM holds (the occupancy view's limits for the present GPU). */
+  int max_threads_per_block;
+  int max_threads_per_sm;
+  int max_blocks_per_sm;
+  int registers_per_sm;
+  int max_registers_per_block;
+  int shared_per_sm;               /* bytes: cudaDevAttrMaxSharedMemoryPerMultiprocessor */
+  int max_shared_per_block_optin;  /* bytes */
+  int shared_reserved_per_block;   /* bytes: cudaDevAttrReservedSharedMemoryPerBlock */
 } TsDeviceInfo;
+
+/* What the compiled kernel asks of an SM (cudaFuncGetAttributes), and how many of its
+ * blocks the device says fit on one (cudaOccupancyMaxActiveBlocksPerMultiprocessor at the
+ * block size it launches with). */
+typedef struct TsKernelResources {
+  int registers_per_thread;
+  int static_shared_bytes;
+  int threads_per_block;
+  int blocks_per_sm;
+} TsKernelResources;
 
 /* Nonzero asks the module to stop before its next launch. */
 typedef int (*TsCancelFn)(void* user);
@@ -53,6 +72,9 @@ typedef const char* (*TsKernelNameFn)(int kernel);
 
 /* Device 0's description, or why there is none (no driver, driver too old, no device). */
 typedef TsStatus (*TsProbeFn)(TsDeviceInfo* info, char* error, size_t error_size);
+
+/* Resources of `kernel` (a teaching or ladder row; cuBLAS rows are an error). */
+typedef TsStatus (*TsKernelResourcesFn)(int kernel, TsKernelResources* resources, char* error, size_t error_size);
 
 /* Buffers for C = A·B at one shape, and the cuBLAS FP32 reference C. With a and b null,
  * A and B are seeded random values in [-1, 1) (random_fill.h); otherwise copied from the

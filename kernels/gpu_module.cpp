@@ -73,6 +73,14 @@ DeviceInfo ToDeviceInfo(const TsDeviceInfo& raw) {
   info.fp32_peak_gflops = raw.sm_count * info.fp32_lanes_per_sm * 2.0 * info.clock_mhz / 1e3;
   info.max_grid_x = raw.max_grid_x;
   info.max_grid_y = raw.max_grid_y;
+  info.max_threads_per_block = raw.max_threads_per_block;
+  info.max_threads_per_sm = raw.max_threads_per_sm;
+  info.max_blocks_per_sm = raw.max_blocks_per_sm;
+  info.registers_per_sm = raw.registers_per_sm;
+  info.max_registers_per_block = raw.max_registers_per_block;
+  info.shared_per_sm = raw.shared_per_sm;
+  info.max_shared_per_block_optin = raw.max_shared_per_block_optin;
+  info.shared_reserved_per_block = raw.shared_reserved_per_block;
   return info;
 }
 
@@ -157,7 +165,8 @@ std::unique_ptr<GpuModule> LoadGpuModule(const std::string& path, std::string& e
                   Resolve(handle, "ts_session_create", module->session_create, error) &&
                   Resolve(handle, "ts_session_destroy", module->session_destroy, error) &&
                   Resolve(handle, "ts_run", module->run, error) &&
-                  Resolve(handle, "ts_race_trial", module->race_trial, error);
+                  Resolve(handle, "ts_race_trial", module->race_trial, error) &&
+                  Resolve(handle, "ts_kernel_resources", module->kernel_resources, error);
   if (!ok) {
     error = path + ": " + error;
     return nullptr;

@@ -20,6 +20,7 @@ struct GpuModule {
   TsSessionDestroyFn session_destroy = nullptr;
   TsRunFn run = nullptr;
   TsRaceTrialFn race_trial = nullptr;
+  TsKernelResourcesFn kernel_resources = nullptr;
 };
 
 // Opens the module at `path` and resolves its functions; checks its ABI version and that

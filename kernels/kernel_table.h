@@ -60,6 +60,9 @@ struct KernelSpec {
   int thread_n = 1;
   int warp_m = 0;
   int warp_n = 0;
+  // kTiled only: the B tile stored transposed, so a warp's reads of Bs conflict in the
+  // banks (lesson 6); the products and C are the same.
+  bool bs_transposed = false;
 };
 
 // Threads in one block: each computes thread_m × thread_n elements of the block tile.
@@ -76,6 +79,13 @@ constexpr Precision kF32 = Precision::kFp32;
 constexpr KernelSpec Tiled(const char* name, const char* label, int tile, Barrier first, Barrier second,
                            bool in_default) {
   return {name, label, KernelFamily::kTiled, tile, tile, tile, first, second, true, true, kF32, in_default};
+}
+
+// The tiled kernel with both barriers and Bs stored transposed: lesson 6's bank conflicts.
+constexpr KernelSpec TiledBankConflict(const char* name, const char* label, int tile) {
+  KernelSpec spec = Tiled(name, label, tile, kSt, kSt, false);
+  spec.bs_transposed = true;
+  return spec;
 }
 
 // A ladder rung: block tile tm × tn stepping through K by tk, thread_m × thread_n per
@@ -126,6 +136,10 @@ inline constexpr KernelSpec kKernelTable[] = {
     // Seed 004: no bounds guard and floor(K/T) phases; wrong whenever a size is not a multiple of 16.
     {"tiled16_unguarded", "tiled 16, unguarded, K/T rounded down", KernelFamily::kTiled, 16, 16, 16,
      table_detail::kSt, table_detail::kSt, false, false, table_detail::kF32, false},
+    // Lesson 6: Bs stored transposed, so a warp's reads of it conflict in the shared banks.
+    table_detail::TiledBankConflict("tiled8_bank_conflict",  "tiled 8, Bs transposed (bank conflicts)",  8),
+    table_detail::TiledBankConflict("tiled16_bank_conflict", "tiled 16, Bs transposed (bank conflicts)", 16),
+    table_detail::TiledBankConflict("tiled32_bank_conflict", "tiled 32, Bs transposed (bank conflicts)", 32),
     // The ladder (kernels/04_… to 10_…), each rung one idea more than the last.
     table_detail::Rung("blocktile_1d",    "04 1D register blocking",       LadderRung::kBlocktile1d,    64,  64,  8, 8, 1, 0,  0),
     table_detail::Rung("blocktile_2d",    "05 2D register blocking",       LadderRung::kBlocktile2d,    128, 128, 8, 8, 8, 0,  0),

@@ -53,6 +53,7 @@ std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const 
   lesson.barrier2 = ToModel(kernel.second_barrier);
   lesson.guard = kernel.guarded;
   lesson.tile_count = kernel.ceil_tiles ? sim::TileCount::kCeil : sim::TileCount::kFloor;
+  lesson.bs_layout = kernel.bs_transposed ? sim::SharedLayout::kTransposed : sim::SharedLayout::kRowMajor;
   lesson.scheduler = sim::SchedulerKind::kRealistic;
   return lesson;
 }

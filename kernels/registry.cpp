@@ -16,7 +16,7 @@ bool Matches(const KernelSpec& spec, const KernelQuery& query) {
   if (query.family == KernelFamily::kNaive) return spec.guarded == query.guarded;
   return spec.tile_k == query.tile_k && spec.first_barrier == query.first_barrier &&
          spec.second_barrier == query.second_barrier && spec.guarded == query.guarded &&
-         spec.ceil_tiles == query.ceil_tiles;
+         spec.ceil_tiles == query.ceil_tiles && spec.bs_transposed == query.bs_transposed;
 }
 
 std::string JoinTiles(const std::vector<std::string>& tiles) {
@@ -98,6 +98,7 @@ std::string DescribeParameters(const KernelSpec& spec) {
     if (spec.warp_m > 0) text << " · warp tile " << spec.warp_m << "×" << spec.warp_n;
     text << " · " << ThreadsPerBlock(spec) << " threads";
   }
+  if (spec.bs_transposed) text << " · Bs transposed (bank conflicts)";
   if (IsTiledFamily(spec.family)) {
     text << " · barriers " << ToString(spec.first_barrier) << " / " << ToString(spec.second_barrier)
          << (spec.ceil_tiles ? " · ceil(K/T) phases" : " · floor(K/T) phases");
@@ -127,6 +128,7 @@ KernelLookup FindCompiledKernel(const KernelQuery& query) {
   if (IsTiledFamily(query.family)) {
     reason << " with barriers " << ToString(query.first_barrier) << " / " << ToString(query.second_barrier);
   }
+  if (query.bs_transposed) reason << ", Bs transposed";
   reason << (query.guarded ? ", guarded" : ", unguarded");
   if (IsTiledFamily(query.family)) reason << (query.ceil_tiles ? ", ceil(K/T) phases" : ", floor(K/T) phases");
   reason << "; compiled: " << (tiles.empty() ? std::string("none of this kind") : JoinTiles(tiles));
@@ -136,7 +138,10 @@ KernelLookup FindCompiledKernel(const KernelQuery& query) {
 RaceSet RaceSetForTile(int tile) {
   RaceSet set;
   for (const KernelSpec& spec : kKernelTable) {
-    if (spec.family != KernelFamily::kTiled || spec.tile_m != tile || !spec.guarded || !spec.ceil_tiles) continue;
+    if (spec.family != KernelFamily::kTiled || spec.tile_m != tile || !spec.guarded || !spec.ceil_tiles ||
+        spec.bs_transposed) {
+      continue;
+    }
     if (spec.first_barrier == Barrier::kSyncthreads && spec.second_barrier == Barrier::kSyncthreads) {
       set.baseline = &spec;
     } else {

@@ -40,6 +40,7 @@ struct KernelQuery {
   Barrier second_barrier = Barrier::kSyncthreads;
   bool guarded = true;
   bool ceil_tiles = true;
+  bool bs_transposed = false;  // kTiled: lesson 6's transposed Bs
 };
 
 // The compiled kernel that runs exactly this query, or none with the reason in words

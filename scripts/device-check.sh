@@ -72,8 +72,11 @@ grep -E 'Test +#|tests passed|tests failed' "$out/ctest_cli.log"
 "$tilescope" verify "$build/tests/kernels/vectors/good.bin"
 
 echo "== model check: the GPU's C against the model's, bit for bit, at small sizes"
-"$tilescope" bench --kernels naive,tiled2,tiled16,tiled32,rect32x16x16,tiled2_nosync12,tiled16_nosync1,tiled16_unguarded \
+"$tilescope" bench --kernels naive,tiled2,tiled16,tiled32,rect32x16x16,tiled2_nosync12,tiled16_nosync1,tiled16_unguarded,tiled16_bank_conflict,tiled32_bank_conflict \
   --sizes 4,37x29x53,128 --reps 3
+
+echo "== occupancy: the model with the device's limits and registers, TILE 2, 8, 16, 32"
+for tile in 2 8 16 32; do "$tilescope" occupancy --tile "$tile" --gpu present; done | tee "$out/occupancy.txt"
 
 echo "== bench: naive, tiled 8/16/32, cuBLAS FP32 and TF32 at 256..8192"
 "$tilescope" bench --kernels naive,tiled8,tiled16,tiled32,cublas_fp32,cublas_tf32 --sizes 256:8192 \

@@ -1,4 +1,4 @@
-// kernel_source_data.h — the kernel files' text, generated into the build tree from
+// kernel_source_data.h — the kernel files' text (and the kernels' measured resources), generated into the build tree from
 // kernels/ (see sim/CMakeLists.txt). Read them through kernel_source.h.
 #pragma once
 
@@ -8,5 +8,7 @@ extern const char kNaiveSource[];
 extern const char kTiledSource[];
 extern const char kTiledRectSource[];
 extern const char kSyncSource[];
+extern const char kTiledNumbaSource[];  // kernels/python/02_tiled_numba.py
+extern const char kKernelResources[];  // sim/kernel_resources.json
 
 }  // namespace sim::embedded

@@ -24,6 +24,8 @@ constexpr std::array<std::pair<const char*, SyncKind>, 3> kSyncNames{
     {{"syncthreads", SyncKind::kSyncthreads}, {"syncwarp", SyncKind::kSyncwarp}, {"off", SyncKind::kNone}}};
 constexpr std::array<std::pair<const char*, TileCount>, 2> kTileCountNames{
     {{"ceil", TileCount::kCeil}, {"floor", TileCount::kFloor}}};
+constexpr std::array<std::pair<const char*, SharedLayout>, 2> kLayoutNames{
+    {{"row-major", SharedLayout::kRowMajor}, {"transposed", SharedLayout::kTransposed}}};
 constexpr std::array<std::pair<const char*, SchedulerKind>, 4> kSchedulerNames{
     {{"realistic", SchedulerKind::kRealistic},
      {"thread", SchedulerKind::kThreadOrder},
@@ -96,6 +98,10 @@ std::optional<ValidationError> Validate(const LessonConfig& config) {
       }
     }
   }
+  if (config.bs_layout != SharedLayout::kRowMajor && config.kernel != KernelKind::kTiled) {
+    return ValidationError{"bs_layout", std::string("bs_layout = ") + Name(config.bs_layout) +
+                                            ": only the square tiled kernel (02_tiled.cu) has the transposed Bs variant"};
+  }
   const TileShape tiles = config.Tiles();
   if (config.kernel == KernelKind::kTiledRect) {
     for (const auto& [field, value] : {std::pair{"tm", tiles.tm}, std::pair{"tn", tiles.tn}, std::pair{"tk", tiles.tk}}) {
@@ -145,16 +151,19 @@ const char* SourceText(SyncKind kind) {
   return "?";
 }
 const char* Name(TileCount kind) { return NameOf(kind, kTileCountNames); }
+const char* Name(SharedLayout layout) { return NameOf(layout, kLayoutNames); }
 const char* Name(SchedulerKind kind) { return NameOf(kind, kSchedulerNames); }
 const char* Name(FillKind kind) { return NameOf(kind, kFillNames); }
 std::optional<KernelKind> ParseKernelKind(const std::string& text) { return ParseName(text, kKernelNames); }
 std::optional<SyncKind> ParseSyncKind(const std::string& text) { return ParseName(text, kSyncNames); }
 std::optional<TileCount> ParseTileCount(const std::string& text) { return ParseName(text, kTileCountNames); }
+std::optional<SharedLayout> ParseSharedLayout(const std::string& text) { return ParseName(text, kLayoutNames); }
 std::optional<SchedulerKind> ParseSchedulerKind(const std::string& text) { return ParseName(text, kSchedulerNames); }
 std::optional<FillKind> ParseFillKind(const std::string& text) { return ParseName(text, kFillNames); }
 std::string KernelKindNames() { return JoinNames(kKernelNames); }
 std::string SyncKindNames() { return JoinNames(kSyncNames); }
 std::string TileCountNames() { return JoinNames(kTileCountNames); }
+std::string SharedLayoutNames() { return JoinNames(kLayoutNames); }
 std::string SchedulerKindNames() { return JoinNames(kSchedulerNames); }
 
 std::vector<float> FillMatrix(const MatrixFill& fill, int rows, int cols) {

@@ -18,6 +18,10 @@ enum class SyncKind : std::uint8_t { kSyncthreads, kSyncwarp, kNone };
 // ceil(K/T) tiles as the seeds' guarded kernels, or K/T rounded down as seed 004's hint code.
 enum class TileCount : std::uint8_t { kCeil, kFloor };
 
+// How the tiled kernel lays out its B tile: row-major as the seeds (Bs[k][tx]), or transposed
+// (Bs[tx][k], lesson 6): the same elements at other addresses, so other banks.
+enum class SharedLayout : std::uint8_t { kRowMajor, kTransposed };
+
 enum class SchedulerKind : std::uint8_t { kRealistic, kThreadOrder, kRandom, kRaceExposing };
 
 enum class FillKind : std::uint8_t { kSequence, kRandom, kIdentity, kExplicit };
@@ -57,6 +61,7 @@ struct LessonConfig {
   SyncKind barrier2 = SyncKind::kSyncthreads;
   bool guard = true;
   TileCount tile_count = TileCount::kCeil;
+  SharedLayout bs_layout = SharedLayout::kRowMajor;  // kTiled only
   SchedulerKind scheduler = SchedulerKind::kRealistic;
   std::uint64_t seed = 1;
   MatrixFill fill_a{};
@@ -89,17 +94,20 @@ const char* Name(SyncKind kind);
 // "__syncwarp()", or "off".
 const char* SourceText(SyncKind kind);
 const char* Name(TileCount kind);
+const char* Name(SharedLayout layout);
 const char* Name(SchedulerKind kind);
 const char* Name(FillKind kind);
 std::optional<KernelKind> ParseKernelKind(const std::string& text);
 std::optional<SyncKind> ParseSyncKind(const std::string& text);
 std::optional<TileCount> ParseTileCount(const std::string& text);
+std::optional<SharedLayout> ParseSharedLayout(const std::string& text);
 std::optional<SchedulerKind> ParseSchedulerKind(const std::string& text);
 std::optional<FillKind> ParseFillKind(const std::string& text);
 // What each Parse* accepts, listed for messages and help: "tiled, rect, naive".
 std::string KernelKindNames();
 std::string SyncKindNames();
 std::string TileCountNames();
+std::string SharedLayoutNames();
 std::string SchedulerKindNames();
 
 // A matrix of rows × cols filled as `fill` says (explicit values must have rows·cols entries).

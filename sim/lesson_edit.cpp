@@ -175,6 +175,8 @@ const std::vector<LessonField>& LessonFields() {
       {"barrier1", "syncthreads, syncwarp or off", "1st barrier (after the loads): syncthreads, syncwarp or off"},
       {"barrier2", "syncthreads, syncwarp or off", "2nd barrier (after the products): syncthreads, syncwarp or off"},
       {"guard", "on or off", "Bounds guard: on (default) or off (out-of-bounds accesses are flagged)"},
+      {"bs_layout", "row-major or transposed",
+       "Layout of the B tile: row-major (Bs[k][tx], default) or transposed (Bs[tx][k]: bank conflicts)"},
       {"tiles", "ceil or floor", "Tile count: ceil (ceil(K/T), default) or floor (K/T: skips the tail)"},
       {"scheduler", "realistic, thread, random or race", "realistic (default), thread, random or race (race-exposing)"},
       {"seed", "N", "Scheduler seed (default 1)"},
@@ -198,6 +200,9 @@ std::optional<ValidationError> ApplyLessonEdit(const std::string& key, const std
   if (key == "barrier1") return SetName(key, value, shown_as, lesson.barrier1, ParseBarrier, SyncKindNames());
   if (key == "barrier2") return SetName(key, value, shown_as, lesson.barrier2, ParseBarrier, SyncKindNames());
   if (key == "guard") return SetSwitch(key, value, shown_as, lesson.guard);
+  if (key == "bs_layout") {
+    return SetName(key, value, shown_as, lesson.bs_layout, ParseSharedLayout, SharedLayoutNames());
+  }
   if (key == "tiles") return SetName(key, value, shown_as, lesson.tile_count, ParseTileCount, TileCountNames());
   if (key == "scheduler") {
     return SetName(key, value, shown_as, lesson.scheduler, ParseSchedulerKind, SchedulerKindNames());

@@ -208,6 +208,7 @@ std::string LessonToJson(const LessonConfig& lesson) {
   out["barrier1"] = Name(lesson.barrier1);
   out["barrier2"] = Name(lesson.barrier2);
   out["guard"] = lesson.guard;
+  if (lesson.bs_layout != SharedLayout::kRowMajor) out["bs_layout"] = Name(lesson.bs_layout);
   out["tiles"] = Name(lesson.tile_count);
   out["scheduler"] = Name(lesson.scheduler);
   out["seed"] = lesson.seed;

@@ -5,21 +5,11 @@
 #include <limits>
 #include <utility>
 
+#include "sim/bank_conflicts.h"
 #include "sim/kernel_source.h"
 
 namespace sim {
 namespace {
-
-// Extra wavefronts a shared access needs: distinct words that fall in the same bank are
-// served one after another; equal words are broadcast.
-int BankConflicts(std::array<std::int64_t, kWarpSize>& words, int count) {
-  std::sort(words.begin(), words.begin() + count);
-  const int distinct = static_cast<int>(std::unique(words.begin(), words.begin() + count) - words.begin());
-  std::array<int, kSharedBanks> per_bank{};
-  int worst = 0;
-  for (int i = 0; i < distinct; ++i) worst = std::max(worst, ++per_bank[static_cast<std::size_t>(words[i] % kSharedBanks)]);
-  return std::max(0, worst - 1);
-}
 
 constexpr int kBytesPerFloat = 4;
 constexpr int kSectorBytes = 32;
@@ -33,7 +23,7 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
       memory_(config.m, config.n, config.k, std::move(a), std::move(b)) {
   for (int op = 0; op < kOpCount; ++op) lines_[static_cast<std::size_t>(op)] = LineOf(config.kernel, static_cast<Op>(op));
   const Geometry& g = geometry_;
-  state_.shared = SharedMemory(g.naive ? 0 : g.blocks, g.tm, g.tn, g.tk);
+  state_.shared = SharedMemory(g.naive ? 0 : g.blocks, g.tm, g.tn, g.tk, config.bs_layout == SharedLayout::kTransposed);
   state_.hazard_detector = HazardDetector(g.blocks, g.naive ? 0 : state_.shared.CellsPerBlock());
   state_.scheduler = Scheduler(config.scheduler, config.seed, g.threads(), g.warps());
   state_.reads = GlobalReadCounter(g.m * g.k, g.k * g.n, g.blocks);
@@ -597,30 +587,14 @@ void Machine::PrecomputeBankConflicts() {
   if (geometry_.naive) return;
   const Geometry& g = geometry_;
   bank_conflicts_.assign(static_cast<std::size_t>(g.warps_per_block) * 3 * g.tk, 0);
+  // An access of N ways takes N − 1 extra wavefronts.
+  const auto extra = [this](int w, WarpAccess access, int j) { return std::max(0, BankWays(config_, w, access, j) - 1); };
   for (int w = 0; w < g.warps_per_block; ++w) {
-    const Warp& warp = state_.warps[static_cast<std::size_t>(w)];
     for (int j = 0; j < g.tk; ++j) {
-      for (Op op : {Op::kStoreAs, Op::kStoreBs, Op::kFma}) {
-        const ProgramCounter pc{op, 0, j};
-        std::array<std::int64_t, kWarpSize> first{};
-        std::array<std::int64_t, kWarpSize> second{};
-        int count = 0;
-        for (int lane = 0; lane < warp.lane_count; ++lane) {
-          const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
-          if (!program_.Contains(thread, pc)) continue;
-          if (op == Op::kStoreAs) {
-            first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kAs, thread.ty, program_.AColumn(thread, j));
-          } else if (op == Op::kStoreBs) {
-            first[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, program_.BRow(thread, j), thread.tx);
-          } else {
-            first[static_cast<std::size_t>(count)] = state_.shared.Word(TileId::kAs, thread.ty, j);
-            second[static_cast<std::size_t>(count++)] = state_.shared.Word(TileId::kBs, j, thread.tx);
-          }
-        }
-        int conflicts = BankConflicts(first, count);
-        if (op == Op::kFma) conflicts += BankConflicts(second, count);
-        bank_conflicts_[ConflictSlot(w, pc)] = static_cast<std::uint8_t>(conflicts);
-      }
+      bank_conflicts_[ConflictSlot(w, {Op::kStoreAs, 0, j})] = static_cast<std::uint8_t>(extra(w, WarpAccess::kStoreAs, j));
+      bank_conflicts_[ConflictSlot(w, {Op::kStoreBs, 0, j})] = static_cast<std::uint8_t>(extra(w, WarpAccess::kStoreBs, j));
+      bank_conflicts_[ConflictSlot(w, {Op::kFma, 0, j})] =
+          static_cast<std::uint8_t>(extra(w, WarpAccess::kReadAs, j) + extra(w, WarpAccess::kReadBs, j));
     }
   }
 }

@@ -2,12 +2,13 @@
 
 namespace sim {
 
-SharedMemory::SharedMemory(int blocks, int tm, int tn, int tk)
+SharedMemory::SharedMemory(int blocks, int tm, int tn, int tk, bool bs_transposed)
     : tm_(tm),
       tn_(tn),
       tk_(tk),
       as_words_(tm * tk),
       bs_words_(tk * tn),
+      bs_transposed_(bs_transposed),
       cells_(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(tm * tk + tk * tn)) {}
 
 SharedTile SharedMemory::Tile(int block, TileId tile) const {

@@ -45,12 +45,17 @@ struct SharedTile {
 class SharedMemory {
  public:
   SharedMemory() = default;
-  SharedMemory(int blocks, int tm, int tn, int tk);
+  SharedMemory(int blocks, int tm, int tn, int tk, bool bs_transposed = false);
 
   int CellsPerBlock() const { return as_words_ + bs_words_; }
   // Word index inside the block's shared memory (As first, then Bs): bank = word % 32.
   int Word(TileId tile, int row, int col) const {
     return tile == TileId::kAs ? row * tk_ + col : as_words_ + row * tn_ + col;
+  }
+  // The word the kernel's address of that cell falls on, which decides its bank: the same as
+  // Word() except for a transposed Bs, which keeps element (k, c) at Bs[c][k].
+  int AddressWord(TileId tile, int row, int col) const {
+    return tile == TileId::kBs && bs_transposed_ ? as_words_ + col * tk_ + row : Word(tile, row, col);
   }
   SharedCell& Cell(int block, int word) { return cells_[static_cast<std::size_t>(block) * CellsPerBlock() + word]; }
   const SharedCell& Cell(int block, int word) const {
@@ -66,6 +71,7 @@ class SharedMemory {
   int tk_ = 0;
   int as_words_ = 0;
   int bs_words_ = 0;
+  bool bs_transposed_ = false;
   std::vector<SharedCell> cells_;
 };
 

@@ -1,6 +1,7 @@
 #include "app/cli/subcommands.h"
 
 #include "app/cli/bench_command.h"
+#include "app/cli/occupancy_command.h"
 #include "app/cli/trace_command.h"
 #include "app/cli/verify_command.h"
 
@@ -24,6 +25,7 @@ void AddSubcommands(CLI::App& app, std::function<int()>& action) {
   AddTraceCommand(app, action);
   AddBenchCommand(app, action);
   AddVerifyCommand(app, action);
+  AddOccupancyCommand(app, action);
   app.footer(SubcommandFooter(app));
 }
 

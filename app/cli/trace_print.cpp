@@ -91,8 +91,10 @@ std::string TileText(const sim::LessonConfig& config) {
 }
 
 std::string KernelText(const sim::LessonConfig& config) {
+  const std::string layout =
+      config.bs_layout == sim::SharedLayout::kTransposed ? ", Bs stored transposed (Bs[tx][k]: bank conflicts)" : "";
   return std::string(sim::Name(config.kernel)) + " (kernels/" + std::string(sim::SourceFor(config.kernel).file_name) +
-         "), " + TileText(config);
+         "), " + TileText(config) + layout;
 }
 
 void PrintHeader(std::FILE* out, const TraceReport& report) {

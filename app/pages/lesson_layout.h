@@ -5,7 +5,7 @@
 namespace gui {
 
 // Normal: three columns over a bottom strip —
-//   Controls / Counters | Matrices over Shared tiles + Threads | Kernel source over Hazards + Race lab
+//   Controls / Counters / Occupancy | Matrices over Shared tiles + Threads | Kernel source over Hazards + Race lab
 //   Narration | Timeline (the strip).
 inline constexpr float kStripTop = 0.84f;  // where the bottom strip starts
 inline constexpr float kLeftColumn = 0.25f;
@@ -20,7 +20,9 @@ inline constexpr float kShowSourceRow = 0.48f;  // Kernel source over Shared til
 inline constexpr float kShowStrip = 0.83f;      // the narration below
 
 inline constexpr PanelSlot kControlsSlot{{0.0f, 0.0f, kLeftColumn, 0.36f}};
-inline constexpr PanelSlot kCountersSlot{{0.0f, 0.36f, kLeftColumn, kStripTop - 0.36f}};
+inline constexpr float kOccupancyTop = 0.60f;  // Counters over Occupancy in the left column
+inline constexpr PanelSlot kCountersSlot{{0.0f, 0.36f, kLeftColumn, kOccupancyTop - 0.36f}};
+inline constexpr PanelSlot kOccupancySlot{{0.0f, kOccupancyTop, kLeftColumn, kStripTop - kOccupancyTop}};
 inline constexpr PanelSlot kMatricesSlot{{kLeftColumn, 0.0f, kSourceColumn - kLeftColumn, kUpperRow},
                                          {0.0f, 0.0f, kShowColumn, kShowStrip}};
 inline constexpr PanelSlot kSharedTilesSlot{{kLeftColumn, kUpperRow, 0.185f, kStripTop - kUpperRow},

@@ -27,6 +27,7 @@ void LessonPage::Rebuild(const sim::LessonConfig& config) {
   whole_run_.Start(*simulation_);
   simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
   comparison_.Request(*simulation_);
+  occupancy_.Request(config);
 }
 
 void LessonPage::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
@@ -92,6 +93,12 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
                 }});
   editor_.RegisterActions(registry);
   race_lab_.RegisterActions(registry);
+  registry.Add({"toggle-numba", "Numba beside the CUDA source",
+                "Show seed 000's Numba transcription beside 02_tiled.cu, line by line, or the CUDA source alone.",
+                {{GLFW_KEY_L, 0}}, [this](const std::string&) -> std::optional<std::string> {
+                  source_side_by_side_ = !source_side_by_side_;
+                  return std::nullopt;
+                }});
   registry.Add({"toggle-barrier1", "Toggle 1st barrier", "Switch the first __syncthreads() off or on.",
                 {{GLFW_KEY_1, 0}}, [this](const std::string&) { return ToggleBarrier(1); }});
   registry.Add({"toggle-barrier2", "Toggle 2nd barrier", "Switch the second __syncthreads() off or on.",
@@ -168,11 +175,12 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Kernel source", &kKernelSourceSlot,
        [this, snapshot](const FrameContext& frame) {
          const sim::Snapshot now = snapshot();
-         kernel_source_.Draw(frame, now, PickedThread(now));
+         kernel_source_.Draw(frame, now, PickedThread(now), source_side_by_side_);
        }},
       {"Hazards", &kHazardsSlot, [this, snapshot](const FrameContext& frame) { hazards_.Draw(frame, snapshot()); }},
       {"Race lab", &kRaceLabSlot,
        [this](const FrameContext& frame) { race_lab_panel_.Draw(frame, *simulation_, race_lab_.View()); }},
+      {"Occupancy", &kOccupancySlot, [this](const FrameContext&) { occupancy_panel_.Draw(occupancy_.View()); }},
       {"Narration", &kNarrationSlot, [this](const FrameContext&) { narration_.Draw(); }},
       {"Timeline", &kTimelineSlot,
        [this, snapshot](const FrameContext& frame) {
@@ -186,6 +194,7 @@ void LessonPage::Update() {
   race_lab_.Poll();
   editor_.Poll();
   comparison_.Poll();
+  occupancy_.Poll();
 }
 
 void LessonPage::Draw(const FrameContext& frame) {
@@ -222,8 +231,9 @@ void LessonPage::DumpState(nlohmann::json& state) const {
   lesson["playing"] = play_.playing;
   lesson["play_speed"] = play_.steps_per_second;
   const sim::Snapshot snapshot = simulation_->snapshot();
-  state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot));
+  state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot), source_side_by_side_);
   state["hazards"] = HazardsPanel::Describe(snapshot);
+  state["occupancy"] = OccupancyPanel::Describe(occupancy_.View());
   state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(simulation_->geometry())},
                             {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
   editor_.DumpState(state);
@@ -238,7 +248,7 @@ void LessonPage::DumpState(nlohmann::json& state) const {
 
 bool LessonPage::Busy() const {
   return whole_run_.state() == WholeRunPass::State::kCounting || race_lab_.Busy() || editor_.Busy() ||
-         comparison_.Busy();
+         comparison_.Busy() || occupancy_.Busy();
 }
 
 WholeRunView LessonPage::WholeRun() const {

@@ -8,6 +8,7 @@
 #include "app/pages/lesson_editor.h"
 #include "app/gui/play_clock.h"
 #include "app/pages/lesson_layout.h"
+#include "app/pages/occupancy_figures.h"
 #include "app/pages/race_lab.h"
 #include "app/pages/whole_run_pass.h"
 #include "app/gui/page.h"
@@ -15,6 +16,7 @@
 #include "app/panels/counters_panel.h"
 #include "app/panels/matrices_panel.h"
 #include "app/panels/narration_panel.h"
+#include "app/panels/occupancy_panel.h"
 #include "app/panels/hazards_panel.h"
 #include "app/panels/kernel_source_panel.h"
 #include "app/panels/race_lab_panel.h"
@@ -68,6 +70,9 @@ class LessonPage : public Page {
   KernelSourcePanel kernel_source_;
   HazardsPanel hazards_;
   RaceLabPanel race_lab_panel_;
+  OccupancyFigures occupancy_;
+  bool source_side_by_side_ = false;  // the Numba transcription beside the CUDA (key L)
+  OccupancyPanel occupancy_panel_;
   PanelTable panels_;  // after the panels: its rows draw them
 };
 

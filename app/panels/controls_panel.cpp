@@ -35,6 +35,8 @@ void FieldMessage(const LessonDraft& draft, const char* field) {
   ImGui::TextWrapped("%s %s (the last good lesson keeps running)", palette::kGlyphWarning,
                      draft.error->message.c_str());
   ImGui::PopStyleColor();
+  // A problem scrolled out of a short panel would go unseen: it stays in view until fixed.
+  if (!ImGui::IsItemVisible()) ImGui::SetScrollHereY(1.0f);
 }
 
 bool IsShownField(const std::string& field) {

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
 #include "sim/kernel_source.h"
+#include "sim/numba_source.h"
 
 namespace gui {
 namespace {
@@ -74,13 +76,19 @@ struct KernelSourcePanel::LineMarks {
   int scroll_to = 0;           // the followed thread's line
 };
 
-void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked) {
+bool KernelSourcePanel::HasPythonTwin(const sim::Snapshot& snapshot) {
+  return snapshot.config().kernel == sim::KernelKind::kTiled && sim::TiledNumbaTwins().error.empty();
+}
+
+void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked,
+                             bool side_by_side) {
   const sim::KernelKind kernel = snapshot.config().kernel;
   if (lines_.empty() || kernel != shown_kernel_) {
     lines_ = SplitLines(sim::StripModelMarkers(sim::SourceFor(kernel).text));
     shown_kernel_ = kernel;
     scrolled_to_ = -1;
   }
+  if (python_lines_.empty()) python_lines_ = SplitLines(std::string(sim::TiledNumbaTwins().text));
   LineMarks marks;
   const std::vector<int> threads = FocusThreads(snapshot, picked);
   for (int index : threads) {
@@ -108,21 +116,64 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
                       "(a barrier or the bounds guard)",
                       kGlyphNext, kGlyphJustRan);
   }
-  DrawLines(frame, snapshot, marks);
+  DrawLanguageSwitch(frame, snapshot, side_by_side);
+  DrawLines(frame, snapshot, marks, side_by_side && HasPythonTwin(snapshot));
 }
 
-void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks) {
+void KernelSourcePanel::DrawLanguageSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, bool side_by_side) {
+  const bool available = HasPythonTwin(snapshot);
+  bool on = side_by_side && available;
+  SameLineIfFits("Numba beside it (L)");
+  if (!available) ImGui::BeginDisabled();
+  if (ImGui::Checkbox("Numba beside it (L)", &on)) frame.actions.Push("toggle-numba");
+  if (!available) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    ImGui::SetTooltip("%s", available ? "Seed 000's Python half: the same kernel in Numba, each statement beside its "
+                                        "CUDA twin, the run markers on both"
+                                      : "Only the square tiled kernel (02_tiled.cu) has a Numba transcription");
+  }
+}
+
+void KernelSourcePanel::DrawPythonTwin(const FrameContext& frame, int cuda_line) {
+  const std::vector<int>& twin = sim::TiledNumbaTwins().PythonLinesOf(cuda_line);
+  std::string numbers;
+  std::string text;
+  for (int line : twin) {
+    if (line < 1 || line > static_cast<int>(python_lines_.size())) continue;
+    numbers += (numbers.empty() ? "" : "\n") + std::to_string(line);
+    // The kernel's body one level in, as the CUDA column's: the narrow column keeps its room for code.
+    std::string_view code = python_lines_[static_cast<std::size_t>(line - 1)];
+    if (code.substr(0, 4) == "    ") code.remove_prefix(4);
+    text += (text.empty() ? "" : "\n") + std::string(code);
+  }
+  ImGui::TableNextColumn();
+  ImGui::TextDisabled("%s", numbers.c_str());
+  ImGui::TableNextColumn();
+  ImGui::PushFont(frame.fonts.mono);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopFont();
+}
+
+void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
+                                  bool python) {
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
   const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
   const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
   // Long lines scroll sideways rather than being cut at the panel's edge.
   const ImGuiTableFlags flags =
       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##source", 4, flags)) return;
+  // Side by side, the CUDA gets half the panel and its long lines are cut there, so each
+  // statement's Python twin is in view without scrolling sideways.
+  const float cuda_width = python ? 0.45f * ImGui::GetContentRegionAvail().x : 0.0f;
+  if (!ImGui::BeginTable("##source", python ? 6 : 4, flags)) return;
   ImGui::TableSetupColumn("switch", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthFixed, cuda_width);
+  if (python) {
+    ImGui::TableSetupColumn("python line", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("python", ImGuiTableColumnFlags_WidthFixed);
+  }
   const bool follow = marks.scroll_to != scrolled_to_;
   for (int line = 1; line <= static_cast<int>(lines_.size()); ++line) {
     ImGui::TableNextRow();
@@ -160,6 +211,7 @@ void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot
           ImGui::ColorConvertU32ToFloat4(kind == sim::SyncKind::kNone ? palette::kVermillion : palette::kReddishPurple),
           "%s %s", kind == sim::SyncKind::kNone ? palette::kGlyphCross : "\u2016", SyncText(kind));
     }
+    if (python) DrawPythonTwin(frame, line);
     if (follow && line == marks.scroll_to) {
       ImGui::SetScrollHereY(0.4f);
       scrolled_to_ = line;
@@ -185,7 +237,8 @@ void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapsho
   }
 }
 
-nlohmann::json KernelSourcePanel::Describe(const sim::Snapshot& snapshot, const sim::Thread* picked) {
+nlohmann::json KernelSourcePanel::Describe(const sim::Snapshot& snapshot, const sim::Thread* picked,
+                                          bool side_by_side) {
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
   const sim::LessonConfig& config = snapshot.config();
   nlohmann::json out;
@@ -196,6 +249,16 @@ nlohmann::json KernelSourcePanel::Describe(const sim::Snapshot& snapshot, const 
   for (int index : threads) next.insert(snapshot.NextLine(snapshot.threads()[static_cast<std::size_t>(index)]));
   next.erase(0);
   out["next_lines"] = next;
+  const bool python = side_by_side && HasPythonTwin(snapshot);
+  out["languages"] = python ? "cuda+numba" : "cuda";
+  if (python) {
+    out["python_file"] = std::string(sim::TiledNumbaTwins().file_name);
+    std::set<int> python_next;
+    for (int line : next) {
+      for (int twin : sim::TiledNumbaTwins().PythonLinesOf(line)) python_next.insert(twin);
+    }
+    out["python_next_lines"] = python_next;
+  }
   std::set<int> ran;
   for (const sim::TraceEvent& event : snapshot.last_step_events()) ran.insert(event.line);
   ran.erase(0);

@@ -2,7 +2,8 @@
 // file in kernels/), with where the run stands on it: the line the selected thread (or,
 // until one is picked, every lane of the warp that ran last) runs next, the line just run, how many threads wait at
 // each line, the barrier lines, and checkboxes beside the switchable lines (each barrier, the bounds guard) that queue
-// the same actions as keys 1, 2 and 3.
+// the same actions as keys 1, 2 and 3. With `side_by_side` (key L), seed 000's Numba
+// transcription stands beside 02_tiled.cu, each statement on its twin's row (sim/numba_source.h).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -15,17 +16,22 @@ namespace gui {
 
 struct KernelSourcePanel {
   // `picked`: the thread the user selected, or nullptr to follow the unit that ran last.
-  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked);
+  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked, bool side_by_side);
   // What the panel marks, for --dump-state.
-  static nlohmann::json Describe(const sim::Snapshot& snapshot, const sim::Thread* picked);
+  static nlohmann::json Describe(const sim::Snapshot& snapshot, const sim::Thread* picked, bool side_by_side);
+  // Whether the lesson's kernel has a Numba twin to show beside it (02_tiled.cu has).
+  static bool HasPythonTwin(const sim::Snapshot& snapshot);
 
  private:
   struct LineMarks;
-  void DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks);
+  void DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, bool python);
+  void DrawPythonTwin(const FrameContext& frame, int cuda_line);
+  void DrawLanguageSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, bool side_by_side);
   void DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line);
 
   sim::KernelKind shown_kernel_ = sim::KernelKind::kTiled;
   std::vector<std::string> lines_;  // the source without its `// model:` markers
+  std::vector<std::string> python_lines_;  // the Numba transcription
   int scrolled_to_ = -1;            // the focus line last scrolled into view
 };
 

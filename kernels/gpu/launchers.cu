@@ -74,7 +74,7 @@ constexpr KernelFn KernelFunction() {
     return naive_matmul<spec.guarded>;
   } else if constexpr (spec.family == KernelFamily::kTiled) {
     return tiled_matmul<spec.tile_m, ToSyncKind(spec.first_barrier), ToSyncKind(spec.second_barrier), spec.guarded,
-                        spec.ceil_tiles>;
+                        spec.ceil_tiles, spec.bs_transposed>;
   } else if constexpr (spec.family == KernelFamily::kTiledRect) {
     return tiled_rect_matmul<spec.tile_m, spec.tile_n, spec.tile_k, ToSyncKind(spec.first_barrier),
                              ToSyncKind(spec.second_barrier), spec.guarded, spec.ceil_tiles>;

@@ -260,6 +260,49 @@ __attribute__((visibility("default"))) TsStatus ts_probe(TsDeviceInfo* info, cha
   info->total_memory_bytes = prop.totalGlobalMem;
   info->max_grid_x = prop.maxGridSize[0];
   info->max_grid_y = prop.maxGridSize[1];
+  info->max_threads_per_block = prop.maxThreadsPerBlock;
+  info->max_threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  info->max_blocks_per_sm = prop.maxBlocksPerMultiProcessor;
+  info->registers_per_sm = prop.regsPerMultiprocessor;
+  info->max_registers_per_block = prop.regsPerBlock;
+  info->shared_per_sm = static_cast<int>(prop.sharedMemPerMultiprocessor);
+  info->max_shared_per_block_optin = static_cast<int>(prop.sharedMemPerBlockOptin);
+  info->shared_reserved_per_block = static_cast<int>(prop.reservedSharedMemPerBlock);
+  return TS_OK;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_kernel_resources(int kernel, TsKernelResources* resources,
+                                                                    char* error, size_t error_size) {
+  *resources = TsKernelResources{};
+  if (!ValidKernel(kernel) || kernels::gpu::LauncherFor(kernel).config == nullptr) {
+    SetError(error, error_size, "no compiled kernel number " + std::to_string(kernel) + " (cuBLAS has none)");
+    return TS_ERROR;
+  }
+  kernels::gpu::DeviceLimits limits;
+  Check check;
+  if (!check.Ok(cudaDeviceGetAttribute(&limits.sm_count, cudaDevAttrMultiProcessorCount, 0), "SM count") ||
+      !check.Ok(cudaDeviceGetAttribute(&limits.shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0),
+                "shared memory per SM")) {
+    SetError(error, error_size, check.message);
+    return TS_ERROR;
+  }
+  // The block a launch uses does not depend on the shape for these rows; one tile's shape asks.
+  const kernels::KernelSpec& spec = kKernelTable[kernel];
+  const kernels::gpu::LaunchConfig config =
+      kernels::gpu::LauncherFor(kernel).config(limits, spec.tile_m, spec.tile_n, spec.tile_k);
+  cudaFuncAttributes attributes{};
+  resources->threads_per_block = static_cast<int>(config.block.x * config.block.y * config.block.z);
+  check.Ok(cudaFuncGetAttributes(&attributes, config.function), "cudaFuncGetAttributes") &&
+      check.Ok(kernels::gpu::PrepareLaunch(config), "raising the shared-memory limit") &&
+      check.Ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resources->blocks_per_sm, config.function,
+                                                             resources->threads_per_block, config.shared_bytes),
+               "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  if (!check.message.empty()) {
+    SetError(error, error_size, std::string(spec.name) + ": " + check.message);
+    return TS_ERROR;
+  }
+  resources->registers_per_thread = attributes.numRegs;
+  resources->static_shared_bytes = static_cast<int>(attributes.sharedSizeBytes);
   return TS_OK;
 }
 

@@ -288,6 +288,25 @@ def check_bad_values():
             expect(needle in message, f"{args}: {needle!r} not in {message!r}")
 
 
+def check_json_bank_conflicts():
+    """Lesson 6: Bs stored transposed. Each warp's T reads of Bs per phase and its one store
+    conflict T²/32 ways: (T + 1)·(T²/32 − 1) extra wavefronts per warp and phase; row-major: none.
+    C is the same bit for bit."""
+    for tile in (8, 16, 32):
+        size = 2 * tile
+        args = ("--tile", str(tile), "--m", str(size), "--n", str(size), "--k", str(size))
+        transposed = run_json(*args, "--bs-layout", "transposed")
+        row_major = run_json(*args)
+        warps = (tile * tile + 31) // 32
+        blocks, phases = 4, 2
+        extra = (tile + 1) * (max(1, tile * tile // 32) - 1) * warps * blocks * phases
+        expect(transposed["bank_conflicts"] == extra, f"TILE {tile}: {transposed['bank_conflicts']} != {extra}")
+        expect(row_major["bank_conflicts"] == 0, f"TILE {tile}: row-major Bs conflicts")
+        expect(transposed["c"] == row_major["c"], f"TILE {tile}: the layout changed C")
+    done = run("--kernel", "rect", "--tm", "4", "--tn", "2", "--tk", "4", "--bs-layout", "transposed", status=2)
+    expect("only the square tiled kernel" in done.stderr, "the rect kernel refuses the layout: " + done.stderr)
+
+
 CHECKS = {name[len("check_"):]: function for name, function in globals().items() if name.startswith("check_")}
 
 if __name__ == "__main__":

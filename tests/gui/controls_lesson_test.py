@@ -24,7 +24,8 @@ def test_bad_field_keeps_last_good_lesson(binary):
     png = read_png(run.screenshot)
     # The message is drawn in the palette's orange inside the Controls panel (left column).
     orange = (230, 159, 0)
-    check(orange in region_colours(png, 0, 0, 400, 900), "the message is drawn in the Controls panel")
+    x0, y0, x1, y1 = (int(v) for v in state["lesson_panels"]["controls"]["rect"])
+    check(orange in region_colours(png, x0, y0, x1, y1), "the message is drawn in the Controls panel")
 
 
 def test_unreadable_value_and_fix(binary):

@@ -9,7 +9,7 @@ from guitest import Run, check, read_png, region_colours, run_tests
 ORANGE = (230, 159, 0)     # Okabe-Ito: the current block's tile outline in Matrices.
 SKY_BLUE = (86, 180, 233)  # A running thread's mark in Threads.
 PANELS = ["matrices", "threads", "narration", "timeline", "counters", "shared_tiles", "controls", "kernel_source",
-          "hazards", "race_lab"]
+          "hazards", "race_lab", "occupancy"]
 # What the room reads in presentation mode; the rest fold away (the View menu brings them back).
 PRESENTED = ["matrices", "kernel_source", "shared_tiles", "narration"]
 

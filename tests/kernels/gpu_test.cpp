@@ -10,6 +10,8 @@
 #include <thread>
 
 #include "kernels/device.h"
+#include "kernels/model_replay.h"
+#include "kernels/occupancy.h"
 #include "kernels/registry.h"
 #include "kernels/runner.h"
 #include "test_vector_generator.h"
@@ -280,6 +282,42 @@ TEST_F(Gpu, RaceRunCountsDifferingElements) {
   EXPECT_GT(by_kernel["tiled16_nosync1"].differing_per_trial[0], 0);
   // One warp in lockstep: __syncwarp is a real barrier for it.
   EXPECT_EQ(by_kernel["tiled2_syncwarp"].differing_per_trial[0], 0);
+}
+
+// The occupancy view's arithmetic (sim/occupancy.h) with the device's own limits and the
+// registers cudaFuncGetAttributes reports must give the device's answer,
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor, for every kernel the model runs; and its
+// shared memory per block must be what the compiler allocated.
+TEST_F(Gpu, OccupancyModelMatchesTheDevice) {
+  std::string reason;
+  const std::optional<sim::GpuLimits> gpu = PresentGpuLimits(reason);
+  ASSERT_TRUE(gpu.has_value()) << reason;
+  int checked = 0;
+  for (const KernelSpec* spec : AllKernels()) {
+    if (!HasModel(*spec)) continue;
+    SCOPED_TRACE(spec->name);
+    std::string error;
+    const std::optional<DeviceKernelResources> device = MeasureOnDevice(*spec, error);
+    ASSERT_TRUE(device.has_value()) << error;
+    const std::optional<sim::LessonConfig> lesson = ModelLessonFor(*spec, Shape::Square(64));
+    ASSERT_TRUE(lesson.has_value());
+    sim::BlockDemand demand = sim::DemandOf(sim::KernelChoice::Of(*lesson));
+    EXPECT_EQ(demand.threads, device->threads_per_block);
+    EXPECT_EQ(demand.shared_bytes, device->static_shared_bytes);
+    demand.registers_per_thread = device->registers_per_thread;
+    const sim::Occupancy model = sim::ComputeOccupancy(demand, *gpu);
+    std::printf("%-24s %3d threads %5d B %2d regs: model %2d blocks/SM (%s), device %2d\n", spec->name,
+                demand.threads, demand.shared_bytes, demand.registers_per_thread, model.blocks_per_sm,
+                sim::LimitingText(model).c_str(), device->blocks_per_sm);
+    EXPECT_EQ(model.blocks_per_sm, device->blocks_per_sm);
+    // The recorded table holds this architecture's ptxas figure when the build compiled for it.
+    const std::optional<int> recorded = sim::RecordedRegisters(spec->name, gpu->cc_major, gpu->cc_minor);
+    if (recorded && gpu->cc_major * 10 + gpu->cc_minor == 90) {
+      EXPECT_EQ(*recorded, device->registers_per_thread);
+    }
+    ++checked;
+  }
+  EXPECT_GE(checked, 7);
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "kernels/model_replay.h"
 #include "kernels/registry.h"
+#include "sim/occupancy.h"
 
 namespace kernels {
 namespace {
@@ -146,6 +148,46 @@ TEST(Registry, PhaseCountRoundsAsTheKernelDoes) {
   EXPECT_EQ(PhaseCount(*FindKernel("tiled16"), 1000), 63);
   EXPECT_EQ(PhaseCount(*FindKernel("tiled16_unguarded"), 1000), 62);
   EXPECT_EQ(PhaseCount(*FindKernel("naive"), 1000), 0);
+}
+
+}  // namespace
+}  // namespace kernels
+
+namespace kernels {
+namespace {
+
+// The occupancy view names a lesson's compiled kernel by sim::CompiledKernelName; it must be
+// the table's name of the both-barriers, guarded row of that tile.
+TEST(Registry, OccupancyNamesEachTeachingKernelAsTheTableDoes) {
+  int named = 0;
+  for (const KernelSpec* spec : AllKernels()) {
+    const bool plain = spec->guarded && spec->ceil_tiles && !spec->bs_transposed &&
+                       spec->first_barrier == Barrier::kSyncthreads && spec->second_barrier == Barrier::kSyncthreads;
+    if (!HasModel(*spec) || !plain) continue;
+    const std::optional<sim::LessonConfig> lesson = ModelLessonFor(*spec, Shape::Square(64));
+    ASSERT_TRUE(lesson.has_value()) << spec->name;
+    EXPECT_EQ(sim::CompiledKernelName(sim::KernelChoice::Of(*lesson)), spec->name);
+    ++named;
+  }
+  EXPECT_GE(named, 7);  // naive, tiled 2, 4, 8, 16, 32, rect
+}
+
+// Lesson 6's transposed-Bs rows: found by the lesson's layout, replayed with it, and kept
+// out of the race sets (both barriers are on: they are no race variant).
+TEST(Registry, BankConflictRowsAreTheTransposedLayout) {
+  KernelQuery query;
+  query.tile_m = query.tile_n = query.tile_k = 16;
+  query.bs_transposed = true;
+  const KernelLookup found = FindCompiledKernel(query);
+  ASSERT_NE(found.kernel, nullptr) << found.reason;
+  EXPECT_STREQ(found.kernel->name, "tiled16_bank_conflict");
+  EXPECT_NE(DescribeParameters(*found.kernel).find("Bs transposed"), std::string::npos);
+  const std::optional<sim::LessonConfig> lesson = ModelLessonFor(*found.kernel, Shape::Square(32));
+  ASSERT_TRUE(lesson.has_value());
+  EXPECT_EQ(lesson->bs_layout, sim::SharedLayout::kTransposed);
+  EXPECT_STREQ(RaceSetForTile(16).baseline->name, "tiled16");
+  query.tile_m = query.tile_n = query.tile_k = 4;
+  EXPECT_EQ(FindCompiledKernel(query).kernel, nullptr);
 }
 
 }  // namespace
