@@ -159,9 +159,9 @@ std::vector<PanelRow> LessonPage::PanelRows() {
          matrices_.Draw(frame, snapshot(), simulation_->reference());
        }},
       {"Shared tiles", &kSharedTilesSlot,
-       [this, snapshot](const FrameContext&) {
+       [this, snapshot](const FrameContext& frame) {
          const sim::Snapshot now = snapshot();
-         shared_tiles_.Draw(now, selection_.Resolve(now));
+         shared_tiles_.Draw(now, selection_.Resolve(now), frame.presentation);
        }},
       {"Threads", &kThreadsSlot,
        [this, snapshot](const FrameContext& frame) { threads_.Draw(frame, snapshot(), selection_); }},
@@ -173,7 +173,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Hazards", &kHazardsSlot, [this, snapshot](const FrameContext& frame) { hazards_.Draw(frame, snapshot()); }},
       {"Race lab", &kRaceLabSlot,
        [this](const FrameContext& frame) { race_lab_panel_.Draw(frame, *simulation_, race_lab_.View()); }},
-      {"Narration", &kNarrationSlot, [this](const FrameContext&) { narration_.Draw(); }},
+      {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation); }},
       {"Timeline", &kTimelineSlot,
        [this, snapshot](const FrameContext& frame) {
          timeline_.Draw(frame, *simulation_, WholeRun(), selection_.Resolve(snapshot()));

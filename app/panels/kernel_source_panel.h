@@ -22,6 +22,9 @@ struct KernelSourcePanel {
  private:
   struct LineMarks;
   void DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks);
+  // Presentation: the lines around the followed one that fit the panel, wrapped, no scrolling.
+  void DrawExcerpt(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks);
+  void DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, int line, bool wrap);
   void DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line);
 
   sim::KernelKind shown_kernel_ = sim::KernelKind::kTiled;
