@@ -162,7 +162,9 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
       const std::string note = BarrierNote(line == barrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2);
       code += ImGui::CalcTextSize(note.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
     }
-    return std::max(code, ImGui::GetFrameHeight()) + 2.0f * style.CellPadding.y;
+    const bool has_switch = line == barrier1 || line == barrier2 ||
+                            std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
+    return std::max(code, has_switch ? ImGui::GetFrameHeight() : ImGui::GetTextLineHeight()) + 2.0f * style.CellPadding.y;
   };
   // Grow the excerpt from the followed line, a line after then a line before, while it fits.
   const int count = static_cast<int>(lines_.size());
