@@ -20,6 +20,7 @@ constexpr float kPlotShare = 0.58f;          // Of the height left under the con
 constexpr float kMinPlotHeightFonts = 14.0f;  // × font size.
 constexpr float kSideBySideFonts = 90.0f;     // Table and model link side by side from this width (× font size).
 constexpr float kTableShare = 0.56f;          // Of the width, when side by side.
+constexpr float kAllTheRest = -1.0f;         // A plot height: all that is left under its own choice row.
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
@@ -129,8 +130,14 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
   MessageText(status_message, status_is_error);
   ImGui::Separator();
   const std::string provenance = sweep.sweep.Provenance();
-  if (!provenance.empty()) gui::TextColored(Colour(gui::palette::kSkyBlue), "%s", provenance.c_str());
+  if (!provenance.empty()) gui::TextWrappedColored(Colour(gui::palette::kSkyBlue), "%s", provenance.c_str());
   const float font = ImGui::GetFontSize();
+  // A room reads the plot, in all the height left (a room cannot scroll); the table of every
+  // launch, which only scrolls, stays in the normal view.
+  if (frame.presentation) {
+    DrawPlot(frame, sweep, kAllTheRest);
+    return;
+  }
   DrawPlot(frame, sweep, std::max(kMinPlotHeightFonts * font, ImGui::GetContentRegionAvail().y * kPlotShare));
   DrawDetails(frame, sweep);
 }
@@ -271,7 +278,7 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
     ImGui::SameLine();
     if (gui::RadioButton("linear", gflops_axis == plot::Scale::kLinear)) frame.actions.Push("live-gflops-axis", "linear");
   }
-  const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
+  const ImVec2 size(ImGui::GetContentRegionAvail().x, height == kAllTheRest ? ImGui::GetContentRegionAvail().y : height);
   const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
   const double peak = sweep.sweep.device().fp32_peak_gflops;

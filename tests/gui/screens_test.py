@@ -98,6 +98,24 @@ def test_1920x1080(binary):
     walk(binary, 1920, 1080)
 
 
+def test_live_page(binary):
+    """The live GPU page, with the H100 run the README shows, normal and presentation."""
+    run = Run(binary)
+    saved = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "screenshots", "live-h100.json")
+    normal = os.path.join(run.dir, "normal.json")
+    status, _ = run.app("--width", "1366", "--height", "768", "--frames", "3", "--actions",
+                        "page-live; live-load %s; %s; dump-state %s; wait 1; presentation; %s" %
+                        (saved, SETTLE, normal, SETTLE))
+    check(status == 0, "the live page opens the saved run")
+    with open(normal) as f:
+        states = [("normal", json.load(f)), ("presentation", run.state())]
+    for mode, state in states:
+        panels = {n: p for n, p in state["live_panels"].items() if p.get("visible")}
+        check(panels and all(p["text_items"] > 0 for p in panels.values()), "live page %s: its panel draws text" % mode)
+        clipped = {n: (p["clipped_text"], p["clipped_examples"]) for n, p in panels.items() if p["clipped_text"]}
+        check(not clipped, "live page %s at 1366x768: no text cut off %s" % (mode, clipped))
+
+
 def test_high_dpi(binary):
     """A 1366x768 laptop screen at content scale 2: twice the pixels, fonts twice as large."""
     run = Run(binary)
