@@ -34,7 +34,7 @@ void FieldMessage(const LessonDraft& draft, const char* field) {
   if (!draft.error || draft.error->field != field) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette::kOrange));
   gui::TextWrapped("%s %s (the last good lesson keeps running)", palette::kGlyphWarning,
-                     draft.error->message.c_str());
+                   draft.error->message.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -272,7 +272,7 @@ void ControlsPanel::DrawFiles(const FrameContext& frame, const LessonDraft& draf
   Tooltip("Run the lesson to its end on a worker thread and write its trace (counters, hazards, C) as JSON");
   if (!draft.status.empty()) {
     gui::TextColored(ImGui::ColorConvertU32ToFloat4(draft.status_is_error ? palette::kOrange : palette::kSkyBlue),
-                       "%s %s", draft.status_is_error ? palette::kGlyphWarning : "\u2139", draft.status.c_str());
+                     "%s %s", draft.status_is_error ? palette::kGlyphWarning : "\u2139", draft.status.c_str());
   }
 }
 

@@ -173,22 +173,22 @@ void CountersPanel::DrawHeadline(const sim::Simulation& simulation,
   const std::optional<double> saving = CountedSaving(simulation, comparison);
   if (!whole) {
     gui::TextWrapped("The whole run is being counted on the model (the Timeline shows how far); the figures so "
-                       "far are below.");
+                     "far are below.");
     return;
   }
   const auto own = static_cast<unsigned long long>(whole->GlobalReads());
   if (!saving) {
     gui::TextWrapped("This run reads %llu values from global memory; the %s kernel is %s on the model.", own,
-                       simulation.geometry().naive ? "tiled" : "naive",
-                       comparison ? "not counted here" : "being counted");
+                     simulation.geometry().naive ? "tiled" : "naive",
+                     comparison ? "not counted here" : "being counted");
   } else if (simulation.geometry().naive) {
     gui::TextWrapped("The naive kernel reads %llu values from global memory, %.2f\u00D7 what the tiled kernel reads "
-                       "(%llu), both counted by the model.",
-                       own, *saving, static_cast<unsigned long long>(*comparison->global_reads));
+                     "(%llu), both counted by the model.",
+                     own, *saving, static_cast<unsigned long long>(*comparison->global_reads));
   } else {
     gui::TextWrapped("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel (%llu vs %llu), "
-                       "both counted by the model.",
-                       *saving, own, static_cast<unsigned long long>(*comparison->global_reads));
+                     "both counted by the model.",
+                     *saving, own, static_cast<unsigned long long>(*comparison->global_reads));
   }
 }
 
@@ -243,7 +243,7 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
 void CountersPanel::DrawPerElement(const sim::Simulation& simulation) {
   const PerElement p = ReadsPerElement(simulation);
   gui::TextWrapped("Reads per element of C: naive 2K = %.3g, this kernel %.3g, minimum %.3g; so far %.3g.", p.naive,
-                     p.kernel, p.minimum, p.counted);
+                   p.kernel, p.minimum, p.counted);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Global reads divided by M\u00B7N. The naive kernel reads a row of A and a column of B for\n"
                       "every element (2K); a T\u00D7T tile shares each read among T threads (about 2K/T).");
@@ -278,11 +278,11 @@ void CountersPanel::DrawPhases(const sim::Simulation& simulation) {
       PhaseBar(phase, full, ImGui::GetContentRegionAvail().x);
       ImGui::TableNextColumn();
       gui::Text("%llu / %llu", static_cast<unsigned long long>(phase.shared_writes),
-                  static_cast<unsigned long long>(phase.shared_reads));
+                static_cast<unsigned long long>(phase.shared_reads));
       ImGui::TableNextColumn();
       if (phase.hazards > 0) {
         gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %llu", palette::kGlyphWarning,
-                           static_cast<unsigned long long>(phase.hazards));
+                         static_cast<unsigned long long>(phase.hazards));
       } else {
         gui::TextUnformatted("0");
       }

@@ -146,7 +146,7 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
   gui::TextWrapped("%s: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", sim::CountOf(hazards.size(), "hazard", "hazards").c_str(),
               tally.by_kind[0], tally.by_kind[1], tally.by_kind[2], tally.corrupted);
   gui::TextColored(Colour(palette::kVermillion), "%s %s", palette::kGlyphCross,
-                     sim::CountOf(tally.errors, "error", "errors").c_str());
+                   sim::CountOf(tally.errors, "error", "errors").c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Errors: the two threads are in different warps (as racecheck grades them)");
   const std::string warnings =
@@ -173,7 +173,7 @@ void HazardsPanel::DrawOutOfBounds(const sim::Snapshot& snapshot) {
   const std::vector<sim::OutOfBoundsAccess>& accesses = snapshot.out_of_bounds();
   if (accesses.empty()) return;
   gui::TextColored(Colour(palette::kVermillion), "%s %zu global accesses outside A, B or C (bounds guard off)",
-                     palette::kGlyphCross, accesses.size());
+                   palette::kGlyphCross, accesses.size());
 }
 
 void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& snapshot) {
@@ -216,15 +216,15 @@ void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& sna
       gui::Text("%s[%d][%d]", hazard.tile == sim::TileId::kAs ? "As" : "Bs", hazard.row, hazard.col);
       ImGui::TableNextColumn();
       gui::Text("%s %s %s", ThreadName(g, hazard.first.thread).c_str(), palette::kGlyphRight,
-                  ThreadName(g, hazard.second.thread).c_str());
+                ThreadName(g, hazard.second.thread).c_str());
       ImGui::TableNextColumn();
       gui::Text("%d %s %d", sim::LineOf(snapshot.config().kernel, hazard.first.op), palette::kGlyphRight,
-                  sim::LineOf(snapshot.config().kernel, hazard.second.op));
+                sim::LineOf(snapshot.config().kernel, hazard.second.op));
       ImGui::TableNextColumn();
       gui::Text("%d", hazard.phase + 1);
       ImGui::TableNextColumn();
       gui::Text("%s / %s%s", sim::FormatValue(hazard.value_seen).c_str(),
-                  sim::FormatValue(hazard.value_expected).c_str(), hazard.Corrupted() ? "  \u2717 wrong" : "");
+                sim::FormatValue(hazard.value_expected).c_str(), hazard.Corrupted() ? "  \u2717 wrong" : "");
     }
   }
   if (hazards.size() > shown_count_) ImGui::SetScrollHereY(1.0f);

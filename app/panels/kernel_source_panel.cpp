@@ -111,7 +111,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
 
   const std::string file(sim::SourceFor(kernel).file_name);
   gui::TextWrapped("%s \u2014 following %s%s", file.c_str(), marks.focus.c_str(),
-                     picked != nullptr ? " (selected)" : ", the unit that ran last");
+                   picked != nullptr ? " (selected)" : ", the unit that ran last");
   // The marks' legend on hover, as the other panels keep theirs: the lines get the room.
   SameLineIfFits("(legend)");
   gui::TextDisabled("(legend)");

@@ -57,7 +57,7 @@ std::string Grouped(std::uint64_t value) {
 
 void VerifiedMark(bool verified) {
   gui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
-                     verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
+                   verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
 }
 
 void Dash() { gui::TextDisabled("\u2014"); }
@@ -256,8 +256,8 @@ void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const SweepProgres
   if (!progress.running) {
     ImGui::AlignTextToFramePadding();
     gui::TextDisabled("%zu kernel%s \u00d7 %zu size%s (%s), %d timed launches each", kernels.size(),
-                        kernels.size() == 1 ? "" : "s", planned_sizes, planned_sizes == 1 ? "" : "s",
-                        sizes_text.c_str(), reps);
+                      kernels.size() == 1 ? "" : "s", planned_sizes, planned_sizes == 1 ? "" : "s",
+                      sizes_text.c_str(), reps);
     return;
   }
   const float fraction = progress.total > 0 ? static_cast<float>(progress.done) / static_cast<float>(progress.total) : 0.0f;
@@ -399,11 +399,11 @@ void LiveGpuPanel::DrawModelLink(const gui::FrameContext& frame, const LiveSweep
   }
   ImGui::PushTextWrapPos(0.0f);
   gui::TextDisabled("global reads: elements of A and B loaded; (model): %s, every dimension \u2264 %lld; "
-                      "(formula): %s.",
-                      kernels::Describe(kernels::ReadsSource::kModel).c_str(), static_cast<long long>(kernels::kModelCountLimit),
-                      kernels::Describe(kernels::ReadsSource::kFormula).c_str());
+                    "(formula): %s.",
+                    kernels::Describe(kernels::ReadsSource::kModel).c_str(), static_cast<long long>(kernels::kModelCountLimit),
+                    kernels::Describe(kernels::ReadsSource::kFormula).c_str());
   gui::TextDisabled("requested load = global reads \u00d7 4 B / median time: what the kernel asks of the memory "
-                      "system, not DRAM traffic (L1 and L2 serve most of it).");
+                    "system, not DRAM traffic (L1 and L2 serve most of it).");
   if (bandwidth > 0.0) {
     gui::TextDisabled("Device memory bandwidth: %.0f GB/s (2 \u00d7 memory clock \u00d7 bus width).", bandwidth);
   } else {

@@ -220,10 +220,10 @@ void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
   const int elements = g.m * g.n;
   if (figures_.wrong > 0) {
     gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %d of %d elements wrong",
-                       palette::kGlyphCross, figures_.wrong, elements);
+                     palette::kGlyphCross, figures_.wrong, elements);
   } else {
     gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBluishGreen), "%s 0 of %d elements wrong",
-                       palette::kGlyphCheck, elements);
+                     palette::kGlyphCheck, elements);
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Stored elements of C compared bit for bit with the correct product (fmaf in k order).");
@@ -395,7 +395,7 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
     ImGui::BeginTooltip();
     if (!layout.Inside(id, row, col)) {
       gui::Text("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
-                  MatrixName(id));
+                MatrixName(id));
     } else if (id == MatrixId::kC) {
       const sim::Geometry& g = snapshot.geometry();
       const sim::CElement e = snapshot.c(row, col);
@@ -405,19 +405,19 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
         case sim::CProgress::kPartial:
           if (g.naive) {
             gui::Text("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
-                        sim::FormatValue(e.value).c_str());
+                      sim::FormatValue(e.value).c_str());
           } else {
             gui::Text("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
-                        sim::FormatValue(e.value).c_str());
+                      sim::FormatValue(e.value).c_str());
           }
           break;
         case sim::CProgress::kFinal:
           if (sim::SameBits(e.value, correct)) {
             gui::Text("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
-                        palette::kGlyphCheck);
+                      palette::kGlyphCheck);
           } else {
             gui::Text("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
-                        palette::kGlyphCross, sim::FormatValue(correct).c_str());
+                      palette::kGlyphCross, sim::FormatValue(correct).c_str());
           }
           break;
       }
@@ -432,12 +432,12 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
                   std::to_string(readers.reads_by_phase[p]);
       }
       gui::Text("read %u time%s from global memory so far (%s)", readers.reads, readers.reads == 1 ? "" : "s",
-                  phases.c_str());
+                phases.c_str());
       const int listed = std::min<int>(kMaxReadersListed, static_cast<int>(readers.readers.size()));
       for (int i = 0; i < listed; ++i) {
         const sim::ReadRecord& r = readers.readers[static_cast<std::size_t>(i)];
         gui::Text("  step %lld: %s, phase %d", static_cast<long long>(r.step),
-                    ThreadName(snapshot, r.block, r.thread).c_str(), r.phase + 1);
+                  ThreadName(snapshot, r.block, r.thread).c_str(), r.phase + 1);
       }
       if (static_cast<int>(readers.readers.size()) > listed) {
         gui::Text("  \u2026 and %d more", static_cast<int>(readers.readers.size()) - listed);

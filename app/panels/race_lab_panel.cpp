@@ -160,7 +160,7 @@ void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation&
                        palette::kGlyphCheck, static_cast<unsigned long long>(check.elements));
   } else {
     gui::TextWrapped("No element of C wrong so far (%llu of %llu stored)",
-                       static_cast<unsigned long long>(check.stored), static_cast<unsigned long long>(check.elements));
+                     static_cast<unsigned long long>(check.stored), static_cast<unsigned long long>(check.elements));
   }
   if (check.wrong > 0 && check.stored < check.elements) {
     ImGui::SameLine();
@@ -168,7 +168,7 @@ void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation&
   }
   if (hazards > 0 && check.stored == check.elements && check.wrong == 0) {
     gui::TextWrapped("%s, yet C is right: this schedule (or equal values) hid the race.",
-                       sim::CountOf(hazards, "hazard", "hazards").c_str());
+                     sim::CountOf(hazards, "hazard", "hazards").c_str());
   } else {
     gui::Text("%s so far", sim::CountOf(hazards, "hazard", "hazards").c_str());
   }
@@ -209,7 +209,7 @@ void RaceLabPanel::DrawSeeds(const FrameContext& frame, const RaceLabView& lab) 
       static_cast<unsigned long long>(result.max_wrong), static_cast<unsigned long long>(outcome->elements));
   if (result.runs_with_hazards > 0 && result.runs_wrong < result.runs) {
     gui::TextWrapped("Every run had hazards (%d of %d); %d raced the wrong way yet C was right.",
-                       result.runs_with_hazards, result.runs, result.runs_witnessed_coincided);
+                     result.runs_with_hazards, result.runs, result.runs_witnessed_coincided);
   }
   DrawHistogram(result, outcome->elements);
 }
@@ -267,9 +267,9 @@ void RaceLabPanel::DrawGpuTable(const RaceLabView& lab) {
     if (model && model->by_label.count(row.label)) {
       const sim::SeedSweepResult& runs = model->by_label.at(row.label);
       gui::TextWrapped("%s model (%s): C wrong in %d of %d runs, at most %llu of %llu elements",
-                         runs.runs_wrong > 0 ? palette::kGlyphCross : palette::kGlyphCheck, model->scheduler.c_str(),
-                         runs.runs_wrong, runs.runs, static_cast<unsigned long long>(runs.max_wrong),
-                         static_cast<unsigned long long>(model->elements));
+                       runs.runs_wrong > 0 ? palette::kGlyphCross : palette::kGlyphCheck, model->scheduler.c_str(),
+                       runs.runs_wrong, runs.runs, static_cast<unsigned long long>(runs.max_wrong),
+                       static_cast<unsigned long long>(model->elements));
     } else {
       gui::TextDisabled("model: %s", lab.model_runs.Running() ? "running\u2026" : "\u2014");
     }
@@ -298,8 +298,8 @@ void RaceLabPanel::DrawGpuResult(const kernels::RaceResult& result) {
   const std::uint64_t launches = std::max<std::uint64_t>(1, result.differing_per_trial.size());
   const auto elements = static_cast<std::uint64_t>(result.elements());
   gui::TextWrapped("%s GPU n=%s: %s of %llu wrong (%s)", total > 0 ? palette::kGlyphCross : palette::kGlyphCheck,
-                     shape.c_str(), trials.c_str(), static_cast<unsigned long long>(elements),
-                     Percent(total, launches * elements).c_str());
+                   shape.c_str(), trials.c_str(), static_cast<unsigned long long>(elements),
+                   Percent(total, launches * elements).c_str());
 }
 
 }  // namespace gui

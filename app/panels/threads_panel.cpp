@@ -158,7 +158,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show whichever thread ran last again.");
   } else {
     gui::TextWrapped("Following the thread that ran last: %s. Click a thread to pick one.",
-                       sim::Coordinates(t.tx, t.ty).c_str());
+                     sim::Coordinates(t.tx, t.ty).c_str());
   }
 }
 

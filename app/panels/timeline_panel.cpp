@@ -126,7 +126,7 @@ void TimelinePanel::DrawCounting(const FrameContext& frame, const WholeRunView& 
     const std::string label = "step " + std::to_string(step_) + " \u00b7 counting the whole run " +
                               std::to_string(static_cast<int>(whole_run.fraction * 100.0)) + " %";
     gui::ProgressBar(static_cast<float>(whole_run.fraction), ImVec2(-ImGui::GetFontSize() * 6.0f, 0.0f),
-                       label.c_str());
+                     label.c_str());
     ImGui::SameLine();
     if (gui::Button("Cancel##wholerun")) frame.actions.Push("whole-run-cancel");
     if (ImGui::IsItemHovered()) {
@@ -134,7 +134,7 @@ void TimelinePanel::DrawCounting(const FrameContext& frame, const WholeRunView& 
     }
   } else {
     gui::TextWrapped("Step %lld. The whole run was not counted (cancelled): no slider or whole-run figures; "
-                       "stepping works.", static_cast<long long>(step_));
+                     "stepping works.", static_cast<long long>(step_));
   }
 }
 
