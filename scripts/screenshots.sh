@@ -3,8 +3,11 @@
 # --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder:
 #   window.png        what README's first command opens: the default lesson, step 0
 #   lesson-mid-phase  the default lesson inside phase 1: tiles loaded, the first barrier
-#                     passed, inner products under way
-#   presentation      the same in presentation mode (large fonts, high contrast)
+#                     passed, inner products done up to the second barrier
+#   lesson-end        the default lesson at its end
+#   presentation      mid-phase 1 in presentation mode (large fonts, high contrast)
+#   presentation-1366x768, presentation-1366x768-end
+#                     presentation mode on a 1366x768 laptop or projector, mid-phase 1 and at the end
 #   padded-6x5x7      M = 6, N = 5, K = 7 with TILE 4, in its tail phase: zero padding
 #   race-lab          the first barrier off, the race-exposing scheduler, a random fill,
 #                     run to the end: RAW hazards (one warp: warnings) and wrong C cells
@@ -25,7 +28,7 @@ shoot() {  # NAME [ARGS...]
   local name=$1; shift
   local log
   if ! log=$(XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1920x1080x24" \
-      "$app" --width 1920 --height 1080 --frames 10 --screenshot "$out/$name.png" "$@" 2>&1); then
+      "$app" --width "${WIDTH:-1920}" --height "${HEIGHT:-1080}" --frames 10 --screenshot "$out/$name.png" "$@" 2>&1); then
     echo "$log" >&2
     exit 1
   fi
@@ -35,11 +38,14 @@ shoot() {  # NAME [ARGS...]
 }
 
 shoot window --lesson default
-shoot lesson-mid-phase --lesson default \
-  --actions "to-barrier; step; step; step; step; select-thread 1 3"
-shoot presentation --lesson default --presentation \
-  --actions "to-barrier; step; step; step; step; select-thread 1 3"
-shoot padded-6x5x7 --lesson padded_6x5x7 --actions "next-phase; to-barrier; step; step"
+# Stops start from events of the run (phase 1, a barrier release), then a few steps of inner products.
+mid_phase="run-until phase 1; run-until release; step; step; step; step; select-thread 1 3"
+shoot lesson-mid-phase --lesson default --actions "$mid_phase"
+shoot lesson-end --lesson default --actions "run-to-end"
+shoot presentation --lesson default --presentation --actions "$mid_phase"
+WIDTH=1366 HEIGHT=768 shoot presentation-1366x768 --lesson default --presentation --actions "$mid_phase"
+WIDTH=1366 HEIGHT=768 shoot presentation-1366x768-end --lesson default --presentation --actions "run-to-end"
+shoot padded-6x5x7 --lesson padded_6x5x7 --actions "run-until phase 2; run-until release"
 shoot race-lab --lesson default \
   --actions "lesson-set fill_a=random:7 fill_b=random:8 barrier1=off scheduler=race; run-to-end"
 shoot live-loaded --actions "page-live; live-load $out/live-h100.json"

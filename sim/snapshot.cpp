@@ -41,7 +41,8 @@ int Snapshot::current_phase() const {
 CellFreshness Snapshot::Freshness(int block, TileId id, int row, int col) const {
   const SharedCell& cell = tile(block, id).at(row, col);
   if (!cell.written()) return CellFreshness::kNeverWritten;
-  const int phase = BlockPhase(block);
+  // A finished block (-1) last read its last phase's tiles.
+  const int phase = BlockPhase(block) < 0 ? LastPhase() : BlockPhase(block);
   if (cell.phase > phase) return CellFreshness::kAhead;
   return cell.phase == phase ? CellFreshness::kFresh : CellFreshness::kStale;
 }

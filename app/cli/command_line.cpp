@@ -27,6 +27,9 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 16384));
   app.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 16384));
   app.add_flag("--presentation", options.presentation, "Start in presentation mode (large fonts, high contrast)");
+  app.add_option("--content-scale", options.content_scale,
+                 "Scale fonts and layout by S as on a high-DPI screen (default: the scale GLFW reports)")
+      ->check(CLI::Range(0.5f, 4.0f));
 }
 
 // CLI11 prints two lines for an error; we print one, naming what was wrong.

@@ -14,6 +14,7 @@ struct GuiOptions {
   int width = 0;            // Window size; 0 → from settings.
   int height = 0;
   bool presentation = false;  // Start in presentation mode.
+  float content_scale = 0.0f;  // Fonts and layout × this; 0 → what GLFW reports for the window's screen.
 };
 
 }  // namespace cli

@@ -17,7 +17,11 @@ namespace gui {
 namespace {
 
 constexpr float kDefaultFontSize = 17.0f;
-constexpr float kPresentationFontSize = 30.0f;
+// Presentation text follows the window's height: a line of the 4×4 lesson's figures per
+// kPresentationLines of it, never below what a room reads (24 px), nor so large a panel overflows.
+constexpr float kPresentationLines = 30.0f;
+constexpr float kMinPresentationFontSize = 24.0f;
+constexpr float kMaxPresentationFontSize = 32.0f;
 constexpr float kMinFontSize = 11.0f;
 constexpr float kMaxFontSize = 48.0f;
 constexpr float kFontStep = 2.0f;
@@ -89,13 +93,13 @@ void Application::RegisterShellActions() {
   registry_.Add({"zoom-in", "Larger text", "Rebuild the fonts one step larger.",
                  {{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
-                   ApplyFontSize(fonts_.size + kFontStep);
+                   ApplyFontSize(font_size_ + kFontStep);
                    return std::nullopt;
                  }});
   registry_.Add({"zoom-out", "Smaller text", "Rebuild the fonts one step smaller.",
                  {{GLFW_KEY_MINUS, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
-                   ApplyFontSize(fonts_.size - kFontStep);
+                   ApplyFontSize(font_size_ - kFontStep);
                    return std::nullopt;
                  }});
   registry_.Add({"help", "Keyboard shortcuts", "Show or hide the list of every key.",
@@ -118,6 +122,15 @@ void Application::RegisterShellActions() {
                    reset_layout_ = true;
                    return std::nullopt;
                  }});
+  registry_.Add({"dump-state", "Write the state dump",
+                 "Write what the panels show as JSON to the path given, once this frame is drawn (as --dump-state "
+                 "does on exit): one scripted run can record several states.",
+                 {},
+                 [this](const std::string& path) -> std::optional<std::string> {
+                   if (path.empty()) return std::string("dump-state wants a file path");
+                   pending_dump_ = path;
+                   return std::nullopt;
+                 }});
   registry_.Add({"screenshot", "Save screenshot",
                  "Save the window as a PNG: in the pictures folder (XDG_PICTURES_DIR, else ~/Pictures, else home) "
                  "unless a path is given; the status bar names the file.",
@@ -133,11 +146,29 @@ void Application::ApplyFontSize(float size) {
   pending_font_size_ = std::clamp(size, kMinFontSize, kMaxFontSize);
 }
 
+// A high-DPI screen (or the window moved to one) gets fonts, and with them every size the
+// theme and the panels derive from the font, scaled by its content scale.
+void Application::FollowContentScale() {
+  const float scale = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
+  if (scale == content_scale_) return;
+  content_scale_ = scale;
+  if (pending_font_size_ == 0.0f) ApplyFontSize(font_size_);
+}
+
 void Application::SetPresentation(bool on) {
   presentation_ = on;
   reset_layout_ = true;  // Presentation mode has its own default layout (each page's slots).
   settings_.presentation = on;
-  ApplyFontSize(on ? kPresentationFontSize : settings_.font_size);
+  ApplyFontSize(on ? PresentationFontSize() : settings_.font_size);
+}
+
+float Application::PresentationFontSize() const {
+  int width = 0;
+  int height = 0;
+  window_->Size(width, height);
+  // Window sizes are in pixels on X11; fonts are the user's size times the content scale.
+  const float lines_of = static_cast<float>(height) / content_scale_ / kPresentationLines;
+  return std::clamp(lines_of, kMinPresentationFontSize, kMaxPresentationFontSize);
 }
 
 int Application::Run() {
@@ -171,7 +202,8 @@ int Application::Run() {
     return 2;
   }
   presentation_ = settings_.presentation;
-  ApplyFontSize(presentation_ ? kPresentationFontSize : settings_.font_size);
+  content_scale_ = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
+  ApplyFontSize(presentation_ ? PresentationFontSize() : settings_.font_size);
 
   bench_start_ = std::chrono::steady_clock::now();
   while (!window_->ShouldClose()) {
@@ -192,10 +224,12 @@ int Application::Run() {
 }
 
 void Application::DrawFrame() {
+  FollowContentScale();
   if (pending_font_size_ > 0.0f) {
-    fonts_ = LoadFonts(pending_font_size_);
+    font_size_ = pending_font_size_;
+    fonts_ = LoadFonts(font_size_ * content_scale_);
     if (!fonts_.warning.empty() && frame_count_ == 0) notifications_.Add(Severity::kWarning, fonts_.warning);
-    if (!presentation_) settings_.font_size = fonts_.size;
+    if (!presentation_) settings_.font_size = font_size_;
     ApplyTheme(presentation_ ? ThemeKind::kHighContrast : ThemeKind::kNormal, fonts_.size);
     window_->RebuildFontTexture();
     pending_font_size_ = 0.0f;
@@ -220,6 +254,10 @@ void Application::DrawFrame() {
     SaveScreenshot(pending_screenshot_);
     pending_screenshot_.clear();
   }
+  if (!pending_dump_.empty()) {
+    WriteStateDump(pending_dump_);
+    pending_dump_.clear();
+  }
 }
 
 // The area between the menu bar and the status bar. Measured from the viewport and the menu
@@ -240,7 +278,10 @@ FrameContext Application::MakeFrameContext() {
 // projector) lays the panels out again rather than leaving them off-screen or overlapping.
 void Application::ResetLayoutOnResize(ImVec2 area_size) {
   const bool resized = area_size.x != last_area_size_.x || area_size.y != last_area_size_.y;
-  if (resized && frame_count_ > 0) reset_layout_ = true;
+  if (resized && frame_count_ > 0) {
+    reset_layout_ = true;
+    if (presentation_ && pending_font_size_ == 0.0f) ApplyFontSize(PresentationFontSize());
+  }
   last_area_size_ = area_size;
 }
 
@@ -477,7 +518,8 @@ nlohmann::json Application::StateDump() const {
   state["frames"] = frame_count_;
   state["window"] = {{"width", width}, {"height", height}};
   state["presentation"] = presentation_;
-  state["font_size"] = fonts_.size;
+  state["font_size"] = fonts_.size;  // in pixels: the user's size × the content scale
+  state["content_scale"] = content_scale_;
   state["builtin_font"] = fonts_.builtin_fallback;
   state["help_visible"] = show_help_;
   state["about_visible"] = show_about_;

@@ -54,6 +54,8 @@ class Application {
   void ResetLayoutOnResize(ImVec2 area_size);
   FrameContext MakeFrameContext();
   void ApplyFontSize(float size);
+  void FollowContentScale();
+  float PresentationFontSize() const;
   void SetPresentation(bool on);
   void HandleKeys();
   void AdvanceScript();
@@ -90,6 +92,9 @@ class Application {
   ScriptState script_;
   FontSet fonts_;
   float pending_font_size_ = 0.0f;  // Fonts are rebuilt between frames, never inside one.
+  float font_size_ = 0.0f;          // In the user's units; fonts are this × the content scale.
+  float content_scale_ = 1.0f;
+  std::string pending_dump_;        // --dump-state's JSON, written once this frame is drawn
   bool presentation_ = false;
   bool show_about_ = false;
   bool show_help_ = false;

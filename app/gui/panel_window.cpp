@@ -20,6 +20,7 @@ void PanelTable::Draw(const FrameContext& frame) {
     // A collapsed window returns false: it draws no contents and does not count as drawn.
     if (ImGui::Begin(row.title, &open, flags)) {
       row.drawn.Record();
+      const TextRecordScope recording(row.text, frame.presentation);
       row.draw(frame);
     }
     ImGui::End();
@@ -48,6 +49,7 @@ nlohmann::json PanelTable::Placement(bool presentation) const {
     nlohmann::json& entry = placement[row.Key()];
     entry = row.drawn.ToJson();
     entry["open"] = row.Open(presentation);
+    if (row.drawn.Visible()) entry.update(row.text.ToJson());
   }
   return placement;
 }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
+#include "app/gui/text_item.h"
 
 namespace gui {
 
@@ -71,14 +72,6 @@ inline ImVec2 SlotSize(ImVec2 area_size, const PanelRect& rect) {
   return ImVec2(rect.width * area_size.x, rect.height * area_size.y);
 }
 
-// Puts the next item on the line of the last one when `next_text` fits beside it, else on a
-// new line: a sentence built from parts wraps between them instead of being cut at the edge.
-inline void SameLineIfFits(const char* next_text) {
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  const float needed = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(next_text).x;
-  if (ImGui::GetItemRectMax().x + needed <= right) ImGui::SameLine();
-}
-
 // A page whose single panel has the whole area.
 inline constexpr PanelSlot kWholeArea{{0.0f, 0.0f, 1.0f, 1.0f}, {0.0f, 0.0f, 1.0f, 1.0f}};
 
@@ -118,6 +111,7 @@ struct PanelRow {
   bool open = true;             // in the normal view
   bool open_presenting = true;  // in presentation mode: at first, where the slot has a place
   DrawnRect drawn;
+  TextCount text;  // what its contents drew last frame, and how much of it was cut off
 
   // "Shared tiles" → "shared_tiles": the panel's key in --dump-state.
   std::string Key() const;

@@ -177,6 +177,13 @@ FramebufferPixels Window::ReadFramebuffer() const {
 
 void Window::Size(int& width, int& height) const { glfwGetWindowSize(handle_, &width, &height); }
 
+float Window::ContentScale() const {
+  float x = 1.0f;
+  float y = 1.0f;
+  glfwGetWindowContentScale(handle_, &x, &y);
+  return x > 0.0f ? x : 1.0f;
+}
+
 std::string Window::GlRenderer() const {
   return reinterpret_cast<const char*>(glGetString(GL_RENDERER));
 }

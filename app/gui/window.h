@@ -50,6 +50,8 @@ class Window {
   FramebufferPixels ReadFramebuffer() const;
 
   void Size(int& width, int& height) const;
+  // The screen's scale for this window (2 on a typical high-DPI laptop), as GLFW reports it.
+  float ContentScale() const;
   std::string GlRenderer() const;
   std::string GlVersion() const;
   static std::string GlfwVersion();

@@ -17,7 +17,7 @@ inline constexpr float kUpperRow = 0.5f;
 // bottom. The other panels fold away; keys step the lesson, the View menu brings any back.
 inline constexpr float kShowColumn = 0.36f;    // Matrices | source and tiles
 inline constexpr float kShowSourceRow = 0.48f;  // Kernel source over Shared tiles
-inline constexpr float kShowStrip = 0.83f;      // the narration below
+inline constexpr float kShowStrip = 0.78f;      // the narration below: three lines
 
 inline constexpr PanelSlot kControlsSlot{{0.0f, 0.0f, kLeftColumn, 0.36f}};
 inline constexpr float kOccupancyTop = 0.60f;  // Counters over Occupancy in the left column

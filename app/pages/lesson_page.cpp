@@ -166,9 +166,9 @@ std::vector<PanelRow> LessonPage::PanelRows() {
          matrices_.Draw(frame, snapshot(), simulation_->reference());
        }},
       {"Shared tiles", &kSharedTilesSlot,
-       [this, snapshot](const FrameContext&) {
+       [this, snapshot](const FrameContext& frame) {
          const sim::Snapshot now = snapshot();
-         shared_tiles_.Draw(now, selection_.Resolve(now));
+         shared_tiles_.Draw(now, selection_.Resolve(now), frame.presentation);
        }},
       {"Threads", &kThreadsSlot,
        [this, snapshot](const FrameContext& frame) { threads_.Draw(frame, snapshot(), selection_); }},
@@ -181,7 +181,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Race lab", &kRaceLabSlot,
        [this](const FrameContext& frame) { race_lab_panel_.Draw(frame, *simulation_, race_lab_.View()); }},
       {"Occupancy", &kOccupancySlot, [this](const FrameContext&) { occupancy_panel_.Draw(occupancy_.View()); }},
-      {"Narration", &kNarrationSlot, [this](const FrameContext&) { narration_.Draw(); }},
+      {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation); }},
       {"Timeline", &kTimelineSlot,
        [this, snapshot](const FrameContext& frame) {
          timeline_.Draw(frame, *simulation_, WholeRun(), selection_.Resolve(snapshot()));

@@ -7,6 +7,7 @@
 
 #include "sim/lesson_edit.h"
 #include "app/gui/palette.h"
+#include "app/gui/text_item.h"
 #include "sim/lesson_file.h"
 #include "sim/teaching.h"
 
@@ -24,7 +25,7 @@ void FlowButton(const FrameContext& frame, const char* label, const char* action
   const float width = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width < right) ImGui::SameLine();
-  if (ImGui::Button(label)) frame.actions.Push(action);
+  if (gui::Button(label)) frame.actions.Push(action);
   Tooltip(tooltip);
 }
 
@@ -32,8 +33,8 @@ void FlowButton(const FrameContext& frame, const char* label, const char* action
 void FieldMessage(const LessonDraft& draft, const char* field) {
   if (!draft.error || draft.error->field != field) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(palette::kOrange));
-  ImGui::TextWrapped("%s %s (the last good lesson keeps running)", palette::kGlyphWarning,
-                     draft.error->message.c_str());
+  gui::TextWrapped("%s %s (the last good lesson keeps running)", palette::kGlyphWarning,
+                   draft.error->message.c_str());
   ImGui::PopStyleColor();
   // A problem scrolled out of a short panel would go unseen: it stays in view until fixed.
   if (!ImGui::IsItemVisible()) ImGui::SetScrollHereY(1.0f);
@@ -50,7 +51,7 @@ bool IsShownField(const std::string& field) {
 // or leaving the field), so a half-typed number never rebuilds the model.
 void IntField(const FrameContext& frame, const char* label, const char* key, int& value, const char* tooltip) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * kNumberWidth);
-  ImGui::InputInt(label, &value, 0, 0);
+  gui::Recorded(ImGui::InputInt(label, &value, 0, 0), label);
   if (ImGui::IsItemDeactivatedAfterEdit())
     frame.actions.Push("lesson-set", std::string(key) + "=" + std::to_string(value));
   Tooltip(tooltip);
@@ -60,9 +61,9 @@ template <typename Enum, std::size_t N>
 void EnumCombo(const FrameContext& frame, const char* label, const char* key, Enum current,
                const std::array<Enum, N>& choices, const char* tooltip) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  if (ImGui::BeginCombo(label, sim::Name(current))) {
+  if (gui::BeginCombo(label, sim::Name(current))) {
     for (Enum choice : choices) {
-      if (ImGui::Selectable(sim::Name(choice), choice == current) && choice != current) {
+      if (gui::Selectable(sim::Name(choice), choice == current) && choice != current) {
         frame.actions.Push("lesson-set", std::string(key) + "=" + sim::Name(choice));
       }
     }
@@ -75,9 +76,9 @@ void FillField(const FrameContext& frame, const char* label, const char* key, si
   ImGui::PushID(key);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   const std::string current = fill.kind == sim::FillKind::kExplicit ? "values" : sim::Name(fill.kind);
-  if (ImGui::BeginCombo(label, current.c_str())) {
+  if (gui::BeginCombo(label, current.c_str())) {
     for (const char* choice : {"sequence", "random", "identity"}) {
-      if (ImGui::Selectable(choice, current == choice) && current != choice) {
+      if (gui::Selectable(choice, current == choice) && current != choice) {
         frame.actions.Push("lesson-set", std::string(key) + "=" + choice);
       }
     }
@@ -90,7 +91,7 @@ void FillField(const FrameContext& frame, const char* label, const char* key, si
     ImGui::SameLine();
     int seed = static_cast<int>(fill.seed);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * kNumberWidth);
-    ImGui::InputInt("seed", &seed, 0, 0);
+    gui::Recorded(ImGui::InputInt("seed", &seed, 0, 0), "seed");
     fill.seed = static_cast<std::uint64_t>(std::max(seed, 0));
     if (ImGui::IsItemDeactivatedAfterEdit()) {
       frame.actions.Push("lesson-set", std::string(key) + "=random:" + std::to_string(std::max(seed, 0)));
@@ -102,7 +103,7 @@ void FillField(const FrameContext& frame, const char* label, const char* key, si
 
 bool TextField(const char* label, std::array<char, 512>& buffer, const char* hint, const char* tooltip) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-  const bool changed = ImGui::InputTextWithHint(label, hint, buffer.data(), buffer.size());
+  const bool changed = gui::Recorded(ImGui::InputTextWithHint(label, hint, buffer.data(), buffer.size()), label);
   Tooltip(tooltip);
   return changed;
 }
@@ -113,11 +114,11 @@ void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
                          const LessonDraft& draft) {
   DrawButtons(frame, play);
   DrawPosition(simulation);
-  if (ImGui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
+  if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
 }
 
 void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play) {
-  if (ImGui::Button("\u2190 Back")) frame.actions.Push("step-back");
+  if (gui::Button("\u2190 Back")) frame.actions.Push("step-back");
   Tooltip("Step back one step, exactly (\u2190)");
   FlowButton(frame, "Step \u2192", "step",
              "Run one instruction of the scheduler's unit: a warp, or one thread (\u2192)");
@@ -129,8 +130,8 @@ void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play
   FlowButton(frame, "Reset", "reset", "Back to step 0 (R)");
   if (!ImGui::IsAnyItemActive()) speed_ = play.steps_per_second;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-  if (ImGui::SliderFloat("steps/s", &speed_, PlayClock::kMinSpeed, PlayClock::kMaxSpeed, "%.0f",
-                         ImGuiSliderFlags_Logarithmic)) {
+  if (gui::Recorded(ImGui::SliderFloat("steps/s", &speed_, PlayClock::kMinSpeed, PlayClock::kMaxSpeed, "%.0f",
+                         ImGuiSliderFlags_Logarithmic), "steps/s")) {
     frame.actions.Push("play-speed", std::to_string(static_cast<int>(speed_)));
   }
   Tooltip("How fast Play steps: steps per second");
@@ -142,20 +143,22 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation) {
   const sim::Geometry& geometry = simulation.geometry();
   const sim::Timeline* whole = simulation.KnownTimeline();
   const std::string total = whole ? std::to_string(whole->total_steps) : "\u2026 (counting)";
-  ImGui::Text("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
-              snapshot.current_phase() + 1, geometry.phases);
+  gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
+                   snapshot.current_phase() + 1, geometry.phases);
   const std::int64_t steps = whole ? whole->total_steps : 0;
-  ImGui::ProgressBar(steps == 0 ? 0.0f : float(simulation.step()) / float(steps));
-  ImGui::TextWrapped(
+  gui::ProgressBar(steps == 0 ? 0.0f : float(simulation.step()) / float(steps));
+  gui::TextWrapped(
       "C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s", config.m,
       config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm, geometry.tn, geometry.tk,
       sim::Name(config.scheduler));
   if (!geometry.naive) {
-    ImGui::Text("1st barrier: %s (key 1)   2nd barrier: %s (key 2)", sim::Name(config.barrier1),
-                sim::Name(config.barrier2));
+    const std::string second = std::string("2nd barrier: ") + sim::Name(config.barrier2) + " (key 2)";
+    gui::Text("1st barrier: %s (key 1)", sim::Name(config.barrier1));
+    SameLineIfFits(second.c_str());
+    gui::TextUnformatted(second.c_str());
   }
   if (geometry.warps_per_block == 1 && geometry.block_threads < 32) {
-    ImGui::TextWrapped("Each block is %s.", sim::WarpsOfBlock(geometry).c_str());
+    gui::TextWrapped("Each block is %s.", sim::WarpsOfBlock(geometry).c_str());
   }
 }
 
@@ -165,9 +168,9 @@ void ControlsPanel::DrawLesson(const FrameContext& frame, const LessonDraft& dra
     seen_generation_ = draft.generation;
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  if (ImGui::BeginCombo("Preset", edit_.name.c_str())) {
+  if (gui::BeginCombo("Preset", edit_.name.c_str())) {
     for (const sim::LessonConfig& preset : sim::Presets()) {
-      if (ImGui::Selectable(preset.name.c_str(), preset.name == edit_.name)) {
+      if (gui::Selectable(preset.name.c_str(), preset.name == edit_.name)) {
         frame.actions.Push("lesson-preset", preset.name);
       }
       Tooltip(preset.description.c_str());
@@ -221,10 +224,10 @@ void ControlsPanel::DrawFills(const FrameContext& frame, const LessonDraft& draf
             "A binary test-vector file in seed 003's format: M, N, K, A, B, C per case");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.0f);
-  ImGui::InputInt("case", &vector_case_, 0, 0);
+  gui::Recorded(ImGui::InputInt("case", &vector_case_, 0, 0), "case");
   Tooltip("Which case of the file (1 = the first)");
   ImGui::SameLine();
-  if (ImGui::Button("Load A, B")) {
+  if (gui::Button("Load A, B")) {
     frame.actions.Push("lesson-vectors", std::string(vector_path_.data()) + "#" + std::to_string(vector_case_));
   }
   Tooltip("Take M, N, K, A and B from that case of the file");
@@ -245,7 +248,7 @@ void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& 
   FieldMessage(draft, "seed");
   if (edit_.kernel != sim::KernelKind::kNaive) {
     bool guard = edit_.guard;
-    if (ImGui::Checkbox("Bounds guard", &guard)) frame.actions.Push("toggle-guard");
+    if (gui::Checkbox("Bounds guard", &guard)) frame.actions.Push("toggle-guard");
     Tooltip(
         "Key 3. Off: loads and the store of C skip their bounds test, as seed 004's kernel; edge threads read "
         "outside A and B");
@@ -260,18 +263,18 @@ void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& 
 void ControlsPanel::DrawFiles(const FrameContext& frame, const LessonDraft& draft) {
   TextField("##lessonfile", lesson_path_, "lesson.json", "A lesson JSON file to open, or to save the lesson to");
   ImGui::SameLine();
-  if (ImGui::Button("Open")) frame.actions.Push("lesson-open", lesson_path_.data());
+  if (gui::Button("Open")) frame.actions.Push("lesson-open", lesson_path_.data());
   Tooltip("Open the lesson file named on the left (unknown keys are warned about, bad values named)");
   ImGui::SameLine();
-  if (ImGui::Button("Save")) frame.actions.Push("lesson-save", lesson_path_.data());
+  if (gui::Button("Save")) frame.actions.Push("lesson-save", lesson_path_.data());
   Tooltip("Save the running lesson as JSON to the file named on the left");
   TextField("##tracefile", trace_path_, "trace.json", "Where to write the lesson's trace as JSON");
   ImGui::SameLine();
-  if (ImGui::Button("Export trace")) frame.actions.Push("lesson-export-trace", trace_path_.data());
+  if (gui::Button("Export trace")) frame.actions.Push("lesson-export-trace", trace_path_.data());
   Tooltip("Run the lesson to its end on a worker thread and write its trace (counters, hazards, C) as JSON");
   if (!draft.status.empty()) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(draft.status_is_error ? palette::kOrange : palette::kSkyBlue),
-                       "%s %s", draft.status_is_error ? palette::kGlyphWarning : "\u2139", draft.status.c_str());
+    gui::TextColored(ImGui::ColorConvertU32ToFloat4(draft.status_is_error ? palette::kOrange : palette::kSkyBlue),
+                     "%s %s", draft.status_is_error ? palette::kGlyphWarning : "\u2139", draft.status.c_str());
   }
 }
 

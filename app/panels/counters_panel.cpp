@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "app/gui/palette.h"
+#include "app/gui/text_item.h"
 #include "sim/formulas.h"
 
 namespace gui {
@@ -19,11 +20,11 @@ void Row(const char* name, const std::string& so_far, const std::string& whole_r
          const char* tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(name);
+  gui::TextUnformatted(name);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
   for (const std::string* cell : {&so_far, &whole_run, &expected}) {
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(cell->c_str());
+    gui::TextUnformatted(cell->c_str());
   }
 }
 
@@ -98,7 +99,7 @@ void PhaseBar(const sim::PhaseCounters& phase, double full, float column) {
                       palette::kSkyBlue);
   ImGui::Dummy(ImVec2(width, height));
   ImGui::SameLine();
-  ImGui::TextUnformatted(label);
+  gui::TextUnformatted(label);
 }
 
 }  // namespace
@@ -171,23 +172,23 @@ void CountersPanel::DrawHeadline(const sim::Simulation& simulation,
   const sim::Counters* whole = WholeRun(simulation);
   const std::optional<double> saving = CountedSaving(simulation, comparison);
   if (!whole) {
-    ImGui::TextWrapped("The whole run is being counted on the model (the Timeline shows how far); the figures so "
-                       "far are below.");
+    gui::TextWrapped("The whole run is being counted on the model (the Timeline shows how far); the figures so "
+                     "far are below.");
     return;
   }
   const auto own = static_cast<unsigned long long>(whole->GlobalReads());
   if (!saving) {
-    ImGui::TextWrapped("This run reads %llu values from global memory; the %s kernel is %s on the model.", own,
-                       simulation.geometry().naive ? "tiled" : "naive",
-                       comparison ? "not counted here" : "being counted");
+    gui::TextWrapped("This run reads %llu values from global memory; the %s kernel is %s on the model.", own,
+                     simulation.geometry().naive ? "tiled" : "naive",
+                     comparison ? "not counted here" : "being counted");
   } else if (simulation.geometry().naive) {
-    ImGui::TextWrapped("The naive kernel reads %llu values from global memory, %.2f\u00D7 what the tiled kernel reads "
-                       "(%llu), both counted by the model.",
-                       own, *saving, static_cast<unsigned long long>(*comparison->global_reads));
+    gui::TextWrapped("The naive kernel reads %llu values from global memory, %.2f\u00D7 what the tiled kernel reads "
+                     "(%llu), both counted by the model.",
+                     own, *saving, static_cast<unsigned long long>(*comparison->global_reads));
   } else {
-    ImGui::TextWrapped("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel (%llu vs %llu), "
-                       "both counted by the model.",
-                       *saving, own, static_cast<unsigned long long>(*comparison->global_reads));
+    gui::TextWrapped("Tiling reads %.2f\u00D7 fewer values from global memory than the naive kernel (%llu vs %llu), "
+                     "both counted by the model.",
+                     *saving, own, static_cast<unsigned long long>(*comparison->global_reads));
   }
 }
 
@@ -195,12 +196,21 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   const sim::Counters& c = simulation.counters();
   const sim::Counters* w = WholeRun(simulation);
   const sim::ClosedForms e = sim::Expected(simulation.config());
-  if (!ImGui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  // Columns keep the width of their figures and the table scrolls sideways in a narrow panel.
+  // As a scrolling region it needs its height: its rows, the header and the scrollbar.
+  constexpr int kRows = 11;  // the Row calls below, with the header
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float row = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+  const ImVec2 size(0.0f, row * static_cast<float>(kRows) + style.ScrollbarSize + style.CellPadding.y);
+  if (!gui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
+                       size)) {
+    return;
+  }
   ImGui::TableSetupColumn("counted");
   ImGui::TableSetupColumn("so far");
   ImGui::TableSetupColumn("whole run");
   ImGui::TableSetupColumn("closed form");
-  ImGui::TableHeadersRow();
+  gui::TableHeadersRow();
   Row("global reads of A", Number(c.global_reads_a), WholeNumber(w, &sim::Counters::global_reads_a), Number(e.global_reads_a),
       "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
   Row("global reads of B", Number(c.global_reads_b), WholeNumber(w, &sim::Counters::global_reads_b), Number(e.global_reads_b),
@@ -227,13 +237,13 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
       "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");
   Row("bank conflicts", Number(c.bank_conflicts), WholeNumber(w, &sim::Counters::bank_conflicts), "",
       "extra shared-memory wavefronts per warp-instruction; the tests count them again from the kernel's source");
-  ImGui::EndTable();
+  gui::EndTable();
 }
 
 void CountersPanel::DrawPerElement(const sim::Simulation& simulation) {
   const PerElement p = ReadsPerElement(simulation);
-  ImGui::TextWrapped("Reads per element of C: naive 2K = %.3g, this kernel %.3g, minimum %.3g; so far %.3g.", p.naive,
-                     p.kernel, p.minimum, p.counted);
+  gui::TextWrapped("Reads per element of C: naive 2K = %.3g, this kernel %.3g, minimum %.3g; so far %.3g.", p.naive,
+                   p.kernel, p.minimum, p.counted);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Global reads divided by M\u00B7N. The naive kernel reads a row of A and a column of B for\n"
                       "every element (2K); a T\u00D7T tile shares each read among T threads (about 2K/T).");
@@ -244,18 +254,18 @@ void CountersPanel::DrawPhases(const sim::Simulation& simulation) {
   const std::vector<sim::PhaseCounters>& phases = simulation.counters().phases;
   if (phases.empty()) return;
   ImGui::Separator();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "\u25A0 A");
+  gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "\u25A0 A");
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kSkyBlue), "\u25A0 B");
+  gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kSkyBlue), "\u25A0 B");
   ImGui::SameLine();
-  ImGui::TextWrapped("global reads per phase (full bar: a phase whose tiles lie inside A and B)");
+  gui::TextWrapped("global reads per phase (full bar: a phase whose tiles lie inside A and B)");
   const double full = FullPhaseReads(simulation);
-  if (!ImGui::BeginTable("##phases", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  if (!gui::BeginTable("##phases", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn("phase");
   ImGui::TableSetupColumn("global reads", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("shared w / r");
   ImGui::TableSetupColumn("hazards");
-  ImGui::TableHeadersRow();
+  gui::TableHeadersRow();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(phases.size()));
   while (clipper.Step()) {
@@ -263,22 +273,22 @@ void CountersPanel::DrawPhases(const sim::Simulation& simulation) {
       const sim::PhaseCounters& phase = phases[static_cast<std::size_t>(i)];
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::Text("%d", i + 1);
+      gui::Text("%d", i + 1);
       ImGui::TableNextColumn();
       PhaseBar(phase, full, ImGui::GetContentRegionAvail().x);
       ImGui::TableNextColumn();
-      ImGui::Text("%llu / %llu", static_cast<unsigned long long>(phase.shared_writes),
-                  static_cast<unsigned long long>(phase.shared_reads));
+      gui::Text("%llu / %llu", static_cast<unsigned long long>(phase.shared_writes),
+                static_cast<unsigned long long>(phase.shared_reads));
       ImGui::TableNextColumn();
       if (phase.hazards > 0) {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %llu", palette::kGlyphWarning,
-                           static_cast<unsigned long long>(phase.hazards));
+        gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %llu", palette::kGlyphWarning,
+                         static_cast<unsigned long long>(phase.hazards));
       } else {
-        ImGui::TextUnformatted("0");
+        gui::TextUnformatted("0");
       }
     }
   }
-  ImGui::EndTable();
+  gui::EndTable();
 }
 
 }  // namespace gui

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "app/gui/palette.h"
+#include "app/gui/text_item.h"
 #include "sim/kernel_source.h"
 #include "sim/narration.h"
 #include "sim/teaching.h"
@@ -109,7 +110,7 @@ std::string HazardsPanel::OneWarpBanner(const sim::Snapshot& snapshot) {
 void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
   if (const std::string banner = OneWarpBanner(snapshot); !banner.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
-    ImGui::TextWrapped("%s %s", palette::kGlyphWarning, banner.c_str());
+    gui::TextWrapped("%s %s", palette::kGlyphWarning, banner.c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip(
@@ -131,41 +132,48 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
     const bool barriers_on =
         config.barrier1 == sim::SyncKind::kSyncthreads && config.barrier2 == sim::SyncKind::kSyncthreads;
     if (snapshot.geometry().naive) {
-      ImGui::TextWrapped("%s", sim::RaceCaseHeadline(snapshot.geometry()).c_str());
+      gui::TextWrapped("%s", sim::RaceCaseHeadline(snapshot.geometry()).c_str());
       return;
     }
-    ImGui::TextColored(Colour(palette::kBluishGreen), "%s No hazard so far%s", palette::kGlyphCheck,
-                       barriers_on ? ": the barriers order every shared access."
-                                   : " (step on: hazards appear as the accesses run).");
+    ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kBluishGreen));
+    gui::TextWrapped("%s No hazard so far%s", palette::kGlyphCheck,
+                     barriers_on ? ": the barriers order every shared access."
+                                 : " (step on: hazards appear as the accesses run).");
+    ImGui::PopStyleColor();
     return;
   }
   const Tally tally = Count(hazards);
-  ImGui::Text("%s: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", sim::CountOf(hazards.size(), "hazard", "hazards").c_str(),
+  gui::TextWrapped("%s: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", sim::CountOf(hazards.size(), "hazard", "hazards").c_str(),
               tally.by_kind[0], tally.by_kind[1], tally.by_kind[2], tally.corrupted);
-  ImGui::TextColored(Colour(palette::kVermillion), "%s %s", palette::kGlyphCross,
-                     sim::CountOf(tally.errors, "error", "errors").c_str());
+  gui::TextColored(Colour(palette::kVermillion), "%s %s", palette::kGlyphCross,
+                   sim::CountOf(tally.errors, "error", "errors").c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Errors: the two threads are in different warps (as racecheck grades them)");
-  ImGui::SameLine();
-  ImGui::TextColored(Colour(palette::kOrange), "%s %s", palette::kGlyphWarning,
-                     sim::CountOf(tally.warnings, "warning", "warnings").c_str());
+  const std::string warnings =
+      std::string(palette::kGlyphWarning) + " " + sim::CountOf(tally.warnings, "warning", "warnings");
+  SameLineIfFits(warnings.c_str());
+  gui::TextColored(Colour(palette::kOrange), "%s", warnings.c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Warnings: both threads are lanes of one warp (as racecheck grades them)");
   if (snapshot.counters().hazards > hazards.size()) {
-    ImGui::TextDisabled("(%llu detected; the list keeps the first %zu)",
-                        static_cast<unsigned long long>(snapshot.counters().hazards), hazards.size());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("(%llu detected; the list keeps the first %zu)",
+                     static_cast<unsigned long long>(snapshot.counters().hazards), hazards.size());
+    ImGui::PopStyleColor();
   }
   for (std::size_t kind = 0; kind < tally.by_kind.size(); ++kind) {
-    if (tally.by_kind[kind] > 0) ImGui::TextWrapped("%s", Explanation(static_cast<sim::HazardKind>(kind)));
+    if (tally.by_kind[kind] > 0) gui::TextWrapped("%s", Explanation(static_cast<sim::HazardKind>(kind)));
   }
-  ImGui::TextDisabled("Hover a row for the whole story; click it to jump to its step.");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  gui::TextWrapped("Hover a row for the whole story; click it to jump to its step.");
+  ImGui::PopStyleColor();
 }
 
 void HazardsPanel::DrawOutOfBounds(const sim::Snapshot& snapshot) {
   const std::vector<sim::OutOfBoundsAccess>& accesses = snapshot.out_of_bounds();
   if (accesses.empty()) return;
-  ImGui::TextColored(Colour(palette::kVermillion), "%s %zu global accesses outside A, B or C (bounds guard off)",
-                     palette::kGlyphCross, accesses.size());
+  gui::TextColored(Colour(palette::kVermillion), "%s %zu global accesses outside A, B or C (bounds guard off)",
+                   palette::kGlyphCross, accesses.size());
 }
 
 void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& snapshot) {
@@ -175,14 +183,15 @@ void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& sna
     return;
   }
   const sim::Geometry& g = snapshot.geometry();
-  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
+  // Columns keep their width and the table scrolls sideways: squashed to a letter they say nothing.
+  const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
-  if (!ImGui::BeginTable("##hazards", 7, flags)) return;
+  if (!gui::BeginTable("##hazards", 7, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* name : {"hazard", "step", "cell", "threads", "lines", "phase", "saw / should"}) {
     ImGui::TableSetupColumn(name);
   }
-  ImGui::TableHeadersRow();
+  gui::TableHeadersRow();
   std::int64_t jump = -1;
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(hazards.size()));
@@ -195,32 +204,32 @@ void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& sna
       ImGui::PushStyleColor(ImGuiCol_Text, Colour(SeverityColour(hazard.severity)));
       const std::string label =
           std::string(SeverityGlyph(hazard.severity)) + " " + sim::Name(hazard.kind) + " " + sim::Name(hazard.severity);
-      if (ImGui::Selectable(label.c_str(), hazard.step == snapshot.step(), ImGuiSelectableFlags_SpanAllColumns)) {
+      if (gui::Selectable(label.c_str(), hazard.step == snapshot.step(), ImGuiSelectableFlags_SpanAllColumns)) {
         jump = hazard.step;
       }
       ImGui::PopStyleColor();
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", HazardSentence(snapshot, hazard).c_str());
       ImGui::PopID();
       ImGui::TableNextColumn();
-      ImGui::Text("%lld", static_cast<long long>(hazard.step));
+      gui::Text("%lld", static_cast<long long>(hazard.step));
       ImGui::TableNextColumn();
-      ImGui::Text("%s[%d][%d]", hazard.tile == sim::TileId::kAs ? "As" : "Bs", hazard.row, hazard.col);
+      gui::Text("%s[%d][%d]", hazard.tile == sim::TileId::kAs ? "As" : "Bs", hazard.row, hazard.col);
       ImGui::TableNextColumn();
-      ImGui::Text("%s %s %s", ThreadName(g, hazard.first.thread).c_str(), palette::kGlyphRight,
-                  ThreadName(g, hazard.second.thread).c_str());
+      gui::Text("%s %s %s", ThreadName(g, hazard.first.thread).c_str(), palette::kGlyphRight,
+                ThreadName(g, hazard.second.thread).c_str());
       ImGui::TableNextColumn();
-      ImGui::Text("%d %s %d", sim::LineOf(snapshot.config().kernel, hazard.first.op), palette::kGlyphRight,
-                  sim::LineOf(snapshot.config().kernel, hazard.second.op));
+      gui::Text("%d %s %d", sim::LineOf(snapshot.config().kernel, hazard.first.op), palette::kGlyphRight,
+                sim::LineOf(snapshot.config().kernel, hazard.second.op));
       ImGui::TableNextColumn();
-      ImGui::Text("%d", hazard.phase + 1);
+      gui::Text("%d", hazard.phase + 1);
       ImGui::TableNextColumn();
-      ImGui::Text("%s / %s%s", sim::FormatValue(hazard.value_seen).c_str(),
-                  sim::FormatValue(hazard.value_expected).c_str(), hazard.Corrupted() ? "  \u2717 wrong" : "");
+      gui::Text("%s / %s%s", sim::FormatValue(hazard.value_seen).c_str(),
+                sim::FormatValue(hazard.value_expected).c_str(), hazard.Corrupted() ? "  \u2717 wrong" : "");
     }
   }
   if (hazards.size() > shown_count_) ImGui::SetScrollHereY(1.0f);
   shown_count_ = hazards.size();
-  ImGui::EndTable();
+  gui::EndTable();
   if (jump >= 0) frame.actions.Push("jump-to", std::to_string(jump));
 }
 

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string>
 #include <string_view>
 
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
+#include "app/gui/text_item.h"
 #include "sim/kernel_source.h"
 #include "sim/numba_source.h"
 
@@ -66,6 +68,17 @@ const char* SyncText(sim::SyncKind kind) {
   return "";
 }
 
+std::string BarrierNote(sim::SyncKind kind) {
+  return std::string(kind == sim::SyncKind::kNone ? palette::kGlyphCross : "\u2016") + " " + SyncText(kind);
+}
+
+void SetupColumns(ImGuiTableColumnFlags code, float code_width = 0.0f) {
+  ImGui::TableSetupColumn("switch", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("code", code, code_width);
+}
+
 }  // namespace
 
 struct KernelSourcePanel::LineMarks {
@@ -106,18 +119,22 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   marks.scroll_to = marks.focus_next.empty() ? sim::LineOf(kernel, sim::Op::kLoadA) : *marks.focus_next.begin();
 
   const std::string file(sim::SourceFor(kernel).file_name);
-  ImGui::TextWrapped("%s \u2014 following %s%s", file.c_str(), marks.focus.c_str(),
-                     picked != nullptr ? " (selected)" : ", the unit that ran last");
+  gui::TextWrapped("%s \u2014 following %s%s", file.c_str(), marks.focus.c_str(),
+                   picked != nullptr ? " (selected)" : ", the unit that ran last");
   // The marks' legend on hover, as the other panels keep theirs: the lines get the room.
   SameLineIfFits("(legend)");
-  ImGui::TextDisabled("(legend)");
+  gui::TextDisabled("(legend)");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s runs next\n%s just ran\n\u25B7N: N threads run the line next\n\u2610: switch the line "
                       "(a barrier or the bounds guard)",
                       kGlyphNext, kGlyphJustRan);
   }
   DrawLanguageSwitch(frame, snapshot, side_by_side);
-  DrawLines(frame, snapshot, marks, side_by_side && HasPythonTwin(snapshot));
+  if (frame.presentation) {
+    DrawExcerpt(frame, snapshot, marks);
+  } else {
+    DrawLines(frame, snapshot, marks, side_by_side && HasPythonTwin(snapshot));
+  }
 }
 
 void KernelSourcePanel::DrawLanguageSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, bool side_by_side) {
@@ -125,7 +142,7 @@ void KernelSourcePanel::DrawLanguageSwitch(const FrameContext& frame, const sim:
   bool on = side_by_side && available;
   SameLineIfFits("Numba beside it (L)");
   if (!available) ImGui::BeginDisabled();
-  if (ImGui::Checkbox("Numba beside it (L)", &on)) frame.actions.Push("toggle-numba");
+  if (gui::Checkbox("Numba beside it (L)", &on)) frame.actions.Push("toggle-numba");
   if (!available) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("%s", available ? "Seed 000's Python half: the same kernel in Numba, each statement beside its "
@@ -147,78 +164,129 @@ void KernelSourcePanel::DrawPythonTwin(const FrameContext& frame, int cuda_line)
     text += (text.empty() ? "" : "\n") + std::string(code);
   }
   ImGui::TableNextColumn();
-  ImGui::TextDisabled("%s", numbers.c_str());
+  gui::TextDisabled("%s", numbers.c_str());
   ImGui::TableNextColumn();
   ImGui::PushFont(frame.fonts.mono);
-  ImGui::TextUnformatted(text.c_str());
+  gui::TextUnformatted(text.c_str());
   ImGui::PopFont();
 }
 
 void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
                                   bool python) {
-  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
-  const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
-  const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
   // Long lines scroll sideways rather than being cut at the panel's edge.
   const ImGuiTableFlags flags =
       ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  // Side by side, the CUDA gets half the panel and its long lines are cut there, so each
-  // statement's Python twin is in view without scrolling sideways.
+  // Side by side, the CUDA column takes less than half the panel, so each statement's Python
+  // twin is in view; both scroll sideways together for the long lines.
   const float cuda_width = python ? 0.45f * ImGui::GetContentRegionAvail().x : 0.0f;
-  if (!ImGui::BeginTable("##source", python ? 6 : 4, flags)) return;
-  ImGui::TableSetupColumn("switch", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
-  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthFixed, cuda_width);
+  if (!gui::BeginTable("##source", python ? 6 : 4, flags)) return;
+  SetupColumns(ImGuiTableColumnFlags_WidthFixed, cuda_width);
   if (python) {
     ImGui::TableSetupColumn("python line", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("python", ImGuiTableColumnFlags_WidthFixed);
   }
   const bool follow = marks.scroll_to != scrolled_to_;
   for (int line = 1; line <= static_cast<int>(lines_.size()); ++line) {
-    ImGui::TableNextRow();
-    ImGui::PushID(line);
-    const bool is_barrier = line == barrier1 || line == barrier2;
-    const bool is_guard =
-        std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
-    if (marks.focus_next.count(line)) {
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kSkyBlue & 0x00FFFFFF) | 0x70000000);
-    } else if (marks.just_ran.count(line)) {
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kYellow & 0x00FFFFFF) | 0x38000000);
-    } else if (is_barrier) {
-      ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kReddishPurple & 0x00FFFFFF) | 0x30000000);
-    }
-    ImGui::TableNextColumn();
-    if (is_barrier || is_guard) DrawSwitch(frame, snapshot, line);
-    ImGui::TableNextColumn();
-    ImGui::TextDisabled("%3d", line);
-    ImGui::TableNextColumn();
-    const auto waiting = marks.waiting.find(line);
-    ImGui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ",
-                marks.just_ran.count(line) ? kGlyphJustRan : " ",
-                waiting != marks.waiting.end() ? ("\u25B7" + std::to_string(waiting->second)).c_str() : "");
-    if (waiting != marks.waiting.end() && ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("%d threads run line %d next", waiting->second, line);
-    }
-    ImGui::TableNextColumn();
-    ImGui::PushFont(frame.fonts.mono);
-    ImGui::TextUnformatted(lines_[static_cast<std::size_t>(line - 1)].c_str());
-    ImGui::PopFont();
-    if (is_barrier) {
-      ImGui::SameLine();
-      const sim::SyncKind kind = line == barrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2;
-      ImGui::TextColored(
-          ImGui::ColorConvertU32ToFloat4(kind == sim::SyncKind::kNone ? palette::kVermillion : palette::kReddishPurple),
-          "%s %s", kind == sim::SyncKind::kNone ? palette::kGlyphCross : "\u2016", SyncText(kind));
-    }
+    DrawLine(frame, snapshot, marks, line, false);
     if (python) DrawPythonTwin(frame, line);
     if (follow && line == marks.scroll_to) {
       ImGui::SetScrollHereY(0.4f);
       scrolled_to_ = line;
     }
-    ImGui::PopID();
   }
-  ImGui::EndTable();
+  gui::EndTable();
+}
+
+void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  // The code column gets what the switch, number and marks columns leave.
+  const float fixed = ImGui::GetFrameHeight() + ImGui::CalcTextSize("000").x + ImGui::CalcTextSize("\u25B6\u25B6\u25B799").x +
+                      8.0f * style.CellPadding.x;
+  const float wrap = std::max(ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - fixed);
+  ImGui::PushFont(frame.fonts.mono);
+  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
+  const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
+  const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
+  // Measured in the mono font, wider than the text font: the annotation never needs more.
+  const auto height = [&](int line) {
+    const std::string& text = lines_[static_cast<std::size_t>(line - 1)];
+    float code = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y;
+    if (line == barrier1 || line == barrier2) {
+      const std::string note = BarrierNote(line == barrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2);
+      code += ImGui::CalcTextSize(note.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
+    }
+    const bool has_switch = line == barrier1 || line == barrier2 ||
+                            std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
+    return std::max(code, has_switch ? ImGui::GetFrameHeight() : ImGui::GetTextLineHeight()) + 2.0f * style.CellPadding.y;
+  };
+  // Grow the excerpt from the followed line, a line after then a line before, while it fits.
+  const int count = static_cast<int>(lines_.size());
+  int first = std::clamp(marks.scroll_to, 1, count);
+  int last = first;
+  float used = height(first);
+  const float room = ImGui::GetContentRegionAvail().y;
+  for (bool grew = true; grew;) {
+    grew = false;
+    if (last < count && used + height(last + 1) <= room) used += height(++last), grew = true;
+    if (first > 1 && used + height(first - 1) <= room) used += height(--first), grew = true;
+  }
+  ImGui::PopFont();
+  if (!gui::BeginTable("##excerpt", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  SetupColumns(ImGuiTableColumnFlags_WidthStretch);
+  for (int line = first; line <= last; ++line) DrawLine(frame, snapshot, marks, line, true);
+  gui::EndTable();
+}
+
+void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
+                                 int line, bool wrap) {
+  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
+  const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
+  const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
+  ImGui::TableNextRow();
+  ImGui::PushID(line);
+  const bool is_barrier = line == barrier1 || line == barrier2;
+  const bool is_guard =
+      std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
+  if (marks.focus_next.count(line)) {
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kSkyBlue & 0x00FFFFFF) | 0x70000000);
+  } else if (marks.just_ran.count(line)) {
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kYellow & 0x00FFFFFF) | 0x38000000);
+  } else if (is_barrier) {
+    ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, (palette::kReddishPurple & 0x00FFFFFF) | 0x30000000);
+  }
+  ImGui::TableNextColumn();
+  if (is_barrier || is_guard) DrawSwitch(frame, snapshot, line);
+  ImGui::TableNextColumn();
+  gui::TextDisabled("%3d", line);
+  ImGui::TableNextColumn();
+  const auto waiting = marks.waiting.find(line);
+  gui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ", marks.just_ran.count(line) ? kGlyphJustRan : " ",
+            waiting != marks.waiting.end() ? ("\u25B7" + std::to_string(waiting->second)).c_str() : "");
+  if (waiting != marks.waiting.end() && ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%d threads run line %d next", waiting->second, line);
+  }
+  ImGui::TableNextColumn();
+  ImGui::PushFont(frame.fonts.mono);
+  if (wrap) ImGui::PushTextWrapPos(0.0f);
+  gui::TextUnformatted(lines_[static_cast<std::size_t>(line - 1)].c_str());
+  if (wrap) ImGui::PopTextWrapPos();
+  ImGui::PopFont();
+  if (is_barrier) {
+    // What stands at the barrier: beside the line, or under it where lines wrap.
+    const sim::SyncKind kind = line == barrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2;
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::ColorConvertU32ToFloat4(kind == sim::SyncKind::kNone
+                                                                            ? palette::kVermillion
+                                                                            : palette::kReddishPurple));
+    const std::string note = BarrierNote(kind);
+    if (wrap) {
+      gui::TextWrapped("%s", note.c_str());
+    } else {
+      ImGui::SameLine();
+      gui::TextUnformatted(note.c_str());
+    }
+    ImGui::PopStyleColor();
+  }
+  ImGui::PopID();
 }
 
 void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line) {
@@ -229,7 +297,7 @@ void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapsho
   bool on = first ? config.barrier1 != sim::SyncKind::kNone
                   : (second ? config.barrier2 != sim::SyncKind::kNone : config.guard);
   const char* action = first ? "toggle-barrier1" : (second ? "toggle-barrier2" : "toggle-guard");
-  if (ImGui::Checkbox("##on", &on)) frame.actions.Push(action);
+  if (gui::Checkbox("##on", &on)) frame.actions.Push(action);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s", first    ? "1st barrier on/off (key 1): keeps reads of As/Bs after every thread's store"
                             : second ? "2nd barrier on/off (key 2): keeps the next phase's stores after every read"

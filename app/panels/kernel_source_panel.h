@@ -27,6 +27,9 @@ struct KernelSourcePanel {
   void DrawLines(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, bool python);
   void DrawPythonTwin(const FrameContext& frame, int cuda_line);
   void DrawLanguageSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, bool side_by_side);
+  // Presentation: the lines around the followed one that fit the panel, wrapped, no scrolling.
+  void DrawExcerpt(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks);
+  void DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, int line, bool wrap);
   void DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line);
 
   sim::KernelKind shown_kernel_ = sim::KernelKind::kTiled;

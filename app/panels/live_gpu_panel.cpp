@@ -8,10 +8,10 @@
 #include <iterator>
 
 #include "app/gui/palette.h"
-#include "app/gui/panel_window.h"
 #include "app/plot/bar_chart.h"
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
+#include "app/gui/text_item.h"
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
 
@@ -22,6 +22,7 @@ constexpr float kPlotShare = 0.58f;          // Of the height left under the con
 constexpr float kMinPlotHeightFonts = 14.0f;  // × font size.
 constexpr float kSideBySideFonts = 90.0f;     // Table and model link side by side from this width (× font size).
 constexpr float kTableShare = 0.56f;          // Of the width, when side by side.
+constexpr float kAllTheRest = -1.0f;         // A plot height: all that is left under its own choice row.
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
@@ -30,9 +31,9 @@ void MessageText(const std::string& text, bool error) {
   if (text.empty()) return;
   ImGui::PushTextWrapPos(0.0f);
   if (error) {
-    ImGui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, text.c_str());
+    gui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, text.c_str());
   } else {
-    ImGui::TextColored(Colour(gui::palette::kSkyBlue), "%s", text.c_str());
+    gui::TextColored(Colour(gui::palette::kSkyBlue), "%s", text.c_str());
   }
   ImGui::PopTextWrapPos();
 }
@@ -57,11 +58,11 @@ std::string Grouped(std::uint64_t value) {
 }
 
 void VerifiedMark(bool verified) {
-  ImGui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
-                     verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
+  gui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
+                   verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
 }
 
-void Dash() { ImGui::TextDisabled("\u2014"); }
+void Dash() { gui::TextDisabled("\u2014"); }
 
 }  // namespace
 
@@ -124,7 +125,7 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
     ImGui::SetNextItemOpen(!frame.presentation);
     fold_set_for_presentation = frame.presentation;
   }
-  if (ImGui::CollapsingHeader("Sweep setup: kernels, sizes, repetitions, files")) {
+  if (gui::CollapsingHeader("Sweep setup: kernels, sizes, repetitions, files")) {
     DrawKernelChoice(frame, sweep.progress.running);
     DrawSweepForm(sweep);
     DrawFileRow(frame);
@@ -132,17 +133,23 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
   MessageText(status_message, status_is_error);
   ImGui::Separator();
   const std::string provenance = sweep.sweep.Provenance();
-  if (!provenance.empty()) ImGui::TextColored(Colour(gui::palette::kSkyBlue), "%s", provenance.c_str());
+  if (!provenance.empty()) gui::TextWrappedColored(Colour(gui::palette::kSkyBlue), "%s", provenance.c_str());
   const float font = ImGui::GetFontSize();
+  // A room reads the plot, in all the height left (a room cannot scroll); the table of every
+  // launch, which only scrolls, stays in the normal view.
+  if (frame.presentation) {
+    DrawPlot(frame, sweep, kAllTheRest);
+    return;
+  }
   DrawPlot(frame, sweep, std::max(kMinPlotHeightFonts * font, ImGui::GetContentRegionAvail().y * kPlotShare));
   DrawDetails(frame, sweep);
 }
 
 void LiveGpuPanel::DrawDevice(const kernels::GpuStatus& gpu) const {
   if (gpu.available) {
-    ImGui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
+    gui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
     ImGui::SameLine();
-    ImGui::TextWrapped("GPU: %s", DescribeDevice(gpu.device).c_str());
+    gui::TextWrapped("GPU: %s", DescribeDevice(gpu.device).c_str());
   } else {
     MessageText("No GPU run here: " + gpu.reason + ". Loading saved results still works.", true);
   }
@@ -156,7 +163,7 @@ void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame, bool running
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(spec.label).x + ImGui::GetFrameHeight() * 2.0f) {
       ImGui::NewLine();
     }
-    if (ImGui::Checkbox(spec.label, &on)) changed = true;
+    if (gui::Checkbox(spec.label, &on)) changed = true;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", spec.name, kernels::DescribeParameters(spec).c_str());
     ImGui::SameLine();
     return on;
@@ -164,13 +171,13 @@ void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame, bool running
   ImGui::BeginDisabled(running);
   std::vector<std::string> chosen;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Kernels:");
+  gui::TextUnformatted("Kernels:");
   ImGui::SameLine();
   for (const kernels::KernelSpec* spec : kernels::AllKernels()) {
     if (IsBenchmarkKernel(*spec) && checkbox(*spec)) chosen.push_back(spec->name);
   }
   ImGui::NewLine();
-  if (ImGui::TreeNode("Race-lab variants (barriers removed, unguarded): their C is wrong, so they are timed but never plotted")) {
+  if (gui::TreeNode("Race-lab variants (barriers removed, unguarded): their C is wrong, so they are timed but never plotted")) {
     for (const kernels::KernelSpec* spec : kernels::AllKernels()) {
       if (!IsBenchmarkKernel(*spec) && checkbox(*spec)) chosen.push_back(spec->name);
     }
@@ -194,36 +201,36 @@ void LiveGpuPanel::DrawKernelChoice(const gui::FrameContext& frame, bool running
 void LiveGpuPanel::DrawSweepForm(const LiveSweepView& sweep) {
   ImGui::BeginDisabled(sweep.progress.running);
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Repetitions:");
+  gui::TextUnformatted("Repetitions:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
-  if (ImGui::InputInt("##reps", &reps)) reps = std::clamp(reps, 1, kernels::kMaxReps);
+  if (gui::Recorded(ImGui::InputInt("##reps", &reps), "##reps")) reps = std::clamp(reps, 1, kernels::kMaxReps);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Timed launches per kernel and size, after 2 warm-ups");
   ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
-  ImGui::TextUnformatted("Sizes:");
+  gui::TextUnformatted("Sizes:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12.0f);
-  if (ImGui::InputText("##sizes", &sizes_text)) ValidateSizes(sweep.gpu);
+  if (gui::Recorded(ImGui::InputText("##sizes", &sizes_text), "##sizes")) ValidateSizes(sweep.gpu);
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::SetTooltip("A list (256,1000,4096), a power-of-two range (256:4096) or M\u00d7N\u00d7K shapes (37x29x53)");
   }
   ImGui::EndDisabled();
   ImGui::SameLine();
   if (sizes_message.empty()) {
-    ImGui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
+    gui::TextColored(Colour(gui::palette::kBluishGreen), "%s", gui::palette::kGlyphCheck);
   } else {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, sizes_message.c_str());
+    gui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, sizes_message.c_str());
     ImGui::PopTextWrapPos();
   }
 }
 
 void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("File:");
+  gui::TextUnformatted("File:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
-  ImGui::InputTextWithHint("##file", "results.json, results.csv or plot.png", &file_path);
+  gui::Recorded(ImGui::InputTextWithHint("##file", "results.json, results.csv or plot.png", &file_path), "##file");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same CSV and JSON as tilescope bench --csv / --json");
   const std::pair<const char*, const char*> buttons[] = {{"Load", "live-load"},
                                                          {"Export CSV", "live-export-csv"},
@@ -232,7 +239,7 @@ void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
   for (const auto& [label, action] : buttons) {
     ImGui::SameLine();
     if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(label).x + ImGui::GetFrameHeight()) ImGui::NewLine();
-    if (ImGui::Button(label)) frame.actions.Push(action, file_path);
+    if (gui::Button(label)) frame.actions.Push(action, file_path);
   }
 }
 
@@ -240,54 +247,54 @@ void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
 // what Run would do.
 void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const SweepProgress& progress) const {
   ImGui::BeginDisabled(progress.running);
-  if (ImGui::Button("Run")) frame.actions.Push("live-run");
+  if (gui::Button("Run")) frame.actions.Push("live-run");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Time the chosen kernels on the GPU (Ctrl+R)");
   ImGui::SameLine();
   ImGui::BeginDisabled(!progress.running || progress.cancelling);
-  if (ImGui::Button("Cancel")) frame.actions.Push("live-cancel");
+  if (gui::Button("Cancel")) frame.actions.Push("live-cancel");
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Stops after the current launch");
   ImGui::SameLine();
   if (!progress.running) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("%zu kernel%s \u00d7 %zu size%s (%s), %d timed launches each", kernels.size(),
-                        kernels.size() == 1 ? "" : "s", planned_sizes, planned_sizes == 1 ? "" : "s",
-                        sizes_text.c_str(), reps);
+    gui::TextDisabled("%zu kernel%s \u00d7 %zu size%s (%s), %d timed launches each", kernels.size(),
+                      kernels.size() == 1 ? "" : "s", planned_sizes, planned_sizes == 1 ? "" : "s",
+                      sizes_text.c_str(), reps);
     return;
   }
   const float fraction = progress.total > 0 ? static_cast<float>(progress.done) / static_cast<float>(progress.total) : 0.0f;
   const std::string text = "[" + std::to_string(progress.done) + "/" + std::to_string(progress.total) + "] " +
                            progress.text + (progress.cancelling ? " \u2014 stopping after this launch" : "");
-  ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text.c_str());
+  gui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text.c_str());
 }
 
 void LiveGpuPanel::DrawViewChoice(const gui::FrameContext& frame) {
   static constexpr const char* kViewLabels[] = {"GFLOPS plot", "% of cuBLAS bars", "Ladder", "Roofline"};
   for (int i = 0; i < static_cast<int>(std::size(kViewLabels)); ++i) {
     if (i > 0) gui::SameLineIfFits(kViewLabels[i]);
-    if (ImGui::RadioButton(kViewLabels[i], static_cast<int>(view) == i)) frame.actions.Push("live-view", kLiveViewNames[i]);
+    if (gui::RadioButton(kViewLabels[i], static_cast<int>(view) == i)) frame.actions.Push("live-view", kLiveViewNames[i]);
   }
   if (view == LiveView::kPlot) {
     ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
-    ImGui::TextUnformatted("GFLOPS axis:");
+    gui::TextUnformatted("GFLOPS axis:");
     ImGui::SameLine();
-    if (ImGui::RadioButton("log", gflops_axis == plot::Scale::kLog)) frame.actions.Push("live-gflops-axis", "log");
+    if (gui::RadioButton("log", gflops_axis == plot::Scale::kLog)) frame.actions.Push("live-gflops-axis", "log");
     ImGui::SameLine();
-    if (ImGui::RadioButton("linear", gflops_axis == plot::Scale::kLinear)) frame.actions.Push("live-gflops-axis", "linear");
+    if (gui::RadioButton("linear", gflops_axis == plot::Scale::kLinear)) frame.actions.Push("live-gflops-axis", "linear");
   }
 }
 
 void LiveGpuPanel::DrawLadderSizeChoice(const gui::FrameContext& frame, const LiveSweepView& sweep,
                                         const kernels::Shape& shape) const {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
-  if (!ImGui::BeginCombo("size##ladder", kernels::ToString(shape).c_str())) return;
+  if (!gui::BeginCombo("size##ladder", kernels::ToString(shape).c_str())) return;
   std::vector<std::string> seen;
   for (const kernels::BenchResult& r : sweep.sweep.results()) {
     const std::string name = kernels::ToString(r.shape);
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) continue;
     seen.push_back(name);
-    if (ImGui::Selectable(name.c_str(), r.shape == shape)) frame.actions.Push("live-ladder-size", name);
+    if (gui::Selectable(name.c_str(), r.shape == shape)) frame.actions.Push("live-ladder-size", name);
   }
   ImGui::EndCombo();
 }
@@ -303,7 +310,7 @@ void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& 
   }
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
                                      ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) return;
+  if (!gui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) return;
   const float font = ImGui::GetFontSize();
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("kernel");
@@ -312,12 +319,12 @@ void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& 
   ImGui::TableSetupColumn("FLOP/byte");
   ImGui::TableSetupColumn("blocks/SM");
   ImGui::TableSetupColumn("the idea");
-  ImGui::TableHeadersRow();
+  gui::TableHeadersRow();
   for (const kernels::LadderRow& row : rows) {
     const kernels::BenchResult& r = *row.result;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(r.label.c_str());
+    gui::TextUnformatted(r.label.c_str());
     ImGui::TableNextColumn();
     if (!r.ok()) {
       MessageText("not measured: " + r.error, true);
@@ -327,18 +334,18 @@ void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& 
       const float fraction = cublas > 0.0 ? static_cast<float>(std::min(1.0, r.gflops / cublas)) : 0.0f;
       char text[32];
       std::snprintf(text, sizeof text, "%.1f", r.gflops / 1000.0);
-      ImGui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text);
+      gui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text);
     }
     ImGui::TableNextColumn();
-    if (r.ok() && r.verified && r.percent_of_cublas > 0.0) ImGui::Text("%.0f%%", r.percent_of_cublas);
+    if (r.ok() && r.verified && r.percent_of_cublas > 0.0) gui::Text("%.0f%%", r.percent_of_cublas);
     ImGui::TableNextColumn();
-    if (row.intensity) ImGui::Text("%.2f", *row.intensity);
+    if (row.intensity) gui::Text("%.2f", *row.intensity);
     ImGui::TableNextColumn();
-    if (r.occupancy_blocks_per_sm > 0) ImGui::Text("%d", r.occupancy_blocks_per_sm);
+    if (r.occupancy_blocks_per_sm > 0) gui::Text("%d", r.occupancy_blocks_per_sm);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(row.spec ? kernels::IdeaOf(*row.spec) : "");
+    gui::TextUnformatted(row.spec ? kernels::IdeaOf(*row.spec) : "");
   }
-  ImGui::EndTable();
+  gui::EndTable();
 }
 
 void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
@@ -346,10 +353,11 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
   const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
   const double peak = sweep.sweep.device().fp32_peak_gflops;
+  if (height == kAllTheRest) height = ImGui::GetContentRegionAvail().y;
   if (view == LiveView::kLadder || view == LiveView::kRoofline) {
     const std::optional<kernels::Shape> shape = kernels::LadderShape(results, ladder_size);
     if (!shape) {
-      ImGui::TextWrapped("No results yet: run a sweep or load a saved one.");
+      gui::TextWrapped("No results yet: run a sweep or load a saved one.");
       return;
     }
     DrawLadderSizeChoice(frame, sweep, *shape);
@@ -379,21 +387,21 @@ void LiveGpuPanel::DrawDetails(const gui::FrameContext& frame, const LiveSweepVi
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   if (avail.x >= kSideBySideFonts * ImGui::GetFontSize()) {
     const float table_width = avail.x * kTableShare;
-    ImGui::BeginChild("##table", ImVec2(table_width, avail.y));
+    gui::BeginChild("##table", ImVec2(table_width, avail.y));
     DrawTable(sweep);
-    ImGui::EndChild();
+    gui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginChild("##model", ImVec2(0.0f, avail.y));
+    gui::BeginChild("##model", ImVec2(0.0f, avail.y));
     DrawModelLink(frame, sweep);
-    ImGui::EndChild();
+    gui::EndChild();
     return;
   }
   if (!ImGui::BeginTabBar("##details")) return;
-  if (ImGui::BeginTabItem("Results")) {
+  if (gui::Recorded(ImGui::BeginTabItem("Results"), "Results")) {
     DrawTable(sweep);
     ImGui::EndTabItem();
   }
-  if (ImGui::BeginTabItem("Model link: global reads")) {
+  if (gui::Recorded(ImGui::BeginTabItem("Model link: global reads"), "Model link: global reads")) {
     DrawModelLink(frame, sweep);
     ImGui::EndTabItem();
   }
@@ -403,12 +411,12 @@ void LiveGpuPanel::DrawDetails(const gui::FrameContext& frame, const LiveSweepVi
 void LiveGpuPanel::DrawTable(const LiveSweepView& sweep) const {
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!ImGui::BeginTable("##results", 9, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) return;
+  if (!gui::BeginTable("##results", 9, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   for (const char* name : {"kernel", "n", "median ms", "GFLOPS", "% cuBLAS", "% peak", "blocks/SM", "C", "note"}) {
     ImGui::TableSetupColumn(name);
   }
-  ImGui::TableHeadersRow();
+  gui::TableHeadersRow();
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
   const double peak = sweep.sweep.device().fp32_peak_gflops;
   ImGuiListClipper clipper;
@@ -416,80 +424,80 @@ void LiveGpuPanel::DrawTable(const LiveSweepView& sweep) const {
   while (clipper.Step()) {
     for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) DrawTableRow(results[static_cast<size_t>(i)], peak);
   }
-  ImGui::EndTable();
+  gui::EndTable();
 }
 
 void LiveGpuPanel::DrawTableRow(const kernels::BenchResult& r, double peak) const {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(r.label.empty() ? r.kernel.c_str() : r.label.c_str());
+  gui::TextUnformatted(r.label.empty() ? r.kernel.c_str() : r.label.c_str());
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(kernels::ToString(r.shape).c_str());
+  gui::TextUnformatted(kernels::ToString(r.shape).c_str());
   if (!r.ok()) {
     for (int column = 0; column < 6; ++column) ImGui::TableNextColumn();
-    ImGui::TextColored(Colour(gui::palette::kOrange), "%s", gui::palette::kGlyphWarning);
+    gui::TextColored(Colour(gui::palette::kOrange), "%s", gui::palette::kGlyphWarning);
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(("not measured: " + r.error).c_str());
+    gui::TextUnformatted(("not measured: " + r.error).c_str());
     return;
   }
   ImGui::TableNextColumn();
-  ImGui::Text("%.4f", r.median_ms);
+  gui::Text("%.4f", r.median_ms);
   // A wrong C's speed means nothing: its GFLOPS and percentages are not shown.
   ImGui::TableNextColumn();
-  r.verified ? ImGui::Text("%.0f", r.gflops) : Dash();
+  r.verified ? gui::Text("%.0f", r.gflops) : Dash();
   ImGui::TableNextColumn();
-  r.verified && r.percent_of_cublas > 0.0 ? ImGui::Text("%.1f", r.percent_of_cublas) : Dash();
+  r.verified && r.percent_of_cublas > 0.0 ? gui::Text("%.1f", r.percent_of_cublas) : Dash();
   ImGui::TableNextColumn();
-  r.verified && peak > 0.0 ? ImGui::Text("%.1f", 100.0 * r.gflops / peak) : Dash();
+  r.verified && peak > 0.0 ? gui::Text("%.1f", 100.0 * r.gflops / peak) : Dash();
   ImGui::TableNextColumn();
-  r.occupancy_blocks_per_sm > 0 ? ImGui::Text("%d", r.occupancy_blocks_per_sm) : Dash();
+  r.occupancy_blocks_per_sm > 0 ? gui::Text("%d", r.occupancy_blocks_per_sm) : Dash();
   ImGui::TableNextColumn();
   VerifiedMark(r.verified);
   ImGui::TableNextColumn();
   if (!r.verified) {
-    ImGui::Text("wrong C: %lld elements off by more than %.3g", static_cast<long long>(r.wrong_elements), r.tolerance);
+    gui::Text("wrong C: %lld elements off by more than %.3g", static_cast<long long>(r.wrong_elements), r.tolerance);
   }
 }
 
 void LiveGpuPanel::DrawModelLink(const gui::FrameContext& frame, const LiveSweepView& sweep) const {
   const ModelLink& link = sweep.model_link;
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Global reads of A and B at n =");
+  gui::TextUnformatted("Global reads of A and B at n =");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   const std::string shown = link.size ? kernels::ToString(*link.size) : std::string("\u2014");
-  if (ImGui::BeginCombo("##model_size", shown.c_str())) {
+  if (gui::BeginCombo("##model_size", shown.c_str())) {
     for (const kernels::Shape& shape : link.sizes) {
       const std::string name = kernels::ToString(shape);
-      if (ImGui::Selectable(name.c_str(), link.size && *link.size == shape)) frame.actions.Push("live-model-size", name);
+      if (gui::Selectable(name.c_str(), link.size && *link.size == shape)) frame.actions.Push("live-model-size", name);
     }
     ImGui::EndCombo();
   }
   if (link.rows.empty()) {
-    ImGui::TextWrapped("Run or load a sweep with the naive or tiled kernels to see what the model counts at its sizes.");
+    gui::TextWrapped("Run or load a sweep with the naive or tiled kernels to see what the model counts at its sizes.");
     return;
   }
   const double bandwidth = sweep.sweep.device().memory_bandwidth_gbs;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("##model_link", 5, flags)) {
+  if (gui::BeginTable("##model_link", 5, flags)) {
     for (const char* name : {"kernel", "global reads", "median ms", "requested load", "of memory bandwidth"}) {
       ImGui::TableSetupColumn(name);
     }
-    ImGui::TableHeadersRow();
+    gui::TableHeadersRow();
     for (const ModelLinkRow& row : link.rows) DrawModelLinkRow(row, bandwidth);
-    ImGui::EndTable();
+    gui::EndTable();
   }
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("global reads: elements of A and B loaded; (model): %s, every dimension \u2264 %lld; "
-                      "(formula): %s.",
-                      kernels::Describe(kernels::ReadsSource::kModel).c_str(), static_cast<long long>(kernels::kModelCountLimit),
-                      kernels::Describe(kernels::ReadsSource::kFormula).c_str());
-  ImGui::TextDisabled("requested load = global reads \u00d7 4 B / median time: what the kernel asks of the memory "
-                      "system, not DRAM traffic (L1 and L2 serve most of it).");
+  gui::TextDisabled("global reads: elements of A and B loaded; (model): %s, every dimension \u2264 %lld; "
+                    "(formula): %s.",
+                    kernels::Describe(kernels::ReadsSource::kModel).c_str(), static_cast<long long>(kernels::kModelCountLimit),
+                    kernels::Describe(kernels::ReadsSource::kFormula).c_str());
+  gui::TextDisabled("requested load = global reads \u00d7 4 B / median time: what the kernel asks of the memory "
+                    "system, not DRAM traffic (L1 and L2 serve most of it).");
   if (bandwidth > 0.0) {
-    ImGui::TextDisabled("Device memory bandwidth: %.0f GB/s (2 \u00d7 memory clock \u00d7 bus width).", bandwidth);
+    gui::TextDisabled("Device memory bandwidth: %.0f GB/s (2 \u00d7 memory clock \u00d7 bus width).", bandwidth);
   } else {
-    ImGui::TextDisabled("Device memory bandwidth: not recorded with these results.");
+    gui::TextDisabled("Device memory bandwidth: not recorded with these results.");
   }
   ImGui::PopTextWrapPos();
 }
@@ -497,31 +505,31 @@ void LiveGpuPanel::DrawModelLink(const gui::FrameContext& frame, const LiveSweep
 void LiveGpuPanel::DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) const {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  ImGui::TextUnformatted(row.label.c_str());
+  gui::TextUnformatted(row.label.c_str());
   ImGui::TableNextColumn();
   if (row.reads) {
     const bool model = row.reads->source == kernels::ReadsSource::kModel;
-    ImGui::Text("%s (%s)", Grouped(row.reads->reads).c_str(), model ? "model" : "formula");
+    gui::Text("%s (%s)", Grouped(row.reads->reads).c_str(), model ? "model" : "formula");
   } else {
-    ImGui::TextDisabled("the model is counting\u2026");
+    gui::TextDisabled("the model is counting\u2026");
   }
   const std::optional<kernels::BenchResult>& r = row.result;
   ImGui::TableNextColumn();
   if (!r || !r->ok()) {
-    ImGui::TextDisabled("not measured");
+    gui::TextDisabled("not measured");
     return;
   }
   if (!r->verified) {
-    ImGui::TextColored(Colour(gui::palette::kVermillion), "%s wrong C", gui::palette::kGlyphCross);
+    gui::TextColored(Colour(gui::palette::kVermillion), "%s wrong C", gui::palette::kGlyphCross);
     return;
   }
-  ImGui::Text("%.4f", r->median_ms);
+  gui::Text("%.4f", r->median_ms);
   if (!row.reads) return;
   const double requested = kernels::RequestedGBs(row.reads->reads, r->median_ms);
   ImGui::TableNextColumn();
-  ImGui::Text("%.0f GB/s", requested);
+  gui::Text("%.0f GB/s", requested);
   ImGui::TableNextColumn();
-  bandwidth > 0.0 ? ImGui::Text("%.2f\u00d7", requested / bandwidth) : Dash();
+  bandwidth > 0.0 ? gui::Text("%.2f\u00d7", requested / bandwidth) : Dash();
 }
 
 }  // namespace panels

@@ -8,6 +8,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
+#include "app/gui/text_item.h"
 #include "sim/bits.h"
 #include "sim/narration.h"
 #include "sim/reference.h"
@@ -81,7 +82,7 @@ std::string ThreadName(const sim::Snapshot& snapshot, int block, int thread) {
 void DrawCentred(ImDrawList* draw, ImVec2 cell_min, float cell, float text_size, ImU32 colour, const std::string& text) {
   const float scale = text_size / ImGui::GetFontSize();
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
-  draw->AddText(ImGui::GetFont(), text_size,
+  gui::DrawText(draw, ImGui::GetFont(), text_size,
                 ImVec2(cell_min.x + (cell - size.x * scale) * 0.5f, cell_min.y + (cell - size.y * scale) * 0.5f), colour,
                 text.c_str());
 }
@@ -185,13 +186,13 @@ float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float ga
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   if (in_corner) {
     const float right = top.x + corner;
-    draw->AddText(ImVec2(right - ImGui::CalcTextSize(names[1]).x, top.y), text, names[1]);
-    draw->AddText(ImVec2(right - ImGui::CalcTextSize(names[2]).x, top.y + corner - 2.0f * line), text, names[2]);
-    draw->AddText(ImVec2(top.x, top.y + corner - line), text, names[0]);
+    gui::DrawText(draw, ImVec2(right - ImGui::CalcTextSize(names[1]).x, top.y), text, names[1]);
+    gui::DrawText(draw, ImVec2(right - ImGui::CalcTextSize(names[2]).x, top.y + corner - 2.0f * line), text, names[2]);
+    gui::DrawText(draw, ImVec2(top.x, top.y + corner - line), text, names[0]);
   } else {
-    draw->AddText(ImVec2(layout.origin[1].x, top.y), text, names[1]);
-    draw->AddText(ImVec2(layout.origin[0].x, layout.origin[0].y - line), text, names[0]);
-    draw->AddText(ImVec2(layout.origin[2].x, layout.origin[2].y - line), text, names[2]);
+    gui::DrawText(draw, ImVec2(layout.origin[1].x, top.y), text, names[1]);
+    gui::DrawText(draw, ImVec2(layout.origin[0].x, layout.origin[0].y - line), text, names[0]);
+    gui::DrawText(draw, ImVec2(layout.origin[2].x, layout.origin[2].y - line), text, names[2]);
   }
   return label_rows;
 }
@@ -218,11 +219,11 @@ void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
   const sim::Geometry& g = snapshot.geometry();
   const int elements = g.m * g.n;
   if (figures_.wrong > 0) {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %d of %d elements wrong",
-                       palette::kGlyphCross, figures_.wrong, elements);
+    gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%s %d of %d elements wrong",
+                     palette::kGlyphCross, figures_.wrong, elements);
   } else {
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBluishGreen), "%s 0 of %d elements wrong",
-                       palette::kGlyphCheck, elements);
+    gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kBluishGreen), "%s 0 of %d elements wrong",
+                     palette::kGlyphCheck, elements);
   }
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Stored elements of C compared bit for bit with the correct product (fmaf in k order).");
@@ -231,9 +232,9 @@ void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
   std::snprintf(progress, sizeof progress, "\u00B7 %d final, %d partial, %d not started", figures_.final,
                 figures_.partial, figures_.not_started);
   SameLineIfFits(progress);
-  ImGui::TextUnformatted(progress);
+  gui::TextUnformatted(progress);
   SameLineIfFits("(legend)");
-  ImGui::TextDisabled("(legend)");
+  gui::TextDisabled("(legend)");
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("Orange frame: the current block's tiles in its current phase (grey cells past the edges: zero "
                       "padding).\nYellow frame: elements read from or stored to global memory this step.\n"
@@ -268,7 +269,7 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
   const float text_scale = scale_for(short_form);
   const bool show_values = layout.cell >= ImGui::GetFontSize() * 1.2f && text_scale >= kMinTextScale;
   const float text_size = ImGui::GetFontSize() * text_scale;
-  figures_.values[index] = show_values;
+  figures_.drawn_as[index] = !show_values ? "heat map" : short_form ? "short values" : "values";
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 frame_bg = ImGui::GetColorU32(ImGuiCol_FrameBg);
@@ -314,7 +315,7 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
       DrawCentred(draw, ImVec2(min.x, min.y + small * 0.3f), layout.cell, text_size,
                   e.progress == sim::CProgress::kNotStarted ? dim : text, v);
       if (!corner.empty()) {
-        draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + 2.0f, min.y + 1.0f), text, corner.c_str());
+        gui::DrawText(draw, ImGui::GetFont(), small, ImVec2(min.x + 2.0f, min.y + 1.0f), text, corner.c_str());
       }
     }
   }
@@ -352,7 +353,7 @@ void MatricesPanel::DrawOutlines(const Layout& layout, const sim::Snapshot& snap
         const ImVec2 min = layout.CellMin(box.id, r, c);
         draw->AddRectFilled(min, layout.CellMax(box.id, r, c), WithAlpha(palette::kGrey, 0.25f));
         if (show_zero && box.id != MatrixId::kC) {
-          draw->AddText(ImVec2(min.x + layout.cell * 0.35f, min.y + layout.cell * 0.25f),
+          gui::DrawText(draw, ImVec2(min.x + layout.cell * 0.35f, min.y + layout.cell * 0.25f),
                         ImGui::GetColorU32(ImGuiCol_TextDisabled), "0");
         }
       }
@@ -393,55 +394,55 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
     if (!layout.Hit(mouse, id, row, col)) continue;
     ImGui::BeginTooltip();
     if (!layout.Inside(id, row, col)) {
-      ImGui::Text("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
-                  MatrixName(id));
+      gui::Text("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
+                MatrixName(id));
     } else if (id == MatrixId::kC) {
       const sim::Geometry& g = snapshot.geometry();
       const sim::CElement e = snapshot.c(row, col);
       const float correct = reference[static_cast<std::size_t>(row) * g.n + col];
       switch (e.progress) {
-        case sim::CProgress::kNotStarted: ImGui::Text("C[%d][%d]: not started", row, col); break;
+        case sim::CProgress::kNotStarted: gui::Text("C[%d][%d]: not started", row, col); break;
         case sim::CProgress::kPartial:
           if (g.naive) {
-            ImGui::Text("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
-                        sim::FormatValue(e.value).c_str());
+            gui::Text("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
+                      sim::FormatValue(e.value).c_str());
           } else {
-            ImGui::Text("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
-                        sim::FormatValue(e.value).c_str());
+            gui::Text("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
+                      sim::FormatValue(e.value).c_str());
           }
           break;
         case sim::CProgress::kFinal:
           if (sim::SameBits(e.value, correct)) {
-            ImGui::Text("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
-                        palette::kGlyphCheck);
+            gui::Text("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
+                      palette::kGlyphCheck);
           } else {
-            ImGui::Text("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
-                        palette::kGlyphCross, sim::FormatValue(correct).c_str());
+            gui::Text("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
+                      palette::kGlyphCross, sim::FormatValue(correct).c_str());
           }
           break;
       }
-      ImGui::Text("computed by %s", ThreadName(snapshot, e.block, e.thread).c_str());
+      gui::Text("computed by %s", ThreadName(snapshot, e.block, e.thread).c_str());
     } else {
       const float value = id == MatrixId::kA ? snapshot.a(row, col) : snapshot.b(row, col);
       const sim::ReaderSummary readers = snapshot.Readers(id, row, col);
-      ImGui::Text("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
+      gui::Text("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
       std::string phases;
       for (std::size_t p = 0; p < readers.reads_by_phase.size(); ++p) {
         phases += (p ? ", " : "") + std::string("phase ") + std::to_string(p + 1) + ": " +
                   std::to_string(readers.reads_by_phase[p]);
       }
-      ImGui::Text("read %u time%s from global memory so far (%s)", readers.reads, readers.reads == 1 ? "" : "s",
-                  phases.c_str());
+      gui::Text("read %u time%s from global memory so far (%s)", readers.reads, readers.reads == 1 ? "" : "s",
+                phases.c_str());
       const int listed = std::min<int>(kMaxReadersListed, static_cast<int>(readers.readers.size()));
       for (int i = 0; i < listed; ++i) {
         const sim::ReadRecord& r = readers.readers[static_cast<std::size_t>(i)];
-        ImGui::Text("  step %lld: %s, phase %d", static_cast<long long>(r.step),
-                    ThreadName(snapshot, r.block, r.thread).c_str(), r.phase + 1);
+        gui::Text("  step %lld: %s, phase %d", static_cast<long long>(r.step),
+                  ThreadName(snapshot, r.block, r.thread).c_str(), r.phase + 1);
       }
       if (static_cast<int>(readers.readers.size()) > listed) {
-        ImGui::Text("  \u2026 and %d more", static_cast<int>(readers.readers.size()) - listed);
+        gui::Text("  \u2026 and %d more", static_cast<int>(readers.readers.size()) - listed);
       }
-      ImGui::TextDisabled("Click to change this value (the lesson re-runs to this step).");
+      gui::TextDisabled("Click to change this value (the lesson re-runs to this step).");
       if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) editor_ = {true, id, row, col, value};
     }
     ImGui::EndTooltip();
@@ -455,16 +456,16 @@ void MatricesPanel::DrawEditor(const FrameContext& frame) {
     editor_.open_requested = false;
   }
   if (!ImGui::BeginPopup("Edit element")) return;
-  ImGui::Text("%s[%d][%d] =", MatrixName(editor_.matrix), editor_.row, editor_.col);
+  gui::Text("%s[%d][%d] =", MatrixName(editor_.matrix), editor_.row, editor_.col);
   ImGui::SameLine();
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  bool apply = ImGui::InputFloat("##value", &editor_.value, 0.0f, 0.0f, "%g", ImGuiInputTextFlags_EnterReturnsTrue);
+  bool apply = gui::Recorded(ImGui::InputFloat("##value", &editor_.value, 0.0f, 0.0f, "%g", ImGuiInputTextFlags_EnterReturnsTrue), "##value");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The new value; Enter applies it.");
-  apply |= ImGui::Button("Apply");
+  apply |= gui::Button("Apply");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Re-run the lesson with this value, back to the same step.");
   ImGui::SameLine();
-  const bool cancel = ImGui::Button("Cancel");
+  const bool cancel = gui::Button("Cancel");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Keep the value as it is.");
   if (apply) {
     char argument[96];
@@ -482,9 +483,7 @@ void MatricesPanel::DumpState(nlohmann::json& state) const {
   out["origins"] = {{"a", {figures_.origin[0].x, figures_.origin[0].y}},
                     {"b", {figures_.origin[1].x, figures_.origin[1].y}},
                     {"c", {figures_.origin[2].x, figures_.origin[2].y}}};
-  out["drawn_as"] = {{"a", figures_.values[0] ? "values" : "heat map"},
-                     {"b", figures_.values[1] ? "values" : "heat map"},
-                     {"c", figures_.values[2] ? "values" : "heat map"}};
+  out["drawn_as"] = {{"a", figures_.drawn_as[0]}, {"b", figures_.drawn_as[1]}, {"c", figures_.drawn_as[2]}};
   out["c_not_started"] = figures_.not_started;
   out["c_partial"] = figures_.partial;
   out["c_final"] = figures_.final;

@@ -29,7 +29,7 @@ struct MatricesPanel {
   struct Figures {
     float cell = 0.0f;                 // cell size in pixels
     ImVec2 origin[3];                  // top-left of A, B, C's grids (a test clicks a cell)
-    bool values[3] = {true, true, true};  // A, B, C: numbers (true) or heat map
+    const char* drawn_as[3] = {"values", "values", "values"};  // A, B, C: values, short values or heat map
     int not_started = 0, partial = 0, final = 0, wrong = 0;
     std::vector<std::string> marked;   // elements read or stored this step: "A[0][1]"
     int block = 0, phase = 0;          // whose tiles are outlined

@@ -1,4 +1,5 @@
 #include "app/panels/narration_panel.h"
+#include "app/gui/text_item.h"
 
 #include <imgui.h>
 
@@ -25,29 +26,34 @@ void NarrationPanel::Update(const sim::Snapshot& snapshot) {
   scroll_to_end_ = true;
 }
 
-void NarrationPanel::Draw() {
+void NarrationPanel::Draw(bool presentation) {
   if (lines_.empty()) {
-    ImGui::TextWrapped("Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.");
+    gui::TextWrapped("Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.");
     return;
   }
   const Line& now = lines_.back();
-  ImGui::TextWrapped("Step %lld: %s", static_cast<long long>(now.step), now.text.c_str());
-  if (now.steps_taken > 1) ImGui::TextDisabled("(the last of %lld steps just run)", static_cast<long long>(now.steps_taken));
+  gui::TextWrapped("Step %lld: %s", static_cast<long long>(now.step), now.text.c_str());
+  if (now.steps_taken > 1) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("(the last of %lld steps just run)", static_cast<long long>(now.steps_taken));
+    ImGui::PopStyleColor();
+  }
+  if (presentation) return;
   ImGui::Separator();
-  if (ImGui::BeginChild("##scrollback", ImVec2(0, 0), false)) {
+  if (gui::BeginChild("##scrollback", ImVec2(0, 0), false)) {
     for (std::size_t i = 0; i + 1 < lines_.size(); ++i) {
       const Line& line = lines_[i];
-      ImGui::TextDisabled("%lld%s", static_cast<long long>(line.step), line.steps_taken > 1 ? "*" : "");
+      gui::TextDisabled("%lld%s", static_cast<long long>(line.step), line.steps_taken > 1 ? "*" : "");
       if (ImGui::IsItemHovered() && line.steps_taken > 1) {
         ImGui::SetTooltip("the last of %lld steps run at once", static_cast<long long>(line.steps_taken));
       }
       ImGui::SameLine();
-      ImGui::TextWrapped("%s", line.text.c_str());
+      gui::TextWrapped("%s", line.text.c_str());
     }
     if (scroll_to_end_) ImGui::SetScrollHereY(1.0f);
     scroll_to_end_ = false;
   }
-  ImGui::EndChild();
+  gui::EndChild();
 }
 
 void NarrationPanel::DumpState(nlohmann::json& state) const {

@@ -17,7 +17,8 @@ struct NarrationPanel {
 
   // Follows the run whether or not the panel is open, so the scrollback has no gaps.
   void Update(const sim::Snapshot& snapshot);
-  void Draw();
+  // In presentation mode only the step just run: a room reads it, nobody scrolls back.
+  void Draw(bool presentation);
   void DumpState(nlohmann::json& state) const;
 
  private:

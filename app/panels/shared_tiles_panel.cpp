@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "app/gui/palette.h"
+#include "app/gui/text_item.h"
 #include "sim/narration.h"
 
 namespace gui {
@@ -35,7 +36,7 @@ const char* FreshnessMark(CellFreshness freshness) {
 }
 
 void DrawLegend() {
-  ImGui::TextDisabled("(legend)");
+  gui::TextDisabled("(legend)");
   if (!ImGui::IsItemHovered()) return;
   ImGui::SetTooltip("%s: written in this phase (fresh)\nold: written in the previous phase (stale); a slash when "
                     "cells are small\n%s: written by a thread already in a later phase, over values others still read (the race "
@@ -83,9 +84,9 @@ CellDetail FitDetail(const sim::Snapshot& snapshot, int block, float width) {
 
 }  // namespace
 
-void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected) {
+void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected, bool presentation) {
   if (snapshot.geometry().naive) {
-    ImGui::TextWrapped("The naive kernel uses no shared memory: every product reads A and B from global memory.");
+    gui::TextWrapped("The naive kernel uses no shared memory: every product reads A and B from global memory.");
     return;
   }
   block_ = selected.block;
@@ -93,29 +94,36 @@ void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected) {
   const sim::Block& info = snapshot.blocks()[static_cast<std::size_t>(block_)];
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   const int phase = snapshot.BlockPhase(block_);
-  ImGui::Text("Block %s, %s; thread %s", sim::Coordinates(info.bx, info.by).c_str(),
-              phase < 0 ? "finished" : ("phase " + std::to_string(phase + 1)).c_str(),
-              sim::Coordinates(thread.tx, thread.ty).c_str());
-  ImGui::SameLine();
+  gui::TextWrapped("Block %s, %s; thread %s", sim::Coordinates(info.bx, info.by).c_str(),
+                   phase < 0 ? "finished" : ("phase " + std::to_string(phase + 1)).c_str(),
+                   sim::Coordinates(thread.tx, thread.ty).c_str());
+  SameLineIfFits("(legend)");
   DrawLegend();
   const sim::Geometry& g = snapshot.geometry();
   const float gap = ImGui::GetFontSize();
   const float wanted = ImGui::CalcTextSize("-0.000000 old").x + 2.0f * ImGui::GetStyle().FramePadding.x;
   const float fit = (ImGui::GetContentRegionAvail().x - gap) / static_cast<float>(g.tk + g.tn);
   const float cell_width = std::max(4.0f, std::floor(std::min(wanted, fit)));
-  const CellDetail detail = FitDetail(snapshot, selected.block, cell_width - ImGui::GetStyle().FramePadding.x);
-  DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width, detail);
+  float cell_height = std::min(cell_width, ImGui::GetFrameHeight() * 1.2f);
+  if (presentation) {
+    const float room = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
+    cell_height = std::max(1.0f, std::floor(std::min(cell_height, room / static_cast<float>(std::max(g.tm, g.tk)))));
+  }
+  const bool text_fits = cell_height >= ImGui::GetFontSize();
+  const CellDetail detail =
+      text_fits ? FitDetail(snapshot, selected.block, cell_width - ImGui::GetStyle().FramePadding.x) : CellDetail::kNone;
+  detail_ = detail;
+  DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width, cell_height, detail);
   ImGui::SameLine(0.0f, gap);
-  DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width, detail);
+  DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width, cell_height, detail);
 }
 
 void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id,
-                                float cell_width, CellDetail detail) {
+                                float cell_width, float cell_height, CellDetail detail) {
   const sim::SharedTile tile = snapshot.tile(selected.block, id);
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   ImGui::BeginGroup();
-  ImGui::Text("%s[%d][%d]", name, tile.rows, tile.cols);
-  const float cell_height = std::min(cell_width, ImGui::GetFrameHeight() * 1.2f);
+  gui::Text("%s[%d][%d]", name, tile.rows, tile.cols);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float padding = ImGui::GetStyle().FramePadding.x;
@@ -134,7 +142,7 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
       draw->AddRectFilled(min, max, Tint(FreshnessColour(freshness)));
       const std::string text = CellText(cell, freshness, detail);
       if (!text.empty()) {
-        draw->AddText(ImVec2(min.x + padding, min.y + (cell_height - ImGui::GetFontSize()) * 0.5f),
+        gui::DrawText(draw, ImVec2(min.x + padding, min.y + (cell_height - ImGui::GetFontSize()) * 0.5f),
                       ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
       }
       if (!Marked(detail) && freshness != CellFreshness::kFresh && freshness != CellFreshness::kNeverWritten) {
@@ -180,6 +188,11 @@ void SharedTilesPanel::DumpState(nlohmann::json& state) const {
   out["stale"] = stale_;
   out["never_written"] = never_written_;
   out["ahead"] = ahead_;
+  // As and Bs share one detail; colours only when not even a short value fits a cell.
+  const char* drawn_as = detail_ == CellDetail::kNone                                               ? "colours only"
+                         : detail_ == CellDetail::kShort || detail_ == CellDetail::kShortMarked ? "short values"
+                                                                                                  : "values";
+  out["drawn_as"] = {{"as", drawn_as}, {"bs", drawn_as}};
 }
 
 }  // namespace gui

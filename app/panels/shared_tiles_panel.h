@@ -18,15 +18,17 @@ namespace gui {
 enum class CellDetail { kFullMarked, kShortMarked, kFull, kShort, kNone };
 
 struct SharedTilesPanel {
-  void Draw(const sim::Snapshot& snapshot, ThreadRef selected);
+  // In presentation mode the tiles fit the panel's height too: a room cannot scroll.
+  void Draw(const sim::Snapshot& snapshot, ThreadRef selected, bool presentation);
   void DumpState(nlohmann::json& state) const;
 
  private:
   void DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id, float cell_width,
-                CellDetail detail);
+                float cell_height, CellDetail detail);
 
   int block_ = 0;
   int fresh_ = 0, stale_ = 0, never_written_ = 0, ahead_ = 0;  // cells of both tiles, last frame
+  CellDetail detail_ = CellDetail::kFullMarked;  // how the cells were drawn last frame
 };
 
 }  // namespace gui

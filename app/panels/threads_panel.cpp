@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/gui/palette.h"
+#include "app/gui/text_item.h"
 #include "sim/kernel_source.h"
 #include "sim/narration.h"
 #include "sim/teaching.h"
@@ -83,7 +84,7 @@ void DrawLegend() {
     DrawStateMark(ImGui::GetWindowDrawList(), ImGui::GetCursorScreenPos(), size, state);
     ImGui::Dummy(ImVec2(size, size));
     ImGui::SameLine();
-    ImGui::TextUnformatted(words);
+    gui::TextUnformatted(words);
   }
 }
 
@@ -133,7 +134,7 @@ void ThreadsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
   shown_ = selection.Resolve(snapshot);
   const sim::Geometry& g = snapshot.geometry();
   const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(shown_.block)];
-  ImGui::Text("Block %s: %d\u00D7%d threads in %d warp%s", sim::Coordinates(b.bx, b.by).c_str(), g.tn, g.tm,
+  gui::TextWrapped("Block %s: %d\u00D7%d threads in %d warp%s", sim::Coordinates(b.bx, b.by).c_str(), g.tn, g.tm,
               g.warps_per_block, g.warps_per_block == 1 ? "" : "s");
   if (snapshot.blocks().size() > 1) DrawBlockGrid(frame, snapshot, shown_);
   DrawThreadGrid(frame, snapshot, shown_);
@@ -147,17 +148,17 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   const sim::Geometry& g = snapshot.geometry();
   one_partial_warp_ = g.warps_per_block == 1 && g.block_threads < sim::kWarpSize;
   if (one_partial_warp_) {
-    ImGui::TextWrapped("Each block is %s. %s", sim::WarpsOfBlock(g).c_str(), sim::OneWarpHidesTheRace());
+    gui::TextWrapped("Each block is %s. %s", sim::WarpsOfBlock(g).c_str(), sim::OneWarpHidesTheRace());
   }
   const sim::Thread& t = snapshot.thread(shown.block, shown.thread);
   if (selection.picked) {
-    ImGui::Text("Following thread %s (picked).", sim::Coordinates(t.tx, t.ty).c_str());
+    gui::Text("Following thread %s (picked).", sim::Coordinates(t.tx, t.ty).c_str());
     ImGui::SameLine();
-    if (ImGui::SmallButton("Follow the scheduler")) frame.actions.Push("select-thread");
+    if (gui::SmallButton("Follow the scheduler")) frame.actions.Push("select-thread");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show whichever thread ran last again.");
   } else {
-    ImGui::TextWrapped("Following the thread that ran last: %s. Click a thread to pick one.",
-                       sim::Coordinates(t.tx, t.ty).c_str());
+    gui::TextWrapped("Following the thread that ran last: %s. Click a thread to pick one.",
+                     sim::Coordinates(t.tx, t.ty).c_str());
   }
 }
 
@@ -166,7 +167,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
 void ThreadsPanel::DrawBlockGrid(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef shown) {
   const sim::Geometry& g = snapshot.geometry();
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("Grid: %d\u00D7%d blocks (click one to show its threads)", g.grid_x, g.grid_y);
+  gui::TextWrapped("Grid: %d\u00D7%d blocks (click one to show its threads)", g.grid_x, g.grid_y);
   ImGui::PopStyleColor();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float by_height = std::max(avail.y * kBlockGridShare / static_cast<float>(g.grid_y),
@@ -190,7 +191,7 @@ void ThreadsPanel::DrawBlockGrid(const FrameContext& frame, const sim::Snapshot&
       if (text_fits) {
         const int phase = snapshot.BlockPhase(index);
         const std::string label = phase < 0 ? palette::kGlyphCheck : "p" + std::to_string(phase + 1);
-        draw->AddText(ImVec2(min.x + 3.0f, min.y + 2.0f), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
+        gui::DrawText(draw, ImVec2(min.x + 3.0f, min.y + 2.0f), ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
       }
       if (index == current) draw->AddRect(min, max, palette::kOrange, 0.0f, 0, 2.0f);
       if (index == shown.block) draw->AddRect(ImVec2(min.x + 2, min.y + 2), ImVec2(max.x - 2, max.y - 2), palette::kYellow, 0.0f, 0, 2.0f);
@@ -242,7 +243,7 @@ void ThreadsPanel::DrawThreadGrid(const FrameContext& frame, const sim::Snapshot
       if (label_fits) {
         const std::string label = sim::Coordinates(tx, ty);
         const float width = ImGui::CalcTextSize(label.c_str()).x * 0.6f;
-        draw->AddText(ImGui::GetFont(), small, ImVec2(min.x + (cell - width) * 0.5f, max.y - small - 2.0f),
+        gui::DrawText(draw, ImGui::GetFont(), small, ImVec2(min.x + (cell - width) * 0.5f, max.y - small - 2.0f),
                       ImGui::GetColorU32(ImGuiCol_Text), label.c_str());
       }
       if (ran[static_cast<std::size_t>(index)]) draw->AddRect(min, max, ImGui::GetColorU32(ImGuiCol_Text), 0.0f, 0, 1.0f);

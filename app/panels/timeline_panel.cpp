@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/gui/palette.h"
+#include "app/gui/text_item.h"
 #include "sim/narration.h"
 
 namespace gui {
@@ -124,16 +125,16 @@ void TimelinePanel::DrawCounting(const FrameContext& frame, const WholeRunView& 
   if (whole_run.counting) {
     const std::string label = "step " + std::to_string(step_) + " \u00b7 counting the whole run " +
                               std::to_string(static_cast<int>(whole_run.fraction * 100.0)) + " %";
-    ImGui::ProgressBar(static_cast<float>(whole_run.fraction), ImVec2(-ImGui::GetFontSize() * 6.0f, 0.0f),
-                       label.c_str());
+    gui::ProgressBar(static_cast<float>(whole_run.fraction), ImVec2(-ImGui::GetFontSize() * 6.0f, 0.0f),
+                     label.c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Cancel##wholerun")) frame.actions.Push("whole-run-cancel");
+    if (gui::Button("Cancel##wholerun")) frame.actions.Push("whole-run-cancel");
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Stop counting the whole run: stepping goes on, the slider and whole-run figures stay unknown.");
     }
   } else {
-    ImGui::TextWrapped("Step %lld. The whole run was not counted (cancelled): no slider or whole-run figures; "
-                       "stepping works.", static_cast<long long>(step_));
+    gui::TextWrapped("Step %lld. The whole run was not counted (cancelled): no slider or whole-run figures; "
+                     "stepping works.", static_cast<long long>(step_));
   }
 }
 
@@ -143,7 +144,7 @@ void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Timeline& t
   const std::int64_t high = total_;
   const std::string format = "step %lld of " + std::to_string(total_);
   ImGui::SetNextItemWidth(-1.0f);
-  if (ImGui::SliderScalar("##step", ImGuiDataType_S64, &value, &low, &high, format.c_str())) {
+  if (gui::Recorded(ImGui::SliderScalar("##step", ImGuiDataType_S64, &value, &low, &high, format.c_str()), "##step")) {
     frame.actions.Push("jump-to", std::to_string(value));
   }
   if (ImGui::IsItemHovered()) {
@@ -181,7 +182,7 @@ void TimelinePanel::DrawMarks(const FrameContext& frame, const sim::Timeline& ti
         draw->AddLine(ImVec2(x, min.y), ImVec2(x, max.y), palette::kSkyBlue, 2.0f);
         if (x > label_end) {
           const std::string label = "p" + std::to_string(mark.phase + 1);
-          draw->AddText(ImVec2(x + 2.0f, min.y), palette::kSkyBlue, label.c_str());
+          gui::DrawText(draw, ImVec2(x + 2.0f, min.y), palette::kSkyBlue, label.c_str());
           label_end = x + ImGui::CalcTextSize(label.c_str()).x + 4.0f;
         }
         break;
@@ -213,12 +214,12 @@ void TimelinePanel::DrawMarks(const FrameContext& frame, const sim::Timeline& ti
 
 void TimelinePanel::DrawBreakpoints(const FrameContext& frame, const sim::Simulation& simulation, ThreadRef selected) {
   ImGui::AlignTextToFramePadding();
-  ImGui::TextUnformatted("Run until");
+  gui::TextUnformatted("Run until");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14.0f);
-  if (ImGui::BeginCombo("##breakpoint", kChoices[kind_].label)) {
+  if (gui::BeginCombo("##breakpoint", kChoices[kind_].label)) {
     for (int i = 0; i < static_cast<int>(std::size(kChoices)); ++i) {
-      if (ImGui::Selectable(kChoices[i].label, i == kind_)) kind_ = i;
+      if (gui::Selectable(kChoices[i].label, i == kind_)) kind_ = i;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kChoices[i].tooltip);
     }
     ImGui::EndCombo();
@@ -228,7 +229,7 @@ void TimelinePanel::DrawBreakpoints(const FrameContext& frame, const sim::Simula
   if (kind_ == kPhaseChoice) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.0f);
-    ImGui::InputInt("##phase", &phase_);
+    gui::Recorded(ImGui::InputInt("##phase", &phase_), "##phase");
     phase_ = std::clamp(phase_, 1, std::max(1, phases));
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The tile phase to stop at, 1 to %d.", phases);
   }
@@ -237,12 +238,12 @@ void TimelinePanel::DrawBreakpoints(const FrameContext& frame, const sim::Simula
     const sim::Thread& t = snapshot.thread(selected.block, selected.thread);
     const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(selected.block)];
     ImGui::SameLine();
-    ImGui::Text("thread %s of block %s", sim::Coordinates(t.tx, t.ty).c_str(), sim::Coordinates(b.bx, b.by).c_str());
+    gui::Text("thread %s of block %s", sim::Coordinates(t.tx, t.ty).c_str(), sim::Coordinates(b.bx, b.by).c_str());
   }
   ImGui::SameLine();
-  if (ImGui::Button("Run")) frame.actions.Push("run-until", Spec(kind_, phase_, selected));
+  if (gui::Button("Run")) frame.actions.Push("run-until", Spec(kind_, phase_, selected));
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run forward until the breakpoint is met (or the lesson ends).");
-  if (!outcome_.empty()) ImGui::TextWrapped("%s", outcome_.c_str());
+  if (!outcome_.empty()) gui::TextWrapped("%s", outcome_.c_str());
 }
 
 void TimelinePanel::DumpState(nlohmann::json& state) const {

@@ -1,4 +1,5 @@
 #include "app/plot/bar_chart.h"
+#include "app/gui/text_item.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -65,7 +66,7 @@ std::pair<const BarSeries*, const Bar*> DrawBars(ImDrawList* list, const PlotFra
         // Cut at the top: its value in words, inside the frame where it can be read.
         char label[32];
         std::snprintf(label, sizeof label, "%.0f\u2191", series.bars[c]->value);
-        list->AddText(ImVec2(r.min.x, frame.min.y + 2.0f * Unit()), ImGui::GetColorU32(ImGuiCol_Text), label);
+        gui::DrawText(list, ImVec2(r.min.x, frame.min.y + 2.0f * Unit()), ImGui::GetColorU32(ImGuiCol_Text), label);
       }
       // The marker above the bar names the series without relying on its colour.
       DrawMarker(list, series.style.marker, ImVec2((r.min.x + r.max.x) * 0.5f, r.min.y - 6.0f * Unit()),
@@ -82,7 +83,7 @@ void DrawReference(ImDrawList* list, const PlotFrame& frame, Range y_axis, const
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
   DrawDashedLine(list, ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), colour, 1.5f * Unit());
   const ImVec2 text = ImGui::CalcTextSize(data.reference_label.c_str());
-  list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), colour,
+  gui::DrawText(list, ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), colour,
                 data.reference_label.c_str());
 }
 
@@ -126,8 +127,8 @@ PlotState DrawBarChart(const char* id, const BarChartData& data, ImVec2 size) {
   PlotState state = Describe(data, y_axis, origin, size);
   if (bar) {
     ImGui::BeginTooltip();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());
-    ImGui::TextUnformatted(bar->tooltip.c_str());
+    gui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());
+    gui::TextUnformatted(bar->tooltip.c_str());
     ImGui::EndTooltip();
     state.hovered = series->style.name;
   }

@@ -1,4 +1,5 @@
 #include "app/plot/line_plot.h"
+#include "app/gui/text_item.h"
 
 #include <algorithm>
 #include <cmath>
@@ -54,7 +55,7 @@ void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& ax
       list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
     }
     const ImVec2 text = ImGui::CalcTextSize(line.style.name.c_str());
-    list->AddText(ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), line.style.colour,
+    gui::DrawText(list, ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), line.style.colour,
                   line.style.name.c_str());
   }
 }
@@ -103,8 +104,8 @@ std::string ShowTooltip(ImDrawList* list, const PlotFrame& frame, const Axes& ax
   list->AddCircle(ToScreen(frame, axes, *point), (kMarkerRadius + 3.0f) * Unit(), ImGui::GetColorU32(ImGuiCol_Text),
                   0, 1.5f * Unit());
   ImGui::BeginTooltip();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());
-  ImGui::TextUnformatted(point->tooltip.c_str());
+  gui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());
+  gui::TextUnformatted(point->tooltip.c_str());
   ImGui::EndTooltip();
   char x_text[32];
   std::snprintf(x_text, sizeof x_text, "%g", point->x);

@@ -1,4 +1,5 @@
 #include "app/plot/primitives.h"
+#include "app/gui/text_item.h"
 
 #include <algorithm>
 #include <cmath>
@@ -92,21 +93,21 @@ void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, c
     const float y = frame.YAt(Fraction(y_scale, y_axis, tick.value));
     list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), GridColour());
     const ImVec2 text = ImGui::CalcTextSize(tick.label.c_str());
-    list->AddText(ImVec2(frame.min.x - pad - text.x, y - text.y * 0.5f), TextColour(), tick.label.c_str());
+    gui::DrawText(list, ImVec2(frame.min.x - pad - text.x, y - text.y * 0.5f), TextColour(), tick.label.c_str());
   }
   for (size_t i = 0; i < x_ticks.ticks.size() && i < x_ticks.fractions.size(); ++i) {
     const float x = frame.XAt(x_ticks.fractions[i]);
     if (x_ticks.grid) list->AddLine(ImVec2(x, frame.min.y), ImVec2(x, frame.max.y), GridColour());
     const char* label = x_ticks.ticks[i].label.c_str();
     const ImVec2 text = ImGui::CalcTextSize(label);
-    list->AddText(ImVec2(x - text.x * 0.5f, frame.max.y + pad * 0.5f), TextColour(), label);
+    gui::DrawText(list, ImVec2(x - text.x * 0.5f, frame.max.y + pad * 0.5f), TextColour(), label);
   }
   list->AddRect(frame.min, frame.max, TextColour());
   const ImVec2 x_text = ImGui::CalcTextSize(x_label.c_str());
-  list->AddText(ImVec2((frame.min.x + frame.max.x - x_text.x) * 0.5f, frame.max.y + line + pad), TextColour(),
+  gui::DrawText(list, ImVec2((frame.min.x + frame.max.x - x_text.x) * 0.5f, frame.max.y + line + pad), TextColour(),
                 x_label.c_str());
   // ImGui draws no rotated text: the y label stands above the axis, where readers look first.
-  list->AddText(ImVec2(frame.min.x, frame.min.y - line - pad), TextColour(), y_label.c_str());
+  gui::DrawText(list, ImVec2(frame.min.x, frame.min.y - line - pad), TextColour(), y_label.c_str());
 }
 
 float LineLabelY(const PlotFrame& frame, float line_y, float text_height) {
@@ -129,7 +130,7 @@ void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<Lege
       list->AddLine(ImVec2(x, mid), ImVec2(x + swatch, mid), entry.style.colour, thickness);
       DrawMarker(list, entry.style.marker, ImVec2(x + swatch * 0.5f, mid), 4.0f * Unit(), entry.style.colour);
     }
-    list->AddText(ImVec2(x + swatch + pad, y), TextColour(), entry.style.name.c_str());
+    gui::DrawText(list, ImVec2(x + swatch + pad, y), TextColour(), entry.style.name.c_str());
     y += line;
   }
 }

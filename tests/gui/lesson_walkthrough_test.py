@@ -140,7 +140,8 @@ def test_edit_cell_reruns_to_the_same_step(binary):
 
 def test_scrub_and_breakpoints(binary):
     run = Run(binary)
-    run.app("--frames", "3", "--actions", "jump-to 40; jump-to 7")
+    # Forward to an event (phase 2's first instruction), then the slider's action back to a step.
+    run.app("--frames", "3", "--actions", "run-until phase 2; jump-to 7")
     state = run.state()
     check(state["lesson"]["step"] == 7 and state["lesson_panels"]["narration"]["step"] == 7,
           "jump-to scrubs back to step 7, and the narration follows")

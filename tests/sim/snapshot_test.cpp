@@ -62,4 +62,24 @@ TEST(Snapshot, ACellOverwrittenAheadIsNotFresh) {
   EXPECT_GT(ahead, 0) << "the WAR hazard's cell was written for the next phase";
 }
 
+// A finished block keeps its last phase's tiles: they are what it read last, not values
+// written "ahead" over ones still read (the end of a correct run once showed ⚠ on every cell).
+TEST(Snapshot, AFinishedBlocksTilesAreItsLastPhase) {
+  sim::Simulation simulation(sim::DefaultLesson());
+  simulation.RunToEnd();
+  const sim::Snapshot snapshot = simulation.snapshot();
+  for (int block = 0; block < static_cast<int>(snapshot.blocks().size()); ++block) {
+    ASSERT_EQ(snapshot.BlockPhase(block), -1) << "block " << block << " has finished";
+    for (sim::TileId id : {sim::TileId::kAs, sim::TileId::kBs}) {
+      const sim::SharedTile tile = snapshot.tile(block, id);
+      for (int row = 0; row < tile.rows; ++row) {
+        for (int col = 0; col < tile.cols; ++col) {
+          EXPECT_EQ(snapshot.Freshness(block, id, row, col), sim::CellFreshness::kFresh)
+              << "block " << block << " cell " << row << "," << col;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
