@@ -129,10 +129,11 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
                       "(a barrier or the bounds guard)",
                       kGlyphNext, kGlyphJustRan);
   }
-  DrawLanguageSwitch(frame, snapshot, side_by_side);
+  // The presentation excerpt is the CUDA alone, wrapped to the panel: no room for a twin column.
   if (frame.presentation) {
     DrawExcerpt(frame, snapshot, marks);
   } else {
+    DrawLanguageSwitch(frame, snapshot, side_by_side);
     DrawLines(frame, snapshot, marks, side_by_side && HasPythonTwin(snapshot));
   }
 }

@@ -4,6 +4,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
+#include "app/gui/text_item.h"
 
 namespace gui {
 namespace {
@@ -37,14 +38,14 @@ const char* ColumnHead(sim::Resource resource) {
 
 void OccupancyPanel::Draw(const OccupancyView& view) {
   if (view.gpus.empty()) {
-    ImGui::TextWrapped("%s", view.present.c_str());
+    gui::TextWrapped("%s", view.present.c_str());
     return;
   }
   DrawBlock(view);
   DrawLimits(view);
   if (!view.present.empty()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", view.present.c_str());
+    gui::TextWrapped("%s", view.present.c_str());
     ImGui::PopStyleColor();
   }
 }
@@ -55,7 +56,7 @@ void OccupancyPanel::DrawBlock(const OccupancyView& view) {
   const int last = first.live_lanes_in_last_warp;
   const std::string lanes = last == 32 ? "" : " (" + std::string(warps == 1 ? "" : "last ") + std::to_string(last) +
                                                  " of 32 lanes live)";
-  ImGui::TextWrapped("%s: %d threads \u00b7 %d warp%s%s \u00b7 %d B shared", view.kernel.c_str(), first.demand.threads,
+  gui::TextWrapped("%s: %d threads \u00b7 %d warp%s%s \u00b7 %d B shared", view.kernel.c_str(), first.demand.threads,
                      warps, warps == 1 ? "" : "s", lanes.c_str(), first.demand.shared_bytes);
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s per block.\n"
@@ -68,34 +69,37 @@ void OccupancyPanel::DrawBlock(const OccupancyView& view) {
 }
 
 // A row per GPU: the blocks one SM holds, then the blocks each resource allows, the
-// limiting ones in red (the narrow panel cuts the right-hand columns first).
+// limiting ones in red; a panel too narrow for every column scrolls sideways.
 void OccupancyPanel::DrawLimits(const OccupancyView& view) {
   const std::vector<sim::ResourceLimit>& resources = view.gpus.front().occupancy.limits;
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+  // As tall as its rows and a scrollbar: a scrolling table would otherwise take the panel's height.
+  const float height = (static_cast<float>(view.gpus.size()) + 1.0f) * ImGui::GetTextLineHeightWithSpacing() +
+                       ImGui::GetStyle().ScrollbarSize + 4.0f * ImGui::GetStyle().CellPadding.y;
   // Narrow cells: the whole table fits the left column of a 1366-pixel window.
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(3.0f, ImGui::GetStyle().CellPadding.y));
-  const bool shown = ImGui::BeginTable("##occupancy", 2 + static_cast<int>(resources.size()), flags);
+  const bool shown = gui::BeginTable("##occupancy", 2 + static_cast<int>(resources.size()), flags, ImVec2(0.0f, height));
   ImGui::PopStyleVar();
   if (!shown) return;
   ImGui::TableSetupColumn("GPU");
   ImGui::TableSetupColumn("blocks");
   for (const sim::ResourceLimit& limit : resources) ImGui::TableSetupColumn(ColumnHead(limit.resource));
-  ImGui::TableHeadersRow();
+  gui::TableHeadersRow();
   for (const OccupancyView::Gpu& gpu : view.gpus) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(ShortName(gpu.limits).c_str());
+    gui::TextUnformatted(ShortName(gpu.limits).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", gpu.limits.name.c_str());
     ImGui::TableNextColumn();
     DrawResident(gpu);
     for (const sim::ResourceLimit& limit : gpu.occupancy.limits) {
       ImGui::TableNextColumn();
       if (!limit.known) {
-        ImGui::TextDisabled("-");
+        gui::TextDisabled("-");
       } else if (Limits(gpu.occupancy, limit.resource)) {
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%d", limit.blocks);
+        gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%d", limit.blocks);
       } else {
-        ImGui::Text("%d", limit.blocks);
+        gui::Text("%d", limit.blocks);
       }
       if (ImGui::IsItemHovered()) {
         ImGui::SetTooltip("%s, blocks by %s: %s", gpu.limits.name.c_str(), sim::Name(limit.resource),
@@ -103,12 +107,12 @@ void OccupancyPanel::DrawLimits(const OccupancyView& view) {
       }
     }
   }
-  ImGui::EndTable();
+  gui::EndTable();
 }
 
 void OccupancyPanel::DrawResident(const OccupancyView::Gpu& gpu) {
   const sim::Occupancy& o = gpu.occupancy;
-  ImGui::Text("%d", o.blocks_per_sm);
+  gui::Text("%d", o.blocks_per_sm);
   if (!ImGui::IsItemHovered()) return;
   const std::string registers = o.demand.registers_per_thread > 0 ? std::to_string(o.demand.registers_per_thread) : "unknown";
   ImGui::SetTooltip("%s: %d blocks per SM = %d threads in %d of %d warp slots; limited by %s\n"
