@@ -19,7 +19,8 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kConflictFree: return "padded As: no two lanes of a warp hit one bank";
     case LadderRung::kWarptile: return "warp tiles: each warp owns a region of C, lanes share fragments";
     case LadderRung::kDoubleBuffered: return "two shared buffers: load the next slice while computing this one";
-    case LadderRung::kSplitK: return "split K where the grid would leave SMs idle";
+    case LadderRung::kAsyncCopy: return "cp.async copies B straight into shared memory; no checks inside the matrices";
+    case LadderRung::kRegisterTile: return "a 16×8 micro-tile per thread; a small grid splits K so no SM idles";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {

@@ -4,7 +4,9 @@
 //
 // Requested, not DRAM traffic: a block reads its BM×K strip of A and K×BN strip of B once
 // (A is requested once per block column, B once per block row) and writes its tile of C;
-// L2 serves many of those requests, so the intensity is a lower bound of the DRAM one.
+// L2 serves many of those requests, so the intensity is a lower bound of the DRAM one. The
+// block tile is the kernel table's: where a rung picks a smaller tile on a small grid (11
+// falls back to 10's tile with K split), its figure is that of its own large tile.
 #pragma once
 #include <cstdint>
 #include <optional>

@@ -61,6 +61,8 @@ __device__ __forceinline__ void StoreFloat4Guarded(float* matrix, int rows, int 
 }
 
 // --- cp.async (sm_80 and later): global → shared without passing through registers. ---
+// Before sm_80 (classroom GPUs, sm_75) the same calls copy through registers at once, so
+// the rungs that use them still build and compute the same C there, only without overlap.
 
 __device__ __forceinline__ unsigned SharedAddress(const void* pointer) {
   return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
@@ -69,12 +71,21 @@ __device__ __forceinline__ unsigned SharedAddress(const void* pointer) {
 // Copies `bytes` of 16 from `source` and zero-fills the rest of the 16 bytes at `target`
 // (bytes = 0: zeros only; `source` must still be a valid address, it is not read).
 __device__ __forceinline__ void CopyAsync16(float* target, const float* source, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  *reinterpret_cast<float4*>(target) =
+      bytes > 0 ? *reinterpret_cast<const float4*>(source) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#else
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(SharedAddress(target)), "l"(source), "r"(bytes));
+#endif
 }
 
 // The 4-byte form, for rows whose length is not a multiple of 4 floats.
 __device__ __forceinline__ void CopyAsync4(float* target, const float* source, int bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  *target = bytes > 0 ? *source : 0.0f;
+#else
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(SharedAddress(target)), "l"(source), "r"(bytes));
+#endif
 }
 
 // Copies elements (row, col … col+3) of a rows×cols matrix to `target`, zeros outside it.
@@ -93,12 +104,18 @@ __device__ __forceinline__ void CopyFloat4Async(float* target, const float* matr
 }
 
 // Closes the group of copies this thread issued since the last commit.
-__device__ __forceinline__ void CommitCopies() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void CommitCopies() {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
 
 // Waits until at most `kPending` of this thread's committed groups are still in flight.
 template <int kPending>
 __device__ __forceinline__ void WaitCopies() {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
 }
 
 }  // namespace ladder

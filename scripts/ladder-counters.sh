@@ -7,9 +7,11 @@
 #
 # Per rung, one launch at SIZE³ (the runner's cuBLAS reference and its checks are not
 # profiled: only kernels named *_matmul). Columns:
-#   global sectors     l1tex__t_sectors_pipe_lsu_mem_global_op_ld: 32-byte sectors loaded
+#   global sectors     l1tex__t_sectors_pipe_lsu_mem_global_op_ld + …_op_ldgsts: 32-byte
+#                      sectors loaded into registers, plus those cp.async copies (10 and 11's B)
 #   formula            SIZE³·(1/BM + 1/BN) floats · 4 B / 32 B (each block loads its A and
-#                      B tiles once per K-slice; split_k the same split S ways)
+#                      B tiles once per K-slice; a split of K the same split S ways). 11 runs
+#                      10's 128×128 tile where its own grid is small (1024²): pass SIZE 4096
 #   shared ld instr    smsp__inst_executed_op_shared_ld: warp-level shared load instructions
 #   formula            SIZE³/32 · (TM + TN)/(TM·TN)/W, W floats per load: 1 for 04 and 05
 #                      (scalar loads in the source), 4 for 06 on (float4); 04 has TN = 1
@@ -22,7 +24,7 @@ set -uo pipefail
 build=${1:?usage: scripts/ladder-counters.sh BUILD [SIZE]}
 size=${2:-1024}
 app="$build/tilescope"
-metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,\
+metrics=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum,smsp__inst_executed_op_shared_ld.sum,\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,\
 sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__issue_active.avg.pct_of_peak_sustained_active
 
@@ -38,11 +40,12 @@ while read -r name bm bn tm tn; do
   case $name in blocktile_1d | blocktile_2d) width=1 ;; esac
   raw=$(ncu --clock-control none --csv --metrics "$metrics" -k regex:'_matmul$' \
     "$app" bench --kernels "$name" --sizes "$size" --reps 1 --warmups 0 2>/dev/null) || { status=1; continue; }
-  # Sum each metric over the profiled launches (split_k at a small size is one launch too).
+  # Sum each metric over the profiled launches.
   read -r sectors shared waves conflicts fma issue < <(echo "$raw" | awk -F'","' '
     NF > 10 && $1 != "\"ID" { gsub(/"/, "", $NF); gsub(/,/, "", $NF); v[$(NF-2)] += $NF; n[$(NF-2)]++ }
     END { printf "%d %d %d %d %.1f %.1f\n",
-      v["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], v["smsp__inst_executed_op_shared_ld.sum"],
+      v["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] + v["l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"],
+      v["smsp__inst_executed_op_shared_ld.sum"],
       v["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"],
       v["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"],
       Mean("sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"),

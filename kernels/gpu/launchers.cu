@@ -1,6 +1,6 @@
 // launchers.cu — one launcher per row of kKernelTable, instantiated from the table itself.
 //
-// The kernels are templates (01_naive.cu … 10_split_k.cu); this file turns each row's
+// The kernels are templates (01_naive.cu … 11_register_tile.cu); this file turns each row's
 // constexpr parameters into template arguments, so the table stays the one list of what
 // is compiled, and describes each launch as a LaunchConfig that one function launches.
 // Built with -lineinfo: racecheck's file:line then names the lines of those sources that
@@ -16,7 +16,8 @@
 #include "kernels/07_conflict_free.cu"
 #include "kernels/08_warptile.cu"
 #include "kernels/09_double_buffered.cu"
-#include "kernels/10_split_k.cu"
+#include "kernels/10_async_copy.cu"
+#include "kernels/11_register_tile.cu"
 #include "kernels/gpu/launchers.h"
 #include "kernels/kernel_table.h"
 
@@ -59,8 +60,10 @@ constexpr KernelFn RungFunction() {
     return conflict_free_matmul<s.tile_m, s.tile_n, s.tile_k>;
   } else if constexpr (s.rung == LadderRung::kWarptile) {
     return warptile_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
-  } else if constexpr (s.rung == LadderRung::kDoubleBuffered || s.rung == LadderRung::kSplitK) {
+  } else if constexpr (s.rung == LadderRung::kDoubleBuffered) {
     return double_buffered_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
+  } else if constexpr (s.rung == LadderRung::kAsyncCopy || s.rung == LadderRung::kRegisterTile) {
+    return async_copy_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
   } else {
     return nullptr;
   }
@@ -97,7 +100,8 @@ LaunchConfig GridConfig(const DeviceLimits&, int m, int n, int) {
   } else {
     config.block = dim3(spec.tile_n, spec.tile_m);  // a thread per element of the tile
   }
-  if constexpr (spec.rung == LadderRung::kDoubleBuffered || spec.rung == LadderRung::kSplitK) {
+  if constexpr (spec.rung == LadderRung::kDoubleBuffered || spec.rung == LadderRung::kAsyncCopy ||
+                spec.rung == LadderRung::kRegisterTile) {
     static_assert(double_buffered::Tiling<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>::kTM ==
                           spec.thread_m &&
                       double_buffered::Tiling<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>::kTN ==
@@ -107,20 +111,29 @@ LaunchConfig GridConfig(const DeviceLimits&, int m, int n, int) {
   return config;
 }
 
-// 10: 09's grid where it fills the GPU, else S blocks per C tile in clusters along K.
+// 11: its large tile where that grid keeps most SMs busy; else 10's 128×128 tile, split
+// along K over clusters where even that grid leaves SMs idle.
 template <std::size_t I>
-LaunchConfig SplitKConfig(const DeviceLimits& device, int m, int n, int k) {
+LaunchConfig RegisterTileConfig(const DeviceLimits& device, int m, int n, int k) {
   constexpr KernelSpec spec = kKernelTable[I];
+  namespace rt = register_tile;
+  static_assert(ThreadsPerBlock(spec) == async_copy::Tiling<rt::kSmallBM, rt::kSmallBN, spec.tile_k, rt::kSmallWM,
+                                                            rt::kSmallWN>::kThreads,
+                "both tiles run with the threads the table gives");
   LaunchConfig config = GridConfig<I>(device, m, n, k);
+  if (rt::LargeTileFills(static_cast<long long>(config.grid.x) * config.grid.y, device.sm_count)) return config;
+  config.function = reinterpret_cast<const void*>(
+      async_copy_matmul<rt::kSmallBM, rt::kSmallBN, spec.tile_k, rt::kSmallWM, rt::kSmallWN>);
+  config.grid = dim3(Blocks(n, rt::kSmallBN), Blocks(m, rt::kSmallBM));
   const long long tiles = static_cast<long long>(config.grid.x) * config.grid.y;
-  // Classroom GPUs before sm_90 have no clusters: there 10 runs 09's kernel at every size.
-  const int splits = device.clusters ? split_k::SplitsFor(tiles, device.sm_count, Blocks(k, spec.tile_k)) : 1;
+  // Classroom GPUs before sm_90 have no clusters: there the small tile runs unsplit.
+  const int splits = device.clusters ? rt::SplitsFor(tiles, device.sm_count, Blocks(k, spec.tile_k)) : 1;
   if (splits == 1) return config;
-  config.function =
-      reinterpret_cast<const void*>(split_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>);
+  config.function = reinterpret_cast<const void*>(
+      register_tile_split_k_matmul<rt::kSmallBM, rt::kSmallBN, spec.tile_k, rt::kSmallWM, rt::kSmallWN>);
   config.grid.z = static_cast<unsigned>(splits);
   config.cluster_z = static_cast<unsigned>(splits);
-  config.shared_bytes = split_k::SharedBytes(spec.tile_m, spec.tile_n, device.shared_per_sm);
+  config.shared_bytes = rt::SharedBytes(rt::kSmallBM, rt::kSmallBN, device.shared_per_sm);
   return config;
 }
 
@@ -128,8 +141,8 @@ template <std::size_t I>
 Launcher MakeLauncher() {
   constexpr KernelSpec spec = kKernelTable[I];
   Launcher launcher;
-  if constexpr (spec.rung == LadderRung::kSplitK) {
-    launcher.config = SplitKConfig<I>;
+  if constexpr (spec.rung == LadderRung::kRegisterTile) {
+    launcher.config = RegisterTileConfig<I>;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }
