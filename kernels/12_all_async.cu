@@ -148,8 +148,9 @@ __device__ __forceinline__ void AccumulateInterior(
   load_fragments(0, 0, 0);
   int buffer = 0;
   for (int t = K / BK - 1; t > 0; --t) {
-    // Into the buffers slice t-1 used (and the staging area, which only this thread's own
-    // read-back touched): every thread finished reading them before the last barrier.
+    // Into the buffers the previous slice used (and the staging area, which only this
+    // thread's own read-back touched): every thread finished reading them before the last
+    // barrier.
     copy_slice(buffer ^ 1);
     slice_steps(buffer);
     transpose_slice(buffer ^ 1);
