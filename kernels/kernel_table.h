@@ -16,7 +16,7 @@ enum class KernelFamily {
   kTiledRect,   // 03_tiled_rect.cu: TM × TN tile of C stepping through K by TK.
   kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
   kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
-  kLadder,      // 04_… to 11_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
+  kLadder,      // 04_… to 12_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
 };
 
 // The ladder's rungs in teaching order, each one idea more than the last (kernels/NN_*.cu).
@@ -30,6 +30,7 @@ enum class LadderRung {
   kDoubleBuffered,  // 09: two shared buffers, register prefetch
   kAsyncCopy,       // 10: B copied by cp.async, no bounds checks inside the matrices
   kRegisterTile,    // 11: a 16×8 micro-tile; 10's tile split along K where the grid is small
+  kAllAsync,        // 12: A copied by cp.async too, a lean loop, blocks in groups of tile rows
 };
 
 // What stands at one of the tiled kernels' two sync points (mirrors SyncKind in sync.cuh,
@@ -141,7 +142,7 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::TiledBankConflict("tiled8_bank_conflict",  "tiled 8, Bs transposed (bank conflicts)",  8),
     table_detail::TiledBankConflict("tiled16_bank_conflict", "tiled 16, Bs transposed (bank conflicts)", 16),
     table_detail::TiledBankConflict("tiled32_bank_conflict", "tiled 32, Bs transposed (bank conflicts)", 32),
-    // The ladder (kernels/04_… to 11_…), each rung one idea more than the last.
+    // The ladder (kernels/04_… to 12_…), each rung one idea more than the last.
     table_detail::Rung("blocktile_1d",    "04 1D register blocking",       LadderRung::kBlocktile1d,    64,  64,  8, 8, 1, 0,  0),
     table_detail::Rung("blocktile_2d",    "05 2D register blocking",       LadderRung::kBlocktile2d,    128, 128, 8, 8, 8, 0,  0),
     table_detail::Rung("vectorized",      "06 128-bit loads, As transposed", LadderRung::kVectorized,   128, 128, 8, 8, 8, 0,  0),
@@ -150,6 +151,7 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::Rung("double_buffered", "09 double buffering",           LadderRung::kDoubleBuffered, 128, 128, 8, 8, 8, 32, 64),
     table_detail::Rung("async_copy",      "10 cp.async for B, no checks inside", LadderRung::kAsyncCopy,  128, 128, 8, 8, 8, 32, 64),
     table_detail::Rung("register_tile",   "11 16×8 micro-tile, split-K if small", LadderRung::kRegisterTile, 128, 256, 8, 16, 8, 64, 64),
+    table_detail::Rung("all_async",       "12 cp.async for A too, lean loop", LadderRung::kAllAsync,  128, 256, 8, 16, 8, 64, 64),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

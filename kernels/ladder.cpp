@@ -21,6 +21,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kDoubleBuffered: return "two shared buffers: load the next slice while computing this one";
     case LadderRung::kAsyncCopy: return "cp.async copies B straight into shared memory; no checks inside the matrices";
     case LadderRung::kRegisterTile: return "a 16×8 micro-tile per thread; a small grid splits K so no SM idles";
+    case LadderRung::kAllAsync: return "A copied by cp.async too: no global load waits in a register";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {

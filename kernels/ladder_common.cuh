@@ -1,4 +1,4 @@
-// ladder_common.cuh — what every rung of the kernel ladder (04_… to 11_…) shares: guarded
+// ladder_common.cuh — what every rung of the kernel ladder (04_… to 12_…) shares: guarded
 // loads and stores of row-major matrices, and the cp.async copy the later rungs use.
 //
 // Every rung computes C(M×N) = A(M×K) · B(K×N), all row-major, for any M, N, K: a tile

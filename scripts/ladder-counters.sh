@@ -8,9 +8,10 @@
 # Per rung, one launch at SIZE³ (the runner's cuBLAS reference and its checks are not
 # profiled: only kernels named *_matmul). Columns:
 #   global sectors     l1tex__t_sectors_pipe_lsu_mem_global_op_ld + …_op_ldgsts: 32-byte
-#                      sectors loaded into registers, plus those cp.async copies (10 and 11's B)
+#                      sectors loaded into registers, plus those cp.async copies (B from 10
+#                      on, A in 12)
 #   formula            SIZE³·(1/BM + 1/BN) floats · 4 B / 32 B (each block loads its A and
-#                      B tiles once per K-slice; a split of K the same split S ways). 11 runs
+#                      B tiles once per K-slice; a split of K the same split S ways). 11, 12 run
 #                      10's 128×128 tile where its own grid is small (1024²): pass SIZE 4096
 #   shared ld instr    smsp__inst_executed_op_shared_ld: warp-level shared load instructions
 #   formula            SIZE³/32 · (TM + TN)/(TM·TN)/W, W floats per load: 1 for 04 and 05

@@ -1,6 +1,6 @@
 // launchers.cu — one launcher per row of kKernelTable, instantiated from the table itself.
 //
-// The kernels are templates (01_naive.cu … 11_register_tile.cu); this file turns each row's
+// The kernels are templates (01_naive.cu … 12_all_async.cu); this file turns each row's
 // constexpr parameters into template arguments, so the table stays the one list of what
 // is compiled, and describes each launch as a LaunchConfig that one function launches.
 // Built with -lineinfo: racecheck's file:line then names the lines of those sources that
@@ -18,6 +18,7 @@
 #include "kernels/09_double_buffered.cu"
 #include "kernels/10_async_copy.cu"
 #include "kernels/11_register_tile.cu"
+#include "kernels/12_all_async.cu"
 #include "kernels/gpu/launchers.h"
 #include "kernels/kernel_table.h"
 
@@ -64,6 +65,8 @@ constexpr KernelFn RungFunction() {
     return double_buffered_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
   } else if constexpr (s.rung == LadderRung::kAsyncCopy || s.rung == LadderRung::kRegisterTile) {
     return async_copy_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
+  } else if constexpr (s.rung == LadderRung::kAllAsync) {
+    return all_async_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
   } else {
     return nullptr;
   }
@@ -101,7 +104,7 @@ LaunchConfig GridConfig(const DeviceLimits&, int m, int n, int) {
     config.block = dim3(spec.tile_n, spec.tile_m);  // a thread per element of the tile
   }
   if constexpr (spec.rung == LadderRung::kDoubleBuffered || spec.rung == LadderRung::kAsyncCopy ||
-                spec.rung == LadderRung::kRegisterTile) {
+                spec.rung == LadderRung::kRegisterTile || spec.rung == LadderRung::kAllAsync) {
     static_assert(double_buffered::Tiling<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>::kTM ==
                           spec.thread_m &&
                       double_buffered::Tiling<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>::kTN ==
@@ -111,8 +114,8 @@ LaunchConfig GridConfig(const DeviceLimits&, int m, int n, int) {
   return config;
 }
 
-// 11: its large tile where that grid keeps most SMs busy; else 10's 128×128 tile, split
-// along K over clusters where even that grid leaves SMs idle.
+// 11 and 12: their large tile where that grid keeps most SMs busy; else 10's 128×128 tile,
+// split along K over clusters where even that grid leaves SMs idle.
 template <std::size_t I>
 LaunchConfig RegisterTileConfig(const DeviceLimits& device, int m, int n, int k) {
   constexpr KernelSpec spec = kKernelTable[I];
@@ -141,7 +144,7 @@ template <std::size_t I>
 Launcher MakeLauncher() {
   constexpr KernelSpec spec = kKernelTable[I];
   Launcher launcher;
-  if constexpr (spec.rung == LadderRung::kRegisterTile) {
+  if constexpr (spec.rung == LadderRung::kRegisterTile || spec.rung == LadderRung::kAllAsync) {
     launcher.config = RegisterTileConfig<I>;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;

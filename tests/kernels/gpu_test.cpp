@@ -134,18 +134,19 @@ TEST_F(Gpu, EveryLadderRungMatchesCublasAtLargeShapes) {
   }
 }
 
-// register_tile runs its 128×256 tile where that grid keeps most SMs busy (4096², and the
-// tall 4096×1024×2048 of the test above), else async_copy's 128×128 tile split along K in
-// clusters (1024², 1000³, 256×256×4096) or unsplit (a 1024×4096 C whose 128×128 grid
-// fills the GPU): C is right on every path, at odd sizes too (the first test).
+// register_tile and all_async run their 128×256 tile where that grid keeps most SMs busy
+// (4096², and the tall 4096×1024×2048 of the test above), else async_copy's 128×128 tile
+// split along K in clusters (1024², 1000³, 256×256×4096) or unsplit (a 1024×4096 C whose
+// 128×128 grid fills the GPU): C is right on every path, at odd sizes too (the first
+// test). 1001×2050×333 mixes all_async's interior blocks with guarded edge blocks.
 TEST_F(Gpu, RegisterTileIsRightOnEachOfItsPaths) {
   BenchRequest request;
-  request.kernels = {"register_tile", "async_copy"};
+  request.kernels = {"register_tile", "all_async", "async_copy"};
   request.shapes = {Shape::Square(1024), Shape::Square(1000), Shape{256, 256, 4096}, Shape{1024, 4096, 512},
                     Shape{1001, 2050, 333}};
   request.reps = 2;
   const std::vector<BenchResult> results = RunAll(request);
-  ASSERT_EQ(results.size(), 10u);
+  ASSERT_EQ(results.size(), 15u);
   for (const BenchResult& r : results) {
     SCOPED_TRACE(r.kernel + " at " + ToString(r.shape));
     ASSERT_TRUE(r.ok()) << r.error;
