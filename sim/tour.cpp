@@ -27,7 +27,8 @@ constexpr const char* kDefaultGpu = "h100";
 
 const std::vector<std::string> kPanelIds{"matrices", "shared_tiles", "kernel_source", "narration",
                                          "counters", "threads",      "hazards",       "race_lab",
-                                         "timeline", "occupancy",    "guide",         "controls"};
+                                         "timeline", "occupancy",    "guide",         "controls",
+                                         "live_gpu"};
 
 std::string Join(const std::vector<std::string>& items, const char* separator) {
   std::string out;
@@ -328,6 +329,7 @@ const std::vector<QueryInfo>& Queries() {
       {"reads.naive", QueryKind::kNumber, "", "global reads of the naive kernel on these sizes, the whole run"},
       {"reads.naive.per_element", QueryKind::kNumber, "", "the naive kernel's reads per element of C"},
       {"reads.saving", QueryKind::kNumber, "", "naive reads over tiled reads: how many times fewer"},
+      {"c.elements", QueryKind::kNumber, "", "elements of C: M·N"},
       {"c.value", QueryKind::kNumber, "row col", "C[row][col] at the end of the run"},
       {"c.sum", QueryKind::kNumber, "row col phase",
        "the partial sum of C[row][col]'s thread after its last product of phase p"},
@@ -351,6 +353,12 @@ const std::vector<QueryInfo>& Queries() {
        "32-byte sectors of one warp-instruction: warp w of block (x, y) running op (load_a, load_b, store_c) "
        "for the j-th time in phase p"},
       {"bank.conflicts", QueryKind::kNumber, "", "extra shared-memory wavefronts from bank conflicts, the whole run"},
+      {"shared.reads", QueryKind::kNumber, "", "shared-memory reads (As and Bs words) of the whole run"},
+      {"fma", QueryKind::kNumber, "", "fused multiply-adds the whole run executed (zero padding included)"},
+      {"shared.reads.per_fma", QueryKind::kNumber, "", "shared-memory reads per fused multiply-add, the whole run"},
+      {"flops", QueryKind::kNumber, "", "floating-point operations of the whole run: 2 per fused multiply-add"},
+      {"intensity", QueryKind::kNumber, "",
+       "FLOP per byte of global memory read: flops over 4 bytes per global read, the whole run"},
       {"bank.ways", QueryKind::kNumber, "access warp j",
        "how many ways warp w's lanes conflict in one shared access (read_as, read_bs, store_as, store_bs) at "
        "index j: 1 is conflict-free or a broadcast"},
@@ -360,6 +368,8 @@ const std::vector<QueryInfo>& Queries() {
       {"occupancy.active_warps", QueryKind::kNumber, "gpu", "warps resident on one SM"},
       {"occupancy.registers", QueryKind::kNumber, "gpu", "registers per thread recorded for the compiled kernel"},
       {"occupancy.limit", QueryKind::kText, "gpu", "the resource that limits blocks per SM, in words"},
+      {"occupancy.by", QueryKind::kNumber, "resource gpu",
+       "blocks per SM one resource allows (resource: threads, warps, blocks, registers, shared_memory)"},
       {"warp.fill", QueryKind::kText, "", "how full a block's warps are, in words"},
   };
   return kQueries;
@@ -481,6 +491,7 @@ std::optional<QueryValue> TourModel::Impl::Evaluate(const QueryCall& call, std::
   if (name == "tn") return Number(geometry.tn);
   if (name == "tk") return Number(geometry.tk);
   if (name == "phases") return Number(geometry.phases);
+  if (name == "c.elements") return Number(elements);
   if (name == "blocks") return Number(geometry.blocks);
   if (name == "threads.per_block") return Number(geometry.block_threads);
   if (name == "warps.per_block") return Number(geometry.warps_per_block);
@@ -541,6 +552,17 @@ std::optional<QueryValue> TourModel::Impl::Evaluate(const QueryCall& call, std::
   if (name == "out_of_bounds") return Number(static_cast<double>(counters.out_of_bounds));
   if (name == "sectors") return Number(static_cast<double>(counters.global_sectors));
   if (name == "bank.conflicts") return Number(static_cast<double>(counters.bank_conflicts));
+  if (name == "shared.reads") return Number(static_cast<double>(counters.shared_reads));
+  if (name == "fma") return Number(static_cast<double>(counters.fma_executed));
+  if (name == "shared.reads.per_fma") {
+    const double fma = static_cast<double>(counters.fma_executed);
+    return Number(fma == 0 ? 0.0 : static_cast<double>(counters.shared_reads) / fma);
+  }
+  if (name == "flops") return Number(2.0 * static_cast<double>(counters.fma_executed));
+  if (name == "intensity") {
+    const double bytes = static_cast<double>(counters.GlobalReads()) * sizeof(float);
+    return Number(bytes == 0 ? 0.0 : 2.0 * static_cast<double>(counters.fma_executed) / bytes);
+  }
   if (name == "c.wrong.count") return Number(static_cast<double>(run.outcome.wrong_elements));
   if (name == "c.outcome") return Text(run.outcome.wrong_elements == 0 ? "right" : "wrong");
   return EvaluateCells(call, *config, args);
@@ -651,6 +673,21 @@ std::optional<QueryValue> TourModel::Impl::EvaluateOccupancy(const QueryCall& ca
   if (call.name == "occupancy.blocks_per_sm") return Number(occupancy.blocks_per_sm);
   if (call.name == "occupancy.active_warps") return Number(occupancy.active_warps);
   if (call.name == "occupancy.limit") return Text(LimitingText(occupancy));
+  if (call.name == "occupancy.by") {
+    const std::string resource = args.Text("resource", "");
+    for (const ResourceLimit& limit : occupancy.limits) {
+      std::string limit_name = Name(limit.resource);
+      std::replace(limit_name.begin(), limit_name.end(), ' ', '_');
+      if (limit_name != resource) continue;
+      if (!limit.known) {
+        args.Fail("finds no ceiling from " + resource + " for " + Describe(choice));
+        return std::nullopt;
+      }
+      return Number(limit.blocks);
+    }
+    args.Fail("needs resource=threads, warps, blocks, registers or shared_memory");
+    return std::nullopt;
+  }
   // occupancy.registers
   if (occupancy.demand.registers_per_thread == 0) {
     args.Fail("has no recorded register count for " + Describe(choice));
@@ -932,7 +969,7 @@ PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std
     prepared.error = "the lesson cannot run: " + problem->message;
     return prepared;
   }
-  TourModel model(lesson);
+  std::map<std::string, TourModel> models;  // one per distinct "edits", each run once
   for (std::size_t i = 0; i < tour.stops.size(); ++i) {
     if (cancel != nullptr && cancel->load()) {
       prepared.stops.clear();
@@ -940,7 +977,25 @@ PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std
       return prepared;
     }
     PreparedStop stop;
-    if (std::string error = PrepareStop(model, tour.stops[i], stop); !error.empty()) {
+    std::string error;
+    auto found = models.find(tour.stops[i].edits);
+    if (found == models.end()) {
+      LessonConfig edited = lesson;
+      const std::optional<ValidationError> problem =
+          tour.stops[i].edits.empty() ? std::nullopt : ApplyLessonEdits(tour.stops[i].edits, edited);
+      if (problem) {
+        error = "\"edits\": " + problem->message;
+      } else if (auto invalid = Validate(edited)) {
+        error = "\"edits\": the edited lesson cannot run: " + invalid->message;
+      } else {
+        found = models.emplace(tour.stops[i].edits, TourModel(edited)).first;
+      }
+    }
+    if (error.empty()) {
+      stop.lesson = found->second.lesson();
+      error = PrepareStop(found->second, tour.stops[i], stop);
+    }
+    if (!error.empty()) {
       const std::string& title = tour.stops[i].title;
       prepared.stops.clear();
       prepared.error = "tour stop " + std::to_string(i + 1) + (title.empty() ? "" : " (\"" + title + "\")") + ": " + error;

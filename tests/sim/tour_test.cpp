@@ -11,6 +11,7 @@
 #include <string>
 
 #include "sim/formulas.h"
+#include "sim/lesson_edit.h"
 #include "sim/lesson_file.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
@@ -54,21 +55,25 @@ TEST(Tour, EveryShippedLessonLoadsAndEveryCurriculumLessonHasAQuestion) {
   EXPECT_EQ(sim::Presets().front().name, "default") << "lesson 1 comes first";
 }
 
-// Each stop's position, text and answer again, straight from a fresh model: what the load
-// prepared is what the model says, the run reaches its end, no placeholder is left.
+// Each stop's position, text and answer again, straight from a fresh model of the lesson the
+// stop shows (the file's, with the stop's edits): what the load prepared is what the model
+// says, the stop lies within the run, no placeholder is left.
 TEST(Tour, EveryStopResolvesFillsAndAnswersFromTheModel) {
   for (const std::string& name : sim::CurriculumNames()) {
     const sim::LessonLoad load = sim::LoadPreset(name);
     if (!load.lesson) continue;  // the test above names it
     SCOPED_TRACE(name);
-    sim::TourModel model(*load.lesson);
-    sim::Simulation run(*load.lesson);
-    run.RunToEnd();
-    EXPECT_EQ(model.TotalSteps(), run.step());
     for (std::size_t i = 0; i < load.tour.stops.size(); ++i) {
       SCOPED_TRACE("stop " + std::to_string(i + 1));
       const sim::TourStop& stop = load.tour.stops[i];
       const sim::PreparedStop& prepared = load.prepared.stops[i];
+      sim::LessonConfig shown = *load.lesson;
+      if (!stop.edits.empty()) ASSERT_FALSE(sim::ApplyLessonEdits(stop.edits, shown));
+      EXPECT_EQ(sim::LessonToJson(prepared.lesson), sim::LessonToJson(shown));
+      sim::TourModel model(shown);
+      sim::Simulation run(shown);
+      run.RunToEnd();
+      EXPECT_EQ(model.TotalSteps(), run.step());
       std::string error;
       const std::optional<std::int64_t> step = model.Resolve(stop.at, &error);
       ASSERT_TRUE(step) << error;
@@ -240,6 +245,12 @@ TEST(Tour, MalformedToursGetPreciseMessages) {
   EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question.kind\" \"essay\" is not number, choice or cells");
   stop["question"] = {{"kind", "number"}, {"prompt", "?"}, {"query", "tile.as"}};
   EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question\": a number question's query 'tile.as' gives no number");
+
+  stop = good;
+  stop["edits"] = "tile=zero";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"edits\": tile 'zero' is not a whole number");
+  stop["edits"] = "m=100000";
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1: \"edits\": the edited lesson cannot run: "));
 
   EXPECT_EQ(LoadError(json{{"step", 1}}), "tour = an object of 1 key is not an array of stops");
   EXPECT_EQ(sim::ParseLesson(WithTour(OneStop(good), 1)).error, "\"tour\" needs \"version\": 2 (this file says 1)");
