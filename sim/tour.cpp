@@ -24,6 +24,15 @@ namespace {
 // instructions a query that needs them says the lesson is too large for it.
 constexpr std::uint64_t kMaxRecordedInstructions = std::uint64_t{1} << 22;
 constexpr const char* kDefaultGpu = "h100";
+// What one tour may ask the model to run, all its lessons and variants together: about two
+// seconds of the model on one core. A lesson file is data, and loading one must not hang the
+// app on a query about a 1024³ variant.
+constexpr std::uint64_t kMaxTourInstructions = std::uint64_t{1} << 27;
+
+// Thrown where a run would pass kMaxTourInstructions; TourModel turns it into the error.
+struct OverBudget {
+  std::string message;
+};
 
 const std::vector<std::string> kPanelIds{"matrices", "shared_tiles", "kernel_source", "narration",
                                          "counters", "threads",      "hazards",       "race_lab",
@@ -430,10 +439,22 @@ struct TourModel::Impl {
   LessonConfig lesson;
   Simulation simulation;  // the lesson itself: positions and queries at a step
   std::map<std::string, std::unique_ptr<WholeRun>> runs;  // by the lesson's JSON
+  std::uint64_t spent = 0;  // thread-instructions run so far, against kMaxTourInstructions
+
+  void Charge(const LessonConfig& config) {
+    spent += Expected(config).thread_instructions;
+    if (spent > kMaxTourInstructions) {
+      throw OverBudget{"the tour asks the model to run more than " + std::to_string(kMaxTourInstructions) +
+                       " thread-instructions in all: ask about smaller lessons"};
+    }
+  }
 
   const WholeRun& Run(const LessonConfig& config) {
     std::unique_ptr<WholeRun>& run = runs[LessonToJson(config)];
-    if (!run) run = RunWhole(config);
+    if (!run) {
+      Charge(config);
+      run = RunWhole(config);
+    }
     return *run;
   }
 
@@ -719,6 +740,7 @@ std::optional<QueryValue> TourModel::Impl::EvaluateAccess(const LessonConfig& co
     return std::nullopt;
   }
   const int block = *by * g.grid_x + *bx;
+  Charge(config);
   Simulation run(config);
   int seen = 0;
   std::uint64_t before = 0;
@@ -785,6 +807,11 @@ std::optional<std::int64_t> TourModel::Resolve(const TourPosition& position, std
   }
   const int block = position.block.y * g.grid_x + position.block.x;
   const Op barrier = position.barrier == 2 ? Op::kBarrier2 : Op::kBarrier1;
+  try {
+    impl_->Charge(impl_->lesson);
+  } catch (const OverBudget& over) {
+    return fail(over.message);
+  }
   Simulation& sim = impl_->simulation;
   sim.Reset();
   bool found = false;
@@ -816,7 +843,12 @@ std::optional<std::int64_t> TourModel::Resolve(const TourPosition& position, std
 }
 
 std::optional<QueryValue> TourModel::Evaluate(const QueryCall& call, std::int64_t step, std::string* error) {
-  return impl_->Evaluate(call, step, error);
+  try {
+    return impl_->Evaluate(call, step, error);
+  } catch (const OverBudget& over) {
+    if (error != nullptr) *error = "query '" + call.name + "': " + over.message;
+    return std::nullopt;
+  }
 }
 
 std::optional<QueryValue> TourModel::Evaluate(std::string_view query, std::int64_t step, std::string* error) {

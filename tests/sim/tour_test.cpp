@@ -357,6 +357,9 @@ TEST(Tour, QueriesAskAboutEditedLessonsWithoutTouchingTheirOwn) {
   const std::optional<sim::QueryValue> saving = model.Evaluate("reads.saving m=32 n=32 k=32 tile=16", 0, &error);
   ASSERT_TRUE(saving) << error;
   EXPECT_EQ(saving->number, sim::Expected(big).Saving());
+  EXPECT_FALSE(model.Evaluate("reads m=512 n=512 k=512 tile=32", 0, &error));
+  EXPECT_EQ(error, "query 'reads': the tour asks the model to run more than 134217728 thread-instructions in all: ask "
+                   "about smaller lessons") << "a lesson file must not make loading it take minutes";
   EXPECT_FALSE(model.Evaluate("reads tile=0", 0, &error));
   EXPECT_TRUE(Contains(error, "query 'reads': the lesson it asks about cannot run")) << error;
 }
