@@ -19,9 +19,9 @@
 // tour_file.cpp: the JSON.
 #pragma once
 #include <atomic>
-#include <nlohmann/json.hpp>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
