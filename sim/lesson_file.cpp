@@ -1,5 +1,6 @@
 #include "sim/lesson_file.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -8,6 +9,7 @@
 #include "sim/input_file.h"
 #include "sim/json_input.h"
 #include "sim/lesson_edit.h"
+#include "sim/lessons_data.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,7 +24,9 @@ struct BadValue {
 };
 
 // The file's keys beyond the lesson grammar's fields (sim/lesson_edit.h).
-const std::set<std::string> kFileKeys{"version", "name", "description"};
+const std::set<std::string> kFileKeys{"version", "name", "description", "tour"};
+// The first file version that may carry a tour.
+constexpr int kTourVersion = 2;
 // Grammar fields a file may not hold: "fill" sets both fills, which a file names one by one.
 const std::set<std::string> kNotInFiles{"fill"};
 
@@ -106,7 +110,11 @@ int ReadVersion(const json& doc) {
 // the CLI's flags do; only the JSON type of each value is checked here.
 LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
   if (!doc.is_object()) throw BadValue{"a lesson file holds one JSON object"};
-  ReadVersion(doc);
+  const int version = ReadVersion(doc);
+  if (doc.contains("tour") && version < kTourVersion) {
+    throw BadValue{"\"tour\" needs \"version\": " + std::to_string(kTourVersion) + " (this file says " +
+                   std::to_string(version) + ")"};
+  }
   std::set<std::string> known = kFileKeys;
   for (const LessonField& field : LessonFields()) {
     if (kNotInFiles.count(field.key) == 0) known.insert(field.key);
@@ -140,20 +148,23 @@ json FillToJson(const MatrixFill& fill) {
   return out;
 }
 
-LessonConfig Preset(const char* name, const char* description, int m, int n, int k, int tile) {
-  LessonConfig lesson;
-  lesson.name = name;
-  lesson.description = description;
-  lesson.m = m;
-  lesson.n = n;
-  lesson.k = k;
-  lesson.tile = tile;
-  return lesson;
-}
-
 }  // namespace
 
 LessonLoad ParseLesson(const std::string& json_text) {
+  LessonLoad load = ParseLessonUnchecked(json_text);
+  if (!load.lesson || load.tour.empty()) return load;
+  // A tour is checked against the model before the lesson counts as loaded: a stop past the
+  // end or an answer no choice holds refuses the whole file.
+  load.prepared = PrepareTour(*load.lesson, load.tour);
+  if (!load.prepared.ok()) {
+    load.error = load.prepared.error;
+    load.lesson.reset();
+    load.tour = {};
+  }
+  return load;
+}
+
+LessonLoad ParseLessonUnchecked(const std::string& json_text) {
   LessonLoad load;
   const JsonDocument document = ParseJsonText(json_text);
   if (!document.ok()) {
@@ -165,6 +176,13 @@ LessonLoad ParseLesson(const std::string& json_text) {
     if (auto error = Validate(lesson)) {
       load.error = error->message;
       return load;
+    }
+    if (document.value.contains("tour")) {
+      const std::string error = ReadTour(document.value.at("tour"), load.tour, load.warnings);
+      if (!error.empty()) {
+        load.error = error;
+        return load;
+      }
     }
     load.lesson = std::move(lesson);
   } catch (const BadValue& bad) {
@@ -189,7 +207,9 @@ LessonLoad ReadLessonFile(const std::string& path) {
   return load;
 }
 
-std::string LessonToJson(const LessonConfig& lesson) {
+std::string LessonToJson(const LessonConfig& lesson) { return LessonToJson(lesson, Tour{}); }
+
+std::string LessonToJson(const LessonConfig& lesson, const Tour& tour) {
   json out;
   out["version"] = kLessonFileVersion;
   out["name"] = lesson.name;
@@ -214,6 +234,7 @@ std::string LessonToJson(const LessonConfig& lesson) {
   out["seed"] = lesson.seed;
   out["fill_a"] = FillToJson(lesson.fill_a);
   out["fill_b"] = FillToJson(lesson.fill_b);
+  if (!tour.empty()) out["tour"] = TourToJson(tour);
   return out.dump(2) + "\n";
 }
 
@@ -224,7 +245,10 @@ std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson)
 }
 
 LessonConfig DefaultLesson() {
-  return Preset("default", "A·B with A = B = 1..16 as 4×4, TILE 2: two phases, four one-warp blocks", 4, 4, 4, 2);
+  // default.json is embedded and a test loads it; should it ever fail, the built-in default
+  // fields are the same lesson.
+  std::optional<LessonConfig> preset = FindPreset("default");
+  return preset ? *preset : LessonConfig{};
 }
 
 std::optional<LessonConfig> FindPreset(const std::string& name) {
@@ -240,25 +264,40 @@ std::string PresetNames() {
   return names;
 }
 
-std::vector<LessonConfig> Presets() {
-  std::vector<LessonConfig> presets{DefaultLesson()};
-  presets.push_back(Preset("tile4_8x8x8", "M = N = K = 8 with TILE 4: four blocks of 16 threads, two phases", 8, 8, 8, 4));
-  presets.push_back(Preset("padded_6x5x7", "M = 6, N = 5, K = 7 with TILE 4: edge tiles padded with zeros", 6, 5, 7, 4));
-  LessonConfig rect = Preset("rect_4x2x4", "Rectangular tiles TM = 4, TN = 2, TK = 4: strided loads, two per thread",
-                             8, 8, 8, 2);
-  rect.kernel = KernelKind::kTiledRect;
-  rect.rect = {4, 2, 4};
-  presets.push_back(rect);
-  LessonConfig naive = Preset("naive", "The naive kernel on the default lesson: 128 global reads instead of 64", 4, 4, 4, 2);
-  naive.kernel = KernelKind::kNaive;
-  presets.push_back(naive);
-  LessonConfig race = Preset("race_tile16", "TILE 16 without the first barrier: eight warps per block, C goes wrong",
-                             32, 32, 64, 16);
-  race.barrier1 = SyncKind::kNone;
-  race.fill_a = MatrixFill::Random(1);
-  race.fill_b = MatrixFill::Random(2);
-  presets.push_back(race);
+std::vector<std::string> CurriculumNames() {
+  return {"default", "two_barriers", "edges", "tile_size", "rect_tiles", "banks", "cublas"};
+}
+
+const std::vector<LessonConfig>& Presets() {
+  // assets/lessons/*.json, embedded at build time: one source for the GUI, the CLI and the
+  // installed package. The curriculum first, in teaching order, then the rest by name.
+  static const std::vector<LessonConfig> presets = [] {
+    std::vector<std::pair<std::string, LessonConfig>> loaded;
+    for (const embedded::LessonAsset& asset : embedded::LessonAssets()) {
+      LessonLoad load = ParseLessonUnchecked(asset.text);
+      if (load.lesson) loaded.emplace_back(asset.name, std::move(*load.lesson));
+    }
+    const std::vector<std::string> order = CurriculumNames();
+    const auto rank = [&order](const std::string& name) {
+      return static_cast<std::size_t>(std::find(order.begin(), order.end(), name) - order.begin());
+    };
+    std::stable_sort(loaded.begin(), loaded.end(), [&rank](const auto& x, const auto& y) {
+      return rank(x.first) != rank(y.first) ? rank(x.first) < rank(y.first) : x.first < y.first;
+    });
+    std::vector<LessonConfig> out;
+    for (auto& item : loaded) out.push_back(std::move(item.second));
+    return out;
+  }();
   return presets;
+}
+
+LessonLoad LoadPreset(const std::string& name) {
+  for (const embedded::LessonAsset& asset : embedded::LessonAssets()) {
+    if (asset.name == name) return ParseLesson(asset.text);
+  }
+  LessonLoad load;
+  load.error = "no lesson named '" + name + "' (the presets are " + PresetNames() + ")";
+  return load;
 }
 
 }  // namespace sim

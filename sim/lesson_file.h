@@ -12,10 +12,12 @@
 #include <vector>
 
 #include "sim/lesson_config.h"
+#include "sim/tour.h"
 
 namespace sim {
 
-constexpr int kLessonFileVersion = 1;
+// Version 2 may carry a "tour" (sim/tour.h); version 1 files still load (no tour).
+constexpr int kLessonFileVersion = 2;
 // The largest lesson file read: the presets take about 600 bytes; a lesson with explicit
 // 1024×1024 A and B values takes about 20 MiB.
 constexpr std::uint64_t kMaxLessonFileBytes = 64ull << 20;
@@ -24,23 +26,32 @@ struct LessonLoad {
   std::optional<LessonConfig> lesson;  // set when it loaded
   std::vector<std::string> warnings;   // e.g. "unknown key 'colour' ignored"
   std::string error;                   // why it did not load
+  Tour tour;                           // the file's "tour"; empty when it has none
+  PreparedTour prepared;               // the tour run against the model (loading checks it)
 };
 
+// A file with a tour loads only when PrepareTour() prepares every stop (`prepared` holds them).
 LessonLoad ParseLesson(const std::string& json_text);
+// The same without running the model for the tour (syntax, types and names only).
+LessonLoad ParseLessonUnchecked(const std::string& json_text);
 LessonLoad ReadLessonFile(const std::string& path);
 std::string LessonToJson(const LessonConfig& lesson);
+std::string LessonToJson(const LessonConfig& lesson, const Tour& tour);
 // Returns an empty string on success, otherwise what went wrong. A lesson Validate()
 // refuses is not written (it could not be opened again).
 std::string WriteLessonFile(const std::string& path, const LessonConfig& lesson);
 
-// The built-in lessons, also shipped as assets/lessons/<name>.json: the default lesson,
-// 8×8×8 with TILE 4, the padded M=6, N=5, K=7 with TILE 4, a rectangular-tile case, the
-// naive kernel for contrast, and a race-lab lesson with eight warps per block.
-std::vector<LessonConfig> Presets();
+// The built-in lessons: the files assets/lessons/<name>.json, embedded at build time. The
+// curriculum (CurriculumNames()) first, in teaching order, then the others by name.
+const std::vector<LessonConfig>& Presets();
 LessonConfig DefaultLesson();
 // The preset of that name, or nothing.
 std::optional<LessonConfig> FindPreset(const std::string& name);
 // "default, tile4_8x8x8, ...": for help and messages.
 std::string PresetNames();
+// The preset of that name with its tour, as a file of that name loads; error when none.
+LessonLoad LoadPreset(const std::string& name);
+// The guided lessons in teaching order (issue 15's curriculum): "default" first.
+std::vector<std::string> CurriculumNames();
 
 }  // namespace sim

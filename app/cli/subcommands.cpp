@@ -2,6 +2,7 @@
 
 #include "app/cli/bench_command.h"
 #include "app/cli/occupancy_command.h"
+#include "app/cli/tour_command.h"
 #include "app/cli/trace_command.h"
 #include "app/cli/verify_command.h"
 
@@ -26,6 +27,7 @@ void AddSubcommands(CLI::App& app, std::function<int()>& action) {
   AddBenchCommand(app, action);
   AddVerifyCommand(app, action);
   AddOccupancyCommand(app, action);
+  AddTourCommand(app, action);
   app.footer(SubcommandFooter(app));
 }
 

@@ -1,0 +1,164 @@
+#include "app/cli/tour_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/lesson_file.h"
+#include "sim/tour.h"
+
+namespace cli {
+namespace {
+
+constexpr int kExitUsage = 2;
+
+struct TourOptions {
+  std::string lesson = "default";
+  bool json = false;
+  bool queries = false;
+  std::vector<std::string> ask;
+};
+
+// An existing file is read; otherwise the preset of that name (as `trace --lesson`).
+sim::LessonLoad Load(const std::string& lesson) {
+  if (std::filesystem::exists(lesson)) return sim::ReadLessonFile(lesson);
+  return sim::LoadPreset(lesson);
+}
+
+const char* KindName(sim::QueryKind kind) {
+  switch (kind) {
+    case sim::QueryKind::kNumber:
+      return "number";
+    case sim::QueryKind::kText:
+      return "text";
+    case sim::QueryKind::kCells:
+      return "cells";
+  }
+  return "number";
+}
+
+int PrintQueries() {
+  for (const sim::QueryInfo& query : sim::Queries()) {
+    const std::string arguments = *query.arguments ? std::string(" ") + query.arguments : "";
+    std::printf("%-24s %-6s %s%s\n", query.name, KindName(query.kind), query.help,
+                arguments.empty() ? "" : ("  [arguments:" + arguments + "]").c_str());
+  }
+  std::printf("\nAny query also takes lesson fields (tile=16, barrier2=off, m=32): it then asks about the lesson so "
+              "edited.\nPanels a stop may show:");
+  for (const std::string& id : sim::TourPanelIds()) std::printf(" %s", id.c_str());
+  std::printf("\n");
+  return 0;
+}
+
+nlohmann::json StopJson(const sim::TourStop& stop, const sim::PreparedStop& prepared) {
+  nlohmann::json out{{"title", prepared.title}, {"step", prepared.step}, {"text", prepared.text}};
+  if (prepared.quote) {
+    nlohmann::json quote{{"seed", prepared.quote->seed}, {"text", prepared.quote->text}};
+    for (const sim::CheckedClaim& claim : prepared.claims) {
+      quote["claims"].push_back({{"query", claim.claim.query}, {"seed_says", claim.claim.figure},
+                                 {"model_counts", claim.model}, {"agrees", claim.agrees}});
+    }
+    out["seed"] = quote;
+  }
+  if (stop.question) {
+    const sim::Question& question = *stop.question;
+    nlohmann::json q{{"kind", sim::Name(question.kind)}, {"prompt", prepared.prompt}, {"query", question.query},
+                     {"answer", prepared.answer.text}, {"why", prepared.why}};
+    for (const sim::Choice& choice : question.choices) {
+      q["choices"].push_back({{"text", choice.text}, {"value", choice.value}, {"seed", choice.seed}});
+    }
+    if (question.kind == sim::QuestionKind::kChoice) q["right_choice"] = prepared.right_choice + 1;
+    out["question"] = q;
+  }
+  return out;
+}
+
+void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, const sim::PreparedStop& prepared) {
+  std::printf("\nstop %zu of %zu: %s (step %lld)\n", index + 1, count, prepared.title.c_str(),
+              static_cast<long long>(prepared.step));
+  std::printf("  %s\n", prepared.text.c_str());
+  if (prepared.quote) {
+    std::printf("  seed %s says: \"%s\"\n", prepared.quote->seed.c_str(), prepared.quote->text.c_str());
+    for (const sim::CheckedClaim& claim : prepared.claims) {
+      std::printf("    %s: the seed says %s, the model counts %s%s\n", claim.claim.query.c_str(),
+                  sim::FormatNumber(claim.claim.figure).c_str(), sim::FormatNumber(claim.model).c_str(),
+                  claim.agrees ? "" : "  (the seed is wrong)");
+    }
+  }
+  if (!stop.question) return;
+  const sim::Question& question = *stop.question;
+  std::printf("  question (%s): %s\n", sim::Name(question.kind), prepared.prompt.c_str());
+  for (std::size_t i = 0; i < question.choices.size(); ++i) {
+    const sim::Choice& choice = question.choices[i];
+    std::printf("    %zu. %s%s%s\n", i + 1, choice.text.c_str(),
+                choice.seed.empty() ? "" : ("  [seed " + choice.seed + "'s figure]").c_str(),
+                static_cast<int>(i) == prepared.right_choice ? "  <- the model's answer" : "");
+  }
+  std::printf("  answer (the model, query '%s'): %s\n", question.query.c_str(), prepared.answer.text.c_str());
+  if (!prepared.why.empty()) std::printf("  why: %s\n", prepared.why.c_str());
+}
+
+// --ask: each query's value for the lesson (at its end), as a tour would fill it.
+int Ask(const sim::LessonConfig& lesson, const std::vector<std::string>& queries) {
+  sim::TourModel model(lesson);
+  const std::int64_t end = model.TotalSteps();
+  for (const std::string& query : queries) {
+    std::string error;
+    const std::optional<sim::QueryValue> value = model.Evaluate(query, end, &error);
+    if (!value) {
+      std::fprintf(stderr, "tilescope tour: %s\n", error.c_str());
+      return kExitUsage;
+    }
+    std::printf("%s = %s\n", query.c_str(), value->text.c_str());
+  }
+  return 0;
+}
+
+int Run(const TourOptions& options) {
+  if (options.queries) return PrintQueries();
+  const sim::LessonLoad load = Load(options.lesson);
+  for (const std::string& warning : load.warnings) std::fprintf(stderr, "tilescope tour: warning: %s\n", warning.c_str());
+  if (!load.lesson) {
+    std::fprintf(stderr, "tilescope tour: %s\n", load.error.c_str());
+    return kExitUsage;
+  }
+  if (!options.ask.empty()) return Ask(*load.lesson, options.ask);
+  if (load.tour.empty()) {
+    std::fprintf(stderr, "tilescope tour: lesson '%s' has no tour (lessons with one: ", options.lesson.c_str());
+    std::string names;
+    for (const std::string& name : sim::CurriculumNames()) names += (names.empty() ? "" : ", ") + name;
+    std::fprintf(stderr, "%s)\n", names.c_str());
+    return kExitUsage;
+  }
+  const std::size_t count = load.tour.stops.size();
+  if (options.json) {
+    nlohmann::json out{{"lesson", load.lesson->name}, {"stops", nlohmann::json::array()}};
+    for (std::size_t i = 0; i < count; ++i) out["stops"].push_back(StopJson(load.tour.stops[i], load.prepared.stops[i]));
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::printf("%s: %s\n%zu stops; every figure below is filled from the model\n", load.lesson->name.c_str(),
+              load.lesson->description.c_str(), count);
+  for (std::size_t i = 0; i < count; ++i) PrintStop(i, count, load.tour.stops[i], load.prepared.stops[i]);
+  return 0;
+}
+
+}  // namespace
+
+void AddTourCommand(CLI::App& app, std::function<int()>& action) {
+  auto options = std::make_shared<TourOptions>();
+  CLI::App* command = app.add_subcommand(
+      "tour", "A lesson's guided tour without the window: each stop's step, text, seed claim and question with the "
+              "model's answer");
+  command->add_option("lesson", options->lesson, "A lesson file or preset name (default: default)");
+  command->add_flag("--json", options->json, "Print the stops as JSON");
+  command->add_flag("--queries", options->queries, "List the model queries a tour may name, and the panel ids");
+  command->add_option("--ask", options->ask,
+                      "Print a query's value for the lesson, as a tour fills it (repeatable): --ask \"reads.saving tile=16\"");
+  command->callback([options, &action] { action = [options] { return Run(*options); }; });
+}
+
+}  // namespace cli
