@@ -1,5 +1,7 @@
 // lesson_layout.h — where the lesson page's panels go: a slot each, normal and presentation.
 #pragma once
+#include <vector>
+
 #include "app/gui/panel_window.h"
 
 namespace gui {
@@ -37,5 +39,33 @@ inline constexpr PanelSlot kRaceLabSlot{{kSourceColumn + (1.0f - kSourceColumn) 
 inline constexpr PanelSlot kNarrationSlot{{0.0f, kStripTop, 0.5f, 1.0f - kStripTop},
                                           {0.0f, kShowStrip, 1.0f, 1.0f - kShowStrip}};
 inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTop}};
+
+// A tour's stop shows only its own panels: the Guide as a column on the left, the stop's
+// panels tiling the rest in the order the stop names them — one fills it, two side by side,
+// three as one tall on the left and two stacked, more in two rows. The same shape serves both
+// modes; presentation's larger text gets a wider guide column.
+inline constexpr float kGuideColumn = 0.25f;
+inline constexpr float kShowGuideColumn = 0.34f;
+inline constexpr PanelSlot kGuideSlot{{0.0f, 0.0f, kGuideColumn, 1.0f}, {0.0f, 0.0f, kShowGuideColumn, 1.0f}};
+
+inline std::vector<PanelRect> StopRects(int count, float left) {
+  const float width = 1.0f - left;
+  std::vector<PanelRect> rects;
+  if (count <= 0) return rects;
+  if (count <= 2) {
+    for (int i = 0; i < count; ++i) rects.push_back({left + width * i / count, 0.0f, width / count, 1.0f});
+    return rects;
+  }
+  if (count == 3) {
+    return {{left, 0.0f, width / 2.0f, 1.0f},
+            {left + width / 2.0f, 0.0f, width / 2.0f, 0.5f},
+            {left + width / 2.0f, 0.5f, width / 2.0f, 0.5f}};
+  }
+  const int top = (count + 1) / 2;
+  const int bottom = count - top;
+  for (int i = 0; i < top; ++i) rects.push_back({left + width * i / top, 0.0f, width / top, 0.5f});
+  for (int i = 0; i < bottom; ++i) rects.push_back({left + width * i / bottom, 0.5f, width / bottom, 0.5f});
+  return rects;
+}
 
 }  // namespace gui
