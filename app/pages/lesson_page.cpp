@@ -289,8 +289,10 @@ void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
   // The matrices take the largest place when shown (the others keep the stop's order): they
   // are what most stops point at, and their cells shrink first.
   std::stable_partition(shown.begin(), shown.end(), [](const PanelRow* row) { return row->Key() == "matrices"; });
-  const std::vector<PanelRect> normal = StopRects(static_cast<int>(shown.size()), kGuideColumn);
-  const std::vector<PanelRect> presenting = StopRects(static_cast<int>(shown.size()), kShowGuideColumn);
+  std::vector<std::string> keys;
+  for (const PanelRow* row : shown) keys.push_back(row->Key());
+  const std::vector<PanelRect> normal = StopRects(keys, kGuideColumn);
+  const std::vector<PanelRect> presenting = StopRects(keys, kShowGuideColumn);
   stop_slots_.clear();
   for (std::size_t i = 0; i < shown.size(); ++i) stop_slots_.emplace_back(normal[i], presenting[i]);
   for (PanelRow& row : panels_.Rows()) {

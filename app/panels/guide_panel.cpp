@@ -64,24 +64,25 @@ void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
 
 void GuidePanel::DrawHeader(const GuideView& view) {
   gui::Text("Stop %d of %d", view.stop + 1, view.stops);
-  const std::string title = view.title.empty() ? "" : "\u00B7 " + view.title;
-  if (!title.empty()) {
+  if (!view.title.empty()) {
+    const std::string title = "\u00B7 " + view.title;
     SameLineIfFits(title.c_str());
-    gui::TextUnformatted(title.c_str());
+    gui::TextWrapped("%s", title.c_str());
   }
   char score[96];
   std::snprintf(score, sizeof score, "score %d of %d (%d question%s in this lesson)", view.right, view.answered,
                 view.questions, view.questions == 1 ? "" : "s");
-  gui::TextDisabled("%s", score);
-  if (view.lecturer) {
-    SameLineIfFits("lecturer mode: questions off (T)");
-    gui::TextColored(Colour(palette::kSkyBlue), "lecturer mode: questions off (T)");
-  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  gui::TextWrapped("%s", score);
+  ImGui::PopStyleColor();
+  if (view.lecturer) gui::TextWrappedColored(Colour(palette::kSkyBlue), "lecturer mode: questions off (T)");
 }
 
 void GuidePanel::DrawQuestion(const FrameContext& frame, const GuideView& view) {
   if (view.lecturer) {
-    gui::TextDisabled("Question: %s", view.question.c_str());
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("Question: %s", view.question.c_str());
+    ImGui::PopStyleColor();
     gui::TextWrapped("(asked of students; off in lecturer mode, so the tour goes on without an answer)");
     if (view.reveal) DrawReveal(*view.reveal);
     return;
@@ -144,7 +145,7 @@ void GuidePanel::DrawAnswerField(const FrameContext& frame, const GuideView& vie
 void GuidePanel::DrawReveal(const GuideView::Reveal& reveal) {
   ImGui::Spacing();
   if (reveal.correct) {
-    gui::TextColored(Colour(palette::kBluishGreen), "%s Right: %s", palette::kGlyphCheck, reveal.right.c_str());
+    gui::TextWrappedColored(Colour(palette::kBluishGreen), "%s Right: %s", palette::kGlyphCheck, reveal.right.c_str());
   } else {
     gui::TextWrappedColored(Colour(palette::kVermillion), "%s Your answer: %s", palette::kGlyphCross,
                             reveal.yours.c_str());
@@ -157,11 +158,15 @@ void GuidePanel::DrawReveal(const GuideView::Reveal& reveal) {
 void GuidePanel::DrawKeys(const GuideView& view) {
   if (view.held) {
     gui::TextWrappedColored(Colour(palette::kOrange), "Answer to go on (the next stop waits for your prediction).");
-  } else if (view.stop + 1 < view.stops) {
-    gui::TextDisabled("N / PageDown: next stop \u00B7 P / PageUp: back");
-  } else {
-    gui::TextDisabled("The last stop. P / PageUp: back");
+    return;
   }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (view.stop + 1 < view.stops) {
+    gui::TextWrapped("N / PageDown: next stop \u00B7 P / PageUp: back");
+  } else {
+    gui::TextWrapped("The last stop. P / PageUp: back");
+  }
+  ImGui::PopStyleColor();
 }
 
 void GuidePanel::ToggleCell(const std::string& cell) {
