@@ -35,7 +35,8 @@ namespace sim {
 
 // The panels a stop may show, by the stable ids the app's panel table carries (the rest fold
 // away while the stop is on screen). "matrices", "shared_tiles", "kernel_source", "narration",
-// "counters", "threads", "hazards", "race_lab", "timeline", "occupancy", "guide", "controls".
+// "counters", "threads", "hazards", "race_lab", "timeline", "occupancy", "guide", "controls";
+// and "live_gpu", which is a page, not a panel: the stop ends on the Live GPU page.
 const std::vector<std::string>& TourPanelIds();
 bool IsTourPanelId(std::string_view id);
 
@@ -115,6 +116,10 @@ struct Question {
 
 struct TourStop {
   std::string title;     // a few words for "stop 3 of 12: the first barrier"
+  // Lesson fields this stop changes, as the lesson grammar reads them ("barrier2=off",
+  // "guard=off tiles=floor"): the stop shows the file's lesson so edited (PreparedStop::lesson),
+  // and its position and queries are the edited lesson's. Empty: the file's lesson.
+  std::string edits;
   TourPosition at;
   std::optional<Coordinates2> block;   // select this block ...
   std::optional<Coordinates2> thread;  // ... and this thread of it
@@ -211,6 +216,7 @@ struct CheckedClaim {
 
 // A stop with everything the model says about it, ready to draw.
 struct PreparedStop {
+  LessonConfig lesson;  // what this stop runs: the file's lesson, with the stop's edits if any
   std::int64_t step = 0;
   std::string title;
   std::string text;    // filled

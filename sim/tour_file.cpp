@@ -15,7 +15,7 @@ struct BadTour {
   std::string message;
 };
 
-const std::set<std::string> kStopKeys{"title", "at", "block", "thread", "cells", "lines",
+const std::set<std::string> kStopKeys{"title", "edits", "at", "block", "thread", "cells", "lines",
                                       "panels", "text", "seed", "question"};
 const std::set<std::string> kAtKeys{"step", "event", "block", "phase", "barrier"};
 const std::set<std::string> kSeedKeys{"id", "text", "claims"};
@@ -32,6 +32,7 @@ class StopReader {
     WarnUnknown(value, kStopKeys, "");
     TourStop stop;
     stop.title = String(value, "title", "", false);
+    stop.edits = String(value, "edits", "", false);
     if (!value.contains("at")) Fail(where_ + " has no \"at\": say where it goes ({\"step\": N} or {\"event\": ...})");
     stop.at = ReadAt(value.at("at"));
     if (value.contains("block")) stop.block = Pair(value.at("block"), "block");
@@ -295,6 +296,7 @@ json TourToJson(const Tour& tour) {
   for (const TourStop& stop : tour.stops) {
     json out;
     if (!stop.title.empty()) out["title"] = stop.title;
+    if (!stop.edits.empty()) out["edits"] = stop.edits;
     json at;
     if (stop.at.kind == TourPosition::Kind::kStep) {
       at["step"] = stop.at.step;

@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "sim/lesson_file.h"
 #include "sim/tour.h"
@@ -18,6 +19,7 @@ struct TourOptions {
   std::string lesson = "default";
   bool json = false;
   bool queries = false;
+  std::vector<std::string> ask;
 };
 
 // An existing file is read; otherwise the preset of that name (as `trace --lesson`).
@@ -99,6 +101,22 @@ void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, 
   if (!prepared.why.empty()) std::printf("  why: %s\n", prepared.why.c_str());
 }
 
+// --ask: each query's value for the lesson (at its end), as a tour would fill it.
+int Ask(const sim::LessonConfig& lesson, const std::vector<std::string>& queries) {
+  sim::TourModel model(lesson);
+  const std::int64_t end = model.TotalSteps();
+  for (const std::string& query : queries) {
+    std::string error;
+    const std::optional<sim::QueryValue> value = model.Evaluate(query, end, &error);
+    if (!value) {
+      std::fprintf(stderr, "tilescope tour: %s\n", error.c_str());
+      return kExitUsage;
+    }
+    std::printf("%s = %s\n", query.c_str(), value->text.c_str());
+  }
+  return 0;
+}
+
 int Run(const TourOptions& options) {
   if (options.queries) return PrintQueries();
   const sim::LessonLoad load = Load(options.lesson);
@@ -107,6 +125,7 @@ int Run(const TourOptions& options) {
     std::fprintf(stderr, "tilescope tour: %s\n", load.error.c_str());
     return kExitUsage;
   }
+  if (!options.ask.empty()) return Ask(*load.lesson, options.ask);
   if (load.tour.empty()) {
     std::fprintf(stderr, "tilescope tour: lesson '%s' has no tour (lessons with one: ", options.lesson.c_str());
     std::string names;
@@ -137,6 +156,8 @@ void AddTourCommand(CLI::App& app, std::function<int()>& action) {
   command->add_option("lesson", options->lesson, "A lesson file or preset name (default: default)");
   command->add_flag("--json", options->json, "Print the stops as JSON");
   command->add_flag("--queries", options->queries, "List the model queries a tour may name, and the panel ids");
+  command->add_option("--ask", options->ask,
+                      "Print a query's value for the lesson, as a tour fills it (repeatable): --ask \"reads.saving tile=16\"");
   command->callback([options, &action] { action = [options] { return Run(*options); }; });
 }
 

@@ -1,0 +1,367 @@
+// Guided tours: every shipped lesson's tour prepares against the model (each stop resolves,
+// each placeholder fills, each question's answer is the model's); lesson 1's answers against
+// the closed forms of sim/formulas and the fmaf reference; a tour that contradicts the model,
+// and every kind of malformed tour, is refused with a message naming the stop and the key.
+#include "sim/tour.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "sim/formulas.h"
+#include "sim/lesson_edit.h"
+#include "sim/lesson_file.h"
+#include "sim/reference.h"
+#include "sim/simulation.h"
+
+namespace {
+
+using nlohmann::json;
+
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The default lesson's file with `tour` in place of its own.
+std::string WithTour(const json& tour, int version = 2) {
+  json lesson = json::parse(sim::LessonToJson(sim::DefaultLesson()));
+  lesson["version"] = version;
+  lesson["tour"] = tour;
+  return lesson.dump(2);
+}
+
+json OneStop(const json& stop) { return json::array({stop}); }
+
+std::string LoadError(const json& tour) {
+  const sim::LessonLoad load = sim::ParseLesson(WithTour(tour));
+  EXPECT_FALSE(load.lesson) << "a bad tour must refuse the whole lesson";
+  EXPECT_TRUE(load.tour.empty());
+  return load.error;
+}
+
+TEST(Tour, EveryShippedLessonLoadsAndEveryCurriculumLessonHasAQuestion) {
+  const std::vector<std::string> curriculum = sim::CurriculumNames();
+  for (const sim::LessonConfig& preset : sim::Presets()) {
+    SCOPED_TRACE(preset.name);
+    const sim::LessonLoad load = sim::LoadPreset(preset.name);
+    ASSERT_TRUE(load.lesson) << load.error;
+    EXPECT_TRUE(load.warnings.empty());
+    if (std::find(curriculum.begin(), curriculum.end(), preset.name) == curriculum.end()) continue;
+    ASSERT_FALSE(load.tour.empty()) << "a curriculum lesson without a tour";
+    ASSERT_EQ(load.prepared.stops.size(), load.tour.stops.size());
+    EXPECT_TRUE(std::any_of(load.tour.stops.begin(), load.tour.stops.end(),
+                            [](const sim::TourStop& stop) { return stop.question.has_value(); }));
+  }
+  EXPECT_EQ(sim::Presets().front().name, "default") << "lesson 1 comes first";
+}
+
+// Each stop's position, text and answer again, straight from a fresh model of the lesson the
+// stop shows (the file's, with the stop's edits): what the load prepared is what the model
+// says, the stop lies within the run, no placeholder is left.
+TEST(Tour, EveryStopResolvesFillsAndAnswersFromTheModel) {
+  for (const std::string& name : sim::CurriculumNames()) {
+    const sim::LessonLoad load = sim::LoadPreset(name);
+    if (!load.lesson) continue;  // the test above names it
+    SCOPED_TRACE(name);
+    for (std::size_t i = 0; i < load.tour.stops.size(); ++i) {
+      SCOPED_TRACE("stop " + std::to_string(i + 1));
+      const sim::TourStop& stop = load.tour.stops[i];
+      const sim::PreparedStop& prepared = load.prepared.stops[i];
+      sim::LessonConfig shown = *load.lesson;
+      if (!stop.edits.empty()) ASSERT_FALSE(sim::ApplyLessonEdits(stop.edits, shown));
+      EXPECT_EQ(sim::LessonToJson(prepared.lesson), sim::LessonToJson(shown));
+      sim::TourModel model(shown);
+      sim::Simulation run(shown);
+      run.RunToEnd();
+      EXPECT_EQ(model.TotalSteps(), run.step());
+      std::string error;
+      const std::optional<std::int64_t> step = model.Resolve(stop.at, &error);
+      ASSERT_TRUE(step) << error;
+      EXPECT_EQ(*step, prepared.step);
+      EXPECT_LE(*step, run.step());
+      EXPECT_FALSE(Contains(prepared.text, "{") || Contains(prepared.text, "}")) << prepared.text;
+      EXPECT_FALSE(prepared.text.empty());
+      if (!stop.question) continue;
+      const std::optional<sim::QueryValue> answer = model.Evaluate(stop.question->query, *step, &error);
+      ASSERT_TRUE(answer) << error;
+      EXPECT_EQ(answer->text, prepared.answer.text);
+      if (stop.question->kind == sim::QuestionKind::kChoice) {
+        ASSERT_GE(prepared.right_choice, 0);
+        const std::string& value = stop.question->choices[static_cast<std::size_t>(prepared.right_choice)].value;
+        EXPECT_TRUE(value == answer->text || std::stod(value) == answer->number) << value;
+      }
+    }
+  }
+}
+
+// Lesson 1's figures against the closed forms and the reference product, never against the
+// seed's printed numbers.
+TEST(Tour, LessonOneAnswersMatchTheClosedForms) {
+  const sim::LessonLoad load = sim::LoadPreset("default");
+  ASSERT_TRUE(load.lesson) << load.error;
+  const sim::LessonConfig& lesson = *load.lesson;
+  const sim::ClosedForms tiled = sim::Expected(lesson);
+  sim::TourModel model(lesson);
+  const auto number = [&model](const char* query) {
+    std::string error;
+    const std::optional<sim::QueryValue> value = model.Evaluate(query, 0, &error);
+    EXPECT_TRUE(value) << query << ": " << error;
+    return value ? value->number : -1.0;
+  };
+  const double elements = double(lesson.m) * lesson.n;
+  EXPECT_EQ(number("reads.tiled"), double(tiled.global_reads()));
+  EXPECT_EQ(number("reads.naive"), double(tiled.naive_global_reads));
+  EXPECT_EQ(number("reads.naive.per_element"), double(tiled.naive_global_reads) / elements);
+  EXPECT_EQ(number("reads.tiled.per_element"), tiled.ReadsPerElementOfC(lesson));
+  EXPECT_EQ(number("reads.saving"), tiled.Saving());
+  EXPECT_EQ(number("phases"), tiled.phases);
+
+  // C[0][0] and its phase-1 partial sum from the reference's own fmaf chain.
+  const sim::Simulation simulation(lesson);
+  const std::vector<float>& reference = simulation.reference();
+  EXPECT_EQ(number("c.value row=0 col=0"), reference[0]);
+  float partial = 0.0f;
+  std::string expression = "(";
+  for (int k = 0; k < lesson.k; ++k) {
+    const float a = simulation.a()[static_cast<std::size_t>(k)];
+    const float b = simulation.b()[static_cast<std::size_t>(k) * lesson.n];
+    if (k == lesson.tile) expression += ") + (";
+    expression += (k % lesson.tile == 0 ? "" : " + ") + sim::FormatNumber(a) + "\u00b7" + sim::FormatNumber(b);
+    if (k < lesson.tile) partial = std::fma(a, b, partial);
+  }
+  EXPECT_EQ(number("c.sum row=0 col=0 phase=1"), partial);
+  std::string error;
+  const std::optional<sim::QueryValue> written = model.Evaluate("c.expression row=0 col=0", 0, &error);
+  ASSERT_TRUE(written) << error;
+  EXPECT_EQ(written->text, expression + ") = " + sim::FormatNumber(reference[0]));
+
+  // The seed's claims are compared with the model, and the ones it gets wrong say so.
+  int disagreeing = 0;
+  for (const sim::PreparedStop& stop : load.prepared.stops) {
+    for (const sim::CheckedClaim& claim : stop.claims) {
+      const double counted = number(claim.claim.query.c_str());
+      EXPECT_EQ(claim.model, counted) << claim.claim.query;
+      EXPECT_EQ(claim.agrees, claim.claim.figure == counted) << claim.claim.query;
+      disagreeing += claim.agrees ? 0 : 1;
+    }
+  }
+  EXPECT_GE(disagreeing, 3) << "seed 001's naive count per element, its total and its saving are shown wrong";
+}
+
+TEST(Tour, PositionsNameTheEventsTheyPromise) {
+  const sim::LessonConfig lesson = sim::DefaultLesson();
+  sim::TourModel model(lesson);
+  sim::TourPosition release;
+  release.kind = sim::TourPosition::Kind::kBarrierRelease;
+  release.block = {0, 0};
+  release.phase = 1;
+  std::string error;
+  const std::optional<std::int64_t> step = model.Resolve(release, &error);
+  ASSERT_TRUE(step) << error;
+  // The step before has not released block 0's first barrier; the step itself has.
+  sim::Simulation simulation(lesson);
+  simulation.JumpTo(*step - 1);
+  simulation.Step();
+  const auto& events = simulation.last_step_events();
+  EXPECT_TRUE(std::any_of(events.begin(), events.end(), [](const sim::TraceEvent& e) {
+    return e.kind == sim::EventKind::kBarrierRelease && e.block == 0 && e.op == sim::Op::kBarrier1 && e.phase == 0;
+  }));
+  // There, block (0,0)'s tiles hold phase 1's values: As = A[0..1][0..1].
+  const sim::SharedTile as = simulation.snapshot().tile(0, sim::TileId::kAs);
+  EXPECT_EQ(as.at(0, 1).value, simulation.a()[1]);
+  EXPECT_EQ(as.at(1, 0).value, simulation.a()[static_cast<std::size_t>(lesson.k)]);
+
+  sim::TourPosition hazard;
+  hazard.kind = sim::TourPosition::Kind::kFirstHazard;
+  EXPECT_FALSE(model.Resolve(hazard, &error));
+  EXPECT_EQ(error, "the run reports no hazard");
+  sim::TourPosition late;
+  late.kind = sim::TourPosition::Kind::kPhaseStart;
+  late.phase = 3;
+  EXPECT_FALSE(model.Resolve(late, &error));
+  EXPECT_EQ(error, "block (0,0) has no phase 3: the lesson has 2");
+}
+
+TEST(Tour, AChoiceTheModelContradictsRefusesTheLesson) {
+  json stop{{"at", {{"event", "end"}}}, {"text", "reads"}};
+  stop["question"] = {{"kind", "choice"},
+                      {"prompt", "saving?"},
+                      {"query", "reads.saving"},
+                      {"choices", {{{"text", "8x"}, {"value", 8}}, {{"text", "4x"}, {"value", 4}}}}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question\": no choice is the model's answer 2 (query 'reads.saving')");
+  stop["question"]["choices"] = {{{"text", "2x"}, {"value", 2}}, {{"text", "two"}, {"value", "2"}}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question\": choices 1 and 2 all equal the model's answer 2");
+  stop["question"]["choices"] = {{{"text", "2x"}, {"value", 2}}, {{"text", "8x"}, {"value", 8}, {"seed", "001"}}};
+  const sim::LessonLoad load = sim::ParseLesson(WithTour(OneStop(stop)));
+  ASSERT_TRUE(load.lesson) << load.error;
+  EXPECT_EQ(load.prepared.stops[0].right_choice, 0);
+}
+
+TEST(Tour, MalformedToursGetPreciseMessages) {
+  const json good{{"at", {{"step", 1}}}, {"text", "ok"}};
+  ASSERT_TRUE(sim::ParseLesson(WithTour(OneStop(good))).lesson);
+
+  json stop = good;
+  stop["at"] = {{"step", 100000}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"at\": step 100000 is past the end of the run (68 steps)");
+  stop["at"] = {{"step", "five"}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"at.step\" = \"five\" is not a step number (0 or more)");
+  stop["at"] = {{"event", "sunrise"}};
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1: \"at\" event \"sunrise\" is unknown (events: "));
+  stop = good;
+  stop.erase("at");
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1 has no \"at\""));
+
+  stop = good;
+  stop["panels"] = {"matrices", "teapot"};
+  EXPECT_TRUE(Contains(LoadError(json::array({good, stop})), "tour stop 2: \"panels\" \"teapot\" is not a panel (matrices, "));
+  stop = good;
+  stop["cells"] = "As[0][0]";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"cells\" = \"As[0][0]\" is not an array of strings");
+  stop["cells"] = {"Q[0][0]"};
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "\"cells\" \"Q[0][0]\" is not a cell such as"));
+  stop["cells"] = {"As[2][0]"};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"cells\": As[2][0] is outside As (2×2)");
+  stop = good;
+  stop["text"] = 7;
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"text\" = 7 is not a string");
+  stop["text"] = "{reads.tild} reads";
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1: \"text\": unknown query 'reads.tild'"));
+  stop["text"] = "{c.sum row=0 col=0} reads";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"text\": query 'c.sum' needs phase=N");
+  stop["text"] = "{c.sum row=9 col=0 phase=1}";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"text\": query 'c.sum' row = 9 is outside 0..3");
+  stop["text"] = "{reads colour=red}";
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "query 'reads' takes no arguments (and lesson fields such as tile=16); 'colour' is neither"));
+  stop["text"] = "{reads";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"text\": the placeholder at character 1 has no closing '}'");
+  stop["text"] = "{{literal}} braces";
+  const sim::LessonLoad braces = sim::ParseLesson(WithTour(OneStop(stop)));
+  ASSERT_TRUE(braces.lesson) << braces.error;
+  EXPECT_EQ(braces.prepared.stops[0].text, "{literal} braces");
+
+  stop = good;
+  stop["question"] = {{"kind", "essay"}, {"prompt", "?"}, {"query", "reads"}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question.kind\" \"essay\" is not number, choice or cells");
+  stop["question"] = {{"kind", "number"}, {"prompt", "?"}, {"query", "tile.as"}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question\": a number question's query 'tile.as' gives no number");
+
+  stop = good;
+  stop["edits"] = "tile=zero";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"edits\": tile 'zero' is not a whole number");
+  stop["edits"] = "m=100000";
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1: \"edits\": the edited lesson cannot run: "));
+
+  EXPECT_EQ(LoadError(json{{"step", 1}}), "tour = an object of 1 key is not an array of stops");
+  EXPECT_EQ(sim::ParseLesson(WithTour(OneStop(good), 1)).error, "\"tour\" needs \"version\": 2 (this file says 1)");
+}
+
+TEST(Tour, BrokenFilesSayWhere) {
+  const std::string whole = WithTour(OneStop(json{{"at", {{"step", 1}}}, {"text", "ok"}}));
+  const sim::LessonLoad truncated = sim::ParseLesson(whole.substr(0, whole.size() - 20));
+  EXPECT_FALSE(truncated.lesson);
+  EXPECT_TRUE(Contains(truncated.error, "not valid JSON: parse error at line ")) << truncated.error;
+  EXPECT_TRUE(Contains(truncated.error, ", column ")) << truncated.error;
+  const sim::LessonLoad syntax = sim::ParseLesson("{\"version\": 2,\n \"tour\": [\n {\"at\": }]}");
+  EXPECT_EQ(syntax.error.rfind("not valid JSON: parse error at line 3, column 9", 0), 0u) << syntax.error;
+  EXPECT_FALSE(syntax.lesson);
+}
+
+TEST(Tour, UnknownKeysWarnAndVersionOneFilesStillLoad) {
+  json stop{{"at", {{"step", 0}}}, {"text", "ok"}, {"colour", "red"}};
+  const sim::LessonLoad load = sim::ParseLesson(WithTour(OneStop(stop)));
+  ASSERT_TRUE(load.lesson) << load.error;
+  ASSERT_EQ(load.warnings.size(), 1u);
+  EXPECT_EQ(load.warnings[0], "unknown key 'colour' in tour stop 1 ignored");
+  json old = json::parse(sim::LessonToJson(sim::DefaultLesson()));
+  old["version"] = 1;
+  const sim::LessonLoad v1 = sim::ParseLesson(old.dump());
+  ASSERT_TRUE(v1.lesson) << v1.error;
+  EXPECT_TRUE(v1.tour.empty());
+}
+
+TEST(Tour, ATourRoundTripsThroughItsFile) {
+  const sim::LessonLoad load = sim::LoadPreset("default");
+  ASSERT_TRUE(load.lesson) << load.error;
+  const sim::LessonLoad again = sim::ParseLesson(sim::LessonToJson(*load.lesson, load.tour));
+  ASSERT_TRUE(again.lesson) << again.error;
+  ASSERT_EQ(again.prepared.stops.size(), load.prepared.stops.size());
+  for (std::size_t i = 0; i < load.prepared.stops.size(); ++i) {
+    EXPECT_EQ(again.prepared.stops[i].step, load.prepared.stops[i].step);
+    EXPECT_EQ(again.prepared.stops[i].text, load.prepared.stops[i].text);
+    EXPECT_EQ(again.prepared.stops[i].answer.text, load.prepared.stops[i].answer.text);
+    EXPECT_EQ(again.tour.stops[i].cells, load.tour.stops[i].cells);
+    EXPECT_EQ(again.tour.stops[i].lines, load.tour.stops[i].lines);
+    EXPECT_EQ(again.tour.stops[i].panels, load.tour.stops[i].panels);
+  }
+}
+
+TEST(Tour, AnswersAreParsedCheckedAndRevealed) {
+  const sim::LessonLoad load = sim::LoadPreset("default");
+  ASSERT_TRUE(load.lesson) << load.error;
+  int checked = 0;
+  for (std::size_t i = 0; i < load.tour.stops.size(); ++i) {
+    if (!load.tour.stops[i].question) continue;
+    const sim::Question& question = *load.tour.stops[i].question;
+    const sim::PreparedStop& prepared = load.prepared.stops[i];
+    std::string right = prepared.answer.text;
+    std::string wrong = "12345";
+    if (question.kind == sim::QuestionKind::kChoice) {
+      right = std::to_string(prepared.right_choice + 1);
+      wrong = prepared.right_choice == 0 ? "2" : "1";
+    }
+    if (question.kind == sim::QuestionKind::kCells) wrong = "C[3][3]";
+    const sim::AnswerParse good = sim::ParseAnswer(question, right);
+    ASSERT_TRUE(good.answer) << good.error;
+    const sim::Reveal yes = sim::CheckAnswer(question, prepared, *good.answer);
+    EXPECT_TRUE(yes.correct) << right;
+    EXPECT_EQ(yes.why, prepared.why);
+    const sim::AnswerParse bad = sim::ParseAnswer(question, wrong);
+    ASSERT_TRUE(bad.answer) << bad.error;
+    const sim::Reveal no = sim::CheckAnswer(question, prepared, *bad.answer);
+    EXPECT_FALSE(no.correct) << wrong;
+    EXPECT_EQ(no.right, yes.right);
+    EXPECT_NE(no.student, no.right);
+    ++checked;
+  }
+  EXPECT_GE(checked, 3);
+
+  sim::Question number;
+  number.kind = sim::QuestionKind::kNumber;
+  EXPECT_EQ(sim::ParseAnswer(number, "sixty").error, "'sixty' is not a number");
+  EXPECT_EQ(sim::ParseAnswer(number, "  ").error, "no answer given");
+  sim::Question choice;
+  choice.kind = sim::QuestionKind::kChoice;
+  choice.choices = {{"a", "1", ""}, {"b", "2", ""}};
+  EXPECT_EQ(sim::ParseAnswer(choice, "3").error, "'3' is not a choice: answer 1 to 2");
+  sim::Question cells;
+  cells.kind = sim::QuestionKind::kCells;
+  EXPECT_EQ(sim::ParseAnswer(cells, "As[0][1] Zs[0][0]").error, "'Zs[0][0]' is not a cell such as As[1][0]");
+  const sim::AnswerParse two = sim::ParseAnswer(cells, "As[0][1], As[0][1] Bs[1][1]");
+  ASSERT_TRUE(two.answer);
+  EXPECT_EQ(two.answer->cells.size(), 2u) << "a cell named twice counts once";
+}
+
+TEST(Tour, QueriesAskAboutEditedLessonsWithoutTouchingTheirOwn) {
+  sim::TourModel model(sim::DefaultLesson());
+  std::string error;
+  const std::optional<sim::QueryValue> war = model.Evaluate("hazard.kinds barrier2=off", 0, &error);
+  ASSERT_TRUE(war) << error;
+  EXPECT_EQ(war->text, "WAR");
+  const std::optional<sim::QueryValue> none = model.Evaluate("hazard.kinds", 0, &error);
+  ASSERT_TRUE(none) << error;
+  EXPECT_EQ(none->text, "none");
+  sim::LessonConfig big = sim::DefaultLesson();
+  big.m = big.n = big.k = 32;
+  big.tile = 16;
+  const std::optional<sim::QueryValue> saving = model.Evaluate("reads.saving m=32 n=32 k=32 tile=16", 0, &error);
+  ASSERT_TRUE(saving) << error;
+  EXPECT_EQ(saving->number, sim::Expected(big).Saving());
+  EXPECT_FALSE(model.Evaluate("reads m=512 n=512 k=512 tile=32", 0, &error));
+  EXPECT_EQ(error, "query 'reads': the tour asks the model to run more than 134217728 thread-instructions in all: ask "
+                   "about smaller lessons") << "a lesson file must not make loading it take minutes";
+  EXPECT_FALSE(model.Evaluate("reads tile=0", 0, &error));
+  EXPECT_TRUE(Contains(error, "query 'reads': the lesson it asks about cannot run")) << error;
+}
+
+}  // namespace
