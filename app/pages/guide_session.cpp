@@ -28,11 +28,9 @@ GuideSession::GuideSession(const nlohmann::json& saved) : saved_(saved.is_object
   if (saved_.contains("follow") && saved_["follow"].is_boolean()) follow_ = saved_["follow"].get<bool>();
 }
 
-void GuideSession::Start(std::string key, const sim::LessonConfig& lesson, sim::Tour tour,
-                         sim::PreparedTour prepared) {
+void GuideSession::Start(std::string key, sim::Tour tour, sim::PreparedTour prepared) {
   if (Active()) saved_ = Saved();  // keep the lesson being left
   key_ = std::move(key);
-  lesson_ = lesson;
   tour_ = std::move(tour);
   prepared_ = std::move(prepared);
   stop_ = 0;

@@ -10,7 +10,6 @@
 #include <string>
 
 #include "app/panels/guide_panel.h"
-#include "sim/lesson_config.h"
 #include "sim/tour.h"
 
 namespace gui {
@@ -22,7 +21,7 @@ class GuideSession {
 
   // A lesson opened with its tour, prepared against the model. `key` names it in the settings
   // and in "Copy as command" (a preset's name or a file's path). Resumes at the saved stop.
-  void Start(std::string key, const sim::LessonConfig& lesson, sim::Tour tour, sim::PreparedTour prepared);
+  void Start(std::string key, sim::Tour tour, sim::PreparedTour prepared);
   // A lesson without a tour: the guide has nothing to show.
   void End();
   bool Active() const { return !tour_.empty(); }
@@ -32,7 +31,6 @@ class GuideSession {
   const sim::TourStop& Stop() const { return tour_.stops[static_cast<std::size_t>(stop_)]; }
   const sim::PreparedStop& Prepared() const { return prepared_.stops[static_cast<std::size_t>(stop_)]; }
   const std::string& key() const { return key_; }
-  const sim::LessonConfig& lesson() const { return lesson_; }
 
   // Goes to stop `index` (0-based); the error says why not: past either end, or the student's
   // prediction is still owed at this question stop (going back is always allowed, and
@@ -61,7 +59,6 @@ class GuideSession {
 
   nlohmann::json saved_;  // every lesson's progress, this one's refreshed by Saved()
   std::string key_;
-  sim::LessonConfig lesson_;
   sim::Tour tour_;
   sim::PreparedTour prepared_;
   int stop_ = 0;

@@ -242,7 +242,7 @@ void LessonPage::TakeOpenedLesson() {
     if (touring_) LeaveTour();
     return;
   }
-  guide_.Start(opened->source, simulation_->config(), std::move(opened->tour), std::move(opened->prepared));
+  guide_.Start(opened->source, std::move(opened->tour), std::move(opened->prepared));
   if (guide_.Active() && guide_.follow()) ShowStop();
 }
 
@@ -253,12 +253,15 @@ std::optional<std::string> LessonPage::GoToStop(int index) {
   return std::nullopt;
 }
 
-bool LessonPage::LessonIsTours() const { return SameLesson(simulation_->config(), guide_.lesson()); }
+bool LessonPage::LessonIsTours() const { return SameLesson(simulation_->config(), guide_.Prepared().lesson); }
 
 void LessonPage::ShowStop() {
   if (!LessonIsTours()) {
-    // An edit changed the lesson; the stop's figures are the tour's own lesson's.
-    if (editor_.Run(guide_.lesson(), "back to the tour's lesson")) return;  // refused: the editor said why
+    // The stop runs its own lesson (the file's, or with the stop's edits such as
+    // barrier2=off), and a student's edit is undone: the stop's figures are that lesson's.
+    const sim::TourStop& wanted = guide_.Stop();
+    const std::string why = wanted.edits.empty() ? "the tour's lesson" : "the tour's lesson with " + wanted.edits;
+    if (editor_.Run(guide_.Prepared().lesson, why)) return;  // refused: the editor said why
   }
   const sim::TourStop& stop = guide_.Stop();
   simulation_->JumpTo(guide_.Prepared().step);
@@ -281,6 +284,8 @@ void LessonPage::ShowStop() {
 // The Guide and the stop's panels, nothing else; the View menu brings any other back.
 void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
   std::vector<PanelRow*> shown;
+  // "live_gpu" is the Live GPU page: the stop ends there (the shell switches pages on its action).
+  show_live_page_ = std::find(ids.begin(), ids.end(), "live_gpu") != ids.end();
   for (const std::string& id : ids) {
     for (PanelRow& row : panels_.Rows()) {
       if (row.Key() == id && row.Key() != "guide") shown.push_back(&row);
@@ -323,8 +328,9 @@ void LessonPage::LeaveTour() {
 GuideView LessonPage::Guide() const {
   GuideView view = guide_.View();
   if (guide_.Active() && !LessonIsTours()) {
-    view.edited = "You changed the lesson; the tour's figures are for " + guide_.key() +
-                  " as its file has it. N or P takes you back to it.";
+    view.edited = "You changed the lesson; this stop's figures are for " + guide_.key() +
+                  (guide_.Stop().edits.empty() ? std::string(" as its file has it") : " with " + guide_.Stop().edits) +
+                  ". N or P takes you back to it.";
   }
   return view;
 }
@@ -444,6 +450,10 @@ void LessonPage::SetCellPicking() {
 }
 
 void LessonPage::Draw(const FrameContext& frame) {
+  if (show_live_page_) {
+    frame.actions.Push("live-shipped");  // a Live GPU page action: the shell shows that page
+    show_live_page_ = false;
+  }
   SetCellPicking();
   for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
     if (simulation_->Step() == 0) play_.playing = false;

@@ -101,6 +101,7 @@ class LessonPage : public Page {
   std::vector<const PanelSlot*> default_slots_;  // each row's own slot, for leaving a tour
   std::vector<PanelSlot> stop_slots_;  // the stop's layout; rows point into it while touring
   bool relayout_ = false;              // place the panels at their slots in the next frame
+  bool show_live_page_ = false;        // the stop ends on the Live GPU page
   std::string copied_command_;         // the last "Copy as command", for --dump-state
 };
 

@@ -180,5 +180,31 @@ def test_open_at_stop(binary):
     check(status == 2 and "--step 100000 is past the end" in output, "--step past the end is refused")
 
 
+def test_stop_edits_and_live_page(binary):
+    """A stop with lesson edits runs the lesson so edited; a stop naming live_gpu ends on the
+    Live GPU page, which without a GPU here shows the H100 run shipped in assets/results."""
+    stops = tour("two_barriers")
+    index = next(i for i, s in enumerate(stops) if s.get("edits"))
+    edits = dict(word.split("=") for word in stops[index]["edits"].split())
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "two_barriers", "--stop", str(index + 1), "--frames", "3")
+    state = run.state()
+    lesson, guide = state["lesson"], state["guide"]
+    check(status == 0 and guide["stop"] == index + 1 and guide["edited"] == "",
+          "two_barriers stop %d opens on its own lesson, no edit noted" % (index + 1))
+    check(all(str(lesson[key]) == value for key, value in edits.items() if key in lesson),
+          "the stop's edits %s are the running lesson's: %s" % (stops[index]["edits"], {k: lesson.get(k) for k in edits}))
+    live = len(tour("cublas"))
+    check("live_gpu" in tour("cublas")[-1]["panels"], "the cublas lesson's last stop names the Live GPU page")
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "cublas", "--stop", str(live), "--frames", "5")
+    state = run.state()
+    check(status == 0 and state["page"] == "live", "its last stop ends on the Live GPU page")
+    if not state["live"]["device"].get("available"):
+        check(state["live"]["loaded_from"].endswith("assets/results/h100-bench.json") and
+              "shipped" in state["live"]["message"],
+              "without a GPU it shows the shipped H100 run and says so: %s" % state["live"]["message"])
+
+
 if __name__ == "__main__":
     run_tests(globals())
