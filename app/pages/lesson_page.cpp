@@ -40,8 +40,12 @@ std::string ShellWord(const std::string& word) {
 
 LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson,
                        const nlohmann::json& saved_guide, Notifications& notifications)
-    : editor_([this](const sim::LessonConfig& config) { Rebuild(config); },
-              [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
+    : editor_(
+          [this](const sim::LessonConfig& config) {
+            Rebuild(config);
+            TakeOpenedLesson();  // at once: a script's next action already sees the new tour
+          },
+          [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
       race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }),
       guide_(saved_guide),
       notifications_(notifications),
@@ -430,7 +434,6 @@ std::vector<PanelRow> LessonPage::PanelRows() {
 }
 
 void LessonPage::Update() {
-  TakeOpenedLesson();
   whole_run_.Poll(*simulation_, ImGui::GetIO().DeltaTime);
   race_lab_.Poll();
   editor_.Poll();
