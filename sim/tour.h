@@ -15,11 +15,13 @@
 // the model's scheduler steps (step 0: nothing has run).
 //
 // Plain C++17: the GUI (app/pages) and `tilescope tour` read the same prepared stops.
+// tour.cpp: names, preparing and answers; tour_model.cpp: the query registry and TourModel;
+// tour_file.cpp: the JSON.
 #pragma once
 #include <atomic>
-#include <nlohmann/json.hpp>
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,7 +38,8 @@ namespace sim {
 // The panels a stop may show, by the stable ids the app's panel table carries (the rest fold
 // away while the stop is on screen). "matrices", "shared_tiles", "kernel_source", "narration",
 // "counters", "threads", "hazards", "race_lab", "timeline", "occupancy", "guide", "controls";
-// and "live_gpu", which is a page, not a panel: the stop ends on the Live GPU page.
+// and "live_gpu", which is a page, not a panel: the stop ends on the Live GPU page (without a
+// GPU showing the saved H100 sweep shipped as assets/results/h100-bench.json, and saying so).
 const std::vector<std::string>& TourPanelIds();
 bool IsTourPanelId(std::string_view id);
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -340,6 +341,30 @@ TEST(Tour, AnswersAreParsedCheckedAndRevealed) {
   const sim::AnswerParse two = sim::ParseAnswer(cells, "As[0][1], As[0][1] Bs[1][1]");
   ASSERT_TRUE(two.answer);
   EXPECT_EQ(two.answer->cells.size(), 2u) << "a cell named twice counts once";
+}
+
+// Every query of the registry answers on lesson 1, with its kind, given the arguments it
+// needs; one it does not take is refused by name.
+TEST(Tour, EveryQueryAnswersWithItsKind) {
+  const std::map<std::string, std::string> needs{
+      {"c.value", "row=1 col=2"},          {"c.sum", "row=1 col=2 phase=2"},
+      {"c.expression", "row=1 col=2"},     {"shared.read", "tx=1 ty=0 k=1"},
+      {"access.sectors", "op=load_b"},     {"bank.ways", "access=read_bs"},
+      {"occupancy.by", "resource=warps"}};
+  sim::TourModel model(sim::DefaultLesson());
+  ASSERT_GE(sim::Queries().size(), 40u);
+  for (const sim::QueryInfo& info : sim::Queries()) {
+    const auto given = needs.find(info.name);
+    const std::string query = std::string(info.name) + (given == needs.end() ? "" : " " + given->second);
+    std::string error;
+    const std::optional<sim::QueryValue> value = model.Evaluate(query, model.TotalSteps(), &error);
+    ASSERT_TRUE(value) << query << ": " << error;
+    EXPECT_EQ(value->kind, info.kind) << query;
+    EXPECT_FALSE(value->text.empty() && info.kind != sim::QueryKind::kCells) << query;
+    EXPECT_FALSE(std::string(info.help).empty()) << query;
+  }
+  EXPECT_EQ(sim::ParseQueryCall("c.sum row=0 col=0 phase=1 colour=red").error,
+            "query 'c.sum' takes row col phase (and lesson fields such as tile=16); 'colour' is neither");
 }
 
 TEST(Tour, QueriesAskAboutEditedLessonsWithoutTouchingTheirOwn) {
