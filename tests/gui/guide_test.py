@@ -180,6 +180,19 @@ def test_open_at_stop(binary):
     check(status == 2 and "--step 100000 is past the end" in output, "--step past the end is refused")
 
 
+def test_lecturer_mode(binary):
+    """T (guide-lecturer) turns questions off: the tour goes past a question stop unanswered,
+    the score stays empty, and the switch survives a restart."""
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions", "guide-lecturer; guide-next; guide-next")
+    guide = run.state()["guide"]
+    check(status == 0 and guide["lecturer"] and guide["stop"] == 3 and guide["score"]["answered"] == 0,
+          "lecturer mode goes from stop 1 to 3 past unanswered questions: stop %d, %s" % (guide["stop"], guide["score"]))
+    again = Run(binary, config_home=run.config_home, tour=True)
+    again.app(*SIZE, "--frames", "3")
+    check(again.state()["guide"]["lecturer"], "lecturer mode survives a restart")
+
+
 def test_stop_edits_and_live_page(binary):
     """A stop with lesson edits runs the lesson so edited; a stop naming live_gpu ends on the
     Live GPU page, which without a GPU here shows the H100 run shipped in assets/results."""
