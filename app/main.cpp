@@ -1,4 +1,5 @@
 // main.cpp — `tilescope`: the command line, or with no subcommand the GUI with its pages.
+#include <iostream>
 #include <memory>
 #include <utility>
 
@@ -13,9 +14,17 @@ int RunGui(const cli::GuiOptions& options) {
   gui::SettingsStore store(gui::SettingsStore::DefaultDirectory());
   gui::LoadedSettings loaded = store.Load();
   gui::Application application(options, std::move(store), std::move(loaded));
-  application.AddPage("lesson", "Lesson",
-                      std::make_unique<gui::LessonPage>(options.lesson, application.settings().last_lesson,
-                                                        application.notifications()));
+  const gui::Settings& settings = application.settings();
+  auto lesson = std::make_unique<gui::LessonPage>(options.lesson, settings.last_lesson,
+                                                  settings.panels.is_object() ? settings.panels.value("guide", nlohmann::json())
+                                                                              : nlohmann::json(),
+                                                  application.notifications());
+  // A bad --stop or --step is refused before any window opens, as a bad option is.
+  if (auto error = lesson->OpenAt(options.stop, options.step)) {
+    std::cerr << "tilescope: " << *error << std::endl;
+    return cli::kExitUsage;
+  }
+  application.AddPage("lesson", "Lesson", std::move(lesson));
   application.AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
   return application.Run();
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the README's screenshots under docs/screenshots/ with the app's own
 # --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder:
-#   window.png        what README's first command opens: the default lesson, step 0
+#   window.png        what README's first command opens: lesson 1 (default) at its tour's first stop
+#   tour-*            lesson 1's tour at a key stop (naive against tiled reads, beside the seed's
+#                     claim), its question answered wrong with the seed's figure so the reveal
+#                     shows; normal and presentation, at 1920x1080 and 1366x768
 #   lesson-mid-phase  the default lesson inside phase 1: tiles loaded, the first barrier
 #                     passed, inner products done up to the second barrier
 #   lesson-end        the default lesson at its end
@@ -38,14 +41,22 @@ shoot() {  # NAME [ARGS...]
 }
 
 shoot window --lesson default
+# Lesson 1's tour at its stop 8 (--stop opens there; the questions before it do not hold it back).
+answer="guide-answer 3"  # the seed's 8×
+for size in 1920x1080 1366x768; do
+  WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop8-$size" --lesson default --stop 8 --actions "$answer"
+  WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop8-presentation-$size" --lesson default --stop 8 --presentation \
+    --actions "$answer"
+done
+# The whole window (every panel): leave the tour first, as G does.
 # Stops start from events of the run (phase 1, a barrier release), then a few steps of inner products.
-mid_phase="run-until phase 1; run-until release; step; step; step; step; select-thread 1 3"
+mid_phase="guide-leave; run-until phase 1; run-until release; step; step; step; step; select-thread 1 3"
 shoot lesson-mid-phase --lesson default --actions "$mid_phase"
-shoot lesson-end --lesson default --actions "run-to-end"
+shoot lesson-end --lesson default --actions "guide-leave; run-to-end"
 shoot presentation --lesson default --presentation --actions "$mid_phase"
 WIDTH=1366 HEIGHT=768 shoot presentation-1366x768 --lesson default --presentation --actions "$mid_phase"
-WIDTH=1366 HEIGHT=768 shoot presentation-1366x768-end --lesson default --presentation --actions "run-to-end"
-shoot padded-6x5x7 --lesson padded_6x5x7 --actions "run-until phase 2; run-until release"
+WIDTH=1366 HEIGHT=768 shoot presentation-1366x768-end --lesson default --presentation --actions "guide-leave; run-to-end"
+shoot padded-6x5x7 --lesson padded_6x5x7 --actions "guide-leave; run-until phase 2; run-until release"
 shoot race-lab --lesson default \
-  --actions "lesson-set fill_a=random:7 fill_b=random:8 barrier1=off scheduler=race; run-to-end"
+  --actions "guide-leave; lesson-set fill_a=random:7 fill_b=random:8 barrier1=off scheduler=race; run-to-end"
 shoot live-loaded --actions "page-live; live-load $out/live-h100.json"

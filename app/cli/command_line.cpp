@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "app/cli/asset_paths.h"
 #include "app/cli/subcommands.h"
@@ -11,6 +13,20 @@ namespace cli {
 namespace {
 
 constexpr int kMaxFrames = 100000000;
+
+// "" when `text` is a whole number of at least `least`, else what is wrong with it.
+std::string WholeNumberAtLeast(const std::string& text, long long least, const char* why) {
+  std::size_t used = 0;
+  long long value = 0;
+  try {
+    value = std::stoll(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (text.empty() || used != text.size()) return "\"" + text + "\" is not a whole number";
+  if (value < least) return std::to_string(value) + " is too small (" + why + ")";
+  return "";
+}
 
 void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--lesson", options.lesson,
@@ -30,6 +46,20 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--content-scale", options.content_scale,
                  "Scale fonts and layout by S as on a high-DPI screen (default: the scale GLFW reports)")
       ->check(CLI::Range(0.5f, 4.0f));
+  // Whole numbers only, named in the message: "--stop 0" or "--stop two" is one clear line.
+  // Past the end is known once the lesson is open (the GUI says so and exits 2).
+  app.add_option("--stop", options.stop, "Open the lesson's tour at stop N (1-based)")
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            return WholeNumberAtLeast(text, 1, "a tour's stops count from 1");
+          },
+          "N>=1", "stop"));
+  app.add_option("--step", options.step, "Open the lesson at step S of its run (0 is the start)")
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            return WholeNumberAtLeast(text, 0, "a run's steps count from 0, its start");
+          },
+          "S>=0", "step"));
 }
 
 // CLI11 prints two lines for an error; we print one, naming what was wrong.

@@ -15,6 +15,8 @@ struct GuiOptions {
   int height = 0;
   bool presentation = false;  // Start in presentation mode.
   float content_scale = 0.0f;  // Fonts and layout × this; 0 → what GLFW reports for the window's screen.
+  int stop = 0;              // Open the lesson's tour at this stop (1-based); 0 → where the last session left it.
+  long long step = -1;       // Open the lesson at this step of its run; -1 → none asked for.
 };
 
 }  // namespace cli

@@ -336,6 +336,7 @@ void Application::DrawMenuBar() {
   };
   if (ImGui::BeginMenu("File")) {
     item("screenshot");
+    item("copy-command");
     ImGui::Separator();
     item("quit");
     ImGui::EndMenu();
@@ -349,6 +350,13 @@ void Application::DrawMenuBar() {
     if (!pages_.empty()) {
       ImGui::Separator();
       pages_[active_page_].page->Panels().DrawMenuItems(presentation_);
+    }
+    ImGui::EndMenu();
+  }
+  // A page's tour, when it has one (the lesson page): the same actions as its keys.
+  if (registry_.Find("guide-next") && ImGui::BeginMenu("Guide")) {
+    for (const char* name : {"guide-next", "guide-prev", "guide-answer-field", "guide-lecturer", "guide-leave"}) {
+      item(name);
     }
     ImGui::EndMenu();
   }

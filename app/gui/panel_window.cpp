@@ -57,7 +57,7 @@ nlohmann::json PanelTable::Placement(bool presentation) const {
 nlohmann::json PanelTable::Slots(ImVec2 area_min, ImVec2 area_size, bool presentation) const {
   nlohmann::json slots = nlohmann::json::object();
   for (const PanelRow& row : rows_) {
-    if (presentation && !row.slot->Presented()) continue;
+    if (!row.Open(presentation) || (presentation && !row.slot->Presented())) continue;
     const PanelRect& rect = row.slot->For(presentation);
     const ImVec2 min = SlotMin(area_min, area_size, rect);
     const ImVec2 size = SlotSize(area_size, rect);

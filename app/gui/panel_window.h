@@ -129,9 +129,12 @@ class PanelTable {
   void DrawMenuItems(bool presentation);
   // The panel titled `title`; the table is the page's own list, so a missing title is a bug.
   PanelRow& Row(const char* title);
+  // Every row, for a page that shows a chosen few and places them itself (a tour's stop).
+  std::vector<PanelRow>& Rows() { return rows_; }
+  const std::vector<PanelRow>& Rows() const { return rows_; }
   // For --dump-state: where each panel was drawn, under its key.
   nlohmann::json Placement(bool presentation) const;
-  // Each shown panel's default slot in pixels, by title: tests check that none overlap.
+  // Each shown panel's slot in pixels, by title: tests check that none overlap.
   nlohmann::json Slots(ImVec2 area_min, ImVec2 area_size, bool presentation) const;
 
  private:

@@ -33,20 +33,20 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
       notifications.Add(Severity::kWarning,
                         "the last lesson could not be reopened (" + load.error + "): the default lesson is open");
     }
-  } else if (!option.empty() && option != "default") {
-    if (auto preset = sim::FindPreset(option)) {
-      lesson = *preset;
+  } else {
+    const std::string name = option.empty() ? "default" : option;
+    sim::LessonLoad load = sim::FindPreset(name) ? sim::LoadPreset(name) : sim::ReadLessonFile(name);
+    for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, name + ": " + warning);
+    if (load.lesson) {
+      lesson = *load.lesson;
+      opened_ = Opened{name, std::move(load.tour), std::move(load.prepared)};
     } else {
-      const sim::LessonLoad load = sim::ReadLessonFile(option);
-      for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, option + ": " + warning);
-      if (load.lesson) {
-        lesson = *load.lesson;
-      } else {
-        notifications.Add(Severity::kError, "cannot open lesson: " + load.error +
-                                                " (the default lesson is open; "
-                                                "--lesson takes a lesson JSON file or one of " +
-                                                sim::PresetNames() + ")");
-      }
+      notifications.Add(Severity::kError, "cannot open lesson: " + load.error +
+                                              " (the default lesson is open; "
+                                              "--lesson takes a lesson JSON file or one of " +
+                                              sim::PresetNames() + ")");
+      sim::LessonLoad fallback = sim::LoadPreset("default");
+      if (fallback.lesson) opened_ = Opened{"default", std::move(fallback.tour), std::move(fallback.prepared)};
     }
   }
   draft_.lesson = lesson;
@@ -114,6 +114,14 @@ std::optional<std::string> LessonEditor::Take(const sim::LessonConfig& lesson, c
   return std::nullopt;
 }
 
+std::optional<std::string> LessonEditor::TakeWithTour(const sim::LessonConfig& lesson, Opened opened,
+                                                      const std::string& status) {
+  opened_ = std::move(opened);
+  auto refused = Take(lesson, status);
+  if (refused) opened_.reset();  // the lesson did not run, so neither does its tour
+  return refused;
+}
+
 std::optional<std::string> LessonEditor::Refuse(const sim::ValidationError& error) {
   draft_.error = error;
   ++draft_.generation;
@@ -126,7 +134,15 @@ void LessonEditor::Report(const std::string& text, bool is_error) {
 }
 
 std::optional<std::string> LessonEditor::Preset(const std::string& name) {
-  if (auto preset = sim::FindPreset(name)) return Take(*preset, "opened the preset " + name);
+  if (sim::FindPreset(name)) {
+    sim::LessonLoad load = sim::LoadPreset(name);
+    if (load.lesson) {
+      return TakeWithTour(*load.lesson, {name, std::move(load.tour), std::move(load.prepared)},
+                          "opened the preset " + name);
+    }
+    Report("preset " + name + " did not load: " + load.error, true);
+    return draft_.status;
+  }
   const std::string error = "unknown preset \"" + name + "\": the presets are " + sim::PresetNames();
   Report(error, true);
   return error;
@@ -137,14 +153,14 @@ std::optional<std::string> LessonEditor::Open(const std::string& path) {
     Report("type the path of a lesson JSON file first", true);
     return draft_.status;
   }
-  const sim::LessonLoad load = sim::ReadLessonFile(path);
+  sim::LessonLoad load = sim::ReadLessonFile(path);
   if (!load.lesson) {
     Report("not opened: " + load.error, true);
     return draft_.status;
   }
   std::string status = "opened " + path;
   for (const std::string& warning : load.warnings) status += "; " + warning;
-  return Take(*load.lesson, status);
+  return TakeWithTour(*load.lesson, {path, std::move(load.tour), std::move(load.prepared)}, status);
 }
 
 std::optional<std::string> LessonEditor::Save(const std::string& path) {

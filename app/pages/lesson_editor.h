@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "app/gui/actions.h"
 #include "app/panels/controls_panel.h"
@@ -17,6 +18,7 @@
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
 #include "sim/lesson_config.h"
+#include "sim/lesson_file.h"
 
 namespace gui {
 
@@ -34,9 +36,23 @@ class LessonEditor {
   // if that alone is good, so keys act even while a field holds a bad value).
   std::optional<std::string> Edit(const std::string& edits);
 
+  // Runs `lesson` as it is (a tour going back to its own lesson), `status` saying why.
+  std::optional<std::string> Run(const sim::LessonConfig& lesson, const std::string& status) {
+    return Take(lesson, status);
+  }
+
   // Once a frame: reports a finished trace export.
   void Poll();
   bool Busy() const { return export_.Running() || !export_path_.empty(); }
+
+  // The lesson a preset or a file opened, with its tour (a field edit has none): `source` is
+  // the preset's name or the file's path. The page takes it once, after the lesson runs.
+  struct Opened {
+    std::string source;
+    sim::Tour tour;
+    sim::PreparedTour prepared;
+  };
+  std::optional<Opened> TakeOpened() { return std::exchange(opened_, std::nullopt); }
 
   const LessonDraft& draft() const { return draft_; }
   void DumpState(nlohmann::json& state) const;
@@ -44,6 +60,7 @@ class LessonEditor {
 
  private:
   std::optional<std::string> Take(const sim::LessonConfig& lesson, const std::string& status);
+  std::optional<std::string> TakeWithTour(const sim::LessonConfig& lesson, Opened opened, const std::string& status);
   std::optional<std::string> Refuse(const sim::ValidationError& error);
   std::optional<std::string> Preset(const std::string& name);
   std::optional<std::string> Open(const std::string& path);
@@ -57,6 +74,7 @@ class LessonEditor {
   LessonDraft draft_;
   kernels::BackgroundJob<std::string> export_;  // the error, or "" once the file is written
   std::string export_path_;
+  std::optional<Opened> opened_;
 };
 
 }  // namespace gui

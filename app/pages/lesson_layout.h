@@ -1,5 +1,9 @@
 // lesson_layout.h — where the lesson page's panels go: a slot each, normal and presentation.
 #pragma once
+#include <algorithm>
+#include <string>
+#include <vector>
+
 #include "app/gui/panel_window.h"
 
 namespace gui {
@@ -37,5 +41,51 @@ inline constexpr PanelSlot kRaceLabSlot{{kSourceColumn + (1.0f - kSourceColumn) 
 inline constexpr PanelSlot kNarrationSlot{{0.0f, kStripTop, 0.5f, 1.0f - kStripTop},
                                           {0.0f, kShowStrip, 1.0f, 1.0f - kShowStrip}};
 inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTop}};
+
+// A tour's stop shows only its own panels: the Guide as a column on the left, the stop's
+// panels tiling the rest in the order the stop names them — one fills it, two side by side,
+// three as one tall on the left and two stacked, more in two rows. The same shape serves both
+// modes; presentation's larger text gets a wider guide column.
+inline constexpr float kGuideColumn = 0.25f;
+inline constexpr float kShowGuideColumn = 0.34f;
+inline constexpr PanelSlot kGuideSlot{{0.0f, 0.0f, kGuideColumn, 1.0f}, {0.0f, 0.0f, kShowGuideColumn, 1.0f}};
+
+// How much width a panel wants beside others on a stop: the counters' table and the source's
+// lines need more than the 4×4 matrices, whose cells are large long before they are wide.
+inline float StopWeight(const std::string& key) {
+  if (key == "counters") return 1.6f;
+  if (key == "kernel_source" || key == "occupancy" || key == "race_lab") return 1.3f;
+  return 1.0f;
+}
+
+// `keys` in the order shown; widths in a row follow StopWeight.
+inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, float left) {
+  const float width = 1.0f - left;
+  std::vector<PanelRect> rects;
+  const auto row = [&](std::size_t first, std::size_t last, float x, float w, float y, float h) {
+    float total = 0.0f;
+    for (std::size_t i = first; i < last; ++i) total += StopWeight(keys[i]);
+    for (std::size_t i = first; i < last; ++i) {
+      const float share = w * StopWeight(keys[i]) / total;
+      rects.push_back({x, y, share, h});
+      x += share;
+    }
+  };
+  const std::size_t count = keys.size();
+  if (count <= 2) {
+    row(0, count, left, width, 0.0f, 1.0f);
+  } else if (count == 3) {
+    const float right = std::max(StopWeight(keys[1]), StopWeight(keys[2]));
+    const float tall = width * StopWeight(keys[0]) / (StopWeight(keys[0]) + right);
+    rects.push_back({left, 0.0f, tall, 1.0f});
+    rects.push_back({left + tall, 0.0f, width - tall, 0.5f});
+    rects.push_back({left + tall, 0.5f, width - tall, 0.5f});
+  } else {
+    const std::size_t top = (count + 1) / 2;
+    row(0, top, left, width, 0.0f, 0.5f);
+    row(top, count, left, width, 0.5f, 0.5f);
+  }
+  return rects;
+}
 
 }  // namespace gui

@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 
@@ -11,13 +12,76 @@
 
 namespace gui {
 
+namespace {
+
+// The tour a restart resumes: the lesson it was on, when no --lesson names another.
+std::string TourLesson(const nlohmann::json& saved_guide) {
+  if (!saved_guide.is_object() || !saved_guide.contains("lesson") || !saved_guide["lesson"].is_string()) return "";
+  return saved_guide["lesson"].get<std::string>();
+}
+
+// Lessons compare by their file form: every field a lesson file keeps.
+bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b) {
+  return sim::LessonToJson(a) == sim::LessonToJson(b);
+}
+
+// A word of a shell command, quoted when it holds anything a shell would read.
+std::string ShellWord(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./") ==
+                           std::string::npos) {
+    return word;
+  }
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+}  // namespace
+
 LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson,
-                                 Notifications& notifications)
-    : editor_([this](const sim::LessonConfig& config) { Rebuild(config); },
-              [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
+                       const nlohmann::json& saved_guide, Notifications& notifications)
+    : editor_(
+          [this](const sim::LessonConfig& config) {
+            Rebuild(config);
+            TakeOpenedLesson();  // at once: a script's next action already sees the new tour
+          },
+          [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
       race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }),
+      guide_(saved_guide),
+      notifications_(notifications),
       panels_(PanelRows()) {
-  Rebuild(editor_.Initial(lesson, saved_lesson, notifications));
+  PanelRow& guide = panels_.Row("Guide");  // shown by a tour's stop, or from the View menu
+  guide.open = guide.open_presenting = false;
+  for (const PanelRow& row : panels_.Rows()) default_slots_.push_back(row.slot);
+  const std::string tour_lesson = TourLesson(saved_guide);
+  Rebuild(editor_.Initial(lesson.empty() ? tour_lesson : lesson, tour_lesson.empty() ? saved_lesson : nlohmann::json(),
+                          notifications));
+  TakeOpenedLesson();
+}
+
+std::optional<std::string> LessonPage::OpenAt(int stop, long long step) {
+  if (stop > 0) {
+    if (!guide_.Active()) {
+      return "--stop " + std::to_string(stop) + ": the lesson " + simulation_->config().name + " has no tour";
+    }
+    if (stop > guide_.stops()) {
+      return "--stop " + std::to_string(stop) + " is past the end: the tour of " + guide_.key() + " has " +
+             std::to_string(guide_.stops()) + " stops";
+    }
+    // Opening at a stop is where a lecturer or a shared command wants to be: earlier
+    // questions do not hold it back.
+    if (auto refused = guide_.GoTo(stop - 1, /*skip_questions=*/true)) return refused;
+    guide_.SetFollow(true);
+    ShowStop();
+  }
+  if (step >= 0) {
+    simulation_->JumpTo(step);  // stops at the end
+    if (simulation_->step() < step) {
+      return "--step " + std::to_string(step) + " is past the end: the lesson " + simulation_->config().name +
+             " ends at step " + std::to_string(simulation_->step());
+    }
+  }
+  return std::nullopt;
 }
 
 void LessonPage::Rebuild(const sim::LessonConfig& config) {
@@ -118,6 +182,185 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
                   return std::nullopt;
                 }});
   RegisterViewActions(registry);
+  RegisterGuideActions(registry);
+}
+
+// The tour's keys work in normal and presentation mode alike: N and P, and PageDown and
+// PageUp, which presenter clickers send.
+void LessonPage::RegisterGuideActions(ActionRegistry& registry) {
+  registry.Add({"guide-next", "Next stop", "Go to the tour's next stop (held back until a question is answered).",
+                {{GLFW_KEY_N, 0}, {GLFW_KEY_PAGE_DOWN, 0}},
+                [this](const std::string&) { return GoToStop(guide_.stop() + (touring_ ? 1 : 0)); }});
+  registry.Add({"guide-prev", "Previous stop", "Go back to the tour's previous stop.",
+                {{GLFW_KEY_P, 0}, {GLFW_KEY_PAGE_UP, 0}},
+                [this](const std::string&) { return GoToStop(guide_.stop() - (touring_ ? 1 : 0)); }});
+  registry.Add({"guide-stop", "Go to stop", "Go to stop N of the tour (1-based; questions before it still count).", {},
+                [this](const std::string& argument) -> std::optional<std::string> {
+                  char* end = nullptr;
+                  const long stop = std::strtol(argument.c_str(), &end, 10);
+                  if (argument.empty() || *end != '\0' || stop < 1) {
+                    return "guide-stop wants a stop number from 1, got \"" + argument + "\"";
+                  }
+                  return GoToStop(static_cast<int>(stop) - 1);
+                }});
+  registry.Add({"guide-answer", "Answer", "Answer the stop's question: a number, a choice's number, or cells.", {},
+                [this](const std::string& answer) { return guide_.Answer(answer); }});
+  registry.Add({"guide-pick-cell", "Pick a cell for the answer",
+                "Add a cell (\"As[1][0]\") to the answer being typed, or take it out again: what a click on a cell "
+                "of Matrices or Shared tiles does while a question asks for cells.",
+                {}, [this](const std::string& cell) -> std::optional<std::string> {
+                  if (!sim::ParseCellRef(cell)) return "guide-pick-cell wants a cell like As[1][0], got \"" + cell + "\"";
+                  guide_panel_.ToggleCell(cell);
+                  return std::nullopt;
+                }});
+  registry.Add({"guide-answer-field", "Type the answer", "Put the keys in the Guide panel's answer field.",
+                {{GLFW_KEY_ENTER, 0}}, [this](const std::string&) -> std::optional<std::string> {
+                  if (!guide_.Active()) return std::string("this lesson has no tour");
+                  guide_panel_.FocusAnswer();
+                  return std::nullopt;
+                }});
+  registry.Add({"guide-lecturer", "Lecturer mode (questions off)",
+                "Turn the tour's questions off for a demo, or on again: the stops go on without answers.",
+                {{GLFW_KEY_T, 0}}, [this](const std::string&) -> std::optional<std::string> {
+                  guide_.ToggleLecturer();
+                  return std::nullopt;
+                }});
+  registry.Add({"guide-leave", "Leave the tour",
+                "Every panel back at its place and the Guide folded away, also for lessons opened later; N or P "
+                "returns to the tour.",
+                {{GLFW_KEY_G, 0}}, [this](const std::string&) -> std::optional<std::string> {
+                  if (touring_) LeaveTour();  // off a tour every panel is back already
+                  guide_.SetFollow(false);     // and lessons opened later show every panel too
+                  return std::nullopt;
+                }});
+  registry.Add({"copy-command", "Copy as command",
+                "Put the command that reopens this view (lesson, tour stop, step) on the clipboard.",
+                {{GLFW_KEY_C, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT}}, [this](const std::string&) { return CopyCommand(); }});
+}
+
+void LessonPage::TakeOpenedLesson() {
+  std::optional<LessonEditor::Opened> opened = editor_.TakeOpened();
+  if (!opened) return;
+  if (opened->tour.empty()) {
+    guide_.End();
+    if (touring_) LeaveTour();
+    return;
+  }
+  guide_.Start(opened->source, std::move(opened->tour), std::move(opened->prepared));
+  if (guide_.Active() && guide_.follow()) ShowStop();
+}
+
+std::optional<std::string> LessonPage::GoToStop(int index) {
+  if (auto refused = guide_.GoTo(index)) return refused;
+  guide_.SetFollow(true);
+  ShowStop();
+  return std::nullopt;
+}
+
+bool LessonPage::LessonIsTours() const { return SameLesson(simulation_->config(), guide_.Prepared().lesson); }
+
+void LessonPage::ShowStop() {
+  if (!LessonIsTours()) {
+    // The stop runs its own lesson (the file's, or with the stop's edits such as
+    // barrier2=off), and a student's edit is undone: the stop's figures are that lesson's.
+    const sim::TourStop& wanted = guide_.Stop();
+    const std::string why = wanted.edits.empty() ? "the tour's lesson" : "the tour's lesson with " + wanted.edits;
+    if (editor_.Run(guide_.Prepared().lesson, why)) return;  // refused: the editor said why
+  }
+  const sim::TourStop& stop = guide_.Stop();
+  simulation_->JumpTo(guide_.Prepared().step);
+  const sim::Snapshot now = simulation_->snapshot();
+  selection_.picked.reset();
+  if (stop.block) {
+    const sim::Geometry& g = now.geometry();
+    for (std::size_t b = 0; b < now.blocks().size(); ++b) {
+      if (now.blocks()[b].bx != stop.block->x || now.blocks()[b].by != stop.block->y) continue;
+      const int thread = stop.thread ? stop.thread->y * g.tn + stop.thread->x : 0;
+      selection_.picked = ThreadRef{static_cast<int>(b), thread};
+    }
+  }
+  matrices_.tour_cells = shared_tiles_.tour_cells = stop.cells;
+  kernel_source_.tour_lines = stop.lines;
+  if (!stop.panels.empty()) ShowPanels(stop.panels);
+  touring_ = true;
+}
+
+// The Guide and the stop's panels, nothing else; the View menu brings any other back.
+void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
+  std::vector<PanelRow*> shown;
+  // "live_gpu" is the Live GPU page: the stop ends there (the shell switches pages on its action).
+  show_live_page_ = std::find(ids.begin(), ids.end(), "live_gpu") != ids.end();
+  for (const std::string& id : ids) {
+    for (PanelRow& row : panels_.Rows()) {
+      if (row.Key() == id && row.Key() != "guide") shown.push_back(&row);
+    }
+  }
+  // The matrices take the largest place when shown (the others keep the stop's order): they
+  // are what most stops point at, and their cells shrink first.
+  std::stable_partition(shown.begin(), shown.end(), [](const PanelRow* row) { return row->Key() == "matrices"; });
+  std::vector<std::string> keys;
+  for (const PanelRow* row : shown) keys.push_back(row->Key());
+  const std::vector<PanelRect> normal = StopRects(keys, kGuideColumn);
+  const std::vector<PanelRect> presenting = StopRects(keys, kShowGuideColumn);
+  stop_slots_.clear();
+  for (std::size_t i = 0; i < shown.size(); ++i) stop_slots_.emplace_back(normal[i], presenting[i]);
+  for (PanelRow& row : panels_.Rows()) {
+    row.open = row.open_presenting = row.Key() == "guide";
+    row.slot = &kGuideSlot;
+  }
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    shown[i]->open = shown[i]->open_presenting = true;
+    shown[i]->slot = &stop_slots_[i];
+  }
+  relayout_ = true;
+}
+
+void LessonPage::LeaveTour() {
+  std::vector<PanelRow>& rows = panels_.Rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    rows[i].slot = default_slots_[i];
+    rows[i].open = rows[i].Key() != "guide";
+    rows[i].open_presenting = rows[i].slot->Presented() && rows[i].Key() != "guide";
+  }
+  matrices_.tour_cells.clear();
+  shared_tiles_.tour_cells.clear();
+  kernel_source_.tour_lines.clear();
+  touring_ = false;
+  relayout_ = true;
+}
+
+GuideView LessonPage::Guide() const {
+  GuideView view = guide_.View();
+  if (guide_.Active() && !LessonIsTours()) {
+    view.edited = "You changed the lesson; this stop's figures are for " + guide_.key() +
+                  (guide_.Stop().edits.empty() ? std::string(" as its file has it") : " with " + guide_.Stop().edits) +
+                  ". N or P takes you back to it.";
+  }
+  return view;
+}
+
+// The command that reopens this view: the lesson as it was opened, the stop, and the step
+// when it is not the stop's own. An edited lesson has no name to reopen it by: saying so beats
+// a command that opens something else.
+std::optional<std::string> LessonPage::CopyCommand() {
+  std::string command = "tilescope";
+  const bool tour_lesson = guide_.Active() && LessonIsTours();
+  const std::string& name = simulation_->config().name;
+  if (tour_lesson) {
+    command += " --lesson " + ShellWord(guide_.key());
+  } else if (sim::FindPreset(name) && SameLesson(*sim::FindPreset(name), simulation_->config())) {
+    command += " --lesson " + ShellWord(name);
+  } else {
+    return "this lesson was edited (" + name + "): save it (lesson-save) and open that file to share it";
+  }
+  if (tour_lesson && touring_) command += " --stop " + std::to_string(guide_.stop() + 1);
+  if (!(tour_lesson && touring_ && simulation_->step() == guide_.Prepared().step)) {
+    command += " --step " + std::to_string(simulation_->step());
+  }
+  ImGui::SetClipboardText(command.c_str());  // GLFW's clipboard, through ImGui's backend
+  copied_command_ = command;
+  notifications_.Add(Severity::kInfo, "copied to the clipboard: " + command);
+  return std::nullopt;
 }
 
 // The actions of the Matrices, Threads and Timeline panels.
@@ -168,7 +411,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Shared tiles", &kSharedTilesSlot,
        [this, snapshot](const FrameContext& frame) {
          const sim::Snapshot now = snapshot();
-         shared_tiles_.Draw(now, selection_.Resolve(now), frame.presentation);
+         shared_tiles_.Draw(frame, now, selection_.Resolve(now));
        }},
       {"Threads", &kThreadsSlot,
        [this, snapshot](const FrameContext& frame) { threads_.Draw(frame, snapshot(), selection_); }},
@@ -186,6 +429,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
        [this, snapshot](const FrameContext& frame) {
          timeline_.Draw(frame, *simulation_, WholeRun(), selection_.Resolve(snapshot()));
        }},
+      {"Guide", &kGuideSlot, [this](const FrameContext& frame) { guide_panel_.Draw(frame, Guide()); }},
   };
 }
 
@@ -197,12 +441,35 @@ void LessonPage::Update() {
   occupancy_.Poll();
 }
 
+// Clicks on cells answer a cells question while it waits; otherwise they do what they always do.
+void LessonPage::SetCellPicking() {
+  const GuideView view = guide_.View();
+  std::optional<sim::CellSpace> space;
+  if (touring_ && view.kind == GuideQuestionKind::kCells && !view.reveal && !view.lecturer) {
+    const sim::QueryValue& right = guide_.Prepared().answer;
+    space = right.cells.empty() ? sim::CellSpace::kC : right.cells.front().space;
+  }
+  matrices_.pick_space = shared_tiles_.pick_space = space;
+}
+
 void LessonPage::Draw(const FrameContext& frame) {
+  if (show_live_page_) {
+    frame.actions.Push("live-shipped");  // a Live GPU page action: the shell shows that page
+    show_live_page_ = false;
+  }
+  SetCellPicking();
   for (int due = play_.StepsDue(ImGui::GetIO().DeltaTime); due > 0 && play_.playing; --due) {
     if (simulation_->Step() == 0) play_.playing = false;
   }
   // The narration follows the run whether or not its panel is open, so its scrollback has no gaps.
   narration_.Update(simulation_->snapshot());
+  if (relayout_) {
+    FrameContext placed = frame;  // a new stop lays its panels out afresh
+    placed.reset_layout = true;
+    relayout_ = false;
+    panels_.Draw(placed);
+    return;
+  }
   panels_.Draw(frame);
 }
 
@@ -244,6 +511,18 @@ void LessonPage::DumpState(nlohmann::json& state) const {
   threads_.DumpState(panels);
   narration_.DumpState(panels);
   timeline_.DumpState(panels);
+  nlohmann::json& guide = state["guide"];
+  guide = guide_panel_.Describe(Guide());
+  if (!guide_.Active()) guide["lesson"] = nullptr;
+  guide["touring"] = touring_;
+  guide["shown_panels"] = nlohmann::json::array();
+  for (const PanelRow& row : panels_.Rows()) {
+    if (row.open) guide["shown_panels"].push_back(row.Key());
+  }
+  guide["selected"] = selection_.picked ? nlohmann::json{{"block", selection_.picked->block},
+                                                         {"thread", selection_.picked->thread}}
+                                        : nlohmann::json(nullptr);
+  guide["copied_command"] = copied_command_;
 }
 
 bool LessonPage::Busy() const {
@@ -256,6 +535,12 @@ WholeRunView LessonPage::WholeRun() const {
   return {state == WholeRunPass::State::kCounting, state == WholeRunPass::State::kCancelled, whole_run_.Fraction()};
 }
 
-void LessonPage::SaveSettings(Settings& settings) const { editor_.SaveSettings(settings); }
+void LessonPage::SaveSettings(Settings& settings) const {
+  editor_.SaveSettings(settings);
+  nlohmann::json guide = guide_.Saved();
+  // An edited lesson is the one to reopen (the settings' last lesson), not the tour's.
+  if (guide_.Active() && !LessonIsTours()) guide.erase("lesson");
+  settings.panels["guide"] = guide;
+}
 
 }  // namespace gui

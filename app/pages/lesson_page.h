@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "app/pages/comparison_counter.h"
+#include "app/pages/guide_session.h"
 #include "app/pages/lesson_editor.h"
 #include "app/gui/play_clock.h"
 #include "app/pages/lesson_layout.h"
@@ -14,6 +15,7 @@
 #include "app/gui/page.h"
 #include "app/panels/controls_panel.h"
 #include "app/panels/counters_panel.h"
+#include "app/panels/guide_panel.h"
 #include "app/panels/matrices_panel.h"
 #include "app/panels/narration_panel.h"
 #include "app/panels/occupancy_panel.h"
@@ -30,9 +32,14 @@ namespace gui {
 
 class LessonPage : public Page {
  public:
-  // `lesson` is the --lesson value: a preset name or a lesson file; "" reopens `saved_lesson`
-  // (the settings' last lesson), else the default.
-  LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson, Notifications& notifications);
+  // `lesson` is the --lesson value: a preset name or a lesson file; "" reopens the lesson whose
+  // tour `saved_guide` (the settings' "guide" entry) was on, else `saved_lesson` (the settings'
+  // last lesson), else the default.
+  LessonPage(const std::string& lesson, const nlohmann::json& saved_lesson, const nlohmann::json& saved_guide,
+             Notifications& notifications);
+  // --stop N (1-based, 0: none) and --step S (-1: none): opens there, or says why it cannot
+  // (the window is not open yet, so main() prints it and exits).
+  std::optional<std::string> OpenAt(int stop, long long step);
   void RegisterActions(ActionRegistry& registry) override;
   void Update() override;
   void Draw(const FrameContext& frame) override;
@@ -50,6 +57,19 @@ class LessonPage : public Page {
   // The thread picked in the Threads panel, or nullptr while the views follow the scheduler.
   const sim::Thread* PickedThread(const sim::Snapshot& snapshot) const;
   void RegisterViewActions(ActionRegistry& registry);
+  void RegisterGuideActions(ActionRegistry& registry);
+  // Takes a lesson just opened with its tour, and goes to the tour's saved or first stop.
+  void TakeOpenedLesson();
+  std::optional<std::string> GoToStop(int index);
+  // The stop on screen: the tour's own lesson at the stop's step, its block and thread
+  // selected, and only its panels shown, laid out for it (GuidedLayout).
+  void ShowStop();
+  void ShowPanels(const std::vector<std::string>& ids);
+  void LeaveTour();
+  bool LessonIsTours() const;
+  GuideView Guide() const;
+  void SetCellPicking();
+  std::optional<std::string> CopyCommand();
   std::vector<PanelRow> PanelRows();
   WholeRunView WholeRun() const;
 
@@ -73,7 +93,16 @@ class LessonPage : public Page {
   OccupancyFigures occupancy_;
   bool source_side_by_side_ = false;  // the Numba transcription beside the CUDA (key L)
   OccupancyPanel occupancy_panel_;
+  GuideSession guide_;
+  Notifications& notifications_;
+  GuidePanel guide_panel_;
+  bool touring_ = false;  // the stop's panels only, laid out for it (guide-leave: every panel)
   PanelTable panels_;  // after the panels: its rows draw them
+  std::vector<const PanelSlot*> default_slots_;  // each row's own slot, for leaving a tour
+  std::vector<PanelSlot> stop_slots_;  // the stop's layout; rows point into it while touring
+  bool relayout_ = false;              // place the panels at their slots in the next frame
+  bool show_live_page_ = false;        // the stop ends on the Live GPU page
+  std::string copied_command_;         // the last "Copy as command", for --dump-state
 };
 
 }  // namespace gui

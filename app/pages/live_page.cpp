@@ -7,6 +7,7 @@
 #include <sstream>
 #include <utility>
 
+#include "app/cli/asset_paths.h"
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
 #include "sim/teaching.h"
@@ -71,6 +72,10 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string&) { return Cancel(); });
   add("live-load", "Load results", "Show saved results (CSV or JSON, the panel's or tilescope bench's) in place of the current ones.", {},
       [this](const std::string& path) { return Load(path); });
+  add("live-shipped", "Show the shipped H100 run",
+      "Without a GPU here: show the H100 sweep shipped with TileScope (assets/results/h100-bench.json), saying so. "
+      "With one: say that Ctrl+R runs the sweep here.",
+      {}, [this](const std::string&) { return ShowShippedRun(); });
   add("live-export-csv", "Export results as CSV", "Save the results as CSV (the format of tilescope bench --csv).", {},
       [this](const std::string& path) { return Export(path, ".csv"); });
   add("live-export-json", "Export results as JSON", "Save the results as JSON (the format of tilescope bench --json).", {},
@@ -266,6 +271,16 @@ std::optional<std::string> LivePage::Load(const std::string& path) {
   panel_.file_path = path;
   // The provenance line above the plot says what was loaded; no second message repeats it.
   return Report(std::nullopt, "");
+}
+
+// A lesson's tour ends here; a classroom PC without a GPU still sees a real run, named as such.
+std::optional<std::string> LivePage::ShowShippedRun() {
+  if (gpu_.available) return Report(std::nullopt, "this machine has a GPU: Ctrl+R runs the sweep here");
+  const cli::AssetFolder assets = cli::FindAssetFolder();
+  if (assets.path.empty()) return Report("the shipped H100 run is missing: assets " + assets.Describe(), "");
+  const std::string path = assets.path + "/results/h100-bench.json";
+  if (auto error = Load(path)) return error;
+  return Report(std::nullopt, "no GPU here (" + gpu_.reason + "): showing the H100 run shipped with TileScope, " + path);
 }
 
 std::optional<std::string> LivePage::Export(const std::string& path, const char* extension) {

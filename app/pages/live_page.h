@@ -35,6 +35,7 @@ class LivePage : public Page {
   std::optional<std::string> Run(const std::string& save_to);
   std::optional<std::string> Cancel();
   std::optional<std::string> Load(const std::string& path);
+  std::optional<std::string> ShowShippedRun();
   std::optional<std::string> Export(const std::string& path, const char* extension);
   std::optional<std::string> ExportPng(const std::string& path);
   std::optional<std::string> SetKernels(const std::string& list);

@@ -258,7 +258,15 @@ void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
   ImGui::TableNextColumn();
   if (is_barrier || is_guard) DrawSwitch(frame, snapshot, line);
   ImGui::TableNextColumn();
-  gui::TextDisabled("%3d", line);
+  const bool tour_line = std::any_of(tour_lines.begin(), tour_lines.end(), [&](sim::Op op) {
+    return static_cast<std::size_t>(op) < source.op_lines.size() && source.op_lines[static_cast<std::size_t>(op)] == line;
+  });
+  if (tour_line) {
+    gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kReddishPurple), "\u2605%d", line);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The tour's stop points at this line");
+  } else {
+    gui::TextDisabled("%3d", line);
+  }
   ImGui::TableNextColumn();
   const auto waiting = marks.waiting.find(line);
   gui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ", marks.just_ran.count(line) ? kGlyphJustRan : " ",

@@ -15,6 +15,9 @@
 namespace gui {
 
 struct KernelSourcePanel {
+  // The lines a tour's stop points at, by the kernel's `// model:` names: marked ★ beside
+  // their line number. Set by the lesson page, empty off a tour.
+  std::vector<sim::Op> tour_lines;
   // `picked`: the thread the user selected, or nullptr to follow the unit that ran last.
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked, bool side_by_side);
   // What the panel marks, for --dump-state.

@@ -124,6 +124,7 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
                          const std::vector<float>& reference) {
   CountC(snapshot, reference);
   DrawSummary(snapshot);
+  DrawTourNote();
 
   const sim::Geometry& g = snapshot.geometry();
   Layout layout;
@@ -147,9 +148,11 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
   DrawMatrix(layout, MatrixId::kC, snapshot, reference);
   DrawOutlines(layout, snapshot);
   DrawStepMarks(layout, snapshot);
+  DrawTourCells(layout);
   ImGui::Dummy(ImVec2(layout.cell * static_cast<float>(padded_k + padded_n) + gap,
                       labels_height + gap + layout.cell * static_cast<float>(padded_k + padded_m)));
   HandleHover(layout, snapshot, reference);
+  HandlePick(frame, layout);
   DrawEditor(frame);
 }
 
@@ -366,6 +369,50 @@ void MatricesPanel::DrawOutlines(const Layout& layout, const sim::Snapshot& snap
 }
 
 // Elements of A and B loaded from global memory this step, and elements of C stored.
+void MatricesPanel::DrawTourCells(const Layout& layout) {
+  figures_.tour_framed.clear();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float thickness = std::max(3.0f, layout.cell * 0.14f);
+  for (const sim::CellRef& cell : tour_cells) {
+    MatrixId id = MatrixId::kC;
+    if (cell.space == sim::CellSpace::kA) id = MatrixId::kA;
+    else if (cell.space == sim::CellSpace::kB) id = MatrixId::kB;
+    else if (cell.space != sim::CellSpace::kC) continue;  // As and Bs: the Shared tiles panel's
+    if (!layout.Inside(id, cell.row, cell.col)) continue;
+    const ImVec2 min = layout.CellMin(id, cell.row, cell.col);
+    const ImVec2 max = layout.CellMax(id, cell.row, cell.col);
+    draw->AddRect(ImVec2(min.x + thickness * 0.5f, min.y + thickness * 0.5f),
+                  ImVec2(max.x - thickness * 0.5f, max.y - thickness * 0.5f), palette::kReddishPurple, 0.0f, 0,
+                  thickness);
+    figures_.tour_framed.push_back(sim::CellText(cell));
+  }
+}
+
+void MatricesPanel::HandlePick(const FrameContext& frame, const Layout& layout) {
+  if (!pick_space || !ImGui::IsWindowHovered() || !ImGui::IsMouseClicked(ImGuiMouseButton_Left)) return;
+  const std::pair<sim::CellSpace, MatrixId> spaces[] = {
+      {sim::CellSpace::kA, MatrixId::kA}, {sim::CellSpace::kB, MatrixId::kB}, {sim::CellSpace::kC, MatrixId::kC}};
+  for (const auto& [space, id] : spaces) {
+    int row = 0;
+    int col = 0;
+    if (space != *pick_space || !layout.Hit(ImGui::GetMousePos(), id, row, col) || !layout.Inside(id, row, col)) continue;
+    frame.actions.Push("guide-pick-cell", sim::CellText({space, row, col}));
+    editor_.open_requested = false;  // the click answers the question; it does not edit the value
+  }
+}
+
+// Above the grids, so they size to the room left: the frame's colour is named in words too.
+void MatricesPanel::DrawTourNote() {
+  std::string names;
+  for (const sim::CellRef& cell : tour_cells) {
+    if (cell.space == sim::CellSpace::kAs || cell.space == sim::CellSpace::kBs) continue;
+    names += (names.empty() ? "" : " ") + sim::CellText(cell);
+  }
+  if (names.empty()) return;
+  gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(palette::kReddishPurple), "Framed thick by the tour: %s",
+                          names.c_str());
+}
+
 void MatricesPanel::DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot) {
   figures_.marked.clear();
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -491,6 +538,7 @@ void MatricesPanel::DumpState(nlohmann::json& state) const {
   out["marked_this_step"] = figures_.marked;
   out["outlined_block"] = figures_.block;
   out["outlined_phase"] = figures_.phase;
+  out["tour_framed"] = figures_.tour_framed;
 }
 
 }  // namespace gui

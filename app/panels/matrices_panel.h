@@ -16,10 +16,17 @@
 #include "app/gui/frame_context.h"
 #include "sim/lesson_config.h"
 #include "sim/snapshot.h"
+#include "sim/tour.h"
 
 namespace gui {
 
 struct MatricesPanel {
+  // The cells a tour's stop points at (those of A, B and C), framed thick in reddish purple
+  // and named under the summary; set by the lesson page, empty off a tour.
+  std::vector<sim::CellRef> tour_cells;
+  // While a tour's question asks for cells of A, B or C: a click on one of that matrix adds it
+  // to (or takes it from) the answer, through the guide-pick-cell action, instead of editing it.
+  std::optional<sim::CellSpace> pick_space;
 
   // `reference` is the correct product of the lesson's A and B (Simulation::reference()).
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference);
@@ -33,6 +40,7 @@ struct MatricesPanel {
     int not_started = 0, partial = 0, final = 0, wrong = 0;
     std::vector<std::string> marked;   // elements read or stored this step: "A[0][1]"
     int block = 0, phase = 0;          // whose tiles are outlined
+    std::vector<std::string> tour_framed;  // the tour's cells drawn framed: "C[0][0]"
   };
 
  private:
@@ -51,6 +59,9 @@ struct MatricesPanel {
                   const std::vector<float>& reference);
   void DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot);
+  void DrawTourCells(const Layout& layout);
+  void DrawTourNote();
+  void HandlePick(const FrameContext& frame, const Layout& layout);
   void HandleHover(const Layout& layout, const sim::Snapshot& snapshot, const std::vector<float>& reference);
   void DrawEditor(const FrameContext& frame);
 

@@ -84,13 +84,15 @@ CellDetail FitDetail(const sim::Snapshot& snapshot, int block, float width) {
 
 }  // namespace
 
-void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected, bool presentation) {
+void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected) {
+  const bool presentation = frame.presentation;
   if (snapshot.geometry().naive) {
     gui::TextWrapped("The naive kernel uses no shared memory: every product reads A and B from global memory.");
     return;
   }
   block_ = selected.block;
   fresh_ = stale_ = never_written_ = ahead_ = 0;
+  tour_framed_.clear();
   const sim::Block& info = snapshot.blocks()[static_cast<std::size_t>(block_)];
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   const int phase = snapshot.BlockPhase(block_);
@@ -99,6 +101,16 @@ void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected, b
                    sim::Coordinates(thread.tx, thread.ty).c_str());
   SameLineIfFits("(legend)");
   DrawLegend();
+  std::string tour_names;  // the frame's colour is named in words too
+  for (const sim::CellRef& cell : tour_cells) {
+    if (cell.space == sim::CellSpace::kAs || cell.space == sim::CellSpace::kBs) {
+      tour_names += (tour_names.empty() ? "" : " ") + sim::CellText(cell);
+    }
+  }
+  if (!tour_names.empty()) {
+    gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(palette::kReddishPurple), "Framed thick by the tour: %s",
+                            tour_names.c_str());
+  }
   const sim::Geometry& g = snapshot.geometry();
   const float gap = ImGui::GetFontSize();
   const float wanted = ImGui::CalcTextSize("-0.000000 old").x + 2.0f * ImGui::GetStyle().FramePadding.x;
@@ -113,13 +125,14 @@ void SharedTilesPanel::Draw(const sim::Snapshot& snapshot, ThreadRef selected, b
   const CellDetail detail =
       text_fits ? FitDetail(snapshot, selected.block, cell_width - ImGui::GetStyle().FramePadding.x) : CellDetail::kNone;
   detail_ = detail;
-  DrawTile("As", snapshot, selected, sim::TileId::kAs, cell_width, cell_height, detail);
+  DrawTile(frame, "As", snapshot, selected, sim::TileId::kAs, cell_width, cell_height, detail);
   ImGui::SameLine(0.0f, gap);
-  DrawTile("Bs", snapshot, selected, sim::TileId::kBs, cell_width, cell_height, detail);
+  DrawTile(frame, "Bs", snapshot, selected, sim::TileId::kBs, cell_width, cell_height, detail);
 }
 
-void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id,
-                                float cell_width, float cell_height, CellDetail detail) {
+void SharedTilesPanel::DrawTile(const FrameContext& frame, const char* name, const sim::Snapshot& snapshot,
+                                ThreadRef selected, sim::TileId id, float cell_width, float cell_height,
+                                CellDetail detail) {
   const sim::SharedTile tile = snapshot.tile(selected.block, id);
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   ImGui::BeginGroup();
@@ -148,6 +161,14 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
       if (!Marked(detail) && freshness != CellFreshness::kFresh && freshness != CellFreshness::kNeverWritten) {
         draw->AddLine(min, max, FreshnessColour(freshness), 1.0f);
       }
+      const sim::CellSpace space = id == sim::TileId::kAs ? sim::CellSpace::kAs : sim::CellSpace::kBs;
+      if (std::find(tour_cells.begin(), tour_cells.end(), sim::CellRef{space, row, col}) != tour_cells.end()) {
+        const float thickness = std::max(3.0f, std::min(cell_width, cell_height) * 0.12f);
+        draw->AddRect(ImVec2(min.x + thickness * 0.5f, min.y + thickness * 0.5f),
+                      ImVec2(max.x - thickness * 0.5f, max.y - thickness * 0.5f), palette::kReddishPurple, 0.0f, 0,
+                      thickness);
+        tour_framed_.push_back(sim::CellText({space, row, col}));
+      }
       if (ImGui::IsMouseHoveringRect(min, max) && ImGui::IsWindowHovered()) {
         hovered_row = row;
         hovered_col = col;
@@ -171,6 +192,10 @@ void SharedTilesPanel::DrawTile(const char* name, const sim::Snapshot& snapshot,
   ImGui::Dummy(ImVec2(cell_width * static_cast<float>(tile.cols), cell_height * static_cast<float>(tile.rows)));
   ImGui::EndGroup();
   if (hovered_row < 0) return;
+  const sim::CellSpace space = id == sim::TileId::kAs ? sim::CellSpace::kAs : sim::CellSpace::kBs;
+  if (pick_space == space && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+    frame.actions.Push("guide-pick-cell", sim::CellText({space, hovered_row, hovered_col}));
+  }
   const sim::SharedCell& cell = tile.at(hovered_row, hovered_col);
   if (!cell.written()) {
     ImGui::SetTooltip("%s[%d][%d]: never written (holds a poison value, shown as ?)", name, hovered_row, hovered_col);
@@ -188,6 +213,7 @@ void SharedTilesPanel::DumpState(nlohmann::json& state) const {
   out["stale"] = stale_;
   out["never_written"] = never_written_;
   out["ahead"] = ahead_;
+  out["tour_framed"] = tour_framed_;
   // As and Bs share one detail; colours only when not even a short value fits a cell.
   const char* drawn_as = detail_ == CellDetail::kNone                                               ? "colours only"
                          : detail_ == CellDetail::kShort || detail_ == CellDetail::kShortMarked ? "short values"

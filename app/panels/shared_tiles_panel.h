@@ -6,8 +6,14 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
 #include "sim/snapshot.h"
+#include "sim/tour.h"
 
 namespace gui {
 
@@ -18,15 +24,22 @@ namespace gui {
 enum class CellDetail { kFullMarked, kShortMarked, kFull, kShort, kNone };
 
 struct SharedTilesPanel {
+  // The cells of As and Bs a tour's stop points at: framed thick in reddish purple. Set by
+  // the lesson page, empty off a tour.
+  std::vector<sim::CellRef> tour_cells;
+  // While a tour's question asks for cells of As or Bs: a click on one of that tile adds it to
+  // (or takes it from) the answer, through the guide-pick-cell action.
+  std::optional<sim::CellSpace> pick_space;
   // In presentation mode the tiles fit the panel's height too: a room cannot scroll.
-  void Draw(const sim::Snapshot& snapshot, ThreadRef selected, bool presentation);
+  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef selected);
   void DumpState(nlohmann::json& state) const;
 
  private:
-  void DrawTile(const char* name, const sim::Snapshot& snapshot, ThreadRef selected, sim::TileId id, float cell_width,
-                float cell_height, CellDetail detail);
+  void DrawTile(const FrameContext& frame, const char* name, const sim::Snapshot& snapshot, ThreadRef selected,
+                sim::TileId id, float cell_width, float cell_height, CellDetail detail);
 
   int block_ = 0;
+  std::vector<std::string> tour_framed_;  // last frame's framed cells, for --dump-state
   int fresh_ = 0, stale_ = 0, never_written_ = 0, ahead_ = 0;  // cells of both tiles, last frame
   CellDetail detail_ = CellDetail::kFullMarked;  // how the cells were drawn last frame
 };

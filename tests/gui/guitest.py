@@ -27,13 +27,22 @@ def check(condition, message):
 
 
 class Run:
-    """One run of the app: its folder, settings folder, exit status and output."""
+    """One run of the app: its folder, settings folder, exit status and output.
 
-    def __init__(self, binary, config_home=None):
+    A lesson with a tour (lesson 1, `default`) opens at its stop with only that stop's panels;
+    tests of the whole window start, unless `tour` is set, from the settings of a user who
+    left the tour once (G), so every lesson opens with every panel."""
+
+    def __init__(self, binary, config_home=None, tour=False):
         self.binary = binary
         self.dir = tempfile.mkdtemp(prefix="tilescope-gui-")
+        fresh = config_home is None
         self.config_home = config_home or os.path.join(self.dir, "config")
         os.makedirs(self.config_home, exist_ok=True)
+        if fresh and not tour:
+            os.makedirs(os.path.join(self.config_home, "tilescope"))
+            with open(os.path.join(self.config_home, "tilescope", "settings.json"), "w") as f:
+                json.dump({"version": 1, "panels": {"guide": {"follow": False}}}, f)
         self.env = dict(os.environ, XDG_CONFIG_HOME=self.config_home)
         self.screenshot = os.path.join(self.dir, "shot.png")
         self.state_file = os.path.join(self.dir, "state.json")

@@ -38,7 +38,7 @@ def test_presentation_survives_restart(binary):
 def test_corrupt_settings_reported_and_replaced(binary):
     run = Run(binary)
     settings_dir = os.path.join(run.config_home, "tilescope")
-    os.makedirs(settings_dir)
+    os.makedirs(settings_dir, exist_ok=True)
     with open(os.path.join(settings_dir, "settings.json"), "w") as f:
         f.write('{"window": {"width": 900, "height"')  # Truncated mid-write.
     status, output = run.app("--frames", "3")

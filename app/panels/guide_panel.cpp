@@ -1,0 +1,221 @@
+#include "app/panels/guide_panel.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+
+#include "app/gui/palette.h"
+#include "app/gui/text_item.h"
+
+namespace gui {
+namespace {
+
+ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+
+const char* KindName(GuideQuestionKind kind) {
+  switch (kind) {
+    case GuideQuestionKind::kNone: return "none";
+    case GuideQuestionKind::kNumber: return "number";
+    case GuideQuestionKind::kChoice: return "choice";
+    case GuideQuestionKind::kCells: return "cells";
+  }
+  return "none";
+}
+
+bool Asking(const GuideView& view) {
+  return view.kind != GuideQuestionKind::kNone && !view.lecturer && !view.reveal;
+}
+
+}  // namespace
+
+void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
+  if (view.stops == 0) {
+    gui::TextWrapped("This lesson has no tour. Open one that has (File \u2192 lessons, or --lesson default) to be "
+                     "guided stop by stop.");
+    return;
+  }
+  if (view.stop != shown_stop_ || view.lesson != shown_lesson_) {
+    shown_stop_ = view.stop;
+    shown_lesson_ = view.lesson;
+    draft_.fill('\0');
+    highlighted_ = 0;
+    focus_field_ = Asking(view);  // the keys go to the answer as soon as the question is on screen
+  }
+  DrawHeader(view);
+  if (!view.edited.empty()) gui::TextWrappedColored(Colour(palette::kOrange), "%s", view.edited.c_str());
+  ImGui::Separator();
+  gui::TextWrapped("%s", view.text.c_str());
+  if (!view.quote.empty()) {
+    ImGui::Spacing();
+    gui::TextWrappedColored(Colour(palette::kOrange), "%s claims: \u201C%s\u201D", view.quote_source.c_str(),
+                            view.quote.c_str());
+    for (const std::string& check : view.claim_checks) gui::TextWrapped("\u2022 %s", check.c_str());
+  }
+  if (view.kind != GuideQuestionKind::kNone) {
+    ImGui::Spacing();
+    ImGui::Separator();
+    DrawQuestion(frame, view);
+  }
+  ImGui::Spacing();
+  DrawKeys(view);
+}
+
+void GuidePanel::DrawHeader(const GuideView& view) {
+  gui::Text("Stop %d of %d", view.stop + 1, view.stops);
+  if (!view.title.empty()) {
+    const std::string title = "\u00B7 " + view.title;
+    SameLineIfFits(title.c_str());
+    gui::TextWrapped("%s", title.c_str());
+  }
+  char score[96];
+  std::snprintf(score, sizeof score, "score %d of %d (%d question%s in this lesson)", view.right, view.answered,
+                view.questions, view.questions == 1 ? "" : "s");
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  gui::TextWrapped("%s", score);
+  ImGui::PopStyleColor();
+  if (view.lecturer) gui::TextWrappedColored(Colour(palette::kSkyBlue), "lecturer mode: questions off (T)");
+}
+
+void GuidePanel::DrawQuestion(const FrameContext& frame, const GuideView& view) {
+  if (view.lecturer) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("Question: %s", view.question.c_str());
+    ImGui::PopStyleColor();
+    gui::TextWrapped("(asked of students; off in lecturer mode, so the tour goes on without an answer)");
+    if (view.reveal) DrawReveal(*view.reveal);
+    return;
+  }
+  gui::TextWrapped("Predict: %s", view.question.c_str());
+  if (view.kind == GuideQuestionKind::kChoice) {
+    for (int i = 0; i < static_cast<int>(view.choices.size()); ++i) {
+      const bool marked = Asking(view) && i == highlighted_;
+      char line[16];
+      std::snprintf(line, sizeof line, "%s%d.", marked ? "\u25B6 " : "   ", i + 1);
+      gui::Text("%s", line);
+      ImGui::SameLine();
+      if (marked) {
+        gui::TextWrappedColored(Colour(palette::kSkyBlue), "%s", view.choices[static_cast<std::size_t>(i)].c_str());
+      } else {
+        gui::TextWrapped("%s", view.choices[static_cast<std::size_t>(i)].c_str());
+      }
+    }
+  } else if (view.kind == GuideQuestionKind::kCells && !view.cells_hint.empty() && !view.reveal) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("Type %s", view.cells_hint.c_str());
+    ImGui::PopStyleColor();
+  }
+  if (view.reveal) {
+    DrawReveal(*view.reveal);
+  } else {
+    DrawAnswerField(frame, view);
+  }
+}
+
+// One field for every kind of answer, so a script's `guide-answer TEXT` and a student's typing
+// go the same way; Enter with the field empty sends the highlighted choice.
+void GuidePanel::DrawAnswerField(const FrameContext& frame, const GuideView& view) {
+  const int choices = static_cast<int>(view.choices.size());
+  if (field_active_ && view.kind == GuideQuestionKind::kChoice && choices > 0) {
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) highlighted_ = (highlighted_ + choices - 1) % choices;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) highlighted_ = (highlighted_ + 1) % choices;
+  }
+  const char* hint = view.kind == GuideQuestionKind::kNumber   ? "type the number, then Enter"
+                     : view.kind == GuideQuestionKind::kChoice ? "a digit, or \u2191/\u2193, then Enter"
+                                                               : "cells, then Enter";
+  if (focus_field_) {
+    ImGui::SetKeyboardFocusHere();
+    focus_field_ = false;
+  }
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 14.0f));
+  const bool sent = ImGui::InputTextWithHint("##answer", hint, draft_.data(), draft_.size(),
+                                             ImGuiInputTextFlags_EnterReturnsTrue);
+  RecordItem(hint);
+  field_active_ = ImGui::IsItemActive();
+  if (!sent) return;
+  std::string answer(draft_.data());
+  if (answer.find_first_not_of(' ') == std::string::npos && view.kind == GuideQuestionKind::kChoice) {
+    answer = std::to_string(highlighted_ + 1);
+  }
+  frame.actions.Push("guide-answer", answer);
+  draft_.fill('\0');
+}
+
+void GuidePanel::DrawReveal(const GuideView::Reveal& reveal) {
+  ImGui::Spacing();
+  if (reveal.correct) {
+    gui::TextWrappedColored(Colour(palette::kBluishGreen), "%s Right: %s", palette::kGlyphCheck, reveal.right.c_str());
+  } else {
+    gui::TextWrappedColored(Colour(palette::kVermillion), "%s Your answer: %s", palette::kGlyphCross,
+                            reveal.yours.c_str());
+    gui::TextWrappedColored(Colour(palette::kBluishGreen), "%s The model's answer: %s", palette::kGlyphCheck,
+                            reveal.right.c_str());
+  }
+  if (!reveal.why.empty()) gui::TextWrapped("Why: %s", reveal.why.c_str());
+}
+
+void GuidePanel::DrawKeys(const GuideView& view) {
+  if (view.held) {
+    gui::TextWrappedColored(Colour(palette::kOrange), "Answer to go on (the next stop waits for your prediction).");
+    return;
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  if (view.stop + 1 < view.stops) {
+    gui::TextWrapped("N / PageDown: next stop \u00B7 P / PageUp: back");
+  } else {
+    gui::TextWrapped("The last stop. P / PageUp: back");
+  }
+  ImGui::PopStyleColor();
+}
+
+void GuidePanel::ToggleCell(const std::string& cell) {
+  std::istringstream words(draft_.data());
+  std::string kept;
+  bool removed = false;
+  for (std::string word; words >> word;) {
+    if (word == cell) {
+      removed = true;
+    } else {
+      kept += (kept.empty() ? "" : " ") + word;
+    }
+  }
+  if (!removed) kept += (kept.empty() ? "" : " ") + cell;
+  if (kept.size() >= draft_.size()) return;  // the field is full: the click is ignored
+  draft_.fill('\0');
+  std::copy(kept.begin(), kept.end(), draft_.begin());
+  focus_field_ = true;  // Enter sends it
+}
+
+nlohmann::json GuidePanel::Describe(const GuideView& view) const {
+  nlohmann::json out = {{"lesson", view.lesson},
+                        {"stop", view.stop + 1},
+                        {"stops", view.stops},
+                        {"title", view.title},
+                        {"text", view.text},
+                        {"quote", view.quote},
+                        {"quote_source", view.quote_source},
+                        {"claim_checks", view.claim_checks},
+                        {"edited", view.edited},
+                        {"question", view.kind == GuideQuestionKind::kNone ? nlohmann::json(nullptr)
+                                                                           : nlohmann::json(view.question)},
+                        {"question_kind", KindName(view.kind)},
+                        {"choices", view.choices},
+                        {"lecturer", view.lecturer},
+                        {"held", view.held},
+                        {"score", {{"right", view.right}, {"answered", view.answered}, {"questions", view.questions}}},
+                        {"answer_field", {{"draft", std::string(draft_.data())},
+                                          {"active", field_active_},
+                                          {"highlighted_choice", highlighted_ + 1}}}};
+  if (view.reveal) {
+    out["answer"] = {{"state", view.reveal->correct ? "right" : "wrong"},
+                     {"yours", view.reveal->yours},
+                     {"right", view.reveal->right},
+                     {"why", view.reveal->why}};
+  } else {
+    out["answer"] = {{"state", Asking(view) ? "waiting" : "none"}};
+  }
+  return out;
+}
+
+}  // namespace gui

@@ -1,0 +1,223 @@
+"""Lesson 1's tour as a student meets it: real X key events only (xdotool) go from stop to stop,
+are held at a question until it is answered, answer one question right and one wrong, and the
+Guide panel shows each reveal and the score, which survive a restart. A stop's focus shows only
+its panels and selects its block; --stop N opens at stop N and a bad N is refused, naming it.
+
+What is right is never written here: a scripted run answers each question once with a
+placeholder and reads the model's answer from the reveal."""
+import json
+import os
+import re
+
+from guitest import Run, check, run_tests
+
+LESSONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "lessons")
+SIZE = ["--width", "1920", "--height", "1080"]
+
+
+def tour(name="default"):
+    with open(os.path.join(LESSONS, name + ".json")) as f:
+        return json.load(f)["tour"]
+
+
+def question_stops(stops):
+    return [i for i, stop in enumerate(stops) if "question" in stop]
+
+
+def placeholder(stop):
+    """An answer the question accepts, right or not."""
+    kind = stop["question"]["kind"]
+    if kind == "number":
+        return "0"
+    if kind == "choice":
+        return "1"
+    space = re.search(r"\b(As|Bs|A|B|C)\[", stop["question"]["prompt"] + " " + stop["question"].get("why", ""))
+    return (space.group(1) if space else "C") + "[0][0]"
+
+
+def model_answers(binary, stops, wanted):
+    """The model's right answer at each stop of `wanted` (0-based), as the reveal shows it."""
+    run = Run(binary, tour=True)
+    script, dumps = [], {}
+    for i in wanted:
+        dumps[i] = os.path.join(run.dir, "stop%d.json" % (i + 1))
+        script += ["guide-stop %d" % (i + 1), "guide-answer " + placeholder(stops[i]), "wait 2",
+                   "dump-state " + dumps[i], "wait 1"]
+    status, _ = run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions", "; ".join(script))
+    check(status == 0, "the scripted run answers every question")
+    answers = {}
+    for i, path in dumps.items():
+        with open(path) as f:
+            guide = json.load(f)["guide"]
+        check(guide["stop"] == i + 1 and guide["answer"]["state"] in ("right", "wrong"),
+              "stop %d's question is answered and revealed: %s" % (i + 1, guide["answer"]))
+        answers[i] = guide
+    return answers
+
+
+def typed(guide, right):
+    """What to type at a stop for a right (or a wrong) answer, from the model's reveal."""
+    shown = guide["answer"]["right"]
+    kind = guide["question_kind"]
+    if kind == "number":
+        value = float(shown.replace("\u00d7", ""))
+        return ("%g" % value) if right else ("%g" % (value + 1000))
+    if kind == "choice":
+        index = next(i for i, text in enumerate(guide["choices"]) if text.startswith(shown) or shown.startswith(text)
+                     or shown == str(i + 1))
+        return str(index + 1 if right else (index + 1) % len(guide["choices"]) + 1)
+    cells = shown.replace(",", " ").split()
+    if right:
+        return " ".join(cells)
+    space = cells[0][:cells[0].index("[")]
+    other = next("%s[%d][%d]" % (space, r, c) for r in range(4) for c in range(4)
+                 if "%s[%d][%d]" % (space, r, c) not in cells)
+    return other
+
+
+def key(name):
+    return 'xdotool key --window "$win" %s; sleep 0.6' % name
+
+
+def type_text(text):
+    return 'xdotool type --window "$win" "%s"; sleep 0.4' % text
+
+
+def test_lesson1_by_keys(binary):
+    stops = tour()
+    asked = question_stops(stops)
+    check(len(asked) >= 2, "lesson 1 asks at least two questions (stops %s)" % [i + 1 for i in asked])
+    first, second = asked[0], asked[1]
+    answers = model_answers(binary, stops, [first, second])
+    right_text = typed(answers[first], True)
+    wrong_text = typed(answers[second], False)
+
+    run = Run(binary, tour=True)
+    events = []
+    # To the first question stop; its answer field takes the keys on arrival.
+    events += [key("Next")] * first
+    # Held: leave the field (Esc) and ask for the next stop: it waits for the answer.
+    events += [key("Escape"), key("Next"), key("Return"), type_text(right_text), key("Return")]
+    # On to the second question (PageDown and N both go on), answered wrong.
+    for i in range(second - first):
+        events.append(key("n" if i % 2 else "Next"))
+    events += [type_text(wrong_text), key("Return"), "sleep 0.5"]
+    status = run.interact(["--lesson", "default"] + SIZE, events, timeout=240)
+    check(status == 0, "the app quits on a real Ctrl+Q")
+    state = run.state()
+    guide = state["guide"]
+    check(any("answer stop %d's question first" % (first + 1) in n["text"] for n in state["notifications"]),
+          "the next stop was held back until stop %d was answered" % (first + 1))
+    check(guide["stop"] == second + 1 and guide["stops"] == len(stops),
+          "the keys went to stop %d of %d: %s" % (second + 1, len(stops), guide["stop"]))
+    check(guide["answer"]["state"] == "wrong" and guide["answer"]["yours"].split() == wrong_text.split(),
+          "stop %d's reveal says wrong and shows the student's own answer: %s" % (second + 1, guide["answer"]))
+    check(guide["answer"]["right"] == answers[second]["answer"]["right"],
+          "the reveal shows the model's answer %s" % guide["answer"]["right"])
+    check(guide["score"]["right"] == 1 and guide["score"]["answered"] == 2,
+          "the score is 1 right of 2 answered: %s" % guide["score"])
+    with open(os.path.join(run.config_home, "tilescope", "settings.json")) as f:
+        saved = json.load(f)["panels"]["guide"]
+    check(saved["lessons"]["default"]["stop"] == second + 1 and len(saved["lessons"]["default"]["answers"]) == 2,
+          "the settings keep the stop and both answers: %s" % saved["lessons"]["default"])
+
+    again = Run(binary, config_home=run.config_home, tour=True)
+    status, _ = again.app(*SIZE, "--frames", "3")
+    guide = again.state()["guide"]
+    check(status == 0 and guide["lesson"] == "default" and guide["stop"] == second + 1,
+          "a restart without --lesson reopens lesson 1 at stop %d: %s" % (second + 1, guide["stop"]))
+    check(guide["score"] == {"right": 1, "answered": 2, "questions": len(asked)} and guide["answer"]["state"] == "wrong",
+          "and keeps the score and the reveal: %s" % guide["score"])
+
+
+def test_focus(binary):
+    stops = tour()
+    index = next(i for i, s in enumerate(stops) if s.get("panels") and s.get("block") and i > 0)
+    stop = stops[index]
+    for mode in ([], ["--presentation"]):
+        run = Run(binary, tour=True)
+        status, _ = run.app(*SIZE, "--lesson", "default", "--stop", str(index + 1), "--frames", "5", *mode)
+        state = run.state()
+        guide = state["guide"]
+        label = "stop %d%s" % (index + 1, " in presentation" if mode else "")
+        check(status == 0 and guide["stop"] == index + 1, "%s: --stop opens there" % label)
+        wanted = set(stop["panels"]) | {"guide"}
+        visible = {name for name, p in state["lesson_panels"].items() if p.get("visible")}
+        check(visible == wanted, "%s: only the stop's panels are shown: %s (the stop names %s)"
+              % (label, sorted(visible), sorted(wanted)))
+        x, y = stop["block"]
+        tiles = state["lesson_panels"]["shared_tiles"]
+        # Blocks are numbered row by row of the grid (blockIdx.y, then x); the lesson is 4x4 with TILE 2.
+        check(guide["selected"]["block"] == y * 2 + x, "%s: block (%d,%d) is selected: %s" % (label, x, y, guide["selected"]))
+        if "shared_tiles" in wanted:
+            check(tiles["block"] == y * 2 + x, "%s: Shared tiles shows block (%d,%d)" % (label, x, y))
+        if stop.get("cells"):
+            framed = set(state["lesson_panels"]["matrices"].get("tour_framed", [])) | set(tiles.get("tour_framed", []))
+            shown = {c for c in stop["cells"] if (c.startswith(("As", "Bs")) and "shared_tiles" in wanted)
+                     or (not c.startswith(("As", "Bs")) and "matrices" in wanted)}
+            check(shown <= framed, "%s: the stop's cells are framed: %s" % (label, sorted(framed)))
+        clipped = {n: p["clipped_text"] for n, p in state["lesson_panels"].items() if p.get("visible") and p["clipped_text"]}
+        check(not clipped, "%s: no text cut off %s" % (label, clipped))
+
+
+def test_open_at_stop(binary):
+    stops = tour()
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "default", "--stop", "2", "--frames", "3", "--actions", "copy-command")
+    guide = run.state()["guide"]
+    check(status == 0 and guide["stop"] == 2, "--stop 2 opens at stop 2")
+    check(guide["copied_command"] == "tilescope --lesson default --stop 2",
+          "Copy as command gives the command that reopens it: %s" % guide["copied_command"])
+    check("copied to the clipboard" in run.state()["status_bar"], "the status bar says so")
+    for bad, says in (("0", "too small"), ("-1", "too small"), ("two", "not a whole number"),
+                      (str(len(stops) + 1), "past the end")):
+        run = Run(binary, tour=True)
+        status, output = run.app(*SIZE, "--lesson", "default", "--stop", bad, "--frames", "3")
+        check(status == 2 and "--stop" in output and says in output,
+              "--stop %s is refused with a message naming it (%s)" % (bad, says))
+    run = Run(binary, tour=True)
+    status, output = run.app(*SIZE, "--lesson", "default", "--step", "100000", "--frames", "3")
+    check(status == 2 and "--step 100000 is past the end" in output, "--step past the end is refused")
+
+
+def test_lecturer_mode(binary):
+    """T (guide-lecturer) turns questions off: the tour goes past a question stop unanswered,
+    the score stays empty, and the switch survives a restart."""
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions", "guide-lecturer; guide-next; guide-next")
+    guide = run.state()["guide"]
+    check(status == 0 and guide["lecturer"] and guide["stop"] == 3 and guide["score"]["answered"] == 0,
+          "lecturer mode goes from stop 1 to 3 past unanswered questions: stop %d, %s" % (guide["stop"], guide["score"]))
+    again = Run(binary, config_home=run.config_home, tour=True)
+    again.app(*SIZE, "--frames", "3")
+    check(again.state()["guide"]["lecturer"], "lecturer mode survives a restart")
+
+
+def test_stop_edits_and_live_page(binary):
+    """A stop with lesson edits runs the lesson so edited; a stop naming live_gpu ends on the
+    Live GPU page, which without a GPU here shows the H100 run shipped in assets/results."""
+    stops = tour("two_barriers")
+    index = next(i for i, s in enumerate(stops) if s.get("edits"))
+    edits = dict(word.split("=") for word in stops[index]["edits"].split())
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "two_barriers", "--stop", str(index + 1), "--frames", "3")
+    state = run.state()
+    lesson, guide = state["lesson"], state["guide"]
+    check(status == 0 and guide["stop"] == index + 1 and guide["edited"] == "",
+          "two_barriers stop %d opens on its own lesson, no edit noted" % (index + 1))
+    check(all(str(lesson[key]) == value for key, value in edits.items() if key in lesson),
+          "the stop's edits %s are the running lesson's: %s" % (stops[index]["edits"], {k: lesson.get(k) for k in edits}))
+    live = len(tour("cublas"))
+    check("live_gpu" in tour("cublas")[-1]["panels"], "the cublas lesson's last stop names the Live GPU page")
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", "cublas", "--stop", str(live), "--frames", "5")
+    state = run.state()
+    check(status == 0 and state["page"] == "live", "its last stop ends on the Live GPU page")
+    if not state["live"]["device"].get("available"):
+        check(state["live"]["loaded_from"].endswith("assets/results/h100-bench.json") and
+              "shipped" in state["live"]["message"],
+              "without a GPU it shows the shipped H100 run and says so: %s" % state["live"]["message"])
+
+
+if __name__ == "__main__":
+    run_tests(globals())
