@@ -5,13 +5,13 @@
 
 #include <algorithm>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 
 #include "app/gui/about.h"
 #include "app/gui/palette.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/theme.h"
+#include "sim/atomic_file.h"
 
 namespace gui {
 namespace {
@@ -26,6 +26,10 @@ constexpr float kMinFontSize = 11.0f;
 constexpr float kMaxFontSize = 48.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMinFramesForScreenshot = 3;
+// Exit statuses, as the command line's: a bad option or script is a usage error; an output
+// the run was asked for (a screenshot, a state dump) that could not be written is a failure.
+constexpr int kExitOutputFailed = 1;
+constexpr int kExitUsage = 2;
 
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
@@ -199,7 +203,16 @@ int Application::Run() {
   RestoreActivePage();
   if (auto script_error = ParseActionScript(options_.actions, script_.steps)) {
     std::cerr << "tilescope: " << *script_error << std::endl;
-    return 2;
+    return kExitUsage;
+  }
+  // A misspelt name is found before the first frame: a scripted run that would skip it and
+  // still exit 0 would report success for work it never did.
+  for (const ScriptStep& step : script_.steps) {
+    if (step.name != "wait" && !registry_.Find(step.name)) {
+      std::cerr << "tilescope: --actions: unknown action \"" << step.name << "\" (F1 in the app lists them)"
+                << std::endl;
+      return kExitUsage;
+    }
   }
   presentation_ = settings_.presentation;
   content_scale_ = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
@@ -211,7 +224,7 @@ int Application::Run() {
     ++frame_count_;
     const bool finished = AutomatedRunFinished();
     // Read before the swap: after it, a driver may hand back an older buffer (NVIDIA's does).
-    if (finished && !options_.screenshot.empty()) SaveScreenshot(options_.screenshot);
+    if (finished && !options_.screenshot.empty() && !SaveScreenshot(options_.screenshot)) output_failed_ = true;
     window_->Present();
     if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
     if (finished) break;
@@ -220,7 +233,7 @@ int Application::Run() {
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
   SaveSettings();
-  return 0;
+  return output_failed_ ? kExitOutputFailed : 0;
 }
 
 void Application::DrawFrame() {
@@ -485,12 +498,13 @@ bool Application::AutomatedRunFinished() const {
   return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy();
 }
 
-void Application::SaveScreenshot(const std::string& path) {
+bool Application::SaveScreenshot(const std::string& path) {
   if (auto error = WritePng(window_->ReadFramebuffer(), path)) {
     notifications_.Add(Severity::kError, *error);
-  } else {
-    notifications_.Add(Severity::kInfo, "saved " + path);
+    return false;
   }
+  notifications_.Add(Severity::kInfo, "saved " + path);
+  return true;
 }
 
 void Application::SaveRegionScreenshots() {
@@ -546,10 +560,13 @@ nlohmann::json Application::StateDump() const {
   return state;
 }
 
+// A dump that cannot be written fails the run: a script reading it must not go on with an
+// old file or none.
 void Application::WriteStateDump(const std::string& path) {
-  std::ofstream out(path, std::ios::trunc);
-  out << StateDump().dump(2) << '\n';
-  if (!out) std::cerr << "tilescope: cannot write the state dump to " << path << std::endl;
+  if (auto error = sim::WriteFileAtomically(path, StateDump().dump(2) + "\n")) {
+    notifications_.Add(Severity::kError, "the state dump: " + *error);
+    output_failed_ = true;
+  }
 }
 
 void Application::SaveSettings() {

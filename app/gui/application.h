@@ -69,7 +69,7 @@ class Application {
   void DrawHelpOverlay();
   bool AnyPageBusy() const;
   bool AutomatedRunFinished() const;
-  void SaveScreenshot(const std::string& path);
+  bool SaveScreenshot(const std::string& path);  // false (and a message) when it failed
   void SaveRegionScreenshots();
   void WriteStateDump(const std::string& path);
   nlohmann::json StateDump() const;
@@ -104,6 +104,7 @@ class Application {
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
+  bool output_failed_ = false;  // a --screenshot or state dump could not be written: Run() exits non-zero
 };
 
 }  // namespace gui
