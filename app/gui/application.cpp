@@ -2,9 +2,13 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <ctime>
+#include <fstream>
 #include <iostream>
 
 #include "app/gui/about.h"
@@ -29,6 +33,7 @@ constexpr int kMinFramesForScreenshot = 3;
 // Exit statuses, as the command line's: a bad option or script is a usage error; an output
 // the run was asked for (a screenshot, a state dump) that could not be written is a failure.
 constexpr int kExitOutputFailed = 1;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr int kExitUsage = 2;
 
 std::string TimestampedName(const char* prefix, const char* extension) {
@@ -36,6 +41,15 @@ std::string TimestampedName(const char* prefix, const char* extension) {
   const std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   return std::string(prefix) + stamp + extension;
+}
+
+// Resident memory of this process (the second field of /proc/self/statm, in pages).
+std::uint64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t total_pages = 0;
+  std::uint64_t resident_pages = 0;
+  statm >> total_pages >> resident_pages;
+  return resident_pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace
@@ -227,11 +241,16 @@ int Application::Run() {
     if (finished && !options_.screenshot.empty() && !SaveScreenshot(options_.screenshot)) output_failed_ = true;
     window_->Present();
     if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
+    if (frame_count_ == 1 && Soaking()) {
+      soak_.start = std::chrono::steady_clock::now();
+      soak_.first_frame_bytes = ResidentBytes();
+    }
     if (finished) break;
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
+  if (Soaking()) PrintSoakFigures();
   SaveSettings();
   return output_failed_ ? kExitOutputFailed : 0;
 }
@@ -309,6 +328,13 @@ void Application::HandleKeys() {
 }
 
 void Application::AdvanceScript() {
+  // A soak plays its script again once a pass has ended and its background work is done, so
+  // each pass starts from the same state.
+  if (Soaking() && script_.Done() && !script_.steps.empty() && !AnyPageBusy() &&
+      SoakSeconds() < options_.soak_seconds) {
+    if (++soak_.cycles == 1) soak_.first_cycle_bytes = ResidentBytes();
+    script_.next = 0;
+  }
   if (script_.wait_frames > 0) {
     --script_.wait_frames;
     return;
@@ -492,6 +518,7 @@ bool Application::AnyPageBusy() const {
 
 bool Application::AutomatedRunFinished() const {
   if (options_.bench_frames > 0) return frame_count_ >= options_.bench_frames;
+  if (Soaking()) return frame_count_ > 1 && SoakSeconds() >= options_.soak_seconds && !AnyPageBusy();
   const bool automated = options_.frames > 0 || !options_.screenshot.empty();
   if (!automated) return false;
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
@@ -578,6 +605,27 @@ void Application::SaveSettings() {
   settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
   for (const PageEntry& page : pages_) page.page->SaveSettings(settings_);
   if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
+}
+
+double Application::SoakSeconds() const {
+  if (frame_count_ < 1) return 0.0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - soak_.start).count();
+}
+
+// The growth is measured from the end of the first pass: the first pass fills what is built
+// once and kept (the font atlas at each size, ImGui's windows, the presets it opened).
+void Application::PrintSoakFigures() const {
+  const std::uint64_t end = ResidentBytes();
+  const std::uint64_t base = soak_.first_cycle_bytes > 0 ? soak_.first_cycle_bytes : soak_.first_frame_bytes;
+  const double growth = base > 0 ? 100.0 * (static_cast<double>(end) - static_cast<double>(base)) / base : 0.0;
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "soak: %ld passes of the script in %.0f s; resident memory %.1f MiB after the first frame, %.1f MiB "
+                "after the first pass, %.1f MiB at the end (%+.1f%% since the first %s)",
+                soak_.cycles, SoakSeconds(), soak_.first_frame_bytes / kBytesPerMiB,
+                soak_.first_cycle_bytes / kBytesPerMiB, end / kBytesPerMiB, growth,
+                soak_.first_cycle_bytes > 0 ? "pass" : "frame: no pass ended");
+  std::cout << line << std::endl;
 }
 
 void Application::PrintBenchFigures() const {
