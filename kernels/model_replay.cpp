@@ -67,16 +67,24 @@ sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, s
 }
 
 ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b) {
+  const std::atomic<bool> never{false};
+  return RunOnModel(kernel, shape, std::move(a), std::move(b), never, nullptr);
+}
+
+ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b,
+                    const std::atomic<bool>& cancel, std::atomic<double>* fraction) {
   if (kernel.family == KernelFamily::kCublasFp32 || kernel.family == KernelFamily::kCublasTf32) {
     return {{}, std::string(kernel.name) + " has no model: cuBLAS is the reference, not a teaching kernel"};
   }
   if (!HasModel(kernel)) {
     return {{}, std::string(kernel.name) + " has no model: the ladder's rungs run on the GPU only"};
   }
-  const sim::LessonConfig lesson = ModelLessonFor(kernel, shape, std::move(a), std::move(b));
+  const sim::LessonConfig lesson = ModelLessonFor(kernel, shape, a, b);
   if (auto error = sim::Validate(lesson)) return {{}, "the model cannot run it: " + error->message};
   try {
-    return {sim::ComputeC(lesson), ""};
+    std::optional<std::vector<float>> c = sim::ComputeC(lesson, a, b, cancel, fraction);
+    if (!c) return {{}, "", true};
+    return {std::move(*c), ""};
   } catch (const std::exception& error) {
     // Validate() passed, so only an allocation can fail here; say so rather than crash.
     return {{}, std::string("the model failed: ") + error.what()};

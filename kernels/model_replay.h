@@ -5,6 +5,7 @@
 // second, exact check at small sizes; `tilescope verify` checks test vectors with it even
 // where there is no GPU; the racecheck test asks it which hazards a variant has.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,9 +39,14 @@ sim::LessonConfig ModelLessonFor(const KernelSpec& kernel, const Shape& shape, s
 struct ModelRun {
   std::vector<float> c;
   std::string error;
-  bool ok() const { return error.empty(); }
+  bool stopped = false;  // `cancel` turned true before the end: no C, and no error either
+  bool ok() const { return error.empty() && !stopped; }
 };
 ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b);
+// The same, stoppable, with its progress in `fraction` (may be null), for a caller that
+// shows progress and lets the user stop (tilescope verify).
+ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b,
+                    const std::atomic<bool>& cancel, std::atomic<double>* fraction);
 
 // The runner's seeded input (random_fill.h) as the host sees it: `rows`×`cols` of matrix
 // `which` (0 = A, 1 = B).

@@ -2,7 +2,7 @@
 # Fuzzes TileScope's file readers with libFuzzer, under ASan and UBSan (clang and
 # libclang-rt-14-dev from Debian's packages: scripts/setup.sh installs them).
 #   scripts/fuzz.sh [BUILD_DIR]   (default: build-fuzz)
-# FUZZ_SECONDS   time per target (default 60); FUZZ_TARGETS   which (default: all four);
+# FUZZ_SECONDS   time per target (default 60); FUZZ_TARGETS   which (default: all six);
 # JOBS           build parallelism (default: the number of cores).
 #
 # Each target starts from its seeds (files TileScope ships, or its tests write) and its
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 
 dir=${1:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
-read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_test_vectors fuzz_results_csv fuzz_results_json}"
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_test_vectors fuzz_results_csv fuzz_results_json fuzz_settings fuzz_actions}"
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
@@ -23,6 +23,7 @@ CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDeb
   -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON >/dev/null
 cmake --build "$dir" -j "$jobs" --target "${targets[@]}" write_test_vectors
 "$dir/write_test_vectors" "$dir/seeds/vectors" >/dev/null
+python3 scripts/fuzz-seeds.py "$dir/seeds" >/dev/null
 built=$(date +%s)
 
 seeds() {  # TARGET: the seed files
@@ -31,6 +32,7 @@ seeds() {  # TARGET: the seed files
     fuzz_test_vectors) echo "$dir"/seeds/vectors/*.bin ;;
     fuzz_results_csv) echo docs/results/h100-bench.csv ;;
     fuzz_results_json) echo docs/results/h100-bench.json docs/screenshots/live-h100.json ;;
+    fuzz_settings|fuzz_actions) echo "$dir"/seeds/"$1"/* ;;
   esac
 }
 

@@ -236,4 +236,16 @@ std::vector<float> ComputeC(const LessonConfig& config, const std::vector<float>
   return machine.state().c;
 }
 
+std::optional<std::vector<float>> ComputeC(const LessonConfig& config, const std::vector<float>& a,
+                                          const std::vector<float>& b, const std::atomic<bool>& cancel,
+                                          std::atomic<double>* fraction) {
+  Machine machine(Checked(config), a, b);
+  const double expected = std::max<double>(1.0, double(Expected(machine.config()).thread_instructions));
+  while (machine.Step()) {
+    if (cancel.load(std::memory_order_relaxed)) return std::nullopt;
+    if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
+  }
+  return machine.state().c;
+}
+
 }  // namespace sim

@@ -129,5 +129,10 @@ std::optional<Timeline> ComputeTimeline(const LessonConfig& config, const std::v
 // C of a lesson (or of the lesson on given A and B) after a full run.
 std::vector<float> ComputeC(const LessonConfig& config);
 std::vector<float> ComputeC(const LessonConfig& config, const std::vector<float>& a, const std::vector<float>& b);
+// The same, stoppable (`tilescope verify` on a large file, where Ctrl+C must not wait for the
+// end): nothing when `cancel` turns true first; `fraction` (may be null) follows its progress.
+std::optional<std::vector<float>> ComputeC(const LessonConfig& config, const std::vector<float>& a,
+                                          const std::vector<float>& b, const std::atomic<bool>& cancel,
+                                          std::atomic<double>* fraction);
 
 }  // namespace sim

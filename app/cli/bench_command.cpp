@@ -1,8 +1,5 @@
 #include "app/cli/bench_command.h"
 
-#include <unistd.h>
-
-#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -11,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/interrupt.h"
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
 #include "kernels/results_file.h"
@@ -36,26 +34,6 @@ struct BenchOptions {
   int trials = kernels::RaceRequest{}.trials;
 };
 
-// Ctrl+C asks the runner to stop after the launch in flight; a second one kills as usual.
-volatile std::sig_atomic_t g_interrupted = 0;
-
-extern "C" void OnInterrupt(int) {
-  g_interrupted = 1;
-  std::signal(SIGINT, SIG_DFL);
-}
-
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_interrupted = 0;
-    previous_ = std::signal(SIGINT, OnInterrupt);
-  }
-  ~InterruptGuard() { std::signal(SIGINT, previous_); }
-
- private:
-  void (*previous_)(int);
-};
-
 std::string Format(const char* format, double value) {
   char text[64];
   std::snprintf(text, sizeof text, format, value);
@@ -71,26 +49,6 @@ std::vector<std::string> SplitList(const std::string& text) {
   }
   return items;
 }
-
-// A one-line progress indicator, on a terminal only; rows are printed over it.
-class ProgressLine {
- public:
-  ProgressLine() : enabled_(isatty(STDERR_FILENO) != 0) {}
-  void Show(const std::string& text) {
-    if (!enabled_ || text == shown_) return;
-    std::cerr << "\r\033[K" << text << std::flush;
-    shown_ = text;
-  }
-  void Clear() {
-    if (!enabled_ || shown_.empty()) return;
-    std::cerr << "\r\033[K" << std::flush;
-    shown_.clear();
-  }
-
- private:
-  bool enabled_;
-  std::string shown_;
-};
 
 void PrintDevice(const kernels::GpuStatus& status) {
   const kernels::DeviceInfo& d = status.device;
@@ -177,7 +135,7 @@ void Drain(kernels::Runner& runner, std::vector<Result>& collected, void (*print
   bool finished = false;
   while (!finished) {
     finished = runner.Wait(kPollInterval);
-    if (g_interrupted) runner.Cancel();
+    if (Interrupted()) runner.Cancel();
     std::vector<Result> fresh = (runner.*take)();
     if (!fresh.empty()) progress.Clear();
     for (const Result& result : fresh) {
@@ -189,7 +147,7 @@ void Drain(kernels::Runner& runner, std::vector<Result>& collected, void (*print
       const kernels::Progress p = runner.LastProgress();
       if (p.total > 0) {
         progress.Show("[" + std::to_string(p.done) + "/" + std::to_string(p.total) + "] " + p.Describe() +
-                      (g_interrupted ? " — stopping after this launch" : ""));
+                      (Interrupted() ? " — stopping after this launch" : ""));
       }
     }
   }

@@ -9,8 +9,6 @@ namespace cli {
 
 // Exit status when there is no GPU to run on (built without CUDA, no driver, no device).
 constexpr int kExitNoGpu = 3;
-// Exit status after Ctrl+C: what was measured is still printed and written.
-constexpr int kExitInterrupted = 130;
 
 void AddBenchCommand(CLI::App& app, std::function<int()>& action);
 

@@ -13,6 +13,7 @@ namespace cli {
 namespace {
 
 constexpr int kMaxFrames = 100000000;
+constexpr int kMaxSoakSeconds = 7 * 24 * 3600;  // a week: a soak longer than that is a typo
 
 // "" when `text` is a whole number of at least `least`, else what is wrong with it.
 std::string WholeNumberAtLeast(const std::string& text, long long least, const char* why) {
@@ -40,6 +41,9 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--bench-frames", options.bench_frames,
                  "Step once per frame for N frames with vsync off and print frames per second")
       ->check(CLI::Range(1, kMaxFrames));
+  app.add_option("--soak", options.soak_seconds,
+                 "Repeat the --actions script for S seconds, then print resident memory at start and end and exit")
+      ->check(CLI::Range(1, kMaxSoakSeconds));
   app.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 16384));
   app.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 16384));
   app.add_flag("--presentation", options.presentation, "Start in presentation mode (large fonts, high contrast)");

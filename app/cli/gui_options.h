@@ -11,6 +11,7 @@ struct GuiOptions {
   std::string actions;      // A script of named actions (the same ones the keys call).
   std::string dump_state;   // Write what the panels show as JSON on exit.
   int bench_frames = 0;     // Step once per frame for N frames with vsync off; print frames/s.
+  int soak_seconds = 0;     // Repeat the --actions script for this long, print resident memory, exit.
   int width = 0;            // Window size; 0 → from settings.
   int height = 0;
   bool presentation = false;  // Start in presentation mode.

@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
 
-#include "sim/trace_summary.h"
 #include "app/cli/trace_lesson.h"
 #include "app/cli/trace_print.h"
+#include "sim/atomic_file.h"
 #include "sim/comparison.h"
+#include "sim/trace_summary.h"
 #include "sim/walkthrough.h"
 
 namespace cli {
@@ -50,10 +50,8 @@ int WriteJson(const std::string& path, const TraceReport& report) {
     std::cout << text << std::flush;
     return 0;
   }
-  std::ofstream file(path, std::ios::binary | std::ios::trunc);
-  file << text;
-  if (!file.flush()) {
-    std::fprintf(stderr, "tilescope trace: cannot write --json %s\n", path.c_str());
+  if (auto error = sim::WriteFileAtomically(path, text)) {
+    std::fprintf(stderr, "tilescope trace: --json: %s\n", error->c_str());
     return kExitCannotWrite;
   }
   return 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 
 #include "kernels/test_vector_lesson.h"
 #include "sim/lesson_edit.h"
@@ -128,7 +129,8 @@ void AddLessonFlags(CLI::App& trace, TraceFlags& flags) {
     flags.options.push_back(trace.add_option(names, flags.values[i], help));
   }
   trace.add_option("--case", flags.vector_case, "With --fill file:PATH, the case to take, counting from 1 (default 1)")
-      ->check(CLI::PositiveNumber);
+      // CLI::PositiveNumber would state its range as 0 to 1.8e308 with 300 digits.
+      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
 }
 
 TraceLessonResult BuildTraceLesson(const TraceFlags& flags) {

@@ -1,10 +1,15 @@
 #include "app/cli/verify_command.h"
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "app/cli/interrupt.h"
+#include "kernels/background_job.h"
 #include "kernels/device.h"
 #include "kernels/element_check.h"
 #include "kernels/model_replay.h"
@@ -17,6 +22,7 @@ namespace {
 
 constexpr int kExitUsage = 2;
 constexpr const char* kDefaultKernel = "tiled16";
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 
 struct VerifyOptions {
   std::string file;
@@ -46,8 +52,38 @@ Check Compare(const char* who, const kernels::TestVectorCase& entry, const std::
   return {true, false, text};
 }
 
-Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry) {
-  const kernels::ModelRun model = kernels::RunOnModel(kernel, entry.shape, entry.a, entry.b);
+// Where the run is, for the progress line and the message after Ctrl+C.
+struct Position {
+  std::size_t index = 0;  // from 0; cases count from 1 in what is shown
+  std::size_t count = 0;
+  kernels::Shape shape;
+};
+
+std::string Describe(const Position& at) {
+  return "case " + std::to_string(at.index + 1) + " of " + std::to_string(at.count) + " (M=" +
+         std::to_string(at.shape.m) + " K=" + std::to_string(at.shape.k) + " N=" + std::to_string(at.shape.n) + ")";
+}
+
+// The model runs on a worker (a 1500³ case takes minutes): this thread shows its progress on
+// a terminal and turns Ctrl+C into a cancel the model checks between steps. `stopped` is set
+// when it was cancelled.
+Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, const Position& at,
+               ProgressLine& progress, bool& stopped) {
+  std::atomic<double> fraction{0.0};
+  kernels::BackgroundJob<kernels::ModelRun> job;
+  job.Start([&](const std::atomic<bool>& cancel, kernels::JobProgress&) {
+    return kernels::RunOnModel(kernel, entry.shape, entry.a, entry.b, cancel, &fraction);
+  });
+  while (!job.Wait(kProgressInterval)) {
+    if (Interrupted()) job.Cancel();
+    const int percent = static_cast<int>(std::clamp(fraction.load(), 0.0, 1.0) * 100.0);
+    progress.Show(Describe(at) + " on the model: " + std::to_string(percent) + "%" +
+                  (Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"));
+  }
+  progress.Clear();
+  const kernels::ModelRun model = job.LastResult().value_or(kernels::ModelRun{{}, "no result", false});
+  stopped = model.stopped;
+  if (stopped) return {false, false, "model: stopped"};
   if (!model.ok()) return {false, false, "model: " + model.error};
   return Compare("model", entry, model.c);
 }
@@ -61,14 +97,15 @@ Check RunGpu(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& e
 }
 
 // Every check that ran passed, and at least one ran.
-bool CheckCase(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, bool gpu,
-               std::string& details) {
+bool CheckCase(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, bool gpu, const Position& at,
+               ProgressLine& progress, bool& stopped, std::string& details) {
   // An inf in A or B once made the tolerance inf, and the case passed whatever C held.
   if (auto value = kernels::FindNonFinite(entry.shape, entry.a, entry.b, entry.c)) {
     details = *value + " is not a finite number";
     return false;
   }
-  std::vector<Check> checks{RunModel(kernel, entry)};
+  std::vector<Check> checks{RunModel(kernel, entry, at, progress, stopped)};
+  if (stopped) return false;
   if (gpu) checks.push_back(RunGpu(kernel, entry));
   bool ran = false;
   bool passed = true;
@@ -88,6 +125,7 @@ int Run(const VerifyOptions& options) {
                  options.kernel.c_str());
     return kExitUsage;
   }
+  InterruptGuard interrupt_guard;  // before the header: a script may interrupt once it sees it
   const kernels::TestVectorRead read = kernels::ReadTestVectors(options.file);
   const kernels::GpuStatus& gpu = kernels::ProbeGpu();
   std::printf("verifying %s with %s on the model%s\n", options.file.c_str(), kernel->name,
@@ -99,10 +137,20 @@ int Run(const VerifyOptions& options) {
   std::printf("tolerance per element C[i][j]: %s\n", kernels::kElementToleranceRule);
   int passed = 0;
   int failed = 0;
+  ProgressLine progress;
   for (std::size_t i = 0; i < read.cases.size(); ++i) {
     const kernels::TestVectorCase& entry = read.cases[i];
+    const Position at{i, read.cases.size(), entry.shape};
     std::string details;
-    const bool ok = CheckCase(*kernel, entry, gpu.available, details);
+    bool stopped = Interrupted();
+    const bool ok = !stopped && CheckCase(*kernel, entry, gpu.available, at, progress, stopped, details);
+    if (stopped) {
+      std::printf("%d passed, %d failed\n", passed, failed);
+      std::fflush(stdout);
+      std::fprintf(stderr, "tilescope verify: stopped by Ctrl+C at %s; the cases after it were not checked\n",
+                   Describe(at).c_str());
+      return kExitInterrupted;
+    }
     ok ? ++passed : ++failed;
     std::printf("case %zu: M=%lld K=%lld N=%lld: %s → %s\n", i + 1, static_cast<long long>(entry.shape.m),
                 static_cast<long long>(entry.shape.k), static_cast<long long>(entry.shape.n), details.c_str(),

@@ -2,8 +2,11 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -12,6 +15,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/theme.h"
+#include "sim/atomic_file.h"
 
 namespace gui {
 namespace {
@@ -26,12 +30,26 @@ constexpr float kMinFontSize = 11.0f;
 constexpr float kMaxFontSize = 48.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMinFramesForScreenshot = 3;
+// Exit statuses, as the command line's: a bad option or script is a usage error; an output
+// the run was asked for (a screenshot, a state dump) that could not be written is a failure.
+constexpr int kExitOutputFailed = 1;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+constexpr int kExitUsage = 2;
 
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
   const std::time_t now = std::time(nullptr);
   std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
   return std::string(prefix) + stamp + extension;
+}
+
+// Resident memory of this process (the second field of /proc/self/statm, in pages).
+std::uint64_t ResidentBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t total_pages = 0;
+  std::uint64_t resident_pages = 0;
+  statm >> total_pages >> resident_pages;
+  return resident_pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace
@@ -199,7 +217,16 @@ int Application::Run() {
   RestoreActivePage();
   if (auto script_error = ParseActionScript(options_.actions, script_.steps)) {
     std::cerr << "tilescope: " << *script_error << std::endl;
-    return 2;
+    return kExitUsage;
+  }
+  // A misspelt name is found before the first frame: a scripted run that would skip it and
+  // still exit 0 would report success for work it never did.
+  for (const ScriptStep& step : script_.steps) {
+    if (step.name != "wait" && !registry_.Find(step.name)) {
+      std::cerr << "tilescope: --actions: unknown action \"" << step.name << "\" (F1 in the app lists them)"
+                << std::endl;
+      return kExitUsage;
+    }
   }
   presentation_ = settings_.presentation;
   content_scale_ = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
@@ -211,16 +238,21 @@ int Application::Run() {
     ++frame_count_;
     const bool finished = AutomatedRunFinished();
     // Read before the swap: after it, a driver may hand back an older buffer (NVIDIA's does).
-    if (finished && !options_.screenshot.empty()) SaveScreenshot(options_.screenshot);
+    if (finished && !options_.screenshot.empty() && !SaveScreenshot(options_.screenshot)) output_failed_ = true;
     window_->Present();
     if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
+    if (frame_count_ == 1 && Soaking()) {
+      soak_.start = std::chrono::steady_clock::now();
+      soak_.first_frame_bytes = ResidentBytes();
+    }
     if (finished) break;
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
+  if (Soaking()) PrintSoakFigures();
   SaveSettings();
-  return 0;
+  return output_failed_ ? kExitOutputFailed : 0;
 }
 
 void Application::DrawFrame() {
@@ -296,6 +328,13 @@ void Application::HandleKeys() {
 }
 
 void Application::AdvanceScript() {
+  // A soak plays its script again once a pass has ended and its background work is done, so
+  // each pass starts from the same state.
+  if (Soaking() && script_.Done() && !script_.steps.empty() && !AnyPageBusy() &&
+      SoakSeconds() < options_.soak_seconds) {
+    if (++soak_.cycles == 1) soak_.first_cycle_bytes = ResidentBytes();
+    script_.next = 0;
+  }
   if (script_.wait_frames > 0) {
     --script_.wait_frames;
     return;
@@ -487,18 +526,20 @@ bool Application::AnyPageBusy() const {
 
 bool Application::AutomatedRunFinished() const {
   if (options_.bench_frames > 0) return frame_count_ >= options_.bench_frames;
+  if (Soaking()) return frame_count_ > 1 && SoakSeconds() >= options_.soak_seconds && !AnyPageBusy();
   const bool automated = options_.frames > 0 || !options_.screenshot.empty();
   if (!automated) return false;
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
   return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy();
 }
 
-void Application::SaveScreenshot(const std::string& path) {
+bool Application::SaveScreenshot(const std::string& path) {
   if (auto error = WritePng(window_->ReadFramebuffer(), path)) {
     notifications_.Add(Severity::kError, *error);
-  } else {
-    notifications_.Add(Severity::kInfo, "saved " + path);
+    return false;
   }
+  notifications_.Add(Severity::kInfo, "saved " + path);
+  return true;
 }
 
 void Application::SaveRegionScreenshots() {
@@ -554,10 +595,13 @@ nlohmann::json Application::StateDump() const {
   return state;
 }
 
+// A dump that cannot be written fails the run: a script reading it must not go on with an
+// old file or none.
 void Application::WriteStateDump(const std::string& path) {
-  std::ofstream out(path, std::ios::trunc);
-  out << StateDump().dump(2) << '\n';
-  if (!out) std::cerr << "tilescope: cannot write the state dump to " << path << std::endl;
+  if (auto error = sim::WriteFileAtomically(path, StateDump().dump(2) + "\n")) {
+    notifications_.Add(Severity::kError, "the state dump: " + *error);
+    output_failed_ = true;
+  }
 }
 
 void Application::SaveSettings() {
@@ -569,6 +613,27 @@ void Application::SaveSettings() {
   settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
   for (const PageEntry& page : pages_) page.page->SaveSettings(settings_);
   if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
+}
+
+double Application::SoakSeconds() const {
+  if (frame_count_ < 1) return 0.0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - soak_.start).count();
+}
+
+// The growth is measured from the end of the first pass: the first pass fills what is built
+// once and kept (the font atlas at each size, ImGui's windows, the presets it opened).
+void Application::PrintSoakFigures() const {
+  const std::uint64_t end = ResidentBytes();
+  const std::uint64_t base = soak_.first_cycle_bytes > 0 ? soak_.first_cycle_bytes : soak_.first_frame_bytes;
+  const double growth = base > 0 ? 100.0 * (static_cast<double>(end) - static_cast<double>(base)) / base : 0.0;
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "soak: %ld passes of the script in %.0f s; resident memory %.1f MiB after the first frame, %.1f MiB "
+                "after the first pass, %.1f MiB at the end (%+.1f%% since the first %s)",
+                soak_.cycles, SoakSeconds(), soak_.first_frame_bytes / kBytesPerMiB,
+                soak_.first_cycle_bytes / kBytesPerMiB, end / kBytesPerMiB, growth,
+                soak_.first_cycle_bytes > 0 ? "pass" : "frame: no pass ended");
+  std::cout << line << std::endl;
 }
 
 void Application::PrintBenchFigures() const {

@@ -69,7 +69,7 @@ class Application {
   void DrawHelpOverlay();
   bool AnyPageBusy() const;
   bool AutomatedRunFinished() const;
-  void SaveScreenshot(const std::string& path);
+  bool SaveScreenshot(const std::string& path);  // false (and a message) when it failed
   void SaveRegionScreenshots();
   void WriteStateDump(const std::string& path);
   nlohmann::json StateDump() const;
@@ -104,6 +104,18 @@ class Application {
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
+  bool output_failed_ = false;
+  // --soak: the script runs again each time it ends, until the time is up; resident memory
+  // is taken after the first frame, after the first pass of the script and at the end.
+  struct SoakState {
+    std::chrono::steady_clock::time_point start;
+    long cycles = 0;
+    std::uint64_t first_frame_bytes = 0;
+    std::uint64_t first_cycle_bytes = 0;
+  } soak_;
+  bool Soaking() const { return options_.soak_seconds > 0; }
+  double SoakSeconds() const;
+  void PrintSoakFigures() const;  // a --screenshot or state dump could not be written: Run() exits non-zero
 };
 
 }  // namespace gui

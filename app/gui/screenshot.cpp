@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "sim/atomic_file.h"
+
 namespace gui {
 namespace {
 
@@ -48,12 +50,19 @@ std::string ScreenshotFolder() {
 }
 
 
+// The encoder streams into an atomic file: a screenshot cut short (a full disk) leaves the
+// previous picture at that path, never a truncated PNG.
 std::optional<std::string> WritePng(const FramebufferPixels& pixels, const std::string& path) {
   constexpr int kChannels = 4;
-  const int ok = stbi_write_png(path.c_str(), pixels.width, pixels.height, kChannels,
-                                pixels.rgba.data(), pixels.width * kChannels);
-  if (!ok) return "cannot write the screenshot to " + path;
-  return std::nullopt;
+  sim::AtomicFile file(path);
+  const auto write = [](void* context, void* data, int size) {
+    static_cast<sim::AtomicFile*>(context)->Write(data, static_cast<std::size_t>(size));
+  };
+  const int encoded = stbi_write_png_to_func(write, &file, pixels.width, pixels.height, kChannels, pixels.rgba.data(),
+                                             pixels.width * kChannels);
+  if (encoded && file.Commit()) return std::nullopt;
+  const std::string reason = file.error().empty() ? "cannot encode the screenshot as PNG for " + path : file.error();
+  return "cannot save the screenshot: " + reason;
 }
 
 FramebufferPixels Crop(const FramebufferPixels& pixels, int x0, int y0, int x1, int y1) {

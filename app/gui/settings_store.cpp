@@ -1,20 +1,63 @@
 #include "app/gui/settings_store.h"
 
-#include <unistd.h>
-
+#include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <sstream>
+#include <limits>
+#include <type_traits>
+
+#include "sim/atomic_file.h"
+#include "sim/input_file.h"
+#include "sim/json_input.h"
 
 namespace gui {
 namespace {
 
 constexpr int kSettingsVersion = 1;
 constexpr const char* kFileName = "settings.json";
+constexpr const char* kBadSuffix = ".bad";
 
+// Settings are read key by key: one key of the wrong type (a hand edit, an older version)
+// costs that key alone, never the layout and the last lesson beside it.
+
+void ReadIfPresent(const nlohmann::json& json, const std::string& where, const char* key, bool& value,
+                   std::vector<std::string>& problems) {
+  if (!json.contains(key)) return;
+  if (json.at(key).is_boolean()) {
+    value = json.at(key).get<bool>();
+  } else {
+    problems.push_back("'" + where + key + "' is " + sim::DescribeJsonValue(json.at(key)) + ", not true or false");
+  }
+}
+
+void ReadIfPresent(const nlohmann::json& json, const std::string& where, const char* key, std::string& value,
+                   std::vector<std::string>& problems) {
+  if (!json.contains(key)) return;
+  if (json.at(key).is_string()) {
+    value = json.at(key).get<std::string>();
+  } else {
+    problems.push_back("'" + where + key + "' is " + sim::DescribeJsonValue(json.at(key)) + ", not a string");
+  }
+}
+
+// A number is checked against T's range as a double before it is converted: the JSON
+// library's own get<int>() casts 1e300 unchecked, which is undefined behaviour.
 template <typename T>
-void ReadIfPresent(const nlohmann::json& json, const char* key, T& value) {
-  if (json.contains(key)) value = json.at(key).get<T>();
+void ReadIfPresent(const nlohmann::json& json, const std::string& where, const char* key, T& value,
+                   std::vector<std::string>& problems) {
+  static_assert(std::is_arithmetic_v<T>);
+  if (!json.contains(key)) return;
+  const nlohmann::json& given = json.at(key);
+  const double number = given.is_number() ? given.get<double>() : 0.0;
+  const bool integral_ok = !std::is_integral_v<T> || (given.is_number_integer() &&
+                                                       number >= static_cast<double>(std::numeric_limits<T>::min()) &&
+                                                       number <= static_cast<double>(std::numeric_limits<T>::max()));
+  const bool float_ok = !std::is_floating_point_v<T> || std::fabs(number) <= std::numeric_limits<T>::max();
+  if (given.is_number() && integral_ok && float_ok) {
+    value = static_cast<T>(number);
+  } else {
+    problems.push_back("'" + where + key + "' is " + sim::DescribeJsonValue(given) + ", not " +
+                       (std::is_integral_v<T> ? "a whole number in range" : "a number in range"));
+  }
 }
 
 }  // namespace
@@ -41,16 +84,23 @@ nlohmann::json ToJson(const Settings& s) {
           {"panels", s.panels}};
 }
 
-Settings SettingsFromJson(const nlohmann::json& json) {
+Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& problems) {
   Settings s;
-  if (!json.is_object()) throw nlohmann::json::type_error::create(302, "settings are not an object", &json);
-  if (json.contains("window")) {
-    ReadIfPresent(json.at("window"), "width", s.window_width);
-    ReadIfPresent(json.at("window"), "height", s.window_height);
+  if (!json.is_object()) {
+    problems.push_back("the file holds " + sim::DescribeJsonValue(json) + ", not an object");
+    return s;
   }
-  ReadIfPresent(json, "presentation", s.presentation);
-  ReadIfPresent(json, "font_size", s.font_size);
-  ReadIfPresent(json, "imgui_layout", s.imgui_layout);
+  if (json.contains("window")) {
+    if (json.at("window").is_object()) {
+      ReadIfPresent(json.at("window"), "window.", "width", s.window_width, problems);
+      ReadIfPresent(json.at("window"), "window.", "height", s.window_height, problems);
+    } else {
+      problems.push_back("'window' is " + sim::DescribeJsonValue(json.at("window")) + ", not an object");
+    }
+  }
+  ReadIfPresent(json, "", "presentation", s.presentation, problems);
+  ReadIfPresent(json, "", "font_size", s.font_size, problems);
+  ReadIfPresent(json, "", "imgui_layout", s.imgui_layout, problems);
   if (json.contains("last_lesson")) s.last_lesson = json.at("last_lesson");
   if (json.contains("panels")) s.panels = json.at("panels");
   return s;
@@ -71,20 +121,44 @@ std::optional<std::string> ResetUnusableWindowSize(Settings& s) {
   return problem;
 }
 
+std::filesystem::path SettingsStore::BadFile() const { return directory_ / (std::string(kFileName) + kBadSuffix); }
+
+// The bad file goes aside, not away: what it held may be worth a hand repair, and the next
+// start finds no bad file, so the problem is reported once.
+std::string SettingsStore::MoveAside() const {
+  std::error_code ec;
+  std::filesystem::remove_all(BadFile(), ec);
+  std::filesystem::rename(File(), BadFile(), ec);
+  if (ec) return "it could not be moved aside (" + ec.message() + ") and will be replaced on exit";
+  return "the file was moved to " + BadFile().string();
+}
+
 LoadedSettings SettingsStore::Load() const {
   LoadedSettings loaded;
-  std::ifstream in(File());
-  if (!in) return loaded;
-  try {
-    loaded.settings = SettingsFromJson(nlohmann::json::parse(in));
-    loaded.from_file = true;
-    if (auto problem = ResetUnusableWindowSize(loaded.settings)) {
-      loaded.warning = "settings file " + File().string() + ": " + *problem;
-    }
-  } catch (const nlohmann::json::exception& e) {
-    loaded.settings = Settings{};
-    loaded.warning = "settings file " + File().string() + " is corrupt (" + e.what() +
-                     "); using defaults, and it will be replaced on exit";
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(File(), ec))) return loaded;
+  const sim::InputFile file = sim::ReadInputFile(File().string(), kMaxSettingsFileBytes);
+  if (!file.ok()) {
+    loaded.warning = "settings file " + file.error + "; using defaults, and " + MoveAside();
+    return loaded;
+  }
+  const sim::JsonDocument document = sim::ParseJsonText(file.bytes);
+  if (!document.ok()) {
+    loaded.warning = "settings file " + File().string() + " is corrupt (" + document.error + "); using defaults, and " +
+                     MoveAside();
+    return loaded;
+  }
+  std::vector<std::string> problems;
+  loaded.settings = SettingsFromJson(document.value, problems);
+  loaded.from_file = true;
+  if (!problems.empty()) {
+    std::string list;
+    for (const std::string& problem : problems) list += (list.empty() ? "" : "; ") + problem;
+    loaded.warning = "settings file " + File().string() + " is corrupt: " + list + "; kept the other settings, and " +
+                     MoveAside();
+  }
+  if (auto problem = ResetUnusableWindowSize(loaded.settings)) {
+    loaded.warning += (loaded.warning.empty() ? "settings file " + File().string() + ": " : "; ") + *problem;
   }
   return loaded;
 }
@@ -93,20 +167,7 @@ std::optional<std::string> SettingsStore::Save(const Settings& settings) const {
   std::error_code ec;
   std::filesystem::create_directories(directory_, ec);
   if (ec) return "cannot create " + directory_.string() + ": " + ec.message();
-  const std::filesystem::path temp =
-      directory_ / (std::string(kFileName) + ".tmp-" + std::to_string(getpid()));
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << ToJson(settings).dump(2) << '\n';
-    out.flush();
-    if (!out) return "cannot write " + temp.string();
-  }
-  std::filesystem::rename(temp, File(), ec);
-  if (ec) {
-    std::filesystem::remove(temp, ec);
-    return "cannot replace " + File().string() + ": " + ec.message();
-  }
-  return std::nullopt;
+  return sim::WriteFileAtomically(File().string(), ToJson(settings).dump(2) + "\n");
 }
 
 }  // namespace gui

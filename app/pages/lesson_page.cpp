@@ -3,6 +3,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <utility>
 
@@ -368,8 +369,10 @@ void LessonPage::RegisterViewActions(ActionRegistry& registry) {
   registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
                   char* end = nullptr;
+                  errno = 0;  // strtoll saturates a number past its range and says so only here
                   const long long step = std::strtoll(argument.c_str(), &end, 10);
-                  if (argument.empty() || *end != '\0' || step < 0) return "jump-to wants a step number, got \"" + argument + "\"";
+                  if (argument.empty() || *end != '\0' || step < 0 || errno == ERANGE)
+                    return "jump-to wants a step number, got \"" + argument + "\"";
                   simulation_->JumpTo(step);  // stops at the end
                   return std::nullopt;
                 }});

@@ -1,12 +1,10 @@
 #include "app/pages/trace_export.h"
 
-#include <cstdio>
-#include <fstream>
-
-#include "sim/trace_summary.h"
+#include "sim/atomic_file.h"
 #include "sim/comparison.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
+#include "sim/trace_summary.h"
 
 namespace gui {
 namespace {
@@ -28,14 +26,7 @@ std::string ExportTraceJson(const sim::LessonConfig& lesson, const std::string& 
   sim::Simulation simulation(lesson, kNoHistory);
   simulation.RunToEnd();
   const nlohmann::json trace = sim::TraceSummaryJson(simulation, sim::Assess(simulation), NaiveGlobalReads(simulation));
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << trace.dump(2) << '\n';
-    if (!out.flush()) return "cannot write " + temporary;
-  }
-  if (std::rename(temporary.c_str(), path.c_str()) != 0) return "cannot rename " + temporary + " to " + path;
-  return "";
+  return sim::WriteFileAtomically(path, trace.dump(2) + "\n").value_or("");
 }
 
 }  // namespace gui

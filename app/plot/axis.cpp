@@ -14,8 +14,25 @@ constexpr double kFifthOfADecade = 1.5848931924611136;  // 10^0.2
 constexpr double kEmptyLogLo = 1.0;
 constexpr double kEmptyLogHi = 1000.0;
 constexpr int kMinDecadeTicks = 3;
+constexpr int kMaxDecadeTicks = 12;  // more decades than this are labelled every 2nd, 4th… one
 // Tolerance for "a tick lands on the axis end": floating steps like 0.1·3 miss by ulps.
 constexpr double kTickSlack = 1e-9;
+// Axis ends stay within ±1e300, so padding a range or taking its span never overflows to
+// inf (a saved result can hold 1e308): inf would reach the float → int casts of the ticks.
+constexpr double kMaxAxisMagnitude = 1e300;
+// A tick index past 2^53 is no longer exact as a double; an axis that far from 0 in steps
+// gets no ticks rather than wrong ones (or a loop over billions of them).
+constexpr double kMaxTickIndex = 9007199254740992.0;
+
+double Bounded(double value) { return std::clamp(value, -kMaxAxisMagnitude, kMaxAxisMagnitude); }
+
+Range Bounded(Range range) { return range.empty ? range : Range::Of(Bounded(range.lo), Bounded(range.hi)); }
+
+// An axis ticks can be placed on: finite ends, lo below hi, a finite span.
+bool Measurable(Range axis) {
+  return !axis.empty && std::isfinite(axis.lo) && std::isfinite(axis.hi) && axis.hi > axis.lo &&
+         std::isfinite(axis.Span());
+}
 
 std::string FormatWithDecimals(double value, int decimals) {
   char text[64];
@@ -52,11 +69,13 @@ Range Union(Range a, Range b) {
 }
 
 Range Log2AxisRange(Range data) {
+  data = Bounded(data);
   if (data.empty || data.lo <= 0.0) data = Range::Of(kEmptyLog2Lo, kEmptyLog2Hi);
   return Range::Of(data.lo / kHalfOctave, data.hi * kHalfOctave);
 }
 
 Range LinearAxisRange(Range data, bool from_zero, int target_ticks) {
+  data = Bounded(data);
   if (data.empty) return Range::Of(0.0, 1.0);
   const double lo = from_zero ? std::min(0.0, data.lo) : data.lo;
   const double hi = from_zero ? std::max(0.0, data.hi) : data.hi;
@@ -82,7 +101,7 @@ double NiceStep(double span, int target_ticks) {
 
 std::vector<Tick> Log2Ticks(Range axis, int max_ticks) {
   std::vector<Tick> ticks;
-  if (axis.empty || axis.lo <= 0.0 || axis.hi < axis.lo) return ticks;
+  if (!Measurable(axis) || axis.lo <= 0.0) return ticks;
   const int first = static_cast<int>(std::ceil(std::log2(axis.lo) - kTickSlack));
   const int last = static_cast<int>(std::floor(std::log2(axis.hi) + kTickSlack));
   const int count = last - first + 1;
@@ -99,11 +118,14 @@ std::vector<Tick> Log2Ticks(Range axis, int max_ticks) {
 
 std::vector<Tick> LinearTicks(Range axis, int target_ticks) {
   std::vector<Tick> ticks;
-  if (axis.empty || !(axis.hi > axis.lo)) return ticks;
+  if (!Measurable(axis)) return ticks;
   const double step = NiceStep(axis.Span(), target_ticks);
   const int decimals = DecimalsFor(step);
-  const long first = static_cast<long>(std::ceil(axis.lo / step - kTickSlack));
-  const long last = static_cast<long>(std::floor(axis.hi / step + kTickSlack));
+  const double first_index = std::ceil(axis.lo / step - kTickSlack);
+  const double last_index = std::floor(axis.hi / step + kTickSlack);
+  if (!(std::fabs(first_index) <= kMaxTickIndex && std::fabs(last_index) <= kMaxTickIndex)) return ticks;
+  const long first = static_cast<long>(first_index);
+  const long last = static_cast<long>(last_index);
   for (long i = first; i <= last; ++i) {
     const double value = static_cast<double>(i) * step;  // i·step, not a running sum: no drift.
     ticks.push_back({value, FormatWithDecimals(i == 0 ? 0.0 : value, decimals)});
@@ -112,18 +134,21 @@ std::vector<Tick> LinearTicks(Range axis, int target_ticks) {
 }
 
 Range LogAxisRange(Range data) {
+  data = Bounded(data);
   if (data.empty || data.lo <= 0.0) return Range::Of(kEmptyLogLo, kEmptyLogHi);
   return Range::Of(data.lo / kFifthOfADecade, data.hi * kFifthOfADecade);
 }
 
 std::vector<Tick> LogTicks(Range axis) {
   std::vector<Tick> ticks;
-  if (axis.empty || axis.lo <= 0.0 || !(axis.hi > axis.lo)) return ticks;
+  if (!Measurable(axis) || axis.lo <= 0.0) return ticks;
   const int first = static_cast<int>(std::floor(std::log10(axis.lo)));
   const int last = static_cast<int>(std::ceil(std::log10(axis.hi)));
+  int stride = 1;
+  while (last - first + 1 > stride * kMaxDecadeTicks) stride *= 2;
   auto add = [&](std::initializer_list<double> mantissas) {
     ticks.clear();
-    for (int p = first; p <= last; ++p) {
+    for (int p = first; p <= last; p += stride) {
       for (double m : mantissas) {
         const double value = m * std::pow(10.0, p);
         if (value < axis.lo * (1.0 - kTickSlack) || value > axis.hi * (1.0 + kTickSlack)) continue;

@@ -50,8 +50,9 @@ double NiceStep(double span, int target_ticks);
 // A log axis for values spanning decades (GFLOPS from a naive kernel to TF32 tensor cores): a
 // fifth of a decade of margin on each side. No data → 1…1000.
 Range LogAxisRange(Range data);
-// Ticks at the powers of ten inside `axis`, and at 2 and 5 times them as well when fewer
-// than three powers of ten fall inside; labels as LinearTicks writes them ("2000", "0.5").
+// Ticks at the powers of ten inside `axis` (every 2nd, 4th… one past a dozen decades), and at
+// 2 and 5 times them as well when fewer than three powers of ten fall inside; labels as
+// LinearTicks writes them ("2000", "0.5"). An axis with an infinite end gets no ticks.
 std::vector<Tick> LogTicks(Range axis);
 
 // How values map onto an axis: evenly, or by their logarithm.

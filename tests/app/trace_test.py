@@ -278,6 +278,8 @@ def check_bad_values():
         (["--kernel", "naive", "--barrier2", "off"], ["barrier2", "naive kernel has none"]),
         (["--lesson", "no_such_lesson"], ["no_such_lesson", "default"]),
         (["--m", "abc"], ["--m", "abc"]),
+        (["--m", "18446744073709551615"], ["'18446744073709551615'", "limit is 65536"]),
+        (["--k", "1e20"], ["'1e20'", "not a whole number"]),
     ]
     for args, needles in cases:
         done = run(*args, status=2)
@@ -305,6 +307,36 @@ def check_json_bank_conflicts():
         expect(transposed["c"] == row_major["c"], f"TILE {tile}: the layout changed C")
     done = run("--kernel", "rect", "--tm", "4", "--tn", "2", "--tk", "4", "--bs-layout", "transposed", status=2)
     expect("only the square tiled kernel" in done.stderr, "the rect kernel refuses the layout: " + done.stderr)
+
+
+def as_unprivileged():
+    """Root writes into any folder whatever its mode: under root (CI containers) the child
+    becomes nobody, so a read-only folder means the same on every machine."""
+    if os.geteuid() == 0:
+        os.setgid(65534)
+        os.setuid(65534)
+
+
+def check_json_file():
+    """--json FILE is written whole or not at all: into a read-only folder the old file stays,
+    the message names the path and the reason, the exit status is 1, nothing is left behind."""
+    folder = tempfile.mkdtemp(prefix="tilescope-json-")
+    os.chmod(folder, 0o755)
+    path = os.path.join(folder, "trace.json")
+    run("--json", path)
+    with open(path) as f:
+        expect(json.load(f) == run_json(), "--json FILE holds what --json - prints")
+    expect(os.listdir(folder) == ["trace.json"], "no temporary file is left: %s" % os.listdir(folder))
+    with open(path, "w") as f:
+        f.write("the old file")
+    os.chmod(folder, 0o555)
+    done = subprocess.run([TILESCOPE, "trace", "--json", path], capture_output=True, text=True, timeout=120,
+                          preexec_fn=as_unprivileged)
+    expect(done.returncode == 1, f"exit {done.returncode} writing into a read-only folder, expected 1")
+    expect(path in done.stderr and "Permission denied" in done.stderr, "the path and the reason: " + done.stderr)
+    with open(path) as f:
+        expect(f.read() == "the old file", "the old file is intact")
+    expect(os.listdir(folder) == ["trace.json"], "no temporary file is left after the failure")
 
 
 CHECKS = {name[len("check_"):]: function for name, function in globals().items() if name.startswith("check_")}

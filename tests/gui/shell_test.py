@@ -1,10 +1,12 @@
 """The GUI shell: a real window draws its menu bar and About box, presentation mode turns on
-through its action and survives a restart, a corrupt settings file is reported and replaced."""
+through its action and survives a restart, a corrupt settings file is reported once and kept
+aside, outputs that cannot be written fail the run."""
 import json
 import os
 import re
+import subprocess
 
-from guitest import Run, check, read_png, region_colours, run_tests
+from guitest import XVFB, Run, check, read_png, region_colours, run_tests
 
 
 def test_window_draws_menu_and_about(binary):
@@ -35,18 +37,44 @@ def test_presentation_survives_restart(binary):
     check(again.state()["presentation"], "presentation mode survives a restart")
 
 
-def test_corrupt_settings_reported_and_replaced(binary):
+def test_corrupt_settings_reported_once_and_kept_aside(binary):
     run = Run(binary)
     settings_dir = os.path.join(run.config_home, "tilescope")
     os.makedirs(settings_dir, exist_ok=True)
-    with open(os.path.join(settings_dir, "settings.json"), "w") as f:
-        f.write('{"window": {"width": 900, "height"')  # Truncated mid-write.
+    settings = os.path.join(settings_dir, "settings.json")
+    truncated = '{"window": {"width": 900, "height"'  # Truncated mid-write.
+    with open(settings, "w") as f:
+        f.write(truncated)
     status, output = run.app("--frames", "3")
     check(status == 0, "a corrupt settings file does not stop the app")
-    check("corrupt" in output, "the corrupt settings file is reported")
+    check("corrupt" in output and settings + ".bad" in output, "the corrupt file is reported, and where it went")
     check(any("corrupt" in n["text"] for n in run.state()["notifications"]), "the report is shown in the window")
-    with open(os.path.join(settings_dir, "settings.json")) as f:
+    with open(settings + ".bad") as f:
+        check(f.read() == truncated, "the bad file is kept aside as settings.json.bad, unchanged")
+    with open(settings) as f:
         check(f.read().strip().startswith("{") and os.path.getsize(f.name) > 40, "the file is replaced by valid settings")
+    again = Run(binary, config_home=run.config_home)
+    status, output = again.app("--frames", "3")
+    check(status == 0 and "corrupt" not in output, "the next start reports nothing: the problem is reported once")
+
+
+def test_a_wrong_typed_setting_keeps_the_others(binary):
+    run = Run(binary)
+    status, _ = run.app("--width", "1280", "--height", "720", "--frames", "3", "--actions", "presentation")
+    check(status == 0, "the first run saves its settings")
+    settings = os.path.join(run.config_home, "tilescope", "settings.json")
+    with open(settings) as f:
+        saved = json.load(f)
+    saved["font_size"] = "large"
+    with open(settings, "w") as f:
+        json.dump(saved, f)
+    again = Run(binary, config_home=run.config_home)
+    status, output = again.app("--frames", "3", "--screenshot", again.screenshot)
+    check(status == 0 and "'font_size' is \"large\"" in output, "the wrong-typed key is named and the app starts")
+    png = read_png(again.screenshot)
+    check((png[0], png[1]) == (1280, 720) and again.state()["presentation"],
+          "the window size and presentation mode beside it are kept")
+    check(os.path.exists(settings + ".bad"), "the file is kept aside as settings.json.bad")
 
 
 def test_window_size_survives_restart_and_a_bad_one_is_reset(binary):
@@ -85,6 +113,7 @@ def test_bench_frames_prints_the_frame_rate(binary):
 # Each action that takes an argument, given a bad one: the message it must show names the value.
 BAD_ARGUMENTS = [
     ("play-speed 0", '"0"'), ("play-speed abc", '"abc"'), ("jump-to -3", '"-3"'),
+    ("jump-to 1e20", '"1e20"'), ("jump-to 99999999999999999999", '"99999999999999999999"'),
     ("edit-cell A 9 9 1", "A[9][9] is outside A"), ("select-thread 99 99", "block 99, thread 99"),
     ("run-until sometime", '"sometime"'), ("race-gpu-size 0", '"0"'), ("race-trials 1000", '"1000"'),
     ("live-reps x", '"x"'), ("live-gflops-axis cubic", "'cubic'"), ("live-view pie", "'pie'"),
@@ -124,11 +153,48 @@ def test_missing_font_falls_back(binary):
     check(len(region_colours(png, 0, 0, 200, 16)) > 4, "the menu bar text is still drawn")
 
 
-def test_unknown_action_is_a_message(binary):
+def test_unknown_action_fails_before_the_first_frame(binary):
     run = Run(binary)
-    status, output = run.app("--frames", "3", "--actions", "frobnicate")
-    check(status == 0, "an unknown action in a script does not stop the app")
+    status, output = run.app("--frames", "3", "--actions", "step; frobnicate")
+    check(status == 2, "an unknown action in a script is a usage error (status 2): %d" % status)
     check('unknown action "frobnicate"' in output, "the unknown action is named")
+    check(not os.path.exists(run.state_file), "nothing ran: no state dump was written")
+
+
+def unprivileged(command, run):
+    """Root writes into any folder whatever its mode: under root (CI containers) the app runs
+    as nobody, on an X server without access control, so a read-only folder is read-only.
+    The app's own exit status is printed, apart from xvfb-run's clean-up."""
+    report = ["sh", "-c", '"$@"; echo "app exit status $?"', "sh"]
+    if os.geteuid() != 0:
+        return XVFB + report + command
+    os.chmod(run.dir, 0o755)
+    for root, folders, _ in os.walk(run.config_home):
+        os.chmod(root, 0o777)
+    return ["xvfb-run", "-a", "-s", "-ac -screen 0 1920x1080x24"] + report + [
+        "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+
+
+def test_outputs_that_cannot_be_written_fail_the_run_and_keep_the_old_files(binary):
+    run = Run(binary)
+    folder = os.path.join(run.dir, "read-only")
+    os.makedirs(folder)
+    dump, shot = os.path.join(folder, "state.json"), os.path.join(folder, "shot.png")
+    for path in (dump, shot):
+        with open(path, "w") as f:
+            f.write("the old file")
+    os.chmod(folder, 0o555)
+    command = unprivileged([binary, "--frames", "3", "--dump-state", dump, "--screenshot", shot], run)
+    done = subprocess.run(command, env=run.env, capture_output=True, text=True, timeout=300)
+    output = done.stdout + done.stderr
+    print(output)
+    check("app exit status 1\n" in output, "a --screenshot and --dump-state that cannot be written exit 1")
+    check("cannot write " + shot in output and "cannot write " + dump in output and "Permission denied" in output,
+          "both paths are named with the reason")
+    for path in (dump, shot):
+        with open(path) as f:
+            check(f.read() == "the old file", os.path.basename(path) + ": the old file is intact")
+    check(sorted(os.listdir(folder)) == ["shot.png", "state.json"], "no temporary file is left")
 
 
 if __name__ == "__main__":

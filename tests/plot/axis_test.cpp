@@ -156,5 +156,34 @@ TEST(LinearFraction, ZeroWidthAxisPutsValuesInTheMiddle) {
   EXPECT_DOUBLE_EQ(LinearFraction(Range::Of(0, 10), 2.5), 0.25);
 }
 
+// A saved result can hold any double (1e308, the largest there is): padding its axis once
+// overflowed to inf, and log10(inf) reached an int cast (undefined behaviour, found by UBSan);
+// 300 decades are a few labels, not 300.
+TEST(HugeAndInfiniteValues, AxesStayFiniteAndTicksStayFewAndInside) {
+  constexpr double kLargest = std::numeric_limits<double>::max();
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const auto check = [](const std::vector<Tick>& ticks, Range axis, const char* what) {
+    EXPECT_LE(ticks.size(), 40u) << what;
+    for (const Tick& tick : ticks) {
+      EXPECT_TRUE(std::isfinite(tick.value)) << what;
+      EXPECT_TRUE(tick.value >= axis.lo - 1e-9 * std::fabs(axis.lo) && tick.value <= axis.hi + 1e-9 * axis.hi)
+          << what << ": " << tick.value;
+    }
+  };
+  const Range log = LogAxisRange(Range::Of(1.0, kLargest));
+  EXPECT_TRUE(std::isfinite(log.hi));
+  check(LogTicks(log), log, "log");
+  const Range log2 = Log2AxisRange(Range::Of(1.0, kLargest));
+  EXPECT_TRUE(std::isfinite(log2.hi));
+  check(Log2Ticks(log2, 8), log2, "log2");
+  const Range linear = LinearAxisRange(Range::Of(-kLargest, kLargest), true, 5);
+  EXPECT_TRUE(std::isfinite(linear.Span()));
+  check(LinearTicks(linear, 5), linear, "linear");
+  EXPECT_TRUE(LogTicks(Range::Of(1.0, kInf)).empty());
+  EXPECT_TRUE(Log2Ticks(Range::Of(1.0, kInf), 8).empty());
+  EXPECT_TRUE(LinearTicks(Range::Of(-kInf, kInf), 5).empty());
+  EXPECT_TRUE(LinearTicks(Range::Of(0.0, std::nan("")), 5).empty());
+}
+
 }  // namespace
 }  // namespace plot
