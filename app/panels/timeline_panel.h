@@ -46,6 +46,7 @@ struct TimelinePanel {
   std::int64_t step_ = 0;
   std::int64_t total_ = 0;
   std::size_t marks_ = 0;
+  int labels_under_marks_ = 0;  // phase labels a mark covers (drawn in rows of their own: 0)
 };
 
 }  // namespace gui
