@@ -130,9 +130,8 @@ def test_click_a_cell_to_edit(binary):
     probe.app("--width", "1920", "--height", "1080", "--frames", "3")
     matrices = probe.state()["lesson_panels"]["matrices"]
     x, y = matrices["origins"]["a"]
-    cell = matrices["cell_pixels"]
     # A[1][2]: row 1, column 2 of A, clicked in the middle of its cell.
-    cx, cy = int(x + 2.5 * cell), int(y + 1.5 * cell)
+    cx, cy = int(x + 2.5 * matrices["cell_width"]), int(y + 1.5 * matrices["cell_pixels"])
     run = Run(binary)
     status = run.interact(["--width", "1920", "--height", "1080"], [
         "sleep 0.5",
