@@ -97,6 +97,7 @@ std::optional<std::string> ParseBreakpoint(const std::string& spec, const sim::S
 
 void TimelinePanel::NoteRun(const sim::Simulation& simulation, const std::string& spec, std::int64_t steps) {
   const sim::Snapshot snapshot = simulation.snapshot();
+  outcome_step_ = simulation.step();
   if (steps == 0) {
     outcome_ = "Nothing left to run: the lesson is at its last step.";
   } else if (simulation.Finished()) {
@@ -110,6 +111,9 @@ void TimelinePanel::NoteRun(const sim::Simulation& simulation, const std::string
 void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
                          ThreadRef selected) {
   step_ = simulation.step();
+  // Where the last run-until stopped, only while the lesson stands there: a step, a scrub or a
+  // reset after it made "Stopped at step 12" stale beside "step 16 of 68".
+  if (step_ != outcome_step_) outcome_.clear();
   const sim::Timeline* timeline = simulation.KnownTimeline();
   total_ = timeline ? timeline->total_steps : 0;
   marks_ = timeline ? timeline->marks.size() : 0;

@@ -122,6 +122,17 @@ def test_live_page(binary):
         check(not clipped, "live page %s at 1366x768: no text cut off %s" % (mode, clipped))
 
 
+def test_large_lesson(binary):
+    """128x128x128 with TILE 16 on a laptop screen: seven-digit counts ("4194304 = 2·M·N·K" was
+    cut at the Counters panel's edge) and heat maps, every figure still reachable."""
+    run = Run(binary)
+    status, _ = run.app("--width", "1366", "--height", "768", "--frames", "3",
+                        "--actions", "lesson-set m=128 n=128 k=128 tile=16; run-until phase 3; " + SETTLE)
+    state = run.state()
+    check(status == 0 and state["lesson"]["m"] == 128, "a 128x128x128 lesson runs to phase 3")
+    check_readable(state, "1366x768 128x128x128", "large")
+
+
 def test_high_dpi(binary):
     """A 1366x768 laptop screen at content scale 2: twice the pixels, fonts twice as large."""
     run = Run(binary)
