@@ -12,8 +12,9 @@
 #   presentation-1366x768, presentation-1366x768-end
 #                     presentation mode on a 1366x768 laptop or projector, mid-phase 1 and at the end
 #   padded-6x5x7      M = 6, N = 5, K = 7 with TILE 4, in its tail phase: zero padding
-#   race-lab          the first barrier off, the race-exposing scheduler, a random fill,
-#                     run to the end: RAW hazards (one warp: warnings) and wrong C cells
+#   race-lab          the first barrier off, the race-exposing scheduler, run to the end:
+#                     RAW hazards (one warp: warnings) and wrong C cells
+#   race-lab-1366x768 the same in presentation mode on a 1366x768 laptop or projector
 #   live-loaded       the live GPU panel on a machine without a GPU, showing the H100 run
 #                     saved in docs/screenshots/live-h100.json
 # The H100 screenshots (live-h100, race-lab-h100, about-h100) come from
@@ -57,6 +58,8 @@ shoot presentation --lesson default --presentation --actions "$mid_phase"
 WIDTH=1366 HEIGHT=768 shoot presentation-1366x768 --lesson default --presentation --actions "$mid_phase"
 WIDTH=1366 HEIGHT=768 shoot presentation-1366x768-end --lesson default --presentation --actions "guide-leave; run-to-end"
 shoot padded-6x5x7 --lesson padded_6x5x7 --actions "guide-leave; run-until phase 2; run-until release"
-shoot race-lab --lesson default \
-  --actions "guide-leave; lesson-set fill_a=random:7 fill_b=random:8 barrier1=off scheduler=race; run-to-end"
+# The default lesson's whole numbers, so the wrong cells read as numbers at 1366x768 too.
+race="guide-leave; lesson-set barrier1=off scheduler=race; run-to-end"
+shoot race-lab --lesson default --actions "$race"
+WIDTH=1366 HEIGHT=768 shoot race-lab-1366x768 --lesson default --presentation --actions "$race"
 shoot live-loaded --actions "page-live; live-load $out/live-h100.json"

@@ -35,6 +35,7 @@ constexpr int kMinFramesForScreenshot = 3;
 constexpr int kExitOutputFailed = 1;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr int kExitUsage = 2;
+constexpr float kHelpWidthFonts = 60.0f;  // the F1 list's width where the window allows, in font heights
 
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
@@ -498,23 +499,39 @@ void Application::DrawHelpOverlay() {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(ImVec2(viewport->WorkPos.x + viewport->WorkSize.x * 0.5f, viewport->WorkPos.y + viewport->WorkSize.y * 0.5f),
                           ImGuiCond_Always, ImVec2(0.5f, 0.5f));
+  // As wide as a line of descriptions reads well, never wider than the window: the descriptions
+  // wrap in their column (at 1366 pixels they ran off the edge). The height fits the list (0:
+  // ImGui fits that axis) up to the window's, then it scrolls (presentation fonts at 768 pixels).
+  const float margin = ImGui::GetFontSize();
+  const float width = std::min(viewport->WorkSize.x - 2.0f * margin, ImGui::GetFontSize() * kHelpWidthFonts);
+  ImGui::SetNextWindowSize(ImVec2(width, 0.0f), ImGuiCond_Always);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(0.0f, 0.0f), ImVec2(width, viewport->WorkSize.y - 2.0f * margin));
   ImGui::SetNextWindowBgAlpha(1.0f);  // opaque: the panels behind must not show through the list
-  if (ImGui::Begin("Keyboard shortcuts (F1 closes)", &show_help_,
-                   ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
-    if (ImGui::BeginTable("##keys", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+  if (ImGui::Begin("Keyboard shortcuts (F1 closes)", &show_help_, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    help_rect_ = {ImGui::GetWindowPos().x, ImGui::GetWindowPos().y, ImGui::GetWindowPos().x + ImGui::GetWindowSize().x,
+                  ImGui::GetWindowPos().y + ImGui::GetWindowSize().y};
+    help_keys_.clear();
+    const TextRecordScope recording(help_text_, false);  // the list scrolls down; only sideways cuts count
+    if (gui::BeginTable("##keys", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+      ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthFixed);
+      ImGui::TableSetupColumn("what it does", ImGuiTableColumnFlags_WidthStretch);
       for (const Action& action : registry_.All()) {
         if (action.keys.empty()) continue;
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         std::string keys;
         for (const KeyChord& chord : action.keys) keys += (keys.empty() ? "" : " / ") + ChordName(chord);
-        ImGui::TextUnformatted(keys.c_str());
+        gui::TextUnformatted(keys.c_str());
+        help_keys_.push_back(keys);
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(action.label.c_str());
+        gui::TextUnformatted(action.label.c_str());
         ImGui::TableNextColumn();
-        ImGui::TextDisabled("%s", action.description.c_str());
+        ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+        gui::TextWrapped("%s", action.description.c_str());
+        ImGui::PopStyleColor();
       }
-      ImGui::EndTable();
+      gui::EndTable();
     }
   }
   ImGui::End();
@@ -571,6 +588,11 @@ nlohmann::json Application::StateDump() const {
   state["content_scale"] = content_scale_;
   state["builtin_font"] = fonts_.builtin_fallback;
   state["help_visible"] = show_help_;
+  if (show_help_) {  // the F1 list as drawn
+    state["help"] = help_text_.ToJson();
+    state["help"]["rect"] = help_rect_;
+    state["help"]["keys"] = help_keys_;
+  }
   state["about_visible"] = show_about_;
   for (const AboutLine& line : CollectAboutLines(*window_)) state["about"][line.name] = line.value;
   const Notification* shown = notifications_.Current(Notifications::Now());

@@ -5,6 +5,7 @@
 #pragma once
 #include <imgui.h>
 
+#include <array>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "app/cli/gui_options.h"
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
+#include "app/gui/text_item.h"
 #include "app/gui/window.h"
 #include "app/gui/page.h"
 
@@ -98,6 +100,9 @@ class Application {
   bool presentation_ = false;
   bool show_about_ = false;
   bool show_help_ = false;
+  std::array<float, 4> help_rect_{};    // where the F1 list was drawn (min x, min y, max x, max y)
+  std::vector<std::string> help_keys_;  // its key column, as drawn
+  TextCount help_text_;                 // its text, counted as a panel's is
   bool reset_layout_ = true;
   std::string pending_screenshot_;
   std::vector<RegionScreenshot> region_screenshots_;  // Asked for by pages while drawing.

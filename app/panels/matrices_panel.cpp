@@ -22,6 +22,7 @@ constexpr int kMaxReadersListed = 8;
 constexpr int kMaxElementsForValues = 32 * 32;  // Past this, numbers cannot fit on any screen.
 constexpr float kMaxCellInFonts = 4.0f;         // Cells stop growing at 4 font heights.
 constexpr float kMinTextScale = 0.6f;           // Smaller numbers are unreadable from a classroom's back row.
+constexpr float kMaxCellAspect = 2.0f;          // Columns widen for wide numbers up to twice a cell's height.
 constexpr ImU32 kTileOutline = palette::kOrange;
 constexpr ImU32 kStepMark = palette::kYellow;
 
@@ -73,18 +74,24 @@ float WidestValue(const std::vector<float>& values, bool short_form) {
   return widest;
 }
 
+// The largest share of the font a line of text takes to fit a cell `height` pixels tall, with
+// the frame's padding above and below.
+float TextScaleDown(float height) {
+  return (height - 2.0f * ImGui::GetStyle().FramePadding.y) / ImGui::GetFontSize();
+}
+
 std::string ThreadName(const sim::Snapshot& snapshot, int block, int thread) {
   const sim::Thread& t = snapshot.thread(block, thread);
   const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(block)];
   return "thread " + sim::Coordinates(t.tx, t.ty) + " of block " + sim::Coordinates(b.bx, b.by);
 }
 
-void DrawCentred(ImDrawList* draw, ImVec2 cell_min, float cell, float text_size, ImU32 colour, const std::string& text) {
+void DrawCentred(ImDrawList* draw, ImVec2 cell_min, ImVec2 cell, float text_size, ImU32 colour, const std::string& text) {
   const float scale = text_size / ImGui::GetFontSize();
   const ImVec2 size = ImGui::CalcTextSize(text.c_str());
   gui::DrawText(draw, ImGui::GetFont(), text_size,
-                ImVec2(cell_min.x + (cell - size.x * scale) * 0.5f, cell_min.y + (cell - size.y * scale) * 0.5f), colour,
-                text.c_str());
+                ImVec2(cell_min.x + (cell.x - size.x * scale) * 0.5f, cell_min.y + (cell.y - size.y * scale) * 0.5f),
+                colour, text.c_str());
 }
 
 }  // namespace
@@ -92,7 +99,8 @@ void DrawCentred(ImDrawList* draw, ImVec2 cell_min, float cell, float text_size,
 // Where each matrix's grid lies: B above C, A left of C; padded sizes (whole tiles) so the
 // zero padding of the tail tiles has cells to show in.
 struct MatricesPanel::Layout {
-  float cell = 0.0f;
+  float cell = 0.0f;    // a cell's height
+  float cell_w = 0.0f;  // and width: wider than tall where the numbers need it (C of 6×5×7: 4 digits)
   int rows[3] = {0, 0, 0};     // drawn rows of A, B, C (padded to whole tiles)
   int cols[3] = {0, 0, 0};
   int real_rows[3] = {0, 0, 0};
@@ -102,12 +110,13 @@ struct MatricesPanel::Layout {
   static int Index(MatrixId id) { return static_cast<int>(id); }
   ImVec2 CellMin(MatrixId id, int row, int col) const {
     const ImVec2 o = origin[Index(id)];
-    return ImVec2(o.x + static_cast<float>(col) * cell, o.y + static_cast<float>(row) * cell);
+    return ImVec2(o.x + static_cast<float>(col) * cell_w, o.y + static_cast<float>(row) * cell);
   }
   ImVec2 CellMax(MatrixId id, int row, int col) const {
     const ImVec2 min = CellMin(id, row, col);
-    return ImVec2(min.x + cell, min.y + cell);
+    return ImVec2(min.x + cell_w, min.y + cell);
   }
+  ImVec2 Size() const { return ImVec2(cell_w, cell); }
   bool Inside(MatrixId id, int row, int col) const {
     return row < real_rows[Index(id)] && col < real_cols[Index(id)];
   }
@@ -115,7 +124,7 @@ struct MatricesPanel::Layout {
     const ImVec2 o = origin[Index(id)];
     if (p.x < o.x || p.y < o.y) return false;
     row = static_cast<int>((p.y - o.y) / cell);
-    col = static_cast<int>((p.x - o.x) / cell);
+    col = static_cast<int>((p.x - o.x) / cell_w);
     return row < rows[Index(id)] && col < cols[Index(id)];
   }
 };
@@ -140,34 +149,45 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
     layout.real_cols[i] = dims[i][3];
   }
   const float gap = ImGui::GetFontSize() * 0.6f;
-  const float labels_height = PlaceGrids(layout, g, gap);
+  std::vector<float> values[3];
+  float widest = 0.0f;  // the widest number in full, over A, B and C
+  for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
+    values[Layout::Index(id)] = ValuesOf(layout, id, snapshot, reference);
+    widest = std::max(widest, WidestValue(values[Layout::Index(id)], false));
+  }
+  const float labels_height = PlaceGrids(layout, g, gap, widest);
   figures_.cell = layout.cell;
+  figures_.cell_w = layout.cell_w;
   std::copy(std::begin(layout.origin), std::end(layout.origin), std::begin(figures_.origin));
-  DrawMatrix(layout, MatrixId::kA, snapshot, reference);
-  DrawMatrix(layout, MatrixId::kB, snapshot, reference);
-  DrawMatrix(layout, MatrixId::kC, snapshot, reference);
+  for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
+    DrawMatrix(layout, id, snapshot, values[Layout::Index(id)]);
+  }
   DrawOutlines(layout, snapshot);
   DrawStepMarks(layout, snapshot);
   DrawTourCells(layout);
-  ImGui::Dummy(ImVec2(layout.cell * static_cast<float>(padded_k + padded_n) + gap,
+  ImGui::Dummy(ImVec2(layout.cell_w * static_cast<float>(padded_k + padded_n) + gap,
                       labels_height + gap + layout.cell * static_cast<float>(padded_k + padded_m)));
   HandleHover(layout, snapshot, reference);
   HandlePick(frame, layout);
   DrawEditor(frame);
 }
 
-// Sizes the cells to the panel and places B above C and A left of C. The names go in the
-// empty corner above A when they fit there, else on rows of their own. Returns the height
-// the label rows take (0 in the corner).
-float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float gap) {
+// Sizes the cells to the panel and places B above C and A left of C. Cells are square unless
+// the widest number (`widest`, in pixels at full size; infinite for a heat map) needs wider
+// columns and the panel has the width. The names go in the empty corner above A when they fit
+// there, else on rows of their own. Returns the height the label rows take (0 in the corner).
+float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float gap, float widest_value) {
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float k = static_cast<float>(layout.cols[0]);
   const float across = k + static_cast<float>(layout.cols[2]);
   const float down = k + static_cast<float>(layout.rows[2]);
+  const float wanted_w = std::isfinite(widest_value) ? widest_value + 2.0f * ImGui::GetStyle().FramePadding.x : 0.0f;
   auto fit = [&](float label_rows) {
-    const float cell = std::min((avail.x - gap) / across, (avail.y - label_rows - gap) / down);
-    return std::max(1.0f, std::floor(std::min(cell, kMaxCellInFonts * ImGui::GetFontSize())));
+    const float x_fit = (avail.x - gap) / across;
+    const float cell = std::min(x_fit, (avail.y - label_rows - gap) / down);
+    layout.cell = std::max(1.0f, std::floor(std::min(cell, kMaxCellInFonts * ImGui::GetFontSize())));
+    layout.cell_w = std::max(layout.cell, std::floor(std::min({wanted_w, x_fit, kMaxCellAspect * layout.cell})));
   };
   char names[3][48];
   std::snprintf(names[0], sizeof names[0], "A (%d\u00D7%d) \u2193", g.m, g.k);
@@ -175,20 +195,21 @@ float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float ga
   std::snprintf(names[2], sizeof names[2], "C = A\u00B7B \u2198");
   float widest = 0.0f;
   for (const char* name : names) widest = std::max(widest, ImGui::CalcTextSize(name).x);
-  layout.cell = fit(0.0f);
-  const bool in_corner = layout.cell * k >= 3.0f * line && layout.cell * k >= widest;
+  fit(0.0f);
+  const bool in_corner = layout.cell * k >= 3.0f * line && layout.cell_w * k >= widest;
   const float label_rows = in_corner ? 0.0f : 2.0f * line;
-  if (!in_corner) layout.cell = fit(label_rows);
+  if (!in_corner) fit(label_rows);
   const ImVec2 top = ImGui::GetCursorScreenPos();
+  const float corner_w = layout.cell_w * k;
   const float corner = layout.cell * k;
-  layout.origin[1] = ImVec2(top.x + corner + gap, top.y + label_rows * 0.5f);
+  layout.origin[1] = ImVec2(top.x + corner_w + gap, top.y + label_rows * 0.5f);
   layout.origin[0] = ImVec2(top.x, layout.origin[1].y + corner + gap + label_rows * 0.5f);
   layout.origin[2] = ImVec2(layout.origin[1].x, layout.origin[0].y);
 
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   if (in_corner) {
-    const float right = top.x + corner;
+    const float right = top.x + corner_w;
     gui::DrawText(draw, ImVec2(right - ImGui::CalcTextSize(names[1]).x, top.y), text, names[1]);
     gui::DrawText(draw, ImVec2(right - ImGui::CalcTextSize(names[2]).x, top.y + corner - 2.0f * line), text, names[2]);
     gui::DrawText(draw, ImVec2(top.x, top.y + corner - line), text, names[0]);
@@ -248,11 +269,11 @@ void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
   }
 }
 
-void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
-                               const std::vector<float>& reference) {
+// A's and B's elements, and C's correct ones (what a heat map's scale and the cells' width go by).
+std::vector<float> MatricesPanel::ValuesOf(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
+                                           const std::vector<float>& reference) {
   const sim::Geometry& g = snapshot.geometry();
   const int index = Layout::Index(id);
-  const bool is_c = id == MatrixId::kC;
   std::vector<float> values;
   values.reserve(static_cast<std::size_t>(layout.real_rows[index]) * layout.real_cols[index]);
   for (int row = 0; row < layout.real_rows[index]; ++row) {
@@ -261,16 +282,24 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
                                           : (id == MatrixId::kB ? snapshot.b(row, col) : reference[row * g.n + col]));
     }
   }
+  return values;
+}
+
+void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
+                               const std::vector<float>& values) {
+  const sim::Geometry& g = snapshot.geometry();
+  const int index = Layout::Index(id);
+  const bool is_c = id == MatrixId::kC;
   const Range range = RangeOf(values);
-  // Numbers shrink to fit their cells down to kMinTextScale of the font, then drop to three
-  // significant digits, then give way to a heat map.
-  const float pad = ImGui::GetStyle().FramePadding.x;
+  // Numbers shrink to fit their cells (across and down) down to kMinTextScale of the font, then
+  // drop to three significant digits, then give way to a heat map.
   const auto scale_for = [&](bool short_form) {
-    return std::min(1.0f, (layout.cell - 2.0f * pad) / std::max(1.0f, WidestValue(values, short_form)));
+    return std::min({1.0f, TextScaleDown(layout.cell), (layout.cell_w - 2.0f * ImGui::GetStyle().FramePadding.x) /
+                                                           std::max(1.0f, WidestValue(values, short_form))});
   };
   const bool short_form = scale_for(false) < kMinTextScale;
   const float text_scale = scale_for(short_form);
-  const bool show_values = layout.cell >= ImGui::GetFontSize() * 1.2f && text_scale >= kMinTextScale;
+  const bool show_values = text_scale >= kMinTextScale;
   const float text_size = ImGui::GetFontSize() * text_scale;
   figures_.drawn_as[index] = !show_values ? "heat map" : short_form ? "short values" : "values";
 
@@ -283,11 +312,11 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
   for (int row = 0; row < layout.real_rows[index]; ++row) {
     for (int col = 0; col < layout.real_cols[index]; ++col) {
       const ImVec2 min = layout.CellMin(id, row, col);
-      const ImVec2 max(min.x + layout.cell - inset, min.y + layout.cell - inset);
+      const ImVec2 max(min.x + layout.cell_w - inset, min.y + layout.cell - inset);
       const float value = values[static_cast<std::size_t>(row) * layout.real_cols[index] + col];
       if (!is_c) {
         draw->AddRectFilled(min, max, show_values ? frame_bg : HeatColour(range.Normalise(value)));
-        if (show_values) DrawCentred(draw, min, layout.cell, text_size, text, CellValue(value, short_form));
+        if (show_values) DrawCentred(draw, min, layout.Size(), text_size, text, CellValue(value, short_form));
         continue;
       }
       const sim::CElement e = snapshot.c(row, col);
@@ -315,7 +344,7 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
       }
       if (!show_values) continue;
       const std::string v = e.progress == sim::CProgress::kNotStarted ? "\u00B7" : CellValue(e.value, short_form);
-      DrawCentred(draw, ImVec2(min.x, min.y + small * 0.3f), layout.cell, text_size,
+      DrawCentred(draw, ImVec2(min.x, min.y + small * 0.3f), layout.Size(), text_size,
                   e.progress == sim::CProgress::kNotStarted ? dim : text, v);
       if (!corner.empty()) {
         gui::DrawText(draw, ImGui::GetFont(), small, ImVec2(min.x + 2.0f, min.y + 1.0f), text, corner.c_str());
@@ -347,7 +376,8 @@ void MatricesPanel::DrawOutlines(const Layout& layout, const sim::Snapshot& snap
                         {MatrixId::kB, k0, col0, k_extent, g.tn},
                         {MatrixId::kC, row0, col0, g.tm, g.tn}};
   ImDrawList* draw = ImGui::GetWindowDrawList();
-  const bool show_zero = layout.cell >= ImGui::GetFontSize() * 1.2f;
+  const float zero_size = ImGui::GetFontSize() * std::min(1.0f, TextScaleDown(layout.cell));
+  const bool show_zero = zero_size >= kMinTextScale * ImGui::GetFontSize();
   for (const Box& box : boxes) {
     if (phase < 0 && box.id != MatrixId::kC) continue;
     for (int r = box.row; r < box.row + box.rows; ++r) {
@@ -356,8 +386,7 @@ void MatricesPanel::DrawOutlines(const Layout& layout, const sim::Snapshot& snap
         const ImVec2 min = layout.CellMin(box.id, r, c);
         draw->AddRectFilled(min, layout.CellMax(box.id, r, c), WithAlpha(palette::kGrey, 0.25f));
         if (show_zero && box.id != MatrixId::kC) {
-          gui::DrawText(draw, ImVec2(min.x + layout.cell * 0.35f, min.y + layout.cell * 0.25f),
-                        ImGui::GetColorU32(ImGuiCol_TextDisabled), "0");
+          DrawCentred(draw, min, layout.Size(), zero_size, ImGui::GetColorU32(ImGuiCol_TextDisabled), "0");
         }
       }
     }
@@ -526,7 +555,8 @@ void MatricesPanel::DrawEditor(const FrameContext& frame) {
 
 void MatricesPanel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["matrices"];
-  out["cell_pixels"] = figures_.cell;
+  out["cell_pixels"] = figures_.cell;  // a cell's height
+  out["cell_width"] = figures_.cell_w;
   out["origins"] = {{"a", {figures_.origin[0].x, figures_.origin[0].y}},
                     {"b", {figures_.origin[1].x, figures_.origin[1].y}},
                     {"c", {figures_.origin[2].x, figures_.origin[2].y}}};

@@ -34,7 +34,8 @@ struct MatricesPanel {
 
   // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
   struct Figures {
-    float cell = 0.0f;                 // cell size in pixels
+    float cell = 0.0f;                 // cell height in pixels
+    float cell_w = 0.0f;               // and width (wider than tall where numbers need it)
     ImVec2 origin[3];                  // top-left of A, B, C's grids (a test clicks a cell)
     const char* drawn_as[3] = {"values", "values", "values"};  // A, B, C: values, short values or heat map
     int not_started = 0, partial = 0, final = 0, wrong = 0;
@@ -52,11 +53,14 @@ struct MatricesPanel {
     float value = 0.0f;
   };
 
-  float PlaceGrids(Layout& layout, const sim::Geometry& g, float gap);
+  float PlaceGrids(Layout& layout, const sim::Geometry& g, float gap, float widest_value);
+  static std::vector<float> ValuesOf(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+                                     const std::vector<float>& reference);
   void DrawSummary(const sim::Snapshot& snapshot);
   void CountC(const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  // `values`: ValuesOf's, which sized the cells.
   void DrawMatrix(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
-                  const std::vector<float>& reference);
+                  const std::vector<float>& values);
   void DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawTourCells(const Layout& layout);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <vector>
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
@@ -16,6 +17,7 @@ namespace {
 using MarkKind = sim::TimelineMark::Kind;
 
 constexpr float kMarkHitPixels = 4.0f;
+constexpr float kMarkRowFonts = 0.5f;  // the marks' row under the labels, in font heights
 
 struct Choice {
   const char* label;
@@ -95,6 +97,7 @@ std::optional<std::string> ParseBreakpoint(const std::string& spec, const sim::S
 
 void TimelinePanel::NoteRun(const sim::Simulation& simulation, const std::string& spec, std::int64_t steps) {
   const sim::Snapshot snapshot = simulation.snapshot();
+  outcome_step_ = simulation.step();
   if (steps == 0) {
     outcome_ = "Nothing left to run: the lesson is at its last step.";
   } else if (simulation.Finished()) {
@@ -108,6 +111,9 @@ void TimelinePanel::NoteRun(const sim::Simulation& simulation, const std::string
 void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
                          ThreadRef selected) {
   step_ = simulation.step();
+  // Where the last run-until stopped, only while the lesson stands there: a step, a scrub or a
+  // reset after it made "Stopped at step 12" stale beside "step 16 of 68".
+  if (step_ != outcome_step_) outcome_.clear();
   const sim::Timeline* timeline = simulation.KnownTimeline();
   total_ = timeline ? timeline->total_steps : 0;
   marks_ = timeline ? timeline->marks.size() : 0;
@@ -142,9 +148,18 @@ void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Timeline& t
   std::int64_t value = step_;
   const std::int64_t low = 0;
   const std::int64_t high = total_;
-  const std::string format = "step %lld of " + std::to_string(total_);
+  // "step N of M" beside the slider, not on it: the grab, dragged to the middle, sat on its digits.
+  // Its width is that of the widest step, so the slider does not shift as the number grows.
+  const std::string of_total = " of " + std::to_string(total_);
+  const std::string label = "step " + std::to_string(step_) + of_total;
+  const float label_width = ImGui::CalcTextSize(("step " + std::to_string(total_) + of_total).c_str()).x;
+  ImGui::AlignTextToFramePadding();
+  const float label_x = ImGui::GetCursorPosX();
+  gui::TextUnformatted(label.c_str());
+  ImGui::SameLine(label_x + label_width + ImGui::GetStyle().ItemSpacing.x);
   ImGui::SetNextItemWidth(-1.0f);
-  if (gui::Recorded(ImGui::SliderScalar("##step", ImGuiDataType_S64, &value, &low, &high, format.c_str()), "##step")) {
+  // No text on the slider ("" format); Ctrl+click still types a step.
+  if (gui::Recorded(ImGui::SliderScalar("##step", ImGuiDataType_S64, &value, &low, &high, ""), "##step")) {
     frame.actions.Push("jump-to", std::to_string(value));
   }
   if (ImGui::IsItemHovered()) {
@@ -156,10 +171,14 @@ void TimelinePanel::DrawSlider(const FrameContext& frame, const sim::Timeline& t
   const float width = slider_max.x - slider_min.x - 2.0f * ImGui::GetStyle().FramePadding.x;
   const float grab = std::max(ImGui::GetStyle().GrabMinSize, width / static_cast<float>(total_ + 1));
   const float inset = ImGui::GetStyle().FramePadding.x + grab * 0.5f;
-  const float strip = ImGui::GetFontSize() * 1.2f;
-  const ImVec2 min(slider_min.x + inset, ImGui::GetCursorScreenPos().y);
+  // Two rows: the phase labels above, the release lines and hazard triangles below, so a
+  // hazard just after a phase starts never covers its "pN" (it did in one shared row).
+  const float strip = ImGui::GetFontSize() * (1.0f + kMarkRowFonts);
+  // Right under the slider, not a row's spacing below, so the panel keeps its height.
+  const ImVec2 min(slider_min.x + inset, slider_max.y + 1.0f);
   const ImVec2 max(slider_max.x - inset, min.y + strip);
   DrawMarks(frame, timeline, min, max);
+  ImGui::SetCursorScreenPos(ImVec2(ImGui::GetCursorScreenPos().x, min.y));
   ImGui::Dummy(ImVec2(slider_max.x - slider_min.x, strip));
 }
 
@@ -174,7 +193,10 @@ void TimelinePanel::DrawMarks(const FrameContext& frame, const sim::Timeline& ti
   const sim::TimelineMark* nearest = nullptr;
   float nearest_distance = kMarkHitPixels;
   float label_end = -INFINITY;
-  const float height = max.y - min.y;
+  const float row_top = min.y + ImGui::GetFontSize();  // the marks' row, under the labels' row
+  const float row = max.y - row_top;
+  std::vector<ImVec4> labels;  // (min x, min y, max x, max y) of each "pN"
+  std::vector<ImVec4> shapes;  // the same for each release line and hazard triangle
   for (const sim::TimelineMark& mark : timeline.marks) {
     const float x = x_of(mark.step);
     switch (mark.kind) {
@@ -182,16 +204,20 @@ void TimelinePanel::DrawMarks(const FrameContext& frame, const sim::Timeline& ti
         draw->AddLine(ImVec2(x, min.y), ImVec2(x, max.y), palette::kSkyBlue, 2.0f);
         if (x > label_end) {
           const std::string label = "p" + std::to_string(mark.phase + 1);
+          const ImVec2 size = ImGui::CalcTextSize(label.c_str());
           gui::DrawText(draw, ImVec2(x + 2.0f, min.y), palette::kSkyBlue, label.c_str());
-          label_end = x + ImGui::CalcTextSize(label.c_str()).x + 4.0f;
+          labels.emplace_back(x + 2.0f, min.y, x + 2.0f + size.x, min.y + size.y);
+          label_end = x + size.x + 4.0f;
         }
         break;
       case MarkKind::kBarrierRelease:
-        draw->AddLine(ImVec2(x, min.y + height * 0.55f), ImVec2(x, max.y), palette::kOrange, 1.0f);
+        draw->AddLine(ImVec2(x, row_top + row * 0.4f), ImVec2(x, max.y), palette::kOrange, 1.0f);
+        shapes.emplace_back(x, row_top + row * 0.4f, x + 1.0f, max.y);
         break;
       case MarkKind::kFirstHazard:
-        draw->AddTriangleFilled(ImVec2(x, min.y + height * 0.2f), ImVec2(x - height * 0.35f, max.y),
-                                ImVec2(x + height * 0.35f, max.y), palette::kVermillion);
+        draw->AddTriangleFilled(ImVec2(x, row_top), ImVec2(x - row * 0.45f, max.y), ImVec2(x + row * 0.45f, max.y),
+                                palette::kVermillion);
+        shapes.emplace_back(x - row * 0.45f, row_top, x + row * 0.45f, max.y);
         break;
     }
     const float distance = std::fabs(mouse.x - x);
@@ -199,6 +225,12 @@ void TimelinePanel::DrawMarks(const FrameContext& frame, const sim::Timeline& ti
       nearest = &mark;
       nearest_distance = distance;
     }
+  }
+  labels_under_marks_ = 0;
+  for (const ImVec4& label : labels) {
+    labels_under_marks_ += static_cast<int>(std::count_if(shapes.begin(), shapes.end(), [&](const ImVec4& shape) {
+      return shape.x < label.z && label.x < shape.z && shape.y < label.w && label.y < shape.w;
+    }));
   }
   draw->AddLine(ImVec2(x_of(step_), min.y), ImVec2(x_of(step_), max.y), ImGui::GetColorU32(ImGuiCol_Text), 1.0f);
   if (hover_strip && !nearest && mouse.x >= min.x - kMarkHitPixels && mouse.x <= max.x + kMarkHitPixels) {
@@ -251,6 +283,7 @@ void TimelinePanel::DumpState(nlohmann::json& state) const {
   out["step"] = step_;
   out["total_steps"] = total_;
   out["marks"] = marks_;
+  out["labels_under_marks"] = labels_under_marks_;
   out["breakpoint_outcome"] = outcome_;
 }
 

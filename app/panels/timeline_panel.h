@@ -43,9 +43,11 @@ struct TimelinePanel {
   int kind_ = 0;    // index into the breakpoint choices
   int phase_ = 1;   // 1-based, for "start of phase"
   std::string outcome_;
+  std::int64_t outcome_step_ = 0;  // the step outcome_ speaks of
   std::int64_t step_ = 0;
   std::int64_t total_ = 0;
   std::size_t marks_ = 0;
+  int labels_under_marks_ = 0;  // phase labels a mark covers (drawn in rows of their own: 0)
 };
 
 }  // namespace gui

@@ -48,9 +48,20 @@ struct Resources {
 
 }  // namespace
 
+constexpr const char* kUsage =
+    "usage: nvcc ... -Xptxas -v 2>&1 | c++filt | kernel_resources \"CUDA VERSION\"\n"
+    "(the registers and shared memory ptxas reports per teaching kernel, as JSON on stdout)\n";
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: nvcc ... -Xptxas -v 2>&1 | c++filt | kernel_resources \"CUDA VERSION\"\n");
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
+  // A CUDA version never starts with '-': such an argument is a flag this program lacks (and
+  // taking it for the version would leave the program waiting on stdin).
+  if (argc != 2 || argv[1][0] == '-') {
+    if (argc == 2) std::fprintf(stderr, "kernel_resources: unknown option %s\n", argv[1]);
+    std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
   // The parameter list is the last parenthesis: template arguments hold some, "(SyncKind)0".

@@ -30,8 +30,17 @@ bool Replay(const std::filesystem::path& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+    std::printf("usage: %s FILE_OR_FOLDER...   (runs the fuzz target on each file, without libFuzzer)\n", argv[0]);
+    return 0;
+  }
   int replayed = 0;
   for (int i = 1; i < argc; ++i) {
+    // The inputs are files under tests/ and build/, never named with a leading '-'.
+    if (argv[i][0] == '-') {
+      std::fprintf(stderr, "%s: unknown option %s (usage: FILE_OR_FOLDER...)\n", argv[0], argv[i]);
+      return 2;
+    }
     const std::filesystem::path path = argv[i];
     if (!std::filesystem::is_directory(path)) {
       if (!Replay(path)) return 2;

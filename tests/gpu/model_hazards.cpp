@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
                 "one line each, for tests/gpu/racecheck_test.sh)\n");
     return 0;
   }
+  if (argc == 2 && argv[1][0] == '-') return Usage(("unknown option " + std::string(argv[1])).c_str());
   if (argc != 3) return Usage("expected a kernel name and a size");
   const kernels::KernelSpec* kernel = kernels::FindKernel(argv[1]);
   if (kernel == nullptr || kernels::IsCublas(*kernel)) return Usage("not a kernel the model runs");

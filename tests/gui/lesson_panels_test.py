@@ -8,6 +8,7 @@ from guitest import Run, check, read_png, region_colours, run_tests
 
 ORANGE = (230, 159, 0)     # Okabe-Ito: the current block's tile outline in Matrices.
 SKY_BLUE = (86, 180, 233)  # A running thread's mark in Threads.
+VERMILLION = (213, 94, 0)  # A hazard's mark on the Timeline.
 PANELS = ["matrices", "threads", "narration", "timeline", "counters", "shared_tiles", "controls", "kernel_source",
           "hazards", "race_lab", "occupancy"]
 # What the room reads in presentation mode; the rest fold away (the View menu brings them back).
@@ -46,7 +47,7 @@ def check_layout(state, width, height, label, shown=PANELS):
 
 def test_panels_present_1920(binary):
     run = Run(binary)
-    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "5", "--actions", "step; step; step",
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "5", "--actions", "run-until phase 1",
                         "--screenshot", run.screenshot)
     state = run.state()
     check(status == 0 and state["page"] == "lesson", "the lesson page is shown by default")
@@ -61,12 +62,26 @@ def test_panels_present_1920(binary):
     check(SKY_BLUE in region_colours(png, x0, y0, x1, y1), "Threads draws running threads' marks in sky blue")
     matrices = state["lesson_panels"]["matrices"]
     check(matrices["drawn_as"] == {"a": "values", "b": "values", "c": "values"}, "a 4x4 lesson shows numbers")
-    # Step 3 is one warp-instruction: the 2x2 block that ran loads one element of A per thread,
-    # from its own two rows of A.
+    # Phase 1's first instruction (an event, not a step number) is one warp-instruction: the 2x2
+    # block that ran loads one element of A per thread, from its own two rows of A.
     rows = {2 * (matrices["outlined_block"] // 2) + i for i in range(2)}
     marked = matrices["marked_this_step"]
     check(len(marked) == 4 and all(m.startswith("A[") and int(m[2:m.index("]")]) in rows for m in marked),
-          "the third step's loads of A, in rows %s, are marked: %s" % (sorted(rows), marked))
+          "phase 1's first loads of A, in rows %s, are marked: %s" % (sorted(rows), marked))
+
+
+def test_timeline_marks_leave_phase_labels_readable(binary):
+    """Without the 2nd barrier the first hazard comes just after phase 2 starts: its triangle
+    once covered the "p2" label. Labels and marks now lie in rows of their own."""
+    run = Run(binary)
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "3", "--screenshot", run.screenshot,
+                        "--actions", "toggle-barrier2; race-scheduler; run-until hazard")
+    timeline = run.state()["lesson_panels"]["timeline"]
+    check(status == 0 and "hazard" in timeline["breakpoint_outcome"], "the run stops at its first hazard")
+    x0, y0, x1, y1 = (int(v) for v in timeline["rect"])
+    check(VERMILLION in region_colours(read_png(run.screenshot), x0, y0, x1, y1),
+          "the Timeline draws the hazard's triangle")
+    check(timeline["labels_under_marks"] == 0, "no mark covers a phase label: %d" % timeline["labels_under_marks"])
 
 
 def test_panels_present_small_and_presentation(binary):
@@ -115,9 +130,8 @@ def test_click_a_cell_to_edit(binary):
     probe.app("--width", "1920", "--height", "1080", "--frames", "3")
     matrices = probe.state()["lesson_panels"]["matrices"]
     x, y = matrices["origins"]["a"]
-    cell = matrices["cell_pixels"]
     # A[1][2]: row 1, column 2 of A, clicked in the middle of its cell.
-    cx, cy = int(x + 2.5 * cell), int(y + 1.5 * cell)
+    cx, cy = int(x + 2.5 * matrices["cell_width"]), int(y + 1.5 * matrices["cell_pixels"])
     run = Run(binary)
     status = run.interact(["--width", "1920", "--height", "1080"], [
         "sleep 0.5",

@@ -153,6 +153,10 @@ def test_scrub_and_breakpoints(binary):
           ["global_reads_a"] + state["lesson"]["counters"]["phases"][1]["global_reads_b"] > 0,
           "run-until phase 2 stops in phase 2: " + timeline["breakpoint_outcome"])
     run = Run(binary)
+    run.app("--frames", "3", "--actions", "run-until phase 2; step")
+    check(run.state()["lesson_panels"]["timeline"]["breakpoint_outcome"] == "",
+          "a step after the stop takes the stale 'Stopped at step …' away")
+    run = Run(binary)
     run.app("--frames", "3", "--actions", "select-thread 3 1; run-until thread 3 1")
     state = run.state()
     check(state["lesson_panels"]["threads"]["block"] == 3 and state["lesson_panels"]["threads"]["thread"] == 1,

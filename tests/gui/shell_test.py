@@ -26,6 +26,37 @@ def test_window_draws_menu_and_about(binary):
     check("CUDA runtime" in state["about"] and state["about"]["CUDA runtime"], "About reports CUDA (a version or why there is none)")
 
 
+CORNER = 8  # pixels: more than a window's corner rounding
+
+
+def test_help_overlay_is_opaque_and_names_every_key(binary):
+    """F1's list once showed "Ctrl+key 334" (keypad +), let the panels show through, and ran its
+    descriptions off a 1366-pixel window. Drawn over two different lesson states, an opaque list
+    looks the same pixel for pixel; its text is counted as a panel's is."""
+    shots = []
+    for actions in ("help", "lesson-preset race_tile16; run-to-end; help", "presentation; help"):
+        run = Run(binary)
+        status, _ = run.app("--width", "1366", "--height", "768", "--frames", "5", "--actions", actions,
+                            "--screenshot", run.screenshot)
+        shown = run.state().get("help")
+        check(status == 0 and shown and shown["text_items"] > 0, "%s: the list of keys is shown" % actions)
+        check(shown["clipped_text"] == 0, "%s: no text of it cut off %s" % (actions, shown["clipped_examples"]))
+        shots.append((run.screenshot, shown))
+    (first, shown), (second, again) = shots[:2]
+    keys = shown["keys"]
+    check(len(keys) >= 20 and not [k for k in keys if re.search(r"key \d", k)],
+          "every key has a name, none a GLFW code: %s" % " | ".join(keys))
+    check(shown["rect"] == again["rect"], "the list lies in the same place both times %s" % shown["rect"])
+    first, second = read_png(first), read_png(second)
+    # Inside its rounded corners, which let the anti-aliased edge blend with what lies behind.
+    x0, y0, x1, y1 = (int(v) for v in shown["rect"])
+    x0, y0, x1, y1 = x0 + CORNER, y0 + CORNER, x1 - CORNER, y1 - CORNER
+    channels = first[2]
+    same = all(first[3][y][x0 * channels:x1 * channels] == second[3][y][x0 * channels:x1 * channels]
+               for y in range(y0, y1))
+    check(same, "nothing of the lesson behind shows through the list")
+
+
 def test_presentation_survives_restart(binary):
     run = Run(binary)
     status, _ = run.app("--frames", "3", "--actions", "presentation")
