@@ -7,6 +7,7 @@
 
 #include "sim/bank_conflicts.h"
 #include "sim/kernel_source.h"
+#include "sim/occupancy.h"
 
 namespace sim {
 namespace {
@@ -25,7 +26,8 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   const Geometry& g = geometry_;
   state_.shared = SharedMemory(g.naive ? 0 : g.blocks, g.tm, g.tn, g.tk, config.bs_layout == SharedLayout::kTransposed);
   state_.hazard_detector = HazardDetector(g.blocks, g.naive ? 0 : state_.shared.CellsPerBlock());
-  state_.scheduler = Scheduler(config.scheduler, config.seed, g.threads(), g.warps());
+  state_.scheduler = Scheduler(config.scheduler, config.seed, g.threads(), g.warps(), g.warps_per_block,
+                               BlocksPerSm(KernelChoice::Of(config), *FindClassroomGpu("h100")));
   state_.reads = GlobalReadCounter(g.m * g.k, g.k * g.n, g.blocks);
   state_.c.assign(static_cast<std::size_t>(g.m) * g.n, 0.0f);
   state_.c_written.assign(state_.c.size(), 0);
@@ -147,7 +149,25 @@ void Machine::ExecuteWarp(int warp_index) {
     }
     if (key == earliest) lanes[static_cast<std::size_t>(count++)] = thread;
   }
-  if (Execute(lanes.data(), count, true)) state_.scheduler.OnGlobalLoad(warp_index);
+  const ProgramCounter pc = lanes[0]->pc;
+  last_l2_halves_ = 0;
+  const std::uint64_t sectors_before = state_.counters.global_sectors;
+  const bool global_load = Execute(lanes.data(), count, true);
+  Scheduler::Issue issue;
+  issue.l2_halves = global_load ? last_l2_halves_ : 0;
+  issue.sectors = static_cast<int>(state_.counters.global_sectors - sectors_before);
+  issue.wavefronts = SharedWavefronts(warp.index_in_block, pc);
+  issue.stores_shared = pc.op == Op::kStoreAs || pc.op == Op::kStoreBs;
+  state_.scheduler.OnIssued(warp_index, issue);
+}
+
+int Machine::SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const {
+  if (geometry_.naive) return 0;
+  // A store is one access, an inner-product step two (As and Bs); a conflict adds its ways.
+  int accesses = 0;
+  if (pc.op == Op::kStoreAs || pc.op == Op::kStoreBs) accesses = 1;
+  if (pc.op == Op::kFma) accesses = 2;
+  return accesses == 0 ? 0 : accesses + bank_conflicts_[ConflictSlot(warp_in_block, pc)];
 }
 
 bool Machine::LeadsWarpInstruction(const Thread& thread) const {
@@ -498,7 +518,7 @@ void Machine::TryReleaseWarp(int warp_index) {
 void Machine::Wake(Thread& thread) {
   thread.state = ThreadState::kRunning;
   --state_.waiting_threads;
-  SetRunnable(thread, true);
+  SetRunnable(thread, true, true);
   Advance(thread);
 }
 
@@ -523,7 +543,10 @@ void Machine::Exit(Thread& thread) {
   // An exited thread no longer counts at a barrier: the others may now be complete.
   if (block.syncthreads.arrived() > 0) TryReleaseBlock(thread.block);
   if (warp.syncwarp.arrived() > 0) TryReleaseWarp(thread.warp);
-  if (block.LiveThreads() == 0) state_.hazard_detector.OnBlockExit(thread.block);
+  if (block.LiveThreads() == 0) {
+    state_.hazard_detector.OnBlockExit(thread.block);
+    state_.scheduler.OnBlockExit(thread.block);
+  }
 }
 
 void Machine::CountWarpInstruction(const Thread& leader) {
@@ -531,7 +554,7 @@ void Machine::CountWarpInstruction(const Thread& leader) {
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
   std::uint64_t added = 0;
   if (pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC) {
-    added = CountSectors(leader);
+    added = CountSectors(leader, last_l2_halves_);
     state_.counters.global_sectors += added;
     if (pc.op != Op::kStoreC) PhaseOf(leader).global_sectors += added;
     return;
@@ -541,7 +564,7 @@ void Machine::CountWarpInstruction(const Thread& leader) {
   PhaseOf(leader).bank_conflicts += added;
 }
 
-std::uint64_t Machine::CountSectors(const Thread& leader) const {
+std::uint64_t Machine::CountSectors(const Thread& leader, std::uint8_t& l2_halves) const {
   const ProgramCounter pc = leader.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
   std::array<std::int64_t, kWarpSize> sectors;
@@ -568,6 +591,7 @@ std::uint64_t Machine::CountSectors(const Thread& leader) const {
     if (distinct > 0 && sectors[static_cast<std::size_t>(distinct - 1)] == sector) continue;
     if (std::find(sectors.begin(), sectors.begin() + distinct, sector) == sectors.begin() + distinct) {
       sectors[static_cast<std::size_t>(distinct++)] = sector;
+      l2_halves |= static_cast<std::uint8_t>(1u << L2HalfOf(static_cast<int>(id), sector / kSectorsPerL2Line));
     }
   }
   return static_cast<std::uint64_t>(distinct);

@@ -99,6 +99,8 @@ class Machine {
  private:
   void InitThreads();
   void ExecuteWarp(int warp);
+  // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
+  int SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const;
   // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread); true when any of them read global memory.
   bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
@@ -122,16 +124,19 @@ class Machine {
   void Advance(Thread& thread);
   void Exit(Thread& thread);
   // Inline: every barrier arrival and release changes it, thread by thread.
-  void SetRunnable(Thread& thread, bool runnable) {
+  // `released`: runnable again because a barrier released it (the scheduler's resume latency).
+  void SetRunnable(Thread& thread, bool runnable, bool released = false) {
     const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
     state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
     Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
     const int before = warp.runnable_lanes;
     warp.runnable_lanes += runnable ? 1 : -1;
-    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0);
+    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0, released);
   }
   void CountWarpInstruction(const Thread& leader);
-  std::uint64_t CountSectors(const Thread& leader) const;
+  // Distinct 32-byte sectors the warp-instruction touches; ORs into `l2_halves` bit h for
+  // every L2 line it touches in half h (L2HalfOf).
+  std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
   // Checks a shared access of cell (row, col) for hazards, counts and logs them; each one's
@@ -164,6 +169,7 @@ class Machine {
   TraceSink* sink_ = nullptr;
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
   bool shared_reads_can_race_ = true;
+  std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
 };
 
 }  // namespace sim

@@ -33,15 +33,21 @@ U64 Threads(const LessonConfig& config) {
 // __syncthreads() of the block to the next, filling the arena from empty to its most, so a
 // checkpoint finds it half full. Only stores are seen where both barriers order the reads
 // (Machine: shared reads cannot race then). Without a __syncthreads() the generation is the
-// block's whole run, and blocks exit (freeing theirs) all along the run: a quarter, on
-// average, of what they would hold at once (model_memory measures it).
+// block's whole run. The realistic scheduler runs the blocks side by side (one or more per
+// SM), so their arenas grow together to the run's end; the other policies finish blocks one
+// after another, freeing theirs all along the run. The factors are model_memory's
+// measurements (its --check holds them to 1.5×): realistic, with one barrier five phases'
+// accesses, with none six times the run's (the history's checkpoints each copy arenas that
+// are all growing at once); the other policies half a phase's and a quarter of the run's.
 U64 ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g) {
   if (g.naive) return 0;
   const U64 stores = U64(g.tm) * g.tk + U64(g.tk) * g.tn;  // one As and one Bs tile a phase
   const int barriers = (config.barrier1 == SyncKind::kSyncthreads) + (config.barrier2 == SyncKind::kSyncthreads);
   if (barriers == 2) return stores / 2;
   const U64 reads = U64(g.block_threads) * 2 * g.tk;  // As[ty][k] and Bs[k][tx] for every k
-  return barriers == 1 ? (stores + reads) / 2 : (stores + reads) * U64(g.phases) / 4;
+  const bool side_by_side = config.scheduler == SchedulerKind::kRealistic;
+  if (barriers == 1) return side_by_side ? (stores + reads) * 5 : (stores + reads) / 2;
+  return side_by_side ? (stores + reads) * U64(g.phases) * 6 : (stores + reads) * U64(g.phases) / 4;
 }
 
 // The machine's state (MachineState::Bytes) once it has run: what a checkpoint copies.
@@ -49,8 +55,14 @@ U64 StateBytes(const LessonConfig& config, const Geometry& g) {
   const U64 threads = U64(g.threads()), warps = U64(g.warps()), blocks = U64(g.blocks);
   const U64 cells = g.naive ? 0 : blocks * (U64(g.tm) * g.tk + U64(g.tk) * g.tn);
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n, c = U64(g.m) * g.n;
-  const U64 scheduler = CeilDiv(threads, 64) * 8 + CeilDiv(warps, 64) * 8 + warps * (2 + 16) +
-                        (config.scheduler == SchedulerKind::kRandom ? threads * 8 : 0);
+  // The realistic policy keeps per warp a flag and three cycles, about two queue entries and
+  // up to two loads in flight (listed per SM and GPU-wide); per block a flag; per SM its
+  // sub-partitions' and pipe's cycles and its list of loads. The others keep thread bitsets.
+  const U64 sms = std::min<U64>(blocks, U64(kSmCount));
+  const U64 scheduler =
+      config.scheduler == SchedulerKind::kRealistic
+          ? warps * (1 + 3 * 8 + 2 * 16 + 2 * 2 * 16) + blocks + sms * (kSubPartitions * 8 + 8 + 24)
+          : CeilDiv(threads, 64) * 8 + (config.scheduler == SchedulerKind::kRandom ? threads * 8 : 0);
   return sizeof(MachineState) + threads * sizeof(Thread) + warps * sizeof(Warp) + blocks * sizeof(Block) +
          cells * (sizeof(SharedCell) + HazardDetector::BytesPerCell()) +
          blocks * (sizeof(std::vector<int>) + ArenaAccessesPerBlock(config, g) * HazardDetector::BytesPerAccess()) +

@@ -10,14 +10,29 @@ int CountTrailingZeros(std::uint64_t word) { return __builtin_ctzll(word); }
 
 }  // namespace
 
-Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int warps)
-    : kind_(kind),
-      random_(seed),
-      ready_warps_(static_cast<std::size_t>((warps + 63) / 64), 0),
-      warp_runnable_(static_cast<std::size_t>(warps), 0),
-      warp_loading_(static_cast<std::size_t>(warps), 0) {
-  if (!IssuesWarps()) runnable_threads_.assign(static_cast<std::size_t>((threads + 63) / 64), 0);
-  if (kind == SchedulerKind::kRandom) list_position_.assign(static_cast<std::size_t>(threads), -1);
+Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int warps, int warps_per_block,
+                     int blocks_per_sm)
+    : kind_(kind), random_(seed) {
+  if (!IssuesWarps()) {
+    runnable_threads_.assign(static_cast<std::size_t>((threads + 63) / 64), 0);
+    if (kind == SchedulerKind::kRandom) list_position_.assign(static_cast<std::size_t>(threads), -1);
+    return;
+  }
+  warps_per_block_ = std::max(warps_per_block, 1);
+  blocks_per_sm_ = std::max(blocks_per_sm, 1);
+  const int blocks = (warps + warps_per_block_ - 1) / warps_per_block_;
+  warp_runnable_.assign(static_cast<std::size_t>(warps), 0);
+  warp_ready_.assign(static_cast<std::size_t>(warps), 0);
+  load_section_.assign(static_cast<std::size_t>(warps), -1);
+  queued_at_.assign(static_cast<std::size_t>(warps), -1);
+  const int sms = std::min(blocks, kSmCount);
+  issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
+  shared_free_.assign(static_cast<std::size_t>(sms), 0);
+  in_flight_.assign(static_cast<std::size_t>(sms), {});
+  // The first blocks_per_sm blocks of every SM start at once; the others wait for a slot.
+  block_launched_.assign(static_cast<std::size_t>(blocks), 0);
+  const int resident = std::min(blocks, kSmCount * blocks_per_sm_);
+  for (int b = 0; b < resident; ++b) block_launched_[static_cast<std::size_t>(b)] = 1;
 }
 
 std::optional<int> Scheduler::FindSet(const std::vector<std::uint64_t>& bits, int from, int& hint) {
@@ -48,34 +63,119 @@ void Scheduler::SetListed(int thread, bool runnable) {
   }
 }
 
-void Scheduler::SetWarpRunnable(int warp, bool runnable) {
-  warp_runnable_[static_cast<std::size_t>(warp)] = runnable;
-  SetBit(ready_warps_, warp, runnable && !warp_loading_[static_cast<std::size_t>(warp)], warp_hint_);
+int Scheduler::SubPartitionOf(int warp) const {
+  // Block b takes SM b mod kSmCount and, there, slot (b / kSmCount) mod blocks_per_sm,
+  // which a later block reuses when it frees it (Launch); the SM deals its warp slots to
+  // the sub-partitions in turn, so the warps of one block spread over all four.
+  const int block = warp / warps_per_block_;
+  const int slot = (block / kSmCount) % blocks_per_sm_;
+  const int sub = (slot * warps_per_block_ + warp % warps_per_block_) % kSubPartitions;
+  return SmOf(warp) * kSubPartitions + sub;
 }
 
-void Scheduler::OnGlobalLoad(int warp) {
-  const std::int64_t latency =
-      kMinLoadLatency + static_cast<std::int64_t>(random_.Below(kMaxLoadLatency - kMinLoadLatency + 1));
-  warp_loading_[static_cast<std::size_t>(warp)] = 1;
-  SetBit(ready_warps_, warp, false, warp_hint_);
-  loads_.emplace_back(cycle_ + latency, warp);
-  std::push_heap(loads_.begin(), loads_.end(), std::greater<>());
+void Scheduler::Queue(int warp, std::int64_t cycle) {
+  queued_at_[static_cast<std::size_t>(warp)] = cycle;
+  queue_.emplace_back(cycle, warp);
+  std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
+}
+
+void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
+  if (!IssuesWarps()) return;  // the other policies pick threads
+  const auto w = static_cast<std::size_t>(warp);
+  warp_runnable_[w] = runnable;
+  if (!runnable) {
+    queued_at_[w] = -1;
+    return;
+  }
+  if (released) warp_ready_[w] = std::max(warp_ready_[w], cycle_ + kBarrierResumeLatency);
+  if (block_launched_[static_cast<std::size_t>(warp / warps_per_block_)]) Queue(warp, warp_ready_[w]);
+}
+
+void Scheduler::OnIssued(int warp, const Issue& issue) {
+  const auto w = static_cast<std::size_t>(warp);
+  std::int64_t ready = cycle_ + 1;
+  std::int64_t& section = load_section_[w];
+  if (issue.l2_halves != 0) {
+    // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
+    // together, ahead of the shared stores that use them; the model runs each store right
+    // after its load, so its later loads of one section count as issued a cycle after the
+    // section's previous one.
+    const std::int64_t issued = section < 0 ? cycle_ : section + 1;
+    section = issued;
+    // The load returns when its slowest line does: one in the half far from this SM's.
+    const int sm = SmOf(warp);
+    const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
+    // It waits a random share of the bytes in flight from its SM and from the whole GPU.
+    std::vector<std::pair<std::int64_t, std::int32_t>>& pending = in_flight_[static_cast<std::size_t>(sm)];
+    pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const auto& p) { return p.first <= cycle_; }),
+                  pending.end());
+    std::int64_t bytes = std::int64_t{issue.sectors} * 32;
+    for (const auto& p : pending) bytes += p.second;
+    while (!device_in_flight_.empty() && device_in_flight_.front().first <= cycle_) {
+      device_bytes_ -= device_in_flight_.front().second;
+      std::pop_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
+      device_in_flight_.pop_back();
+    }
+    const std::int64_t queue =
+        bytes / kSmReturnBytesPerCycle + (device_bytes_ + std::int64_t{issue.sectors} * 32) / kL2ReturnBytesPerCycle;
+    const std::int64_t back = issued + kGlobalLoadLatency + (far ? kFarHalfLatency : 0) +
+                              static_cast<std::int64_t>(random_.Below(static_cast<std::uint64_t>(queue) + 1));
+    ready = std::max(ready, back);
+    pending.emplace_back(back, issue.sectors * 32);
+    device_in_flight_.emplace_back(back, issue.sectors * 32);
+    std::push_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
+    device_bytes_ += issue.sectors * 32;
+    warp_ready_[w] = std::max(warp_ready_[w], ready);
+    if (warp_runnable_[w]) Queue(warp, warp_ready_[w]);
+    return;
+  }
+  if (!issue.stores_shared) section = -1;  // a use of the loaded tiles: the next loads are a new section
+  if (issue.wavefronts > 0) {
+    // The warp's shared accesses wait their turn at the SM's pipe; its next instruction
+    // needs them served.
+    std::int64_t& pipe = shared_free_[static_cast<std::size_t>(SmOf(warp))];
+    const std::int64_t start = std::max(pipe, cycle_);
+    pipe = start + (issue.wavefronts + kSharedWavefrontsPerCycle - 1) / kSharedWavefrontsPerCycle;
+    ready = std::max(ready, pipe);
+  }
+  warp_ready_[w] = std::max(warp_ready_[w], ready);
+  if (warp_runnable_[w]) Queue(warp, warp_ready_[w]);
+}
+
+void Scheduler::Launch(int block, std::int64_t cycle) {
+  block_launched_[static_cast<std::size_t>(block)] = 1;
+  for (int warp = block * warps_per_block_; warp < (block + 1) * warps_per_block_; ++warp) {
+    const auto w = static_cast<std::size_t>(warp);
+    if (w >= warp_ready_.size()) break;
+    warp_ready_[w] = std::max(warp_ready_[w], cycle);
+    if (warp_runnable_[w]) Queue(warp, warp_ready_[w]);
+  }
+}
+
+void Scheduler::OnBlockExit(int block) {
+  if (!IssuesWarps()) return;
+  const int next = block + kSmCount * blocks_per_sm_;
+  if (next < static_cast<int>(block_launched_.size())) Launch(next, cycle_ + 1);
 }
 
 std::optional<int> Scheduler::NextWarp() {
-  while (true) {
-    // Loads that have returned make their warps ready again.
-    while (!loads_.empty() && loads_.front().first <= cycle_) {
-      const int warp = loads_.front().second;
-      std::pop_heap(loads_.begin(), loads_.end(), std::greater<>());
-      loads_.pop_back();
-      warp_loading_[static_cast<std::size_t>(warp)] = 0;
-      SetBit(ready_warps_, warp, warp_runnable_[static_cast<std::size_t>(warp)] != 0, warp_hint_);
+  while (!queue_.empty()) {
+    const auto [cycle, warp] = queue_.front();
+    std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
+    queue_.pop_back();
+    if (queued_at_[static_cast<std::size_t>(warp)] != cycle) continue;  // stale
+    // One warp-instruction a cycle per sub-partition: a later turn if this one is taken.
+    std::int64_t& issue = issue_free_[static_cast<std::size_t>(SubPartitionOf(warp))];
+    if (issue > cycle) {
+      Queue(warp, issue);
+      continue;
     }
-    if (auto warp = FindSet(ready_warps_, 0, warp_hint_)) return warp;
-    if (loads_.empty()) return std::nullopt;
-    cycle_ = loads_.front().first;  // every warp waits on memory: time passes, no step
+    issue = cycle + 1;
+    queued_at_[static_cast<std::size_t>(warp)] = -1;
+    cycle_ = cycle;
+    return warp;
   }
+  return std::nullopt;
 }
 
 std::optional<int> Scheduler::NextThreadInOrder() {
@@ -100,22 +200,32 @@ std::optional<Unit> Scheduler::Next() {
       break;
   }
   if (!index) return std::nullopt;
-  ++cycle_;
-  if (!IssuesWarps()) last_thread_ = *index;
+  if (!IssuesWarps()) {
+    ++cycle_;  // the realistic policy's clock is set by NextWarp
+    last_thread_ = *index;
+  }
   return Unit{IssuesWarps(), *index};
 }
 
 std::size_t Scheduler::Bytes() const {
-  return (runnable_threads_.capacity() + ready_warps_.capacity()) * sizeof(std::uint64_t) +
-         (runnable_list_.capacity() + list_position_.capacity()) * sizeof(std::int32_t) +
-         warp_runnable_.capacity() + warp_loading_.capacity() + loads_.capacity() * sizeof(loads_[0]);
+  std::size_t in_flight =
+      in_flight_.capacity() * sizeof(in_flight_[0]) + device_in_flight_.capacity() * sizeof(device_in_flight_[0]);
+  for (const auto& sm : in_flight_) in_flight += sm.capacity() * sizeof(sm[0]);
+  return runnable_threads_.capacity() * sizeof(std::uint64_t) +
+         (runnable_list_.capacity() + list_position_.capacity()) * sizeof(std::int32_t) + warp_runnable_.capacity() +
+         block_launched_.capacity() +
+         (warp_ready_.capacity() + load_section_.capacity() + queued_at_.capacity() + issue_free_.capacity() +
+          shared_free_.capacity()) *
+             sizeof(std::int64_t) +
+         queue_.capacity() * sizeof(queue_[0]) + in_flight;
 }
 
 bool Scheduler::operator==(const Scheduler& o) const {
   return kind_ == o.kind_ && random_ == o.random_ && cycle_ == o.cycle_ && last_thread_ == o.last_thread_ &&
          runnable_threads_ == o.runnable_threads_ && runnable_list_ == o.runnable_list_ &&
-         ready_warps_ == o.ready_warps_ && warp_runnable_ == o.warp_runnable_ && warp_loading_ == o.warp_loading_ &&
-         loads_ == o.loads_;
+         warp_runnable_ == o.warp_runnable_ && block_launched_ == o.block_launched_ && warp_ready_ == o.warp_ready_ &&
+         queued_at_ == o.queued_at_ && device_in_flight_ == o.device_in_flight_ && device_bytes_ == o.device_bytes_ && load_section_ == o.load_section_ && in_flight_ == o.in_flight_ && issue_free_ == o.issue_free_ && shared_free_ == o.shared_free_ &&
+         queue_ == o.queue_;
 }
 
 }  // namespace sim

@@ -1,9 +1,13 @@
 // scheduler.h — who runs next. Deterministic: the same lesson and seed give the same run.
 //
-//  - realistic: warps issue in lockstep; the oldest ready warp (lowest index) issues next,
-//    and a warp that issued a global load waits a seeded latency before it is ready again.
-//    A one-warp block therefore never reorders its lanes, as on the GPU, while the warps
-//    of a larger block overtake each other.
+//  - realistic: a timing model of the H100 the race grid was measured on. Warps issue in
+//    lockstep; blocks sit on SMs as occupancy allows (the rest wait for a slot); each SM's
+//    four sub-partitions issue one warp-instruction a cycle, the oldest ready warp first;
+//    a global load makes its warp wait a seeded latency; shared-memory accesses queue for
+//    the SM's one shared-memory pipe, a wavefront a cycle; a released barrier lets its
+//    warps go on a fixed latency later. A one-warp block therefore never reorders its
+//    lanes, as on the GPU, while the warps of a larger block drift apart by as much as
+//    their loads' latencies differ. Its constants are below, each with its source.
 //  - thread order: one instruction per thread, threads in turn (for slow explanation).
 //  - random: any runnable thread, chosen by the seeded generator.
 //  - race-exposing ("run-ahead"): the lowest runnable thread runs until it blocks. Legal
@@ -31,15 +35,52 @@ struct Unit {
   bool operator==(const Unit& o) const { return is_warp == o.is_warp && index == o.index; }
 };
 
-// Global-load latency of the realistic policy, in issue cycles: long enough that the other
-// warps of a block issue in between, short enough that lessons stay short.
-constexpr int kMinLoadLatency = 8;
-constexpr int kMaxLoadLatency = 40;
+// The realistic policy's machine, in cycles of the SM clock, calibrated against the H100
+// race grid (docs/results/h100-race-grid-2026-11-23.txt; the model beside it in
+// docs/results/model-race-grid-2026-11-25.txt); kernels.race_calibration keeps it honest.
+// "Fitted" values were chosen by hand over a small grid of candidates on the grid's 32×32×64
+// and 64³ cells; its 128³ and 256³ cells are held out. Only differences between warps
+// decide a race, so the figures are what spreads the warps of a block apart, not speeds.
+//
+// SMs of the H100 SXM the grid ran on (its device line: cudaDeviceProp::multiProcessorCount).
+constexpr int kSmCount = 132;
+// Warp schedulers per SM, each issuing one warp-instruction a cycle (NVIDIA H100 whitepaper:
+// four SM sub-partitions, each with its warp scheduler and a dispatch unit of 32 threads/clk).
+constexpr int kSubPartitions = 4;
+// A global load's latency before any queueing: about an L2 hit on the H100 as public
+// microbenchmarks put it (a few hundred cycles). Chosen, not fitted: it only needs to
+// exceed an inner-product loop, so that a warp that ran ahead cannot refill a tile that
+// others still read (the H100 is never wrong without the 2nd barrier at lesson sizes).
+constexpr int kGlobalLoadLatency = 260;
+// The extra latency of a line in the L2 half far from the SM (fitted: 60).
+constexpr int kFarHalfLatency = 60;
+// The loads in flight come back in no fixed order, through the SM's share of the L2 return
+// path and the whole L2's: a load waits a random share of the bytes queued ahead of it at
+// these rates (fitted: 32 bytes a cycle per SM, 1024 for the whole L2; public figures for
+// the H100's L2 bandwidth are a few TB/s, some 1500–3000 bytes a cycle at 1.98 GHz).
+constexpr int kSmReturnBytesPerCycle = 32;
+constexpr int kL2ReturnBytesPerCycle = 1024;
+// Cycles from the last arrival at a barrier until its warps issue again (fitted: 20).
+constexpr int kBarrierResumeLatency = 20;
+// L2 lines are 128 bytes of four 32-byte sectors (CUDA C++ Best Practices Guide).
+constexpr int kSectorsPerL2Line = 4;
+// The H100's L2 is two halves, each near one half of the SMs; an address hashes to one
+// (chipsandcheese.com, "Nvidia's H100: Funny L2, and Tons of Bandwidth", 2023: the far half
+// answers with a higher latency). The model hashes (matrix, line) to a half.
+inline int L2HalfOf(int matrix, std::int64_t line) {
+  return static_cast<int>(Mix64((static_cast<std::uint64_t>(matrix) << 56) ^ static_cast<std::uint64_t>(line)) & 1);
+}
+// Shared-memory wavefronts the SM serves a cycle: 32 banks of 4 bytes each per clock (CUDA
+// C++ Programming Guide, "Shared Memory" of compute capability 5.x and later); a warp's
+// access takes one wavefront, plus one per extra way of a bank conflict.
+constexpr int kSharedWavefrontsPerCycle = 1;
 
 class Scheduler {
  public:
   Scheduler() = default;
-  Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int warps);
+  // `warps_per_block` and `blocks_per_sm` (resident at once, from sim/occupancy) place the
+  // realistic policy's warps on SMs and sub-partitions; the other policies ignore them.
+  Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int warps, int warps_per_block, int blocks_per_sm);
 
   SchedulerKind kind() const { return kind_; }
   bool IssuesWarps() const { return kind_ == SchedulerKind::kRealistic; }
@@ -51,9 +92,19 @@ class Scheduler {
     if (kind_ == SchedulerKind::kRandom) SetListed(thread, runnable);
   }
   // The warp has (or no longer has) a runnable lane.
-  void SetWarpRunnable(int warp, bool runnable);
-  // Realistic policy: the warp issued a global load and waits for it.
-  void OnGlobalLoad(int warp);
+  // `released`: by a barrier, whose release takes kBarrierResumeLatency.
+  void SetWarpRunnable(int warp, bool runnable, bool released = false);
+  // Realistic policy: what the warp the last Next() chose just issued, which sets when it
+  // may issue again: a global load, `wavefronts` of shared memory, or neither.
+  struct Issue {
+    std::uint8_t l2_halves = 0;  // a global load: bit h set when it touches a line in L2 half h
+    int sectors = 0;             // of that load
+    int wavefronts = 0;          // shared-memory wavefronts
+    bool stores_shared = false;
+  };
+  void OnIssued(int warp, const Issue& issue);
+  // Realistic policy: every thread of the block exited; a waiting block takes its SM slot.
+  void OnBlockExit(int block);
   // The next unit to run, or nullopt when nothing can run. Advances the clock.
   std::optional<Unit> Next();
   std::int64_t cycle() const { return cycle_; }
@@ -63,6 +114,10 @@ class Scheduler {
  private:
   std::optional<int> NextThreadInOrder();
   std::optional<int> NextWarp();
+  int SmOf(int warp) const { return (warp / warps_per_block_) % kSmCount; }
+  int SubPartitionOf(int warp) const;
+  void Queue(int warp, std::int64_t cycle);
+  void Launch(int block, std::int64_t cycle);
   static std::optional<int> FindSet(const std::vector<std::uint64_t>& bits, int from, int& hint);
   static void SetBit(std::vector<std::uint64_t>& bits, int index, bool value, int& hint) {
     const std::uint64_t mask = std::uint64_t{1} << (index & 63);
@@ -83,11 +138,24 @@ class Scheduler {
   int thread_hint_ = 0;                          // no set bit in words below it
   std::vector<std::int32_t> runnable_list_;      // the same set, for O(1) random choice (random only)
   std::vector<std::int32_t> list_position_;      // -1: not in the list (random only)
-  std::vector<std::uint64_t> ready_warps_;       // runnable and not waiting for a load
-  int warp_hint_ = 0;
+  // Realistic policy only.
+  int warps_per_block_ = 1;
+  int blocks_per_sm_ = 1;
   std::vector<std::uint8_t> warp_runnable_;
-  std::vector<std::uint8_t> warp_loading_;
-  std::vector<std::pair<std::int64_t, std::int32_t>> loads_;  // min-heap of (ready cycle, warp)
+  std::vector<std::uint8_t> block_launched_;     // resident on its SM
+  std::vector<std::int64_t> warp_ready_;         // the first cycle the warp may issue again
+  // Per warp: when its current section of global loads (up to a use of the tiles) issued
+  // its latest load, as the GPU would have; -1 outside a section.
+  std::vector<std::int64_t> load_section_;
+  std::vector<std::pair<std::int64_t, std::int32_t>> device_in_flight_;
+  std::int64_t device_bytes_ = 0;
+  std::vector<std::int64_t> queued_at_;          // the cycle of its live entry in queue_, or -1
+  std::vector<std::int64_t> issue_free_;         // per SM sub-partition: its next free issue cycle
+  std::vector<std::int64_t> shared_free_;        // per SM: the cycle its shared-memory pipe is free
+  std::vector<std::vector<std::pair<std::int64_t, std::int32_t>>> in_flight_;  // per SM: (return cycle, bytes)
+  // Min-heap of (cycle, warp): oldest warp first among equal cycles. An entry whose cycle is
+  // not queued_at_ of its warp is stale and skipped.
+  std::vector<std::pair<std::int64_t, std::int32_t>> queue_;
 };
 
 }  // namespace sim

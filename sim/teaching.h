@@ -24,4 +24,15 @@ const char* SchedulerSentence(SchedulerKind scheduler);
 std::string RaceCaseHeadline(const Geometry& geometry);
 std::string RaceCaseStatement(const LessonConfig& lesson, const Geometry& geometry);
 
+// The largest C (M·N, and K) the realistic scheduler's calibration covers: the race grid's
+// lesson sizes, 32×32×64 to 256³. Larger grids (1024²) were measured as context only.
+constexpr std::int64_t kCalibratedMaxElements = std::int64_t{256} * 256;
+constexpr int kCalibratedMaxK = 256;
+
+// Beside the realistic scheduler's race count for `lesson` (its kernel, tile, size and
+// barriers): why that count may not be the H100's, in one sentence, or "" where the
+// scheduler's calibration against the H100 race grid covers it (sim/scheduler.h). The
+// calibration check (kernels.race_calibration) holds the grid's cells to this both ways.
+std::string RealisticCalibrationCaveat(const LessonConfig& lesson);
+
 }  // namespace sim

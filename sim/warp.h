@@ -17,7 +17,6 @@ struct Warp {
   std::int32_t exited_lanes = 0;
   std::int32_t runnable_lanes = 0;
   Barrier syncwarp{};             // __syncwarp(): orders only this warp's lanes
-  std::int64_t ready_cycle = 0;   // realistic scheduler: when its last global load returns
 
   bool operator==(const Warp& o) const;
 };

@@ -9,6 +9,7 @@
 #include "kernels/registry.h"
 #include "sim/bits.h"
 #include "sim/reference.h"
+#include "sim/teaching.h"
 
 namespace gui {
 namespace {
@@ -211,7 +212,14 @@ void RaceLab::StartModelRuns(const sim::LessonConfig& lesson) {
       sim::LessonConfig variant = lesson;
       variant.barrier1 = row.barrier1;
       variant.barrier2 = row.barrier2;
+      // The GPU race run's inputs (the runner's fill from the same seed): model and GPU race
+      // on the same A and B, and count wrong elements the same way.
+      variant.fill_a = sim::MatrixFill::Explicit(kernels::SeededInput(lesson.seed, 0, lesson.m, lesson.k));
+      variant.fill_b = sim::MatrixFill::Explicit(kernels::SeededInput(lesson.seed, 1, lesson.k, lesson.n));
       runs.by_label[row.label] = sim::RunSeeds(variant, trials, lesson.seed, {}, &cancel);
+      if (variant.scheduler == sim::SchedulerKind::kRealistic) {
+        runs.caveat_by_label[row.label] = sim::RealisticCalibrationCaveat(variant);
+      }
       progress.done.fetch_add(1);
     }
     return runs;
@@ -285,6 +293,7 @@ void RaceLab::DumpState(nlohmann::json& state) const {
   for (const RaceVariantRow& row : variants_) {
     nlohmann::json item{{"kernel", row.kernel}, {"label", row.label}};
     if (model && model->by_label.count(row.label)) item["model"] = SweepJson(model->by_label.at(row.label));
+    if (model && model->caveat_by_label.count(row.label)) item["model_caveat"] = model->caveat_by_label.at(row.label);
     for (const kernels::RaceResult& result : row.gpu) {
       item["gpu"].push_back({{"shape", kernels::ToString(result.shape)},
                              {"elements", result.elements()},

@@ -270,6 +270,12 @@ void RaceLabPanel::DrawGpuTable(const RaceLabView& lab) {
                        runs.runs_wrong > 0 ? palette::kGlyphCross : palette::kGlyphCheck, model->scheduler.c_str(),
                        runs.runs_wrong, runs.runs, static_cast<unsigned long long>(runs.max_wrong),
                        static_cast<unsigned long long>(model->elements));
+      const auto caveat = model->caveat_by_label.find(row.label);
+      if (caveat != model->caveat_by_label.end() && !caveat->second.empty()) {
+        ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kOrange));
+        gui::TextWrapped("%s %s", palette::kGlyphWarning, caveat->second.c_str());
+        ImGui::PopStyleColor();
+      }
     } else {
       gui::TextDisabled("model: %s", lab.model_runs.Running() ? "running\u2026" : "\u2014");
     }

@@ -37,6 +37,9 @@ struct RaceVariantRow {
 
 struct ModelVariantRuns {
   std::map<std::string, sim::SeedSweepResult> by_label;
+  // Where the realistic scheduler is not calibrated against the H100 for a variant: why, said
+  // beside its count (sim::RealisticCalibrationCaveat); absent or "" where it is.
+  std::map<std::string, std::string> caveat_by_label;
   std::string scheduler;
   std::uint64_t elements = 0;
 };

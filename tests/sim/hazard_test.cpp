@@ -211,15 +211,22 @@ TEST(Hazards, RealisticNeverCorruptsOneWarpBlock) {
   }
 }
 
-TEST(Hazards, RealisticCorruptsSomeMultiWarpBlock) {
-  for (SyncKind b2 : {SyncKind::kSyncthreads, SyncKind::kNone}) {
-    bool corrupted = false;
-    for (std::uint64_t seed = 1; seed <= 20 && !corrupted; ++seed) {
-      LessonConfig config = RaceLesson(16, SyncKind::kNone, b2, sim::SchedulerKind::kRealistic, seed);
-      if (b2 == SyncKind::kNone) std::swap(config.barrier1, config.barrier2);
-      corrupted = sim::Assess(RunToEnd(config)).wrong_elements > 0;
-    }
-    EXPECT_TRUE(corrupted) << "barrier off: " << (b2 == SyncKind::kNone ? "second" : "first");
+TEST(Hazards, RealisticRacesLikeTheH100AtLessonSize) {
+  // Calibrated against the H100 (kernels.race_calibration): without the 1st barrier eight
+  // warps read tiles before the others stored them and C goes wrong; without the 2nd alone
+  // the warps stay close enough that no refill overtakes a reader, and C stays right, as the
+  // H100 was in every trial at lesson sizes, though the hazards are there.
+  bool corrupted = false;
+  for (std::uint64_t seed = 1; seed <= 20 && !corrupted; ++seed) {
+    corrupted = sim::Assess(RunToEnd(RaceLesson(16, SyncKind::kNone, SyncKind::kSyncthreads,
+                                                sim::SchedulerKind::kRealistic, seed))).wrong_elements > 0;
+  }
+  EXPECT_TRUE(corrupted) << "1st barrier off";
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const sim::Simulation simulation =
+        RunToEnd(RaceLesson(16, SyncKind::kSyncthreads, SyncKind::kNone, sim::SchedulerKind::kRealistic, seed));
+    EXPECT_EQ(sim::Assess(simulation).wrong_elements, 0u) << "2nd barrier off, seed " << seed;
+    EXPECT_GT(simulation.counters().hazards_war, 0u);
   }
 }
 

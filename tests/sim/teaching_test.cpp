@@ -35,3 +35,19 @@ TEST(Teaching, TheRaceCaseFollowsTheKernelAndTheWarps) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Teaching, CalibrationCaveatOnlyWhereTheModelIsNotTheH100s) {
+  sim::LessonConfig lesson = sim_test::Tiled(32, 32, 64, 16);
+  lesson.barrier1 = sim::SyncKind::kNone;  // the shipped race_tile16 lesson: calibrated
+  EXPECT_EQ(sim::RealisticCalibrationCaveat(lesson), "");
+  lesson.tile = 32;  // a lone block of 32 warps: a known gap, said with its reason
+  EXPECT_NE(sim::RealisticCalibrationCaveat(lesson).find("alone on its SM"), std::string::npos);
+  sim::LessonConfig large = sim_test::Tiled(1024, 1024, 1024, 16);
+  EXPECT_NE(sim::RealisticCalibrationCaveat(large).find("256"), std::string::npos);
+  EXPECT_NE(sim::RealisticCalibrationCaveat(sim_test::Tiled(48, 48, 48, 12)).find("TILE 12"), std::string::npos);
+  EXPECT_NE(sim::RealisticCalibrationCaveat(sim_test::Naive(8, 8, 8, 4)).find("tiled kernel"), std::string::npos);
+}
+
+}  // namespace

@@ -1,0 +1,55 @@
+// The race grid as `bench --race` prints it, read back for the calibration check: rows,
+// trials and the fill seed; a bad file names the line and the problem.
+#include "kernels/race_grid.h"
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+namespace {
+
+constexpr const char* kHeader =
+    "# H100 race grid\n"
+    "device: NVIDIA H100\n"
+    "race run: elements of C not bit-identical to the both-barriers kernel, 2 trials, seed 7\n"
+    "kernel             label                      size       differing per trial                mean % of C\n";
+
+TEST(RaceGrid, ReadsRowsTrialsAndSeed) {
+  std::istringstream in(std::string(kHeader) +
+                        "tiled16_nosync1    tiled 16, no 1st barrier   32x32x64   576 768                            65.62%\n"
+                        "tiled8_nosync2     tiled 8, no 2nd barrier    64         0 0                                0.00%\n");
+  kernels::RaceGrid grid;
+  ASSERT_EQ(kernels::ParseRaceGrid(in, grid), std::nullopt);
+  EXPECT_EQ(grid.fill_seed, 7u);
+  ASSERT_EQ(grid.cells.size(), 2u);
+  EXPECT_STREQ(grid.cells[0].kernel->name, "tiled16_nosync1");
+  EXPECT_EQ(grid.cells[0].shape, (kernels::Shape{32, 32, 64}));
+  EXPECT_EQ(grid.cells[0].differing_per_trial, (std::vector<std::int64_t>{576, 768}));
+  EXPECT_EQ(grid.cells[1].shape, kernels::Shape::Square(64));
+  // The band: the trials' range as a share of C, widened by the slack, within 0..100.
+  const kernels::PercentRange band = kernels::CalibrationBand(grid.cells[0]);
+  EXPECT_DOUBLE_EQ(band.low, 100.0 * 576 / 1024 - kernels::kCalibrationSlackPercent);
+  EXPECT_DOUBLE_EQ(band.high, 100.0 * 768 / 1024 + kernels::kCalibrationSlackPercent);
+  EXPECT_DOUBLE_EQ(kernels::CalibrationBand(grid.cells[1]).low, 0.0);
+}
+
+TEST(RaceGrid, BadLinesAreNamed) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"tiled99_nosync1    tiled 99, no 1st barrier   64   1 2   1.00%\n", "line 5: no kernel named 'tiled99_nosync1'"},
+      {"tiled8_nosync1     tiled 8, no 1st barrier    64   1 x   1.00%\n", "line 5: 'x' is not a count"},
+      {"tiled8_nosync1     tiled 8, no 1st barrier    32   2000  1.00%\n", "line 5: 2000 differing elements: more than C"},
+      {"tiled8_nosync1     tiled 8, no 1st barrier    64   1.00%\n", "line 5: no trials"},
+  };
+  for (const auto& [row, message] : cases) {
+    std::istringstream in(std::string(kHeader) + row);
+    kernels::RaceGrid grid;
+    const auto error = kernels::ParseRaceGrid(in, grid);
+    ASSERT_TRUE(error.has_value()) << row;
+    EXPECT_NE(error->find(message), std::string::npos) << *error;
+  }
+  std::istringstream no_header("tiled8_nosync1     tiled 8, no 1st barrier    64   1 2   1.00%\n");
+  kernels::RaceGrid grid;
+  EXPECT_NE(kernels::ParseRaceGrid(no_header, grid).value_or("").find("no 'race run:' header"), std::string::npos);
+}
+
+}  // namespace
