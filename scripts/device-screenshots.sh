@@ -10,6 +10,9 @@
 #                                   at the lesson's size and 1024²
 #   race-lab-h100.json              what the panels showed then (--dump-state)
 #   about-h100.png                  the About box: OpenGL renderer, CUDA runtime and driver
+#   ladder-h100.png + .json         the ladder view after a sweep of every FP32 rung at 4096 run
+#                                   from the GUI (naive, tiled 32, rungs 04-12, cuBLAS FP32)
+#   roofline-h100.png               the same run as a roofline
 # and the frame rate of the default lesson on that GPU (--bench-frames).
 # Usage: scripts/device-screenshots.sh BUILD OUT   (TILESCOPE_FONT_DIR: DejaVu, if not installed)
 set -uo pipefail
@@ -38,6 +41,11 @@ shoot race-lab-h100 --lesson race_tile16 --dump-state "$out/race-lab-h100.json" 
   --actions "run-to-end; race-gpu-size 1024; race-trials 3; race-gpu-run"
 
 shoot about-h100 --lesson default --actions "about"
+
+# The kernel ladder at 4096 measured from the GUI, every rung beside cuBLAS, then its roofline.
+rungs="blocktile_1d,blocktile_2d,vectorized,conflict_free,warptile,double_buffered,async_copy,register_tile,all_async"
+shoot ladder-h100 --actions "page-live; live-kernels naive,tiled32,$rungs,cublas_fp32; live-sizes 4096; live-reps 10; live-run $out/ladder-h100.json; live-view ladder; live-ladder-size 4096"
+shoot roofline-h100 --actions "page-live; live-load $out/ladder-h100.json; live-view roofline; live-ladder-size 4096"
 
 rm -rf "${config:?}"/*
 XDG_CONFIG_HOME=$config "$app" --width 1920 --height 1080 --lesson default --bench-frames 1000 | grep '^bench-frames'
