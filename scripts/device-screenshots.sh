@@ -44,7 +44,7 @@ shoot about-h100 --lesson default --actions "about"
 
 # The kernel ladder at 4096 measured from the GUI, every rung beside cuBLAS, then its roofline.
 rungs="blocktile_1d,blocktile_2d,vectorized,conflict_free,warptile,double_buffered,async_copy,register_tile,all_async"
-shoot ladder-h100 --actions "page-live; live-kernels naive,tiled32,$rungs,cublas_fp32; live-sizes 4096; live-reps 10; live-run $out/ladder-h100.json; live-view ladder; live-ladder-size 4096"
+shoot ladder-h100 --actions "page-live; live-kernels naive,tiled32,$rungs,cublas_fp32; live-sizes 4096; live-reps 10; live-run $out/ladder-h100.json; live-view ladder"
 shoot roofline-h100 --actions "page-live; live-load $out/ladder-h100.json; live-view roofline; live-ladder-size 4096"
 
 rm -rf "${config:?}"/*
