@@ -80,7 +80,7 @@ ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<fl
     return {{}, std::string(kernel.name) + " has no model: the ladder's rungs run on the GPU only"};
   }
   const sim::LessonConfig lesson = ModelLessonFor(kernel, shape, a, b);
-  if (auto error = sim::Validate(lesson)) return {{}, "the model cannot run it: " + error->message};
+  if (auto error = sim::Validate(lesson, sim::ModelUse::kBareRun)) return {{}, "the model cannot run it: " + error->message};
   try {
     std::optional<std::vector<float>> c = sim::ComputeC(lesson, a, b, cancel, fraction);
     if (!c) return {{}, "", true};

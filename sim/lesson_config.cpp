@@ -86,7 +86,9 @@ TileShape LessonConfig::Tiles() const {
   return {tile, tile, tile};
 }
 
-std::optional<ValidationError> Validate(const LessonConfig& config) {
+std::optional<ValidationError> Validate(const LessonConfig& config) { return Validate(config, ModelUse::kLesson); }
+
+std::optional<ValidationError> Validate(const LessonConfig& config, ModelUse use) {
   for (const auto& [field, value] : {std::pair{"m", config.m}, std::pair{"n", config.n}, std::pair{"k", config.k}}) {
     if (auto error = CheckPositive(field, value, kMaxDimension)) return error;
   }
@@ -127,7 +129,9 @@ std::optional<ValidationError> Validate(const LessonConfig& config) {
                                  " bytes (48 KiB)"};
     }
   }
-  if (const std::uint64_t bytes = EstimateModelMemory(config).total(); bytes > kMaxModelBytes) {
+  const MemoryEstimate estimate = EstimateModelMemory(config);
+  if (const std::uint64_t bytes = use == ModelUse::kLesson ? estimate.total() : estimate.whole_run;
+      bytes > kMaxModelBytes) {
     return ValidationError{"m", "M = " + std::to_string(config.m) + ", N = " + std::to_string(config.n) +
                                     ", K = " + std::to_string(config.k) + " needs about " +
                                     std::to_string(bytes >> 20) + " MiB of model state: the limit is " +

@@ -86,6 +86,12 @@ struct ValidationError {
 
 // nullopt when the lesson can run; otherwise the first problem found.
 std::optional<ValidationError> Validate(const LessonConfig& config);
+// What the model is asked for, which decides the memory it may take: a lesson as the GUI
+// holds it (its step-back history beside two more machines), or one bare machine run to
+// the end for its C (ComputeC: the runner's model check, verify, the race runs), which keeps
+// no history and so fits lessons the GUI must refuse.
+enum class ModelUse { kLesson, kBareRun };
+std::optional<ValidationError> Validate(const LessonConfig& config, ModelUse use);
 
 // Names used by lesson files, the CLI and the GUI ("tiled", "syncwarp", "race"...).
 const char* Name(KernelKind kind);

@@ -39,7 +39,10 @@ U64 Threads(const LessonConfig& config) {
 // measurements (its --check holds them to 1.5×): realistic, with one barrier five phases'
 // accesses, with none six times the run's (the history's checkpoints each copy arenas that
 // are all growing at once); the other policies half a phase's and a quarter of the run's.
-U64 ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g) {
+// `with_history`: a checkpoint copies the arenas while they grow; a bare machine (the whole-run
+// pass, ComputeC) holds each block's arena once: without a barrier the run's accesses plus the
+// vector's growth slack, measured at 128³ as about a quarter of the history's six times.
+U64 ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g, bool with_history) {
   if (g.naive) return 0;
   const U64 stores = U64(g.tm) * g.tk + U64(g.tk) * g.tn;  // one As and one Bs tile a phase
   const int barriers = (config.barrier1 == SyncKind::kSyncthreads) + (config.barrier2 == SyncKind::kSyncthreads);
@@ -47,11 +50,12 @@ U64 ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g) {
   const U64 reads = U64(g.block_threads) * 2 * g.tk;  // As[ty][k] and Bs[k][tx] for every k
   const bool side_by_side = config.scheduler == SchedulerKind::kRealistic;
   if (barriers == 1) return side_by_side ? (stores + reads) * 5 : (stores + reads) / 2;
-  return side_by_side ? (stores + reads) * U64(g.phases) * 6 : (stores + reads) * U64(g.phases) / 4;
+  if (!side_by_side) return (stores + reads) * U64(g.phases) / 4;
+  return with_history ? (stores + reads) * U64(g.phases) * 6 : (stores + reads) * U64(g.phases) * 3 / 2;
 }
 
 // The machine's state (MachineState::Bytes) once it has run: what a checkpoint copies.
-U64 StateBytes(const LessonConfig& config, const Geometry& g) {
+U64 StateBytes(const LessonConfig& config, const Geometry& g, bool with_history = true) {
   const U64 threads = U64(g.threads()), warps = U64(g.warps()), blocks = U64(g.blocks);
   const U64 cells = g.naive ? 0 : blocks * (U64(g.tm) * g.tk + U64(g.tk) * g.tn);
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n, c = U64(g.m) * g.n;
@@ -65,15 +69,15 @@ U64 StateBytes(const LessonConfig& config, const Geometry& g) {
           : CeilDiv(threads, 64) * 8 + (config.scheduler == SchedulerKind::kRandom ? threads * 8 : 0);
   return sizeof(MachineState) + threads * sizeof(Thread) + warps * sizeof(Warp) + blocks * sizeof(Block) +
          cells * (sizeof(SharedCell) + HazardDetector::BytesPerCell()) +
-         blocks * (sizeof(std::vector<int>) + ArenaAccessesPerBlock(config, g) * HazardDetector::BytesPerAccess()) +
+         blocks * (sizeof(std::vector<int>) + ArenaAccessesPerBlock(config, g, with_history) * HazardDetector::BytesPerAccess()) +
          scheduler + a_and_b * sizeof(std::uint32_t) + blocks * 2 * sizeof(U64) + c * (sizeof(float) + 1) +
          U64(std::max(g.phases, 1)) * sizeof(PhaseCounters);
 }
 
 // A machine: its state, its read log (reserved whole), A and B.
-U64 MachineBytes(const LessonConfig& config, const Geometry& g) {
+U64 MachineBytes(const LessonConfig& config, const Geometry& g, bool with_history = true) {
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n;
-  return StateBytes(config, g) + U64(Machine::ReadLogBound(g)) * sizeof(ReadRecord) + a_and_b * sizeof(float);
+  return StateBytes(config, g, with_history) + U64(Machine::ReadLogBound(g)) * sizeof(ReadRecord) + a_and_b * sizeof(float);
 }
 
 // Steps of a whole run: warp-instructions where the scheduler issues warps, else
@@ -99,7 +103,7 @@ MemoryEstimate EstimateModelMemory(const LessonConfig& config) {
   MemoryEstimate estimate;
   const U64 reference_c = U64(g.m) * g.n * sizeof(float);
   estimate.lesson = MachineBytes(config, g) + reference_c + History::PeakBytes(StateBytes(config, g), Steps(config, g));
-  estimate.whole_run = MachineBytes(config, g);
+  estimate.whole_run = MachineBytes(config, g, false);
   estimate.comparison = ComparisonEstimate(ComparisonLesson(config));
   return estimate;
 }

@@ -11,8 +11,8 @@
 namespace sim {
 namespace {
 
-const LessonConfig& Checked(const LessonConfig& config) {
-  if (auto error = Validate(config)) throw std::invalid_argument(error->message);
+const LessonConfig& Checked(const LessonConfig& config, ModelUse use = ModelUse::kLesson) {
+  if (auto error = Validate(config, use)) throw std::invalid_argument(error->message);
   return config;
 }
 
@@ -225,12 +225,12 @@ std::size_t Simulation::MemoryBytes() const {
 }
 
 std::vector<float> ComputeC(const LessonConfig& config) {
-  return ComputeC(Checked(config), FillMatrix(config.fill_a, config.m, config.k),
+  return ComputeC(Checked(config, ModelUse::kBareRun), FillMatrix(config.fill_a, config.m, config.k),
                   FillMatrix(config.fill_b, config.k, config.n));
 }
 
 std::vector<float> ComputeC(const LessonConfig& config, const std::vector<float>& a, const std::vector<float>& b) {
-  Machine machine(Checked(config), a, b);
+  Machine machine(Checked(config, ModelUse::kBareRun), a, b);
   while (machine.Step()) {
   }
   return machine.state().c;
@@ -239,7 +239,7 @@ std::vector<float> ComputeC(const LessonConfig& config, const std::vector<float>
 std::optional<std::vector<float>> ComputeC(const LessonConfig& config, const std::vector<float>& a,
                                           const std::vector<float>& b, const std::atomic<bool>& cancel,
                                           std::atomic<double>* fraction) {
-  Machine machine(Checked(config), a, b);
+  Machine machine(Checked(config, ModelUse::kBareRun), a, b);
   const double expected = std::max<double>(1.0, double(Expected(machine.config()).thread_instructions));
   while (machine.Step()) {
     if (cancel.load(std::memory_order_relaxed)) return std::nullopt;

@@ -6,6 +6,7 @@ the screenshot the app saved, and the JSON of what its panels show.
 """
 import json
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -49,11 +50,17 @@ class Run:
 
     def app(self, *args, timeout=300):
         """Runs the app to completion under Xvfb; returns (status, output)."""
-        command = XVFB + [self.binary, "--dump-state", self.state_file] + list(args)
+        # The app's own status, printed by a shell inside xvfb-run: xvfb-run answers for
+        # itself (5) when its clean-up races an app that exits before its first frame.
+        script = '"$@"; echo "app-exit-status: $?" >&2'
+        command = XVFB + ["sh", "-c", script, "-", self.binary, "--dump-state", self.state_file] + list(args)
         done = subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=timeout)
         output = done.stdout + done.stderr
         print(output)
-        return done.returncode, output
+        found = re.findall(r"^app-exit-status: (\d+)$", done.stderr, re.MULTILINE)
+        status = int(found[-1]) if found else done.returncode
+        output = re.sub(r"^app-exit-status: \d+\n", "", output, flags=re.MULTILINE)
+        return status, output
 
     def interact(self, app_args, events, timeout=180):
         """Starts the app under Xvfb, waits for its ready line, focuses its window and runs
