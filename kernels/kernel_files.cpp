@@ -22,6 +22,13 @@ std::optional<KernelFile> FileWithStem(std::string_view stem) {
   return std::nullopt;
 }
 
+// "12_all_async.cu" as "12 all_async".
+std::string Title(std::string_view file_name) {
+  std::string title(file_name.substr(0, file_name.rfind('.')));
+  title[title.find('_')] = ' ';
+  return title;
+}
+
 }  // namespace
 
 std::optional<KernelFile> FileOf(const KernelSpec& spec) {
@@ -55,6 +62,11 @@ std::optional<RungSource> RungSourceOf(const KernelSpec& spec) {
   RungSource source{&spec, before, *file, *before_file, ChangedLines(before_file->text, file->text), 0};
   source.changed_count = static_cast<int>(std::count(source.changed.begin(), source.changed.end(), true));
   return source;
+}
+
+std::string RungSourceHeader(const RungSource& source) {
+  return Title(source.file.name) + " \u2014 " + std::to_string(source.changed_count) +
+         (source.changed_count == 1 ? " line" : " lines") + " changed from " + Title(source.before_file.name);
 }
 
 }  // namespace kernels

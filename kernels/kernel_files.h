@@ -3,6 +3,7 @@
 // what the live page's rung source view shows and marks.
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,5 +38,8 @@ struct RungSource {
 
 // Nothing for a row that is not a rung.
 std::optional<RungSource> RungSourceOf(const KernelSpec& spec);
+
+// "12 all_async — 40 lines changed from 11 register_tile": each file named as its number and stem.
+std::string RungSourceHeader(const RungSource& source);
 
 }  // namespace kernels

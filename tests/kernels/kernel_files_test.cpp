@@ -78,5 +78,12 @@ TEST(KernelFiles, EveryRungHasItsSourceShownAgainstTheRungBefore) {
   EXPECT_EQ(rungs, 9);
 }
 
+TEST(KernelFiles, TheHeaderNamesBothFilesAndTheCount) {
+  const auto source = RungSourceOf(*FindKernel("blocktile_1d"));
+  ASSERT_TRUE(source.has_value());
+  EXPECT_EQ(RungSourceHeader(*source),
+            "04 blocktile_1d \u2014 " + std::to_string(source->changed_count) + " lines changed from 02 tiled");
+}
+
 }  // namespace
 }  // namespace kernels
