@@ -99,6 +99,10 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string& size) { return SetModelSize(size); });
   add("live-ladder-size", "Ladder size", "The size the ladder and the roofline show (one of the results').", {},
       [this](const std::string& size) { return SetLadderSize(size); });
+  add("live-rung-source", "Rung source",
+      "Show a ladder rung's source (its registry name, or none) under the ladder, the lines changed since the rung "
+      "before marked with '+'.",
+      {}, [this](const std::string& name) { return SetRungSource(name); });
 }
 
 void LivePage::Update() {
@@ -363,6 +367,21 @@ std::optional<std::string> LivePage::SetModelSize(const std::string& size) {
     }
   }
   return Report("no results at n = " + size + " to compare with the model", "");
+}
+
+std::optional<std::string> LivePage::SetRungSource(const std::string& name) {
+  if (name == "none") {
+    panel_.rung_source.clear();
+    return std::nullopt;
+  }
+  const kernels::KernelSpec* spec = kernels::FindKernel(name);
+  if (spec == nullptr || spec->family != kernels::KernelFamily::kLadder) {
+    return Report("live-rung-source takes a ladder rung's name (blocktile_1d … all_async) or none, not '" + name + "'",
+                  "");
+  }
+  panel_.rung_source = name;
+  panel_.view = panels::LiveView::kLadder;
+  return std::nullopt;
 }
 
 std::optional<std::string> LivePage::SetLadderSize(const std::string& size) {

@@ -2,7 +2,7 @@
 // GPU, the runner and its sweep, the results and where they came from, the model's counts)
 // and the named actions that change it: live-run, live-cancel, live-load,
 // live-export-{csv,json,png}, live-kernels, live-sizes, live-reps, live-view,
-// live-gflops-axis, live-model-size, live-ladder-size, live-panel.
+// live-gflops-axis, live-model-size, live-ladder-size, live-rung-source, live-panel.
 //
 // The sweep runs on the runner's worker thread; each frame takes the results that arrived
 // and the latest progress, so the UI keeps drawing at full rate.
@@ -45,6 +45,8 @@ class LivePage : public Page {
   std::optional<std::string> SetGflopsAxis(const std::string& name);
   std::optional<std::string> SetModelSize(const std::string& size);
   std::optional<std::string> SetLadderSize(const std::string& size);
+  // Opens a rung's source under the ladder (and the ladder view); "none" closes it.
+  std::optional<std::string> SetRungSource(const std::string& name);
   // Takes what the runner handed over since the last frame; ends the sweep when it ended.
   void CollectResults();
   void FinishSweep();

@@ -12,7 +12,9 @@
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
 #include "app/gui/text_item.h"
+#include "kernels/kernel_files.h"
 #include "kernels/ladder.h"
+#include "kernels/line_diff.h"
 #include "kernels/registry.h"
 
 namespace panels {
@@ -108,6 +110,15 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
   state["reps"] = reps;
   state["message"] = status_message;
   state["model_size"] = model_size;
+  const kernels::KernelSpec* rung = kernels::FindKernel(rung_source);
+  const auto source = rung ? kernels::RungSourceOf(*rung) : std::nullopt;
+  state["rung_source"] = source ? nlohmann::json{{"kernel", rung_source},
+                                                 {"file", source->file.name},
+                                                 {"before", source->before_file.name},
+                                                 {"header", kernels::RungSourceHeader(*source)},
+                                                 {"lines", source->changed.size()},
+                                                 {"changed_lines", source->changed_count}}
+                                : nlohmann::json();
   auto& plot = state["plot"];
   plot["series"] = nlohmann::json::array();
   for (const auto& s : plot_state.series) plot["series"].push_back({{"name", s.name}, {"points", s.points}});
@@ -302,15 +313,70 @@ void LiveGpuPanel::DrawLadderSizeChoice(const gui::FrameContext& frame, const Li
 // Each kernel's row: its idea, its GFLOPS as a bar towards cuBLAS, how much of cuBLAS that is,
 // the FLOP per byte it requests and its blocks per SM. A wrong C shows no bar: a kernel
 // that computes the wrong answer is not fast.
-void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height) const {
+void LiveGpuPanel::StepRungSource(const std::vector<kernels::LadderRow>& rows) {
+  if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) return;
+  const int step = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))  ? 1
+                   : ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)) ? -1
+                                                                                 : 0;
+  if (step == 0) return;
+  std::vector<const char*> rungs;
+  for (const kernels::LadderRow& row : rows) {
+    if (row.spec && row.spec->family == kernels::KernelFamily::kLadder) rungs.push_back(row.spec->name);
+  }
+  if (rungs.empty()) return;
+  const auto open = std::find_if(rungs.begin(), rungs.end(), [&](const char* name) { return rung_source == name; });
+  if (open == rungs.end()) {
+    rung_source = step > 0 ? rungs.front() : rungs.back();
+  } else {
+    const auto index = std::clamp<std::ptrdiff_t>((open - rungs.begin()) + step, 0,
+                                                  static_cast<std::ptrdiff_t>(rungs.size()) - 1);
+    rung_source = rungs[static_cast<std::size_t>(index)];
+  }
+}
+
+void LiveGpuPanel::DrawRungSource(float height) const {
+  const kernels::KernelSpec* spec = kernels::FindKernel(rung_source);
+  const auto source = spec ? kernels::RungSourceOf(*spec) : std::nullopt;
+  if (!source) return;
+  gui::TextWrapped("%s", kernels::RungSourceHeader(*source).c_str());
+  const float rest = std::max(height - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetFrameHeight());
+  gui::BeginChild("##rung_source", ImVec2(0.0f, rest), true, ImGuiWindowFlags_HorizontalScrollbar);
+  // '+' marks a line new since the rung before, so the colour is never the only sign.
+  const ImVec4 added = ImGui::ColorConvertU32ToFloat4(gui::palette::kBluishGreen);
+  const std::vector<std::string_view> lines = kernels::SplitLines(source->file.text);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    char prefix[24];
+    std::snprintf(prefix, sizeof prefix, "%c %3zu  ", source->changed[i] ? '+' : ' ', i + 1);
+    const std::string line = prefix + std::string(lines[i]);
+    if (source->changed[i]) {
+      gui::TextColored(added, "%s", line.c_str());
+    } else {
+      gui::TextUnformatted(line.c_str());
+    }
+  }
+  gui::EndChild();
+}
+
+void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height) {
   const std::vector<kernels::LadderRow> rows = kernels::LadderAt(sweep.sweep.results(), shape);
+  StepRungSource(rows);
+  // The open source takes the lower part; the table keeps room for a few rows above it.
+  const float source_height = rung_source.empty() ? 0.0f : height * 0.55f;
+  height -= source_height;
   double cublas = 0.0;
   for (const kernels::LadderRow& row : rows) {
     if (row.spec && row.spec->family == kernels::KernelFamily::kCublasFp32 && row.result->ok()) cublas = row.result->gflops;
   }
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
                                      ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!gui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) return;
+  if (gui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) {
+    DrawLadderRows(rows, cublas);
+    gui::EndTable();
+  }
+  if (!rung_source.empty()) DrawRungSource(source_height);
+}
+
+void LiveGpuPanel::DrawLadderRows(const std::vector<kernels::LadderRow>& rows, double cublas) {
   const float font = ImGui::GetFontSize();
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("kernel");
@@ -324,7 +390,18 @@ void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& 
     const kernels::BenchResult& r = *row.result;
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    gui::TextUnformatted(r.label.c_str());
+    if (row.spec && row.spec->family == kernels::KernelFamily::kLadder) {
+      // A click on the label opens the rung's source below the table, a second click closes
+      // it; the open one carries an arrow. Plain text, not a selectable: ImGui pads a
+      // selectable past its cell's edge, which would count as cut off.
+      const bool open = rung_source == row.spec->name;
+      const std::string label = open ? std::string(gui::palette::kGlyphRight) + " " + r.label : r.label;
+      gui::TextUnformatted(label.c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+      if (ImGui::IsItemClicked()) rung_source = open ? "" : row.spec->name;
+    } else {
+      gui::TextUnformatted(r.label.c_str());
+    }
     ImGui::TableNextColumn();
     if (!r.ok()) {
       MessageText("not measured: " + r.error, true);
@@ -345,7 +422,6 @@ void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& 
     ImGui::TableNextColumn();
     gui::TextUnformatted(row.spec ? kernels::IdeaOf(*row.spec) : "");
   }
-  gui::EndTable();
 }
 
 void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {

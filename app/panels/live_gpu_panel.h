@@ -18,6 +18,7 @@
 #include "app/plot/primitives.h"
 #include "kernels/sweep_results.h"
 #include "kernels/bench.h"
+#include "kernels/ladder.h"
 #include "kernels/device.h"
 
 namespace panels {
@@ -78,6 +79,7 @@ struct LiveGpuPanel {
   std::string pending_png;     // Set by `live-export-png`: cropped from the next frame.
   std::string model_size;      // The model link's size, as kernels::ToString writes it.
   std::string ladder_size;     // The ladder's and roofline's size; "" follows the largest measured.
+  std::string rung_source;     // The rung whose source the ladder view shows (registry name); "" none.
   plot::PlotState plot_state;  // What the plot drew last frame.
   // The presentation state the setup's fold last followed; starts unlike any frame's, so the
   // first frame sets it.
@@ -99,7 +101,11 @@ struct LiveGpuPanel {
   void DrawViewChoice(const gui::FrameContext& frame);
   void DrawLadderSizeChoice(const gui::FrameContext& frame, const LiveSweepView& sweep,
                             const kernels::Shape& shape) const;
-  void DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height) const;
+  void DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height);
+  // Up and down move the open source to the rung before or after it, while the panel has focus.
+  void StepRungSource(const std::vector<kernels::LadderRow>& rows);
+  void DrawRungSource(float height) const;
+  void DrawLadderRows(const std::vector<kernels::LadderRow>& rows, double cublas);
   void DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep);
   void DrawTable(const LiveSweepView& sweep) const;
   void DrawTableRow(const kernels::BenchResult& result, double peak) const;
