@@ -87,6 +87,16 @@ AtomicFile::AtomicFile(std::string path) : path_(ResolveTarget(path)) {
     Fail("it names a folder, not a file", 0);
     return;
   }
+  // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written where it is: renaming a
+  // temporary file over it would replace the device node with a plain file (as root, over
+  // /dev/null itself), and there is no old content to keep.
+  struct stat target {};
+  if (stat(path_.c_str(), &target) == 0 && !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode)) {
+    fd_ = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd_ < 0) Fail("cannot open it", errno);
+    in_place_ = true;
+    return;
+  }
   RemoveLeftovers(folder, name);
   std::string pattern = folder + "/" + TemporaryPrefix(name) + std::to_string(getpid()) + ".XXXXXX" + kTemporarySuffix;
   std::vector<char> buffer(pattern.begin(), pattern.end());
@@ -134,6 +144,11 @@ bool AtomicFile::Write(const void* data, std::size_t size) {
 
 bool AtomicFile::Commit() {
   if (!error_.empty()) return false;
+  if (in_place_) {
+    const int fd = fd_;
+    fd_ = -1;
+    return close(fd) == 0 || Fail("closing failed", errno);
+  }
   // The data must be on the disk before the rename makes it the file: otherwise a power cut
   // after the rename can leave the new name pointing at an empty file.
   if (fsync(fd_) != 0) return Fail("flushing to the disk failed", errno);

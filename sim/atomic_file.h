@@ -7,7 +7,8 @@
 // the target, after which the folder itself is flushed so the rename survives a power cut.
 // A writer that fails removes its temporary file. A writer that is killed cannot: its
 // temporary file stays, hidden (".NAME.<pid>.XXXXXX.tmp"), and the target is untouched;
-// the next write of the same target removes it once that process is gone.
+// the next write of the same target removes it once that process is gone. A target that is a
+// device or a pipe (/dev/null, /dev/stdout, a FIFO) is written in place.
 #pragma once
 #include <optional>
 #include <string>
@@ -41,6 +42,7 @@ class AtomicFile {
   std::string path_;
   std::string temporary_;
   int fd_ = -1;
+  bool in_place_ = false;  // a device or pipe: written directly, nothing to rename
   std::string error_;
 };
 

@@ -2,6 +2,7 @@
 // stops the writer; a failed writer leaves no temporary file; modes and links are kept.
 #include "sim/atomic_file.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -44,6 +45,27 @@ TEST(AtomicFile, WritesANewFileAndLeavesNothingElse) {
   struct stat info {};
   ASSERT_EQ(stat(path.c_str(), &info), 0);
   EXPECT_EQ(info.st_mode & 0777, 0666 & ~mask);
+}
+
+// `trace --json /dev/null` run as root once renamed its temporary file over /dev/null, which
+// became a plain file for the whole machine. A pipe stands in for the device here, so a
+// regression breaks only this test's folder.
+TEST(AtomicFile, ADeviceOrPipeIsWrittenInPlaceNotReplaced) {
+  const ScratchFolder folder("atomic_pipe");
+  const std::string path = folder.Path("pipe");
+  ASSERT_EQ(mkfifo(path.c_str(), 0600), 0);
+  // Held open for reading and writing, so the writer's open does not wait for a reader.
+  const int reader = open(path.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  EXPECT_FALSE(sim::WriteFileAtomically(path, "through the pipe"));
+  struct stat info {};
+  ASSERT_EQ(stat(path.c_str(), &info), 0);
+  EXPECT_TRUE(S_ISFIFO(info.st_mode)) << "the pipe was replaced by a plain file";
+  char buffer[64] = {};
+  EXPECT_EQ(read(reader, buffer, sizeof buffer), 16);
+  EXPECT_EQ(std::string(buffer), "through the pipe");
+  close(reader);
+  EXPECT_EQ(folder.Entries(), std::vector<std::string>{"pipe"});
 }
 
 TEST(AtomicFile, ReplacingKeepsTheOldFilesMode) {
