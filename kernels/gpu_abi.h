@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TS_GPU_ABI_VERSION 2
+#define TS_GPU_ABI_VERSION 3
 
 typedef enum TsStatus { TS_OK = 0, TS_CANCELLED = 1, TS_ERROR = 2 } TsStatus;
 
@@ -94,6 +94,22 @@ typedef TsStatus (*TsRunFn)(TsSession* session, int kernel, int warmups, int rep
  * of `baseline` (computed once per session and baseline). */
 typedef TsStatus (*TsRaceTrialFn)(TsSession* session, int kernel, int baseline, long long* differing, char* error,
                                   size_t error_size);
+
+/* Whether the process's CUDA context still works after an error: TS_OK, or TS_ERROR with
+ * the sticky error (an illegal address, a launch failure) that only the process's exit
+ * clears. The GPU worker asks after every failure and exits on a sticky one. */
+typedef TsStatus (*TsContextErrorFn)(char* error, size_t error_size);
+
+/* Test hooks, reached only through the worker's test entry (worker_protocol.h): */
+typedef enum TsTestKernel {
+  TS_TEST_FAULT = 0, /* a write far out of bounds: an illegal address, for certain */
+  TS_TEST_HANG = 1   /* a launch that spins for a minute, deaf to Cancel */
+} TsTestKernel;
+typedef TsStatus (*TsTestKernelFn)(int which, char* error, size_t error_size);
+/* Allocates all but `leave_bytes` of the device's free memory and keeps it until the
+ * process ends: another program's allocation, for the out-of-memory test. */
+typedef TsStatus (*TsTestHoldMemoryFn)(unsigned long long leave_bytes, unsigned long long* held_bytes, char* error,
+                                       size_t error_size);
 
 #ifdef __cplusplus
 }

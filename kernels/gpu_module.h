@@ -21,6 +21,9 @@ struct GpuModule {
   TsRunFn run = nullptr;
   TsRaceTrialFn race_trial = nullptr;
   TsKernelResourcesFn kernel_resources = nullptr;
+  TsContextErrorFn context_error = nullptr;
+  TsTestKernelFn test_kernel = nullptr;
+  TsTestHoldMemoryFn test_hold_memory = nullptr;
 };
 
 // Opens the module at `path` and resolves its functions; checks its ABI version and that

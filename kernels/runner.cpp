@@ -4,7 +4,6 @@
 #include <cmath>
 #include <utility>
 
-#include "kernels/gpu_module.h"
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
 
@@ -55,9 +54,9 @@ void CheckOnModel(const KernelSpec& spec, const Shape& shape, std::uint64_t seed
   result.model_check = result.model_differing == 0 ? ModelCheck::kIdentical : ModelCheck::kDiffers;
 }
 
-// Measures one kernel in `session`. Returns nothing when cancelled mid-kernel: a
-// half-measured kernel is not a result.
-std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, const Shape& shape,
+// Measures one kernel in the worker's session. Returns nothing when cancelled mid-kernel:
+// a half-measured kernel is not a result.
+std::optional<BenchResult> Measure(GpuWorker& worker, const KernelSpec& spec, const Shape& shape,
                                    const BenchRequest& request, const std::function<bool()>& cancelled) {
   BenchResult result = ErrorResult(spec, shape, "");
   result.tolerance = Tolerance(spec.precision, shape.k, kMaxAbsInput, kMaxAbsInput);
@@ -66,9 +65,9 @@ std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, 
   std::string error;
   // C comes back to the host only for the model check; timing is over by then.
   std::vector<float> gpu_c;
-  if (WantsModelCheck(spec, shape)) gpu_c.resize(static_cast<std::size_t>(shape.m * shape.n));
-  const TsStatus status = session.Run(KernelIndex(spec), request.warmups, request.reps, result.tolerance, cancelled,
-                                      run, times, gpu_c.empty() ? nullptr : gpu_c.data(), error);
+  const bool model_check = WantsModelCheck(spec, shape);
+  const TsStatus status = worker.Run(KernelIndex(spec), request.warmups, request.reps, result.tolerance, cancelled,
+                                     run, times, model_check ? &gpu_c : nullptr, error);
   if (status == TS_CANCELLED) return std::nullopt;
   if (status == TS_ERROR) return ErrorResult(spec, shape, error);
   FillTimings(times, result);
@@ -77,7 +76,7 @@ std::optional<BenchResult> Measure(GpuSession& session, const KernelSpec& spec, 
   result.verified = run.wrong_elements == 0;
   result.occupancy_blocks_per_sm = run.occupancy_blocks_per_sm;
   result.threads_per_block = run.threads_per_block;
-  if (!gpu_c.empty()) CheckOnModel(spec, shape, request.seed, gpu_c, result);
+  if (model_check) CheckOnModel(spec, shape, request.seed, gpu_c, result);
   return result;
 }
 
@@ -190,7 +189,6 @@ void Runner::Report(const RaceResult& result) {
 }
 
 void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& cancel) {
-  const GpuModule& module = *ActiveGpuModule();
   const std::vector<const KernelSpec*> specs = ResolveKernels(request);
   const std::vector<Shape> shapes = ResolveShapes(request);
   const KernelSpec& reference = *FindKernel("cublas_fp32");
@@ -202,22 +200,20 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
   for (std::size_t s = 0; s < shapes.size() && !cancelled(); ++s) {
     progress.shape = shapes[s];
     progress.shape_number = static_cast<int>(s) + 1;
-    std::string error;
-    std::unique_ptr<GpuSession> session = GpuSession::Create(module, shapes[s], request.seed, nullptr, nullptr, error);
-    if (!session) {
-      for (const KernelSpec* spec : specs) Report(ErrorResult(*spec, shapes[s], error));
+    if (const std::optional<std::string> error = worker_.OpenSession(shapes[s], request.seed)) {
+      for (const KernelSpec* spec : specs) Report(ErrorResult(*spec, shapes[s], *error));
       progress.done += progress.kernel_count;
       continue;
     }
     // cuBLAS FP32 first: every other kernel's "% of cuBLAS" at this shape divides by it.
-    const std::optional<BenchResult> cublas = Measure(*session, reference, shapes[s], request, cancelled);
+    const std::optional<BenchResult> cublas = Measure(worker_, reference, shapes[s], request, cancelled);
     if (!cublas) break;
     for (std::size_t k = 0; k < specs.size() && !cancelled(); ++k) {
       progress.kernel_number = static_cast<int>(k) + 1;
       progress.kernel = specs[k]->name;
       Report(progress);
       std::optional<BenchResult> result =
-          specs[k] == &reference ? cublas : Measure(*session, *specs[k], shapes[s], request, cancelled);
+          specs[k] == &reference ? cublas : Measure(worker_, *specs[k], shapes[s], request, cancelled);
       if (!result) break;
       if (result->ok() && cublas->ok() && result->median_ms > 0) {
         result->percent_of_cublas = 100.0 * cublas->median_ms / result->median_ms;
@@ -229,7 +225,7 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
 }
 
 void Runner::RunRace(const RaceRequest& request, const std::atomic<bool>& cancel) {
-  const GpuModule& module = *ActiveGpuModule();
+  const std::function<bool()> cancelled = [&cancel] { return cancel.load(); };
   const std::vector<int> tiles = ResolveTiles(request);
   const std::vector<Shape> shapes = ResolveShapes(request);
   Progress progress;
@@ -239,9 +235,7 @@ void Runner::RunRace(const RaceRequest& request, const std::atomic<bool>& cancel
   for (std::size_t s = 0; s < shapes.size() && !cancel.load(); ++s) {
     progress.shape = shapes[s];
     progress.shape_number = static_cast<int>(s) + 1;
-    std::string session_error;
-    std::unique_ptr<GpuSession> session =
-        GpuSession::Create(module, shapes[s], request.seed, nullptr, nullptr, session_error);
+    const std::string session_error = worker_.OpenSession(shapes[s], request.seed).value_or("");
     for (const int tile : tiles) {
       const RaceSet set = RaceSetForTile(tile);
       progress.kernel_count = static_cast<int>(set.variants.size());
@@ -251,12 +245,12 @@ void Runner::RunRace(const RaceRequest& request, const std::atomic<bool>& cancel
         Report(progress);
         RaceResult result{set.variants[v]->name, set.variants[v]->label, set.baseline->name, tile, shapes[s], {},
                           session_error};
-        for (int trial = 0; session && result.ok() && trial < request.trials && !cancel.load(); ++trial) {
+        for (int trial = 0; result.ok() && trial < request.trials && !cancel.load(); ++trial) {
           long long differing = 0;
-          if (session->RaceTrial(KernelIndex(*set.variants[v]), KernelIndex(*set.baseline), differing, result.error) ==
-              TS_OK) {
-            result.differing_per_trial.push_back(differing);
-          }
+          const TsStatus status = worker_.RaceTrial(KernelIndex(*set.variants[v]), KernelIndex(*set.baseline),
+                                                    cancelled, differing, result.error);
+          if (status == TS_CANCELLED) return;
+          if (status == TS_OK) result.differing_per_trial.push_back(differing);
         }
         // Cancelled between trials: fewer trials than asked is not a result.
         if (result.ok() && static_cast<int>(result.differing_per_trial.size()) < request.trials) return;
@@ -273,15 +267,17 @@ std::optional<std::string> ComputeOnGpu(const KernelSpec& kernel, const Shape& s
   if (a.size() != static_cast<std::size_t>(shape.m * shape.k) || b.size() != static_cast<std::size_t>(shape.k * shape.n)) {
     return std::string("A and B do not match the shape ") + ToString(shape);
   }
-  std::string error;
-  std::unique_ptr<GpuSession> session = GpuSession::Create(*ActiveGpuModule(), shape, 0, a.data(), b.data(), error);
-  if (!session) return error;
-  c.assign(static_cast<std::size_t>(shape.m * shape.n), 0.0f);
+  // One worker for every call (verify runs one per case): a context per case would cost
+  // its start each time. Calls from several threads take turns.
+  static std::mutex mutex;
+  static GpuWorker worker(DefaultGpuWorkerOptions());
+  std::lock_guard<std::mutex> lock(mutex);
+  if (auto error = worker.OpenSession(shape, 0, a, b)) return error;
   TsKernelRun run{};
   std::vector<double> times;
+  std::string error;
   // One launch, no warm-up; the tolerance is irrelevant here, the caller compares C itself.
-  const TsStatus status =
-      session->Run(KernelIndex(kernel), 0, 1, 0.0, [] { return false; }, run, times, c.data(), error);
+  const TsStatus status = worker.Run(KernelIndex(kernel), 0, 1, 0.0, [] { return false; }, run, times, &c, error);
   if (status != TS_OK) return error;
   return std::nullopt;
 }

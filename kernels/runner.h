@@ -5,6 +5,11 @@
 // cuBLAS, and hands over each result as soon as it exists — through the callbacks (on the
 // worker thread) and through TakeResults() (for a UI that polls once a frame). Cancel()
 // sets a flag the worker checks before every launch, so it stops within one launch.
+//
+// The launches themselves happen in a GPU worker process (gpu_worker.h), so a CUDA fault
+// that poisons a context ends that process, not the app: the kernel's result carries the
+// fault ("the GPU worker faulted: … while running K at M×N×K; a fresh worker was
+// started"), and the sweep goes on in a fresh worker.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -17,6 +22,7 @@
 #include "kernels/background_job.h"
 #include "kernels/bench.h"
 #include "kernels/device.h"
+#include "kernels/gpu_worker.h"
 
 namespace kernels {
 
@@ -81,6 +87,7 @@ class Runner {
   std::vector<RaceResult> race_results_;
   Progress progress_;
   std::optional<std::string> failure_;
+  GpuWorker worker_{DefaultGpuWorkerOptions()};  // used by the job's thread alone
   // Last: destroyed first, it cancels the run in flight and waits for it while the rest stands.
   BackgroundJob<bool> job_;  // the run's result: completed (not cancelled)
 };

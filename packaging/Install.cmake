@@ -4,6 +4,7 @@
 #
 #   bin/tilescope
 #   lib/tilescope/gpu/libtilescope_gpu.so    with CUDA; kernels/gpu_module.cpp looks here
+#   lib/tilescope/gpu/tilescope-gpu-worker   with CUDA: the process the kernels run in
 #                                            (a folder below lib/tilescope: CPack adds ldconfig
 #                                            calls for a library one level under /usr/lib,
 #                                            and this one is opened by path, never linked)
@@ -13,7 +14,7 @@
 #   share/man/man1/tilescope.1.gz            help2man over the CLI's own --help
 #   share/doc/tilescope/{copyright,changelog.gz}
 #
-# Only the stable targets `tilescope` and `tilescope_gpu` are named here.
+# Only the stable targets `tilescope`, `tilescope_gpu` and `tilescope_gpu_worker` are named here.
 
 set(TILESCOPE_PACKAGING_DIR ${PROJECT_SOURCE_DIR}/packaging)
 set(TILESCOPE_GENERATED_DIR ${PROJECT_BINARY_DIR}/packaging)
@@ -81,6 +82,8 @@ add_custom_target(tilescope_packaging_files ALL DEPENDS ${generated_files})
 install(TARGETS tilescope RUNTIME DESTINATION bin)
 if(TARGET tilescope_gpu)
   install(TARGETS tilescope_gpu LIBRARY DESTINATION lib/tilescope/gpu)
+  # Beside the module, where kernels/gpu_worker.cpp starts it: the kernels run in it.
+  install(TARGETS tilescope_gpu_worker RUNTIME DESTINATION lib/tilescope/gpu)
 endif()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/assets/ DESTINATION share/tilescope)
 install(FILES ${TILESCOPE_PACKAGING_DIR}/tilescope.desktop DESTINATION share/applications)

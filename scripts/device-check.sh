@@ -13,7 +13,7 @@
 #
 # Build BUILD for the server's architecture only (sm_90 for an H100) so it stays small:
 #   cmake -S . -B build-gpu -G Ninja -DCMAKE_CUDA_ARCHITECTURES=90 && ninja -C build-gpu \
-#     tilescope tilescope_gpu kernels_tests kernels_gpu_tests model_hazards write_test_vectors
+#     tilescope tilescope_gpu tilescope_gpu_worker kernels_tests kernels_gpu_tests model_hazards write_test_vectors
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

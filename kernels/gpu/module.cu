@@ -83,6 +83,22 @@ __global__ void CountDifferingBits(const float* c, const float* baseline, size_t
   if (differing != 0) atomicAdd(&stats[1], differing);
 }
 
+// Test kernels (ts_test_kernel). The write lands 2^47 bytes (128 TiB) past a small
+// allocation, beyond a Linux process's whole address space, so neither device memory nor
+// host memory the GPU may reach (HMM) is there: an illegal address for certain, which
+// poisons the context.
+__global__ void WriteFarOutOfBounds(float* data) { data[size_t{1} << 45] = 1.0f; }
+
+// Spins for `nanoseconds` by the global timer, whatever Cancel says: a launch that hangs.
+__global__ void SpinFor(unsigned long long nanoseconds, int* sink) {
+  unsigned long long start = 0, now = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(start));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  } while (now - start < nanoseconds);
+  *sink = 1;
+}
+
 int BlocksFor(size_t count) {
   const size_t blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
   return static_cast<int>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
@@ -486,6 +502,54 @@ __attribute__((visibility("default"))) TsStatus ts_race_trial(TsSession* s, int 
   }
   *differing = static_cast<long long>(stats[1]);
   return TS_OK;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_context_error(char* error, size_t error_size) {
+  // A non-sticky error (a bad launch configuration) is cleared by reading it; a sticky one
+  // stays and fails every later call, so the second synchronize still reports it.
+  cudaGetLastError();
+  const cudaError_t status = cudaDeviceSynchronize();
+  if (status == cudaSuccess) return TS_OK;
+  cudaGetLastError();
+  const cudaError_t again = cudaDeviceSynchronize();
+  if (again == cudaSuccess) return TS_OK;
+  SetError(error, error_size, CudaMessage(again));
+  return TS_ERROR;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_test_kernel(int which, char* error, size_t error_size) {
+  int* buffer = nullptr;
+  Check check;
+  if (check.Ok(cudaMalloc(&buffer, sizeof(float)), "allocating the test buffer")) {
+    if (which == TS_TEST_FAULT) {
+      WriteFarOutOfBounds<<<1, 1>>>(reinterpret_cast<float*>(buffer));
+    } else {
+      constexpr unsigned long long kMinute = 60ull * 1000 * 1000 * 1000;
+      SpinFor<<<1, 1>>>(kMinute, buffer);
+    }
+    check.Ok(cudaGetLastError(), "test launch") && check.Ok(cudaDeviceSynchronize(), "test kernel");
+    cudaFree(buffer);
+  }
+  if (check.message.empty()) return TS_OK;
+  SetError(error, error_size, check.message);
+  return TS_ERROR;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_test_hold_memory(unsigned long long leave_bytes,
+                                                                    unsigned long long* held_bytes, char* error,
+                                                                    size_t error_size) {
+  *held_bytes = 0;
+  size_t free_bytes = 0, total_bytes = 0;
+  Check check;
+  if (check.Ok(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo") && free_bytes > leave_bytes) {
+    void* held = nullptr;  // kept until the process ends: that is the point
+    if (check.Ok(cudaMalloc(&held, free_bytes - leave_bytes), "holding device memory")) {
+      *held_bytes = free_bytes - leave_bytes;
+    }
+  }
+  if (check.message.empty()) return TS_OK;
+  SetError(error, error_size, check.message);
+  return TS_ERROR;
 }
 
 }  // extern "C"

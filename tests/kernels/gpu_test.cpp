@@ -2,14 +2,18 @@
 // reason (no module, no driver, no device), which CTest reports as skipped.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <thread>
 
 #include "kernels/device.h"
+#include "kernels/gpu_worker.h"
 #include "kernels/model_replay.h"
 #include "kernels/occupancy.h"
 #include "kernels/registry.h"
@@ -321,6 +325,125 @@ TEST_F(Gpu, OccupancyModelMatchesTheDevice) {
     ++checked;
   }
   EXPECT_GE(checked, 7);
+}
+
+// --- Faults: the kernels run in a worker process (gpu_worker.h) ---
+
+// Sets the worker's test hooks for the workers started in this scope (a worker reads its
+// environment when it starts).
+class TestHooks {
+ public:
+  explicit TestHooks(const char* value) { setenv(worker::kTestHooksVariable, value, 1); }
+  ~TestHooks() { unsetenv(worker::kTestHooksVariable); }
+};
+
+// An illegal address poisons the worker's context for good: the worker reports it and
+// exits, the app stays, and a fresh worker runs the next kernel of the sweep correctly.
+TEST_F(Gpu, AFaultEndsOnlyTheWorkerAndTheSweepGoesOn) {
+  const TestHooks hooks("fault:tiled16");  // the worker runs a write far out of bounds for tiled16
+  BenchRequest request;
+  request.kernels = {"tiled16", "tiled32"};
+  request.shapes = {Shape::Square(512)};
+  request.reps = 2;
+  std::map<std::string, BenchResult> by_kernel;
+  for (const BenchResult& result : RunAll(request)) by_kernel[result.kernel] = result;
+  ASSERT_EQ(by_kernel.size(), 2u);
+  const std::string& fault = by_kernel["tiled16"].error;
+  std::printf("tiled16: %s\n", fault.c_str());
+  EXPECT_EQ(fault.rfind("the GPU worker faulted: cudaErrorIllegalAddress", 0), 0u) << fault;
+  EXPECT_NE(fault.find("while running tiled16 at 512×512×512; a fresh worker was started"), std::string::npos);
+  const BenchResult& next = by_kernel["tiled32"];
+  std::printf("tiled32 after the fault: %s, %.1f GFLOPS, %lld wrong\n", next.ok() ? "ok" : next.error.c_str(),
+              next.gflops, static_cast<long long>(next.wrong_elements));
+  EXPECT_TRUE(next.ok()) << next.error;
+  EXPECT_TRUE(next.verified);
+}
+
+// The same through the worker's own test entry, and its process: the faulted worker is
+// gone and reaped, the fresh one computes C right in a reopened session.
+TEST_F(Gpu, AFaultedWorkerIsReplacedAndTheNextRequestIsRight) {
+  const TestHooks hooks("on");
+  GpuWorker worker(DefaultGpuWorkerOptions());
+  ASSERT_FALSE(worker.OpenSession(Shape::Square(256), 1));
+  const pid_t first = worker.pid();
+  std::string error;
+  EXPECT_EQ(worker.TestFault(error), TS_ERROR);
+  std::printf("test fault: %s\n", error.c_str());
+  EXPECT_EQ(error.rfind("the GPU worker faulted: cudaErrorIllegalAddress", 0), 0u) << error;
+  EXPECT_NE(worker.pid(), first);
+  EXPECT_EQ(worker.restarts(), 1);
+  EXPECT_EQ(waitpid(first, nullptr, WNOHANG), -1) << "the faulted worker was reaped";
+  TsKernelRun run{};
+  std::vector<double> times;
+  ASSERT_EQ(worker.Run(KernelIndex(*FindKernel("tiled16")), 1, 3, 1e-3, [] { return false; }, run, times, nullptr,
+                       error),
+            TS_OK)
+      << error;
+  EXPECT_EQ(run.reps_done, 3);
+  EXPECT_EQ(run.wrong_elements, 0);
+}
+
+// Device memory taken by another process first: a size that passes the runner's check
+// against the device's total is refused for lack of free memory, as an error value, and
+// the sweep's next size runs.
+TEST_F(Gpu, OutOfMemoryAtASizeThatPassedThePreCheckIsAnErrorValue) {
+  const TestHooks hooks("on");
+  GpuWorker filler(DefaultGpuWorkerOptions());
+  std::uint64_t held = 0;
+  std::string error;
+  constexpr std::uint64_t kLeave = 2ull << 30;  // room for the runner's worker and the small size
+  ASSERT_EQ(filler.TestHoldMemory(kLeave, held, error), TS_OK) << error;
+  std::printf("another process holds %.1f GiB\n", static_cast<double>(held) / (1ull << 30));
+  BenchRequest request;
+  request.kernels = {"tiled32"};
+  request.shapes = {Shape::Square(16384), Shape::Square(256)};  // 16384: 4 GiB of buffers
+  request.reps = 1;
+  ASSERT_FALSE(DeviceMemoryError(request.shapes[0], ProbeGpu().device.total_memory_bytes));
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), 2u);
+  std::printf("16384: %s\n", results[0].error.c_str());
+  EXPECT_NE(results[0].error.find("out of memory"), std::string::npos) << results[0].error;
+  EXPECT_TRUE(results[1].ok()) << results[1].error;
+  EXPECT_TRUE(results[1].verified);
+}
+
+// Cancel while a launch runs that ignores it (a test kernel spinning for a minute): the
+// worker gets the grace period, is killed, and the next run starts in a fresh worker.
+TEST_F(Gpu, ASweepCancelledInAHungLaunchEndsAndTheNextRunWorks) {
+  Runner runner;
+  {
+    const TestHooks hooks("hang:naive");
+    BenchRequest request;
+    request.kernels = {"naive"};
+    request.shapes = {Shape::Square(1024)};
+    request.reps = 5;
+    ASSERT_FALSE(runner.Start(request));
+    while (runner.LastProgress().total == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // cuBLAS is measured, naive spins
+    const auto cancelled_at = std::chrono::steady_clock::now();
+    runner.Cancel();
+    ASSERT_TRUE(runner.Wait(std::chrono::seconds(30)));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - cancelled_at).count();
+    std::printf("hung launch: stopped %.3f s after Cancel (grace %.1f s, then a fresh worker)\n", seconds,
+                std::chrono::duration<double>(GpuWorkerOptions{}.grace).count());
+    EXPECT_GE(seconds, std::chrono::duration<double>(GpuWorkerOptions{}.grace).count());
+    EXPECT_LT(seconds, 20.0);
+    EXPECT_TRUE(runner.WasCancelled());
+    EXPECT_TRUE(runner.TakeResults().empty());
+  }
+  // Not naive: the fresh worker started while the hook was set, and would spin again.
+  BenchRequest request;
+  request.kernels = {"tiled16", "tiled32"};
+  request.shapes = {Shape::Square(256)};
+  request.reps = 2;
+  ASSERT_FALSE(runner.Start(request));
+  runner.Wait();
+  const std::vector<BenchResult> results = runner.TakeResults();
+  ASSERT_EQ(results.size(), 2u);
+  for (const BenchResult& result : results) {
+    EXPECT_TRUE(result.ok()) << result.error;
+    EXPECT_TRUE(result.verified) << result.kernel;
+  }
 }
 
 }  // namespace

@@ -97,6 +97,9 @@ class Package:
         module = "./usr/lib/tilescope/gpu/libtilescope_gpu.so"
         check((module in files) == self.has_cuda,
               "the GPU module is packaged" if self.has_cuda else "no GPU module in a build without CUDA")
+        worker = "./usr/lib/tilescope/gpu/tilescope-gpu-worker"
+        check((worker in files) == self.has_cuda,
+              "the GPU worker is packaged beside the module" if self.has_cuda else "no GPU worker without CUDA")
 
     def unpack(self):
         status, output = run(["dpkg", "-x", self.deb, self.root])
