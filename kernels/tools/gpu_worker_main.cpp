@@ -12,6 +12,7 @@
 
 #include <array>
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -263,6 +264,10 @@ int main(int argc, char** argv) {
   if (fd > 3) close_range(3, static_cast<unsigned>(fd) - 1, 0);
   close_range(static_cast<unsigned>(fd) + 1, ~0u, 0);
   dup2(STDERR_FILENO, STDOUT_FILENO);
+  // A terminal's Ctrl+C reaches the whole foreground process group, this worker too: the app
+  // decides what it means (cancel the sweep, sent here as a Cancel frame, or quit, which
+  // closes the socket and ends the worker).
+  std::signal(SIGINT, SIG_IGN);
   std::string error;
   std::unique_ptr<kernels::GpuModule> module = kernels::LoadGpuModule(argv[4], error);
   Writer hello;

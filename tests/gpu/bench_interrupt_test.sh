@@ -28,7 +28,9 @@ for _ in $(seq 1 600); do
   [ "$(grep -cE '^(naive|tiled[0-9]+) ' "$dir/out.txt")" -ge 3 ] && break
   sleep 0.05
 done
-kill -INT "$bench"
+# To the whole process group, as a terminal's Ctrl+C: the GPU worker process gets it too,
+# and must leave the stopping to the app.
+kill -INT -- "-$bench"
 start=$(date +%s%N)
 wait "$bench"
 status=$?
@@ -37,6 +39,7 @@ stop_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 rows=$(grep -cE '^(naive|tiled[0-9]+) ' "$dir/out.txt")
 [ "$status" -eq 130 ] || fail "exit status $status after Ctrl+C, expected 130"
 grep -q "stopped by Ctrl+C after $rows results" "$dir/out.txt" || fail "no 'stopped by Ctrl+C after $rows results'"
+! grep -q "GPU worker" "$dir/out.txt" || fail "Ctrl+C ended the GPU worker instead of stopping the sweep"
 [ "$rows" -ge 3 ] && [ "$rows" -lt 24 ] || fail "$rows of 24 rows printed: the sweep did not stop early"
 csv_rows=$(grep -cE '^(naive|tiled[0-9]+),' "$dir/r.csv")
 [ "$csv_rows" -eq "$rows" ] || fail "the CSV holds $csv_rows results, the table printed $rows"

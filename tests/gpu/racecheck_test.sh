@@ -47,11 +47,12 @@ log_dir=${RACECHECK_LOG_DIR:-$(mktemp -d)}
 mkdir -p "$log_dir"
 
 # One launch of KERNEL at SIZE through the real runner, under racecheck: cuBLAS runs first
-# as the runner's reference, so racecheck is told to check the teaching kernel only.
+# as the runner's reference, so racecheck is told to check the teaching kernel only. The
+# launches happen in the runner's GPU worker, a child process: racecheck must follow it.
 racecheck() {  # LOG KERNEL SIZE [SANITIZER OPTIONS...]
   local log=$1 kernel=$2 size=$3
   shift 3
-  "$sanitizer" --tool racecheck --racecheck-report hazard "$@" \
+  "$sanitizer" --tool racecheck --racecheck-report hazard --target-processes all "$@" \
     "$tilescope" bench --kernels "$kernel" --sizes "$size" --reps 1 --warmups 0 >"$log" 2>&1
   grep -q 'RACECHECK SUMMARY' "$log"
 }

@@ -407,6 +407,55 @@ TEST_F(Gpu, OutOfMemoryAtASizeThatPassedThePreCheckIsAnErrorValue) {
   EXPECT_TRUE(results[1].verified);
 }
 
+// An allocation that fails after every check passed: another process leaves just about the
+// buffers' bytes free, so the free-memory check inside the worker passes and cudaMalloc (or
+// cuBLAS) then runs short. Where that window lies depends on allocation granularity and
+// cuBLAS's workspace, so the memory left is stepped across it 2 MiB at a time. Every
+// failure must be an error value in a worker that lives on (out of memory is not sticky),
+// and the next request after it must compute C right.
+TEST_F(Gpu, AnAllocationThatFailsAfterTheChecksIsAnErrorValueAndTheWorkerLivesOn) {
+  const TestHooks hooks("on");
+  const Shape big = Shape::Square(8192);
+  const Shape small = Shape::Square(64);
+  const auto needed = static_cast<std::int64_t>(BuffersFor(big.m, big.n, big.k).Bytes());
+  constexpr std::int64_t kStep = 2 << 20;
+  const int tiled16 = KernelIndex(*FindKernel("tiled16"));
+  GpuWorker worker(DefaultGpuWorkerOptions());
+  int refused = 0, failed = 0, fitted = 0;
+  for (std::int64_t leave = needed - 8 * kStep; leave <= needed + 32 * kStep && fitted == 0; leave += kStep) {
+    std::string error;
+    ASSERT_FALSE(worker.OpenSession(small, 1)) << "the small session before the fill";
+    std::optional<std::string> outcome;
+    {
+      GpuWorker filler(DefaultGpuWorkerOptions());
+      std::uint64_t held = 0;
+      ASSERT_EQ(filler.TestHoldMemory(static_cast<std::uint64_t>(leave), held, error), TS_OK) << error;
+      outcome = worker.OpenSession(big, 1);
+    }
+    const bool precheck = outcome && outcome->find("free") != std::string::npos;
+    refused += precheck ? 1 : 0;
+    failed += outcome && !precheck ? 1 : 0;
+    fitted += outcome ? 0 : 1;
+    std::printf("left %+5.0f MiB beyond the buffers: %s\n", static_cast<double>(leave - needed) / (1 << 20),
+                outcome ? outcome->c_str() : "fits");
+    if (outcome && !precheck) {
+      EXPECT_TRUE(outcome->find("out of memory") != std::string::npos ||
+                  outcome->find("ALLOC_FAILED") != std::string::npos)
+          << *outcome;
+      // The next request, in the same worker: C right.
+      ASSERT_FALSE(worker.OpenSession(small, 1));
+      TsKernelRun run{};
+      std::vector<double> times;
+      ASSERT_EQ(worker.Run(tiled16, 0, 1, 1e-3, [] { return false; }, run, times, nullptr, error), TS_OK) << error;
+      EXPECT_EQ(run.wrong_elements, 0);
+    }
+  }
+  std::printf("%d refused by the free-memory check, %d failed allocating, %d fitted; %d worker restarts\n", refused,
+              failed, fitted, worker.restarts());
+  EXPECT_GT(failed, 0) << "no step landed between the check and the allocations";
+  EXPECT_EQ(worker.restarts(), 0) << "out of memory is not a fault";
+}
+
 // Cancel while a launch runs that ignores it (a test kernel spinning for a minute): the
 // worker gets the grace period, is killed, and the next run starts in a fresh worker.
 TEST_F(Gpu, ASweepCancelledInAHungLaunchEndsAndTheNextRunWorks) {
