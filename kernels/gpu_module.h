@@ -1,7 +1,9 @@
 // gpu_module.h — the GPU module opened with dlopen, and a session over one shape's buffers.
 //
-// Used by the runner and by ProbeGpu; public so tests can load a module from any path and
-// see the message a missing or broken module gives. The rest of the app uses runner.h.
+// Used by the GPU worker program (tools/gpu_worker_main.cpp), which runs the kernels, and by
+// ProbeGpu and the occupancy view, which only ask the device (no launch that could poison
+// the app's context); public so tests can load a module from any path and see the message
+// a missing or broken module gives. The rest of the app uses runner.h.
 #pragma once
 #include <functional>
 #include <memory>

@@ -109,10 +109,13 @@ std::optional<std::string> GpuWorker::EnsureStarted() {
   Frame hello;
   std::string why;
   const Wait waited = ReadFrame(hello, {}, Clock::now() + options_.start_timeout, why);
-  if (waited != Wait::kFrame || hello.type != Type::kHello) {
-    const bool answered = waited == Wait::kFrame;
-    const std::string how = Stop(answered || !why.empty());
-    if (answered) return "the GPU worker " + options_.executable + " did not start with a hello";
+  if (waited == Wait::kFrame && hello.type != Type::kHello) {
+    Stop(true);
+    return "the GPU worker " + options_.executable + " did not start with a hello";
+  }
+  if (waited != Wait::kFrame) {
+    // No reason read off the socket means it closed: the worker exited; otherwise kill it.
+    const std::string how = Stop(!why.empty());
     return "the GPU worker " + options_.executable + " " + (why.empty() ? "ended at its start (" + how + ")" : why);
   }
   worker::Reader reader(hello.payload);
