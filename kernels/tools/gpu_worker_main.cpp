@@ -249,8 +249,17 @@ class Server {
 }  // namespace
 
 int main(int argc, char** argv) {
+  constexpr const char* kUsage =
+      "usage: tilescope-gpu-worker --socket-fd FD --module PATH\n"
+      "Runs TileScope's GPU kernels for the app, which starts it; not meant to be run by hand.\n";
+  if (argc == 2 && std::strcmp(argv[1], "--help") == 0) {
+    std::printf("%s", kUsage);
+    return 0;
+  }
   if (argc != 5 || std::strcmp(argv[1], "--socket-fd") != 0 || std::strcmp(argv[3], "--module") != 0) {
-    std::fprintf(stderr, "usage: tilescope-gpu-worker --socket-fd FD --module PATH (started by TileScope itself)\n");
+    std::fprintf(stderr, "tilescope-gpu-worker: unexpected arguments:");
+    for (int i = 1; i < argc; ++i) std::fprintf(stderr, " %s", argv[i]);
+    std::fprintf(stderr, "\n%s", kUsage);
     return 2;
   }
   char* end = nullptr;

@@ -20,6 +20,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -95,7 +96,14 @@ std::string RunBody(int reps) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) return 2;
+  if (argc == 2 && std::strcmp(argv[1], "--help") == 0) {
+    std::printf("usage: fake_gpu_worker --socket-fd FD --module MODE (gpu_worker_test starts it)\n");
+    return 0;
+  }
+  if (argc != 5) {
+    std::fprintf(stderr, "fake_gpu_worker: unexpected arguments: %s\n", argc > 1 ? argv[1] : "(none)");
+    return 2;
+  }
   fd = std::atoi(argv[2]);
   const std::string mode = argv[4];
   if (mode == "exit-at-start") return 7;
