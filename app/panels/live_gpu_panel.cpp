@@ -513,7 +513,17 @@ void LiveGpuPanel::DrawTableRow(const kernels::BenchResult& r, double peak) cons
     for (int column = 0; column < 6; ++column) ImGui::TableNextColumn();
     gui::TextColored(Colour(gui::palette::kOrange), "%s", gui::palette::kGlyphWarning);
     ImGui::TableNextColumn();
-    gui::TextUnformatted(("not measured: " + r.error).c_str());
+    const std::string note = "not measured: " + r.error;
+    gui::TextUnformatted(note.c_str());
+    // A worker's fault names the kernel, the shape and the restart at its end, past the
+    // column's edge: the whole message on hover, wrapped (rows stay one line for the clipper).
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+      ImGui::TextUnformatted(note.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
     return;
   }
   ImGui::TableNextColumn();
