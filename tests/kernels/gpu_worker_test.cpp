@@ -76,9 +76,17 @@ TEST(WorkerProtocol, AShortPayloadFailsTheReaderOnce) {
 
 // --- Supervision, with the fake worker ---
 
+// The build puts the programs side by side, so they are found from this one's folder (as
+// the app finds its worker), wherever the build folder travels.
+std::string BesideTheWorker(const std::string& name) {
+  const std::string worker = DefaultGpuWorkerPath();
+  return worker.substr(0, worker.rfind('/') + 1) + name;
+}
+const std::string kFakeWorker = BesideTheWorker("fake_gpu_worker");
+
 GpuWorkerOptions Fake(const std::string& mode) {
   GpuWorkerOptions options;
-  options.executable = FAKE_GPU_WORKER;
+  options.executable = kFakeWorker;
   options.module_path = mode;
   options.grace = std::chrono::milliseconds(300);
   options.start_timeout = std::chrono::milliseconds(10000);  // generous: CI's 2 cores are busy
@@ -198,12 +206,12 @@ TEST(GpuWorker, AWorkerThatCannotStartIsNamed) {
   EXPECT_EQ(GpuWorker(missing).OpenSession(kShape, 1),
             "cannot start the GPU worker /nonexistent/tilescope-gpu-worker: No such file or directory");
   EXPECT_EQ(GpuWorker(Fake("exit-at-start")).OpenSession(kShape, 1),
-            std::string("the GPU worker ") + FAKE_GPU_WORKER + " ended at its start (exit status 7)");
+            "the GPU worker " + kFakeWorker + " ended at its start (exit status 7)");
   GpuWorkerOptions silent_options = Fake("silent-at-start");
   silent_options.start_timeout = std::chrono::milliseconds(500);
   GpuWorker silent(silent_options);
   const Clock::time_point start = Clock::now();
-  EXPECT_EQ(silent.OpenSession(kShape, 1), std::string("the GPU worker ") + FAKE_GPU_WORKER + " did not answer in time");
+  EXPECT_EQ(silent.OpenSession(kShape, 1), "the GPU worker " + kFakeWorker + " did not answer in time");
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - start).count(), 5.0);
   EXPECT_EQ(silent.pid(), -1) << "killed and reaped";
 }
@@ -240,11 +248,11 @@ TEST(GpuWorker, TheWorkerSitsBesideTheModule) {
   EXPECT_EQ(DefaultGpuWorkerOptions().module_path, module);
 }
 
-// The real worker program, on any machine: a module it cannot open is its hello's error,
+// The real worker program (the build's, beside this test), on any machine: a module it cannot open is its hello's error,
 // which the request that started it reports.
 TEST(GpuWorker, TheRealWorkerReportsAModuleItCannotOpen) {
   GpuWorkerOptions options;
-  options.executable = REAL_GPU_WORKER;
+  options.executable = DefaultGpuWorkerPath();
   options.module_path = ::testing::TempDir() + "nowhere/libtilescope_gpu.so";
   GpuWorker worker(options);
   const std::optional<std::string> error = worker.OpenSession(kShape, 1);
