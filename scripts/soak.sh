@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Soak: the app under Xvfb plays lessons, changes sizes and runs model sweeps over and over
-# for SECONDS (default 600), then prints its resident memory after the first frame, after the
-# first pass of the script and at the end (tilescope --soak). Not a CI test: a figure for
-# the notes (issue 17 asks for under 5% growth over 10 minutes).
+# for SECONDS (default 600); the pass under way when the time is up finishes. At the end of
+# every pass (the same point of the script, background work done) it prints resident memory
+# and what malloc has in use and holds, then the growth from the end of pass 1 to the end of
+# the last pass (tilescope --soak). Not a CI test: a figure for the notes (issue 17 asks for
+# under 5% growth over 10 minutes). A refused step of the script makes the soak exit 1.
 #   scripts/soak.sh [SECONDS] [BINARY]   (default: 600, build/tilescope)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -35,15 +35,16 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--screenshot", options.screenshot,
                  "Save the window as PNG once --frames are drawn and background work is done, then exit");
   app.add_option("--frames", options.frames, "Render at least N frames, then exit")->check(CLI::Range(0, kMaxFrames));
-  app.add_option("--actions", options.actions,
-                 "Script of named actions, ';'-separated (e.g. \"step; step; toggle-barrier1; wait 10\")");
+  CLI::Option* actions = app.add_option("--actions", options.actions,
+                                        "Script of named actions, ';'-separated (e.g. \"step; step; toggle-barrier1; wait 10\")");
   app.add_option("--dump-state", options.dump_state, "Write what the panels show as JSON on exit");
   app.add_option("--bench-frames", options.bench_frames,
                  "Step once per frame for N frames with vsync off and print frames per second")
       ->check(CLI::Range(1, kMaxFrames));
   app.add_option("--soak", options.soak_seconds,
-                 "Repeat the --actions script for S seconds, then print resident memory at start and end and exit")
-      ->check(CLI::Range(1, kMaxSoakSeconds));
+                 "Repeat the --actions script for S seconds, print memory at the end of each pass, then exit")
+      ->check(CLI::Range(1, kMaxSoakSeconds))
+      ->needs(actions);
   app.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 16384));
   app.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 16384));
   app.add_flag("--presentation", options.presentation, "Start in presentation mode (large fonts, high contrast)");
@@ -66,10 +67,37 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
           "S>=0", "step"));
 }
 
-// CLI11 prints two lines for an error; we print one, naming what was wrong.
+// "tilescope trace: --json was given an empty value ..." for the first option of `app` or its
+// subcommands that was given "" (`--json ""`, `--sizes=`), or "" when none was. Without this
+// an empty value reads as "not given" wherever a command tests for one (trace would print
+// instead of writing a file), or is refused by a check that cannot say what was meant.
+std::string EmptyValueMessage(const CLI::App& app, const std::string& command) {
+  for (const CLI::Option* option : app.get_options()) {
+    if (option->get_type_size_max() == 0) continue;  // a flag: it takes no value
+    for (const std::string& value : option->results()) {
+      if (value.empty()) {
+        return command + ": " + option->get_name(option->get_positional()) + " was given an empty value (see " +
+               command + " --help)";
+      }
+    }
+  }
+  for (const CLI::App* subcommand : app.get_subcommands({})) {
+    std::string message = EmptyValueMessage(*subcommand, command + " " + subcommand->get_name());
+    if (!message.empty()) return message;
+  }
+  return "";
+}
+
+// CLI11 prints two lines for an error; we print one, naming what was wrong. An empty value is
+// named as such even where a check refused it first ("--case: Value  not in range").
 int ReportParseError(const CLI::App& app, const CLI::ParseError& error) {
   if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(error);
-  std::cerr << "tilescope: " << error.what() << " (see tilescope --help)" << std::endl;
+  const std::string empty = EmptyValueMessage(app, app.get_name());
+  if (!empty.empty()) {
+    std::cerr << empty << std::endl;
+  } else {
+    std::cerr << "tilescope: " << error.what() << " (see tilescope --help)" << std::endl;
+  }
   return kExitUsage;
 }
 
@@ -89,6 +117,11 @@ int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return ReportParseError(app, error);
+  }
+  const std::string empty = EmptyValueMessage(app, app.get_name());
+  if (!empty.empty()) {
+    std::cerr << empty << std::endl;
+    return kExitUsage;
   }
   if (action) return action();
   return launch_gui(gui_options);

@@ -42,13 +42,14 @@ class ActionRegistry {
 struct ActionRequest {
   std::string name;
   std::string argument;
+  bool scripted = false;  // from --actions: a refusal makes the run exit non-zero
 };
 
 // Requests queued during a frame and applied before the next one.
 class ActionQueue {
  public:
-  void Push(std::string name, std::string argument = {}) {
-    pending_.push_back({std::move(name), std::move(argument)});
+  void Push(std::string name, std::string argument = {}, bool scripted = false) {
+    pending_.push_back({std::move(name), std::move(argument), scripted});
   }
   std::deque<ActionRequest> Take() {
     std::deque<ActionRequest> taken;

@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,21 +21,20 @@
 namespace gui {
 namespace {
 
-constexpr float kDefaultFontSize = 17.0f;
 // Presentation text follows the window's height: a line of the 4×4 lesson's figures per
 // kPresentationLines of it, never below what a room reads (24 px), nor so large a panel overflows.
 constexpr float kPresentationLines = 30.0f;
 constexpr float kMinPresentationFontSize = 24.0f;
 constexpr float kMaxPresentationFontSize = 32.0f;
-constexpr float kMinFontSize = 11.0f;
-constexpr float kMaxFontSize = 48.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMinFramesForScreenshot = 3;
 // Exit statuses, as the command line's: a bad option or script is a usage error; an output
-// the run was asked for (a screenshot, a state dump) that could not be written is a failure.
+// the run was asked for (a screenshot, a state dump) that could not be written is a failure,
+// and so is a scripted step its action refused.
 constexpr int kExitOutputFailed = 1;
-constexpr double kBytesPerMiB = 1024.0 * 1024.0;
+constexpr int kExitActionRefused = 1;
 constexpr int kExitUsage = 2;
+constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr float kHelpWidthFonts = 60.0f;  // the F1 list's width where the window allows, in font heights
 
 std::string TimestampedName(const char* prefix, const char* extension) {
@@ -44,16 +44,22 @@ std::string TimestampedName(const char* prefix, const char* extension) {
   return std::string(prefix) + stamp + extension;
 }
 
-// Resident memory of this process (the second field of /proc/self/statm, in pages).
-std::uint64_t ResidentBytes() {
+}  // namespace
+
+// Resident memory from /proc/self/statm (pages: total, resident, file-backed resident), and
+// malloc's own figures over every arena: bytes handed out and not had back (in use), and
+// bytes it holds from the system, freed or not. In use growing pass after pass is a leak;
+// resident moving while in use stays put is the allocator or a library keeping pages.
+Application::SoakMemory Application::MeasureMemory() {
   std::ifstream statm("/proc/self/statm");
   std::uint64_t total_pages = 0;
   std::uint64_t resident_pages = 0;
-  statm >> total_pages >> resident_pages;
-  return resident_pages * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  std::uint64_t file_pages = 0;
+  statm >> total_pages >> resident_pages >> file_pages;
+  const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  const struct mallinfo2 info = mallinfo2();
+  return {resident_pages * page, file_pages * page, info.uordblks + info.hblkhd, info.arena + info.hblkhd};
 }
-
-}  // namespace
 
 Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSettings loaded)
     : options_(std::move(options)), store_(std::move(store)), settings_(std::move(loaded.settings)) {
@@ -205,9 +211,6 @@ int Application::Run() {
     ImGui::LoadIniSettingsFromMemory(settings_.imgui_layout.c_str(), settings_.imgui_layout.size());
     reset_layout_ = false;
   }
-  if (settings_.font_size < kMinFontSize || settings_.font_size > kMaxFontSize) {
-    settings_.font_size = kDefaultFontSize;
-  }
   RegisterShellActions();
   for (size_t page = 0; page < pages_.size(); ++page) {
     const size_t first = registry_.All().size();
@@ -229,6 +232,11 @@ int Application::Run() {
       return kExitUsage;
     }
   }
+  // A soak ends at the end of a pass: a script without a step would never end one.
+  if (Soaking() && script_.steps.empty()) {
+    std::cerr << "tilescope: --soak: the --actions script has no step to repeat" << std::endl;
+    return kExitUsage;
+  }
   presentation_ = settings_.presentation;
   content_scale_ = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
   ApplyFontSize(presentation_ ? PresentationFontSize() : settings_.font_size);
@@ -244,7 +252,7 @@ int Application::Run() {
     if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
     if (frame_count_ == 1 && Soaking()) {
       soak_.start = std::chrono::steady_clock::now();
-      soak_.first_frame_bytes = ResidentBytes();
+      soak_.first_frame = MeasureMemory();
     }
     if (finished) break;
   }
@@ -253,6 +261,14 @@ int Application::Run() {
   if (options_.bench_frames > 0) PrintBenchFigures();
   if (Soaking()) PrintSoakFigures();
   SaveSettings();
+  // The window shows a refusal and goes on, as for a user; a script's run still must not
+  // report success for a step it did not do.
+  if (scripted_refusals_ > 0) {
+    std::cerr << "tilescope: --actions: " << scripted_refusals_ << " scripted action"
+              << (scripted_refusals_ == 1 ? " was" : "s were") << " refused, the first \"" << first_refused_ << "\""
+              << std::endl;
+    return kExitActionRefused;
+  }
   return output_failed_ ? kExitOutputFailed : 0;
 }
 
@@ -331,11 +347,7 @@ void Application::HandleKeys() {
 void Application::AdvanceScript() {
   // A soak plays its script again once a pass has ended and its background work is done, so
   // each pass starts from the same state.
-  if (Soaking() && script_.Done() && !script_.steps.empty() && !AnyPageBusy() &&
-      SoakSeconds() < options_.soak_seconds) {
-    if (++soak_.cycles == 1) soak_.first_cycle_bytes = ResidentBytes();
-    script_.next = 0;
-  }
+  if (Soaking() && !soak_.finished && script_.Done() && !script_.steps.empty() && !AnyPageBusy()) EndSoakPass();
   if (script_.wait_frames > 0) {
     --script_.wait_frames;
     return;
@@ -346,7 +358,7 @@ void Application::AdvanceScript() {
       script_.wait_frames = std::stoi(step.argument);
       return;
     }
-    queue_.Push(step.name, step.argument);
+    queue_.Push(step.name, step.argument, true);
   }
 }
 
@@ -360,7 +372,12 @@ void Application::ApplyQueuedActions() {
     notifications_.Dismiss();  // the user acted: the message on show has been seen
     // A page's action (a key, a script line) shows its page, so its effect is in view.
     if (auto owner = page_of_action_.find(request.name); owner != page_of_action_.end()) ShowPage(owner->second);
-    if (auto error = action->run(request.argument)) notifications_.Add(Severity::kError, *error);
+    if (auto error = action->run(request.argument)) {
+      notifications_.Add(Severity::kError, *error);
+      if (request.scripted && scripted_refusals_++ == 0) {
+        first_refused_ = request.argument.empty() ? request.name : request.name + " " + request.argument;
+      }
+    }
   }
 }
 
@@ -543,7 +560,7 @@ bool Application::AnyPageBusy() const {
 
 bool Application::AutomatedRunFinished() const {
   if (options_.bench_frames > 0) return frame_count_ >= options_.bench_frames;
-  if (Soaking()) return frame_count_ > 1 && SoakSeconds() >= options_.soak_seconds && !AnyPageBusy();
+  if (Soaking()) return soak_.finished;
   const bool automated = options_.frames > 0 || !options_.screenshot.empty();
   if (!automated) return false;
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
@@ -642,19 +659,41 @@ double Application::SoakSeconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - soak_.start).count();
 }
 
-// The growth is measured from the end of the first pass: the first pass fills what is built
-// once and kept (the font atlas at each size, ImGui's windows, the presets it opened).
+void Application::EndSoakPass() {
+  const SoakMemory now = MeasureMemory();
+  if (++soak_.passes == 1) soak_.first_pass = now;
+  soak_.last_pass = now;
+  char line[240];
+  std::snprintf(line, sizeof line,
+                "soak: pass %ld ended at %.0f s: resident %.1f MiB (%.1f of it files), malloc in use %.1f MiB, "
+                "held %.1f MiB",
+                soak_.passes, SoakSeconds(), now.resident / kBytesPerMiB, now.resident_files / kBytesPerMiB,
+                now.heap_in_use / kBytesPerMiB, now.heap_held / kBytesPerMiB);
+  std::cout << line << std::endl;
+  if (SoakSeconds() < options_.soak_seconds) {
+    script_.next = 0;
+  } else {
+    soak_.finished = true;
+  }
+}
+
+// The growth is measured from the end of the first pass to the end of the last: the first pass
+// fills what is built once and kept (the font atlas at each size, ImGui's windows, the presets
+// it opened), and every figure is taken at the same point of the script.
 void Application::PrintSoakFigures() const {
-  const std::uint64_t end = ResidentBytes();
-  const std::uint64_t base = soak_.first_cycle_bytes > 0 ? soak_.first_cycle_bytes : soak_.first_frame_bytes;
-  const double growth = base > 0 ? 100.0 * (static_cast<double>(end) - static_cast<double>(base)) / base : 0.0;
-  char line[320];
+  const auto growth = [](std::uint64_t from, std::uint64_t to) {
+    return from > 0 ? 100.0 * (static_cast<double>(to) - static_cast<double>(from)) / from : 0.0;
+  };
+  char line[400];
   std::snprintf(line, sizeof line,
                 "soak: %ld passes of the script in %.0f s; resident memory %.1f MiB after the first frame, %.1f MiB "
-                "after the first pass, %.1f MiB at the end (%+.1f%% since the first %s)",
-                soak_.cycles, SoakSeconds(), soak_.first_frame_bytes / kBytesPerMiB,
-                soak_.first_cycle_bytes / kBytesPerMiB, end / kBytesPerMiB, growth,
-                soak_.first_cycle_bytes > 0 ? "pass" : "frame: no pass ended");
+                "at the end of pass 1, %.1f MiB at the end of pass %ld (%+.1f%%); malloc in use %.1f MiB, %.1f MiB, "
+                "%.1f MiB (%+.1f%%)",
+                soak_.passes, SoakSeconds(), soak_.first_frame.resident / kBytesPerMiB,
+                soak_.first_pass.resident / kBytesPerMiB, soak_.last_pass.resident / kBytesPerMiB, soak_.passes,
+                growth(soak_.first_pass.resident, soak_.last_pass.resident), soak_.first_frame.heap_in_use / kBytesPerMiB,
+                soak_.first_pass.heap_in_use / kBytesPerMiB, soak_.last_pass.heap_in_use / kBytesPerMiB,
+                growth(soak_.first_pass.heap_in_use, soak_.last_pass.heap_in_use));
   std::cout << line << std::endl;
 }
 

@@ -109,18 +109,32 @@ class Application {
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
-  bool output_failed_ = false;
-  // --soak: the script runs again each time it ends, until the time is up; resident memory
-  // is taken after the first frame, after the first pass of the script and at the end.
+  long scripted_refusals_ = 0;  // --actions steps whose action refused its argument or could not run
+  std::string first_refused_;
+  bool output_failed_ = false;  // a --screenshot or state dump could not be written: Run() exits non-zero
+  // --soak: the script runs again each time it ends, until the time is up; the pass under way
+  // then finishes, so every figure is taken at the same point of the script: its end, with
+  // background work done. A pass's end prints resident memory and what malloc holds in use,
+  // which tells a leak (in use grows pass after pass) from the allocator keeping freed pages.
+  struct SoakMemory {
+    std::uint64_t resident = 0;
+    std::uint64_t resident_files = 0;  // of it, pages of mapped files (code, fonts, drivers)
+    std::uint64_t heap_in_use = 0;
+    std::uint64_t heap_held = 0;
+  };
+  static SoakMemory MeasureMemory();
   struct SoakState {
     std::chrono::steady_clock::time_point start;
-    long cycles = 0;
-    std::uint64_t first_frame_bytes = 0;
-    std::uint64_t first_cycle_bytes = 0;
+    long passes = 0;
+    bool finished = false;
+    SoakMemory first_frame;
+    SoakMemory first_pass;
+    SoakMemory last_pass;
   } soak_;
   bool Soaking() const { return options_.soak_seconds > 0; }
   double SoakSeconds() const;
-  void PrintSoakFigures() const;  // a --screenshot or state dump could not be written: Run() exits non-zero
+  void EndSoakPass();
+  void PrintSoakFigures() const;
 };
 
 }  // namespace gui

@@ -1,6 +1,7 @@
 #include "app/gui/settings_store.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <type_traits>
@@ -121,6 +122,17 @@ std::optional<std::string> ResetUnusableWindowSize(Settings& s) {
   return problem;
 }
 
+// Likewise a font size no one can read (0, 1e30) or a NaN: the default, said once.
+std::optional<std::string> ResetUnusableFontSize(Settings& s) {
+  if (s.font_size >= kMinFontSize && s.font_size <= kMaxFontSize) return std::nullopt;  // false for NaN
+  const Settings defaults;
+  char problem[160];
+  std::snprintf(problem, sizeof problem, "font size %g is outside %g..%g pixels; using %g", s.font_size, kMinFontSize,
+                kMaxFontSize, defaults.font_size);
+  s.font_size = defaults.font_size;
+  return std::string(problem);
+}
+
 std::filesystem::path SettingsStore::BadFile() const { return directory_ / (std::string(kFileName) + kBadSuffix); }
 
 // The bad file goes aside, not away: what it held may be worth a hand repair, and the next
@@ -157,8 +169,10 @@ LoadedSettings SettingsStore::Load() const {
     loaded.warning = "settings file " + File().string() + " is corrupt: " + list + "; kept the other settings, and " +
                      MoveAside();
   }
-  if (auto problem = ResetUnusableWindowSize(loaded.settings)) {
-    loaded.warning += (loaded.warning.empty() ? "settings file " + File().string() + ": " : "; ") + *problem;
+  for (auto reset : {ResetUnusableWindowSize, ResetUnusableFontSize}) {
+    if (auto problem = reset(loaded.settings)) {
+      loaded.warning += (loaded.warning.empty() ? "settings file " + File().string() + ": " : "; ") + *problem;
+    }
   }
   return loaded;
 }

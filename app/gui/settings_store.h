@@ -17,6 +17,9 @@ namespace gui {
 // The window sizes a saved setting may ask for.
 constexpr int kMinWindowSide = 320;
 constexpr int kMaxWindowSide = 16384;
+// The font sizes in pixels: Ctrl+- and Ctrl+= stop there, and a saved size must lie between.
+constexpr float kMinFontSize = 11.0f;
+constexpr float kMaxFontSize = 48.0f;
 // Settings hold a lesson and ImGui's layout: a few KiB; the limit only stops a runaway file.
 constexpr std::uint64_t kMaxSettingsFileBytes = 64ull << 20;
 

@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """The bad-input table (docs/bad-inputs.md), made by running every case below through the
-real `tilescope` binary: each command-line flag and file kind × what was tried → the
-message and the exit status.
+real `tilescope` binary: each command-line flag, GUI action, file kind and output × what was
+tried → the message and the exit status. GUI cases run the window in one Xvfb server
+started here (Xvfb must be installed, as for the GUI tests).
 
   bad_input_table.py TILESCOPE --write docs/bad-inputs.md   regenerate the table
   bad_input_table.py TILESCOPE --check docs/bad-inputs.md   the test: PASS, or FAIL: with why
 
-The check fails when a case exits by a signal or above 123 (a crash, an abort) or
-when the committed table differs from what the binary says today (rerun --write).
+The check fails when a case exits by a signal or above 123 (a crash, an abort, or a GUI
+case still running after 120 s), when a flag or action given "" is accepted as if it were
+not given, or when the committed table differs from what the binary says today (rerun --write).
 """
+import json
 import os
+import re
 import shutil
 import struct
 import subprocess
@@ -40,7 +44,8 @@ def file_cases():
     """(input, tried, how it is named in the table, file bytes or a special, command with FILE)."""
     lesson = [
         ("0", '{"m": 0}'), ("negative", '{"m": -1}'), ("huge", '{"m": 18446744073709551615}'),
-        ("NaN/inf", '{"m": 1e400}'), ("wrong type", '{"m": "four"}'), ("truncated", '{"m": 4, "n"'),
+        ("NaN/inf", '{"m": 1e400}'), ("huge", '{"m": ' + "[" * 100000 + "]" * 100000 + "}"),
+        ("wrong type", '{"m": "four"}'), ("truncated", '{"m": 4, "n"'),
         ("empty", ""), ("garbage", "\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
     ]
     inf_a = [1.0] * (2 * 2 * 3)
@@ -89,6 +94,16 @@ def flag_cases():
     for flag in ("--frames", "--width", "--height", "--bench-frames", "--content-scale"):
         for tried, value in NUMBER_VALUES:
             cases.append(("`tilescope %s` (GUI)" % flag, tried, value, [flag, value]))
+    for tried, value in NUMBER_VALUES:
+        cases.append(("`tilescope --soak` (GUI)", tried, value, ["--soak", value, "--actions", "wait 1"]))
+    cases.append(("`tilescope --soak` (GUI)", "wrong type", "10, no --actions", ["--soak", "10"]))
+    # Every flag that takes a name or a file, given "": refused by name, never read as "not given".
+    for flag in ("--lesson", "--actions", "--screenshot", "--dump-state"):
+        cases.append(("`tilescope %s` (GUI)" % flag, "empty", "", [flag, ""]))
+    for command in (["bench", "--csv"], ["bench", "--json"], ["bench", "--tiles"], ["tour", "--ask"], ["tour"]):
+        cases.append(("`%s`" % " ".join(command + (["LESSON"] if command == ["tour"] else [])), "empty", "",
+                      command + [""]))
+    cases.append(("test vectors (`verify FILE`)", "empty", "", ["verify", ""]))
     return cases
 
 
@@ -100,6 +115,124 @@ def output_cases():
         ("`trace --json FILE` (output)", "read-only output", "READ-ONLY/trace.json", ["trace", "--json", "READ-ONLY/trace.json"]),
         ("`trace --json FILE` (output)", "unreadable", "MISSING/trace.json", ["trace", "--json", "MISSING/trace.json"]),
     ]
+
+
+def device_cases():
+    """Devices as outputs: /dev/null takes everything, /dev/full fails every write. Both are
+    written in place (never replaced by a renamed file); the cases run as nobody, who cannot
+    replace them anyway."""
+    cases = []
+    for device, tried in (("/dev/null", "0"), ("/dev/full", "read-only output")):
+        cases.append(("`trace --json FILE` (output)", tried, device, ["trace", "--json", device]))
+    cases.append(("test vectors (`verify FILE`)", "empty", "/dev/null", ["verify", "/dev/null"]))
+    return cases
+
+
+# Values a GUI action's argument was given, as the table's columns name them.
+ACTION_VALUES = [("0", "0"), ("negative", "-1"), ("huge", "18446744073709551615"), ("NaN/inf", "nan"),
+                 ("wrong type", "four"), ("empty", "")]
+ACTION_NA = ["truncated", "garbage", "directory", "unreadable", "read-only output"]
+NUMBER_ACTIONS = ["jump-to", "play-speed", "seeds-run", "race-trials", "live-reps", "live-model-size", "live-sizes"]
+
+
+def gui_action_cases():
+    """(input, tried, value, GUI arguments): each kind of --actions argument (a step, a speed,
+    a count, a size, a list of sizes, a lesson edit, a cell's value) given each bad value, and
+    outputs of the window where they cannot be written."""
+    cases = []
+    for name in NUMBER_ACTIONS:
+        for tried, value in ACTION_VALUES:
+            cases.append(("GUI action `%s N`" % name, tried, value, ["--actions", ("%s %s" % (name, value)).strip()]))
+    for tried, value in ACTION_VALUES:
+        edit = "m=%s" % value if value else ""
+        cases.append(("GUI action `lesson-set m=N`", tried, edit, ["--actions", ("lesson-set " + edit).strip()]))
+    cells = [("0", "A 0 0 0"), ("negative", "A -1 0 1"), ("huge", "A 0 0 1e400"), ("NaN/inf", "A 0 0 nan"),
+             ("wrong type", "A x 0 1"), ("empty", "")]
+    for tried, value in cells:
+        cases.append(("GUI action `edit-cell A ROW COL VALUE`", tried, value, ["--actions", ("edit-cell " + value).strip()]))
+    for tried, path in (("directory", "DIR"), ("read-only output", "READ-ONLY/out.json"), ("read-only output", "/dev/full")):
+        cases.append(("GUI action `lesson-save FILE`", tried, path, ["--actions", "lesson-save " + path]))
+    for tried, path in (("0", "/dev/null"), ("directory", "DIR"), ("read-only output", "READ-ONLY/out"),
+                        ("read-only output", "/dev/full")):
+        cases.append(("`tilescope --screenshot FILE` (output)", tried, path, ["--screenshot", path]))
+        cases.append(("`tilescope --dump-state FILE` (output)", tried, path, ["--dump-state", path]))
+    return cases
+
+
+def sweep_file(kind, change=None):
+    """A saved sweep with one row, cut from the committed H100 results (so the format is the
+    app's own): JSON, or CSV with its `# key: value` header. `change` sets fields of the row;
+    "NAN" and "1E400" are written bare, as a number would be. The row is made 64³, so the
+    model's count of its reads, which a loaded row starts, is quick."""
+    results = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "results")
+    change = dict({"m": 64, "n": 64, "k": 64}, **(change or {}))
+    if kind == "json":
+        with open(os.path.join(results, "h100-bench.json")) as f:
+            sweep = json.load(f)
+        sweep["results"] = sweep["results"][:1]
+        sweep["results"][0].update(change)
+        text = json.dumps(sweep, indent=1)
+        return text.replace('"NAN"', "NaN").replace('"1E400"', "1e400").encode()
+    with open(os.path.join(results, "h100-bench.csv")) as f:
+        lines = f.read().splitlines()
+    header = [l if not l.startswith("# results:") else "# results: 1" for l in lines if l.startswith("#")]
+    columns, row = lines[len(header)], lines[len(header) + 1]
+    names = columns.split(",")
+    # The first row (naive) has no quoted comma, so a plain split finds its fields.
+    fields = row.split(",")
+    for key, value in change.items():
+        fields[names.index(key)] = str(value)
+    return ("\n".join(header + [columns, ",".join(fields)]) + "\n").encode()
+
+
+def gui_file_cases():
+    """(input, tried, file contents or a special, GUI arguments with FILE; a settings case
+    puts the file where the app looks for settings.json instead)."""
+    cases = []
+    for kind in ("json", "csv"):
+        good = sweep_file(kind)
+        sweeps = [
+            ("0", sweep_file(kind, {"m": 0})), ("negative", sweep_file(kind, {"gflops": -5})),
+            ("huge", sweep_file(kind, {"m": 3000000000, "n": 3000000000, "k": 3000000000})),
+            ("huge", sweep_file(kind, {"gflops": "1E400"})), ("NaN/inf", sweep_file(kind, {"median_ms": "NAN"})),
+            ("wrong type", sweep_file(kind, {"m": "four"})), ("truncated", good[:len(good) * 2 // 3]),
+            ("empty", b""), ("garbage", b"\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
+        ]
+        for tried, contents in sweeps:
+            cases.append(("saved results, %s (GUI action `live-load FILE`)" % kind.upper(), tried, contents,
+                          ["--actions", "live-load FILE." + kind]))
+    deep = b'{"version": 1, "last_lesson": ' + b"[" * 100000 + b"]" * 100000 + b"}"
+    settings = [
+        ("0", b'{"version": 1, "font_size": 0}'), ("negative", b'{"version": 1, "window": {"width": -5}}'),
+        ("huge", b'{"version": 1, "window": {"width": 18446744073709551615}}'),
+        ("NaN/inf", b'{"version": 1, "font_size": 1e400}'), ("wrong type", b'{"version": 1, "presentation": "yes"}'),
+        ("huge", deep), ("truncated", b'{"version": 1, "window": {"wid'), ("empty", b""),
+        ("garbage", b"\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
+    ]
+    for tried, contents in settings:
+        cases.append(("settings file (`$XDG_CONFIG_HOME/tilescope/settings.json`)", tried, contents, ["SETTINGS"]))
+    return cases
+
+
+class Display:
+    """One Xvfb server for every GUI case: starting one per case would cost more than the cases."""
+
+    def __init__(self):
+        if not shutil.which("Xvfb"):
+            raise SystemExit("FAIL: Xvfb is not installed: the GUI rows need it (scripts/setup.sh installs xvfb)")
+        read, write = os.pipe()
+        self.server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1366x768x24", "-nolisten",
+                                        "tcp"], pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(write)
+        with os.fdopen(read) as answer:
+            number = answer.readline().strip()
+        if not number:
+            raise SystemExit("FAIL: Xvfb did not start")
+        self.name = ":" + number
+
+    def close(self):
+        self.server.terminate()
+        self.server.wait()
 
 
 def as_nobody():
@@ -126,27 +259,53 @@ class Sandbox:
         with open(self.good_vectors, "wb") as f:
             f.write(vectors(2, 2, 2, [1.0] * 8 + [2.0] * 4))
 
-    def file_for(self, contents):
-        if contents == "DIR":
+    def file_for(self, contents, suffix=""):
+        """The case's file, FILE (or FILE.csv and the like, for a reader that goes by the
+        name): the path to put in the command, which adds the suffix itself."""
+        if contents == "DIR" and not suffix:
             return self.dir
-        path = os.path.join(self.root, "FILE")
-        if os.path.exists(path):
+        base = os.path.join(self.root, "FILE")
+        path = base + suffix
+        if os.path.isdir(path):
+            os.rmdir(path)
+        elif os.path.exists(path):
             os.chmod(path, 0o644)
             os.remove(path)
+        if contents == "DIR":
+            os.makedirs(path)
+            return base
         with open(path, "wb") as f:
             f.write(b"" if contents == "UNREADABLE" else contents)
         os.chmod(path, 0o000 if contents == "UNREADABLE" else 0o644)
-        return path
+        return base
 
     def args(self, command, path):
         def one(arg):
-            arg = arg.replace("FILE", path)
-            for name in ("DIR", "READ-ONLY", "MISSING"):
-                arg = arg.replace(name, os.path.join(self.root, name)) if arg.startswith(name) else arg
-            return arg
+            arg = re.sub(r"(?<![\w-])FILE(?![\w-])", lambda _: path, arg)
+            return re.sub(r"(?<![\w/-])(DIR|READ-ONLY|MISSING)(?=/|\s|$)",
+                          lambda m: os.path.join(self.root, m.group(1)), arg)
         return [one(a) for a in command]
 
+    def config(self, settings=None):
+        """A fresh settings folder nobody may write to (the app saves its settings on exit),
+        holding `settings` as settings.json when given."""
+        config = os.path.join(self.root, "config")
+        shutil.rmtree(config, ignore_errors=True)
+        folder = os.path.join(config, "tilescope")
+        os.makedirs(folder)
+        for d in (config, folder):
+            os.chmod(d, 0o777)
+        if settings == "DIR":
+            os.makedirs(os.path.join(folder, "settings.json"))
+        elif settings is not None:
+            path = os.path.join(folder, "settings.json")
+            with open(path, "wb") as f:
+                f.write(b"" if settings == "UNREADABLE" else settings)
+            os.chmod(path, 0o000 if settings == "UNREADABLE" else 0o644)
+        return config
+
     def clean(self, text):
+        text = text.replace(os.path.join(self.root, "config", "tilescope"), "CONFIG")
         text = text.replace(os.path.join(self.root, "FILE"), "FILE")
         for name in ("DIR", "READ-ONLY", "MISSING"):
             text = text.replace(os.path.join(self.root, name), name)
@@ -154,6 +313,7 @@ class Sandbox:
 
     def remove(self):
         os.chmod(self.read_only, 0o755)
+        self.config()
         shutil.rmtree(self.root, ignore_errors=True)
 
 
@@ -183,6 +343,31 @@ def run(binary, sandbox, command, contents=None):
     return done.returncode, message[:message.index(no_gpu) + len(no_gpu)] if no_gpu in message else message
 
 
+def run_gui(binary, sandbox, display, command, contents=None):
+    """The window for one case: one frame at 1366x768, then exit once its script and background
+    work are done. The message is the app's first line on standard error; a settings case that
+    starts (exit 0) shows the warning it gave."""
+    settings = contents if command == ["SETTINGS"] else None
+    suffix = re.search(r"FILE(\.\w+)?", " ".join(command))
+    if contents is not None and settings is None:
+        path = sandbox.file_for(contents, suffix.group(1) or "")
+    else:
+        path = sandbox.good_vectors
+    config = sandbox.config(settings)
+    env = dict(os.environ, DISPLAY=display.name, WAYLAND_DISPLAY="", CUDA_VISIBLE_DEVICES="",
+               XDG_CONFIG_HOME=config, HOME=config, MESA_SHADER_CACHE_DISABLE="true")
+    args = [] if settings is not None else sandbox.args(command, path)
+    try:
+        done = subprocess.run([binary, "--frames", "1", "--width", "1366", "--height", "768"] + args,
+                              capture_output=True, timeout=120, preexec_fn=as_nobody, env=env)
+    except subprocess.TimeoutExpired:
+        return 999, "(still running after 120 s: killed)"
+    lines = [l.strip() for l in done.stderr.decode(errors="replace").splitlines() if l.startswith("tilescope")]
+    if not lines:
+        return done.returncode, "(accepted)" if done.returncode == 0 else "(nothing)"
+    return done.returncode, sandbox.clean(lines[0])
+
+
 def shown(value):
     if value == "":
         return '""'
@@ -204,6 +389,20 @@ def build(binary):
             status, message = run(binary, sandbox, command, contents)
             given = tried if isinstance(contents, str) else "%d bytes" % len(contents)
             rows.append((name, tried, given, status, message))
+        for name, tried, value, command in device_cases():
+            status, message = run(binary, sandbox, command)
+            rows.append((name, tried, shown(value), status, message))
+        display = Display()
+        try:
+            for name, tried, value, command in gui_action_cases():
+                status, message = run_gui(binary, sandbox, display, command)
+                rows.append((name, tried, shown(value), status, message))
+            for name, tried, contents, command in gui_file_cases():
+                status, message = run_gui(binary, sandbox, display, command, contents)
+                given = tried if isinstance(contents, str) else "%d bytes" % len(contents)
+                rows.append((name, tried, given, status, message))
+        finally:
+            display.close()
     finally:
         sandbox.remove()
     lines = [
@@ -216,6 +415,11 @@ def build(binary):
         "(bench, on a machine without one: its arguments were all accepted); 0, \"(accepted)\", a value that",
         "is valid. No case exits above 123 or by a signal.",
         "",
+        "GUI rows run the window under Xvfb for one frame at 1366x768 (its first line on standard error is the",
+        "message). A GUI action refuses a bad argument with a message and the window goes on, as for a user; a",
+        "scripted run (`--actions`) with a refused step exits 1 when it ends. A bad settings file is moved aside",
+        "as settings.json.bad with a warning and the app starts (exit 0): settings never stop the app.",
+        "",
         "| input | tried | given | exit | message |",
         "| --- | --- | --- | --- | --- |",
     ]
@@ -224,7 +428,10 @@ def build(binary):
         if name not in inputs:
             inputs.append(name)
         if not 0 <= status <= 123:
-            bad_exits.append("%s, %s %s: exit %d (%s)" % (name, tried, given, status, message))
+            bad_exits.append("exit outside 1..123: %s, %s %s: exit %d (%s)" % (name, tried, given, status, message))
+        # (A GUI action without an argument is how its key calls it; an empty settings file is a warning.)
+        if tried == "empty" and status == 0 and not name.startswith(("settings file", "GUI action")):
+            bad_exits.append("%s, empty %s: accepted as if not given" % (name, given))
         lines.append("| %s | %s | %s | %d | %s |" % (name, tried, cell(given), status, cell(message)))
     lines += ["", "Kinds that do not apply (n/a), by input:", ""]
     for name in inputs:
@@ -247,7 +454,7 @@ def main():
             f.write(text)
         print("wrote %s: %d rows" % (table, count))
     for bad in bad_exits:
-        print("FAIL: exit outside 1..123: " + bad)
+        print("FAIL: " + bad)
     if mode == "--check":
         with open(table) as f:
             committed = f.read()

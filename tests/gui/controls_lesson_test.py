@@ -11,7 +11,9 @@ def test_bad_field_keeps_last_good_lesson(binary):
     run = Run(binary)
     status, output = run.app("--width", "1600", "--height", "900", "--frames", "5", "--screenshot", run.screenshot,
                              "--actions", "lesson-set m=6 tile=3; step; lesson-set m=0; step")
-    check(status == 0, "app exits 0")
+    check(status == 1 and '1 scripted action was refused, the first "lesson-set m=0"' in output,
+          "the app goes on to the screenshot; the scripted run exits 1 for its refused step")
+    check(os.path.exists(run.screenshot), "the screenshot was still saved")
     state = run.state()
     controls = state["controls"]
     check(controls["error"] is not None and controls["error"]["field"] == "m", "the problem names the field m")
@@ -30,8 +32,8 @@ def test_bad_field_keeps_last_good_lesson(binary):
 
 def test_unreadable_value_and_fix(binary):
     run = Run(binary)
-    status, _ = run.app("--frames", "3", "--actions", "lesson-set tile=abc; lesson-set kernel=fast")
-    check(status == 0, "app exits 0")
+    status, output = run.app("--frames", "3", "--actions", "lesson-set tile=abc; lesson-set kernel=fast")
+    check(status == 1 and "2 scripted actions were refused" in output, "both refused; the scripted run exits 1")
     controls = run.state()["controls"]
     check(controls["error"]["field"] == "kernel" and "tiled, rect, naive" in controls["error"]["message"],
           "a bad kernel name lists the allowed ones")

@@ -135,7 +135,8 @@ def test_edit_cell_reruns_to_the_same_step(binary):
     check_c(again.state()["lesson"], a, b)
     bad = Run(binary)
     status, output = bad.app("--frames", "3", "--actions", "edit-cell A 9 0 1")
-    check(status == 0 and "outside A" in output, "an element outside A is refused with a message")
+    check(status == 1 and "outside A" in output and '1 scripted action was refused, the first "edit-cell A 9 0 1"' in output,
+          "an element outside A is refused with a message, and the scripted run exits 1")
 
 
 def test_scrub_and_breakpoints(binary):

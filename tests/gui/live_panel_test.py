@@ -57,7 +57,8 @@ def test_bad_sizes_are_named_beside_the_field(binary):
     run = Run(binary)
     status, output = run.app("--frames", "3", "--actions", "live-sizes 0; live-sizes -4; live-sizes 300:4096")
     for sizes, needle in [("0", "at least 1"), ("-4", "not a whole number"), ("300:4096", "powers of two")]:
-        check(status == 0 and "sizes: size" in output and needle in output, "sizes %s are refused: %s" % (sizes, needle))
+        check(status == 1 and "sizes: size" in output and needle in output, "sizes %s are refused: %s" % (sizes, needle))
+    check("3 scripted actions were refused" in output, "the scripted run counts the refusals and exits 1")
     check("powers of two" in run.state()["live"]["sizes_message"], "the last problem stands beside the field")
 
 
@@ -150,7 +151,8 @@ def test_truncated_file_keeps_last_plot(binary):
     with open(bad, "w") as f:
         f.write(text[:len(text) // 2])
     status, output = run.app("--frames", "5", "--actions", "live-load " + good + "; live-load " + bad)
-    check(status == 0, "a truncated file does not stop the app")
+    check(status == 1 and "1 scripted action was refused" in output,
+          "a truncated file does not stop the app; the scripted run that asked for it exits 1")
     live = run.state()["live"]
     check("not loaded" in live["message"] and "truncated.json" in live["message"], "the message names the bad file")
     check(live["results"] == 12 and live["loaded_from"] == good, "the last good sweep stays on screen")

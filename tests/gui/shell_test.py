@@ -156,7 +156,8 @@ BAD_ARGUMENTS = [
 def test_bad_action_arguments_are_named_and_change_nothing(binary):
     run = Run(binary)
     status, output = run.app("--frames", "3", "--actions", "; ".join(action for action, _ in BAD_ARGUMENTS))
-    check(status == 0, "the app keeps running through %d bad arguments and exits 0" % len(BAD_ARGUMENTS))
+    check(status == 1 and "%d scripted actions were refused" % len(BAD_ARGUMENTS) in output,
+          "the app keeps running through %d bad arguments; the scripted run then exits 1" % len(BAD_ARGUMENTS))
     errors = [n["text"] for n in run.state()["notifications"] if n["severity"] == "error"]
     check(len(errors) == len(BAD_ARGUMENTS), "one error per bad argument: %d" % len(errors))
     for (action, needle), error in zip(BAD_ARGUMENTS, errors):

@@ -48,6 +48,23 @@ TEST(SettingsStore, NumbersOutOfTheirTypesRangeAreProblemsNotCasts) {
   EXPECT_EQ(loaded.settings.font_size, gui::Settings{}.font_size);
 }
 
+TEST(SettingsStore, AnUnreadableFontSizeIsNamedAndTheDefaultUsed) {
+  ScratchFolder folder("settings_font_size");
+  gui::SettingsStore store(folder.path());
+  for (const char* size : {"0", "-3", "1000"}) {
+    WriteText(store.File().string(), std::string(R"({"version": 1, "presentation": true, "font_size": )") + size + "}");
+    const gui::LoadedSettings loaded = store.Load();
+    EXPECT_NE(loaded.warning.find(std::string("font size ") + size + " is outside 11..48 pixels; using 17"),
+              std::string::npos)
+        << loaded.warning;
+    EXPECT_EQ(loaded.settings.font_size, gui::Settings{}.font_size);
+    EXPECT_TRUE(loaded.settings.presentation) << "a size out of range costs that key alone";
+  }
+  WriteText(store.File().string(), R"({"version": 1, "font_size": 23})");
+  EXPECT_TRUE(store.Load().warning.empty());
+  EXPECT_EQ(store.Load().settings.font_size, 23.0f);
+}
+
 TEST(SettingsStore, ATruncatedFileGivesDefaultsAndIsKeptAside) {
   ScratchFolder folder("settings_truncated");
   gui::SettingsStore store(folder.path());
