@@ -268,8 +268,8 @@ void LessonPage::RegisterGuideActions(ActionRegistry& registry) {
 
 void LessonPage::TakeOpenedLesson() {
   std::optional<LessonEditor::Opened> opened = editor_.TakeOpened();
-  const std::optional<OpenAtLater> open_at = std::exchange(open_at_, std::nullopt);
   if (!opened) return;
+  const std::optional<OpenAtLater> open_at = std::exchange(open_at_, std::nullopt);
   if (opened->tour.empty()) {
     guide_.End();
     if (touring_) LeaveTour();
@@ -470,8 +470,11 @@ std::vector<PanelRow> LessonPage::PanelRows() {
 void LessonPage::Update() {
   whole_run_.Poll(*simulation_, ImGui::GetIO().DeltaTime);
   race_lab_.Poll();
+  const bool was_preparing = editor_.Preparing().has_value();
   editor_.Poll(ImGui::GetIO().DeltaTime, notifications_);
   TakeOpenedLesson();  // a start-up lesson's guide, once its tour is ready
+  // A tour that failed or was cancelled leaves --stop/--step nothing to open (the message said why).
+  if (was_preparing && editor_.LastPreparation() && editor_.LastPreparation()->result != "ready") open_at_.reset();
   comparison_.Poll();
   occupancy_.Poll();
 }

@@ -65,6 +65,21 @@ def test_a_real_esc_cancels(binary):
           "the naive lesson stays on show: %s" % state["controls"]["draft"]["name"])
 
 
+def test_open_at_a_stop_of_a_heavy_tour(binary):
+    """--stop and --step given at start wait for the tour being prepared, then apply."""
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", HEAVY, "--stop", "2", "--frames", "3")
+    state = run.state()
+    check(status == 0 and state["guide"]["lesson"] == HEAVY and state["guide"]["stop"] == 2,
+          "--lesson %s --stop 2 opens at stop 2 once its tour is ready: stop %s" % (HEAVY, state["guide"]["stop"]))
+    check(state["guide"]["last_preparation"]["frames"] >= 1, "frames were drawn meanwhile: %s"
+          % state["guide"]["last_preparation"])
+    run = Run(binary, tour=True)
+    status, _ = run.app(*SIZE, "--lesson", HEAVY, "--stop", "2", "--step", "5", "--frames", "3")
+    lesson = run.state()["lesson"]
+    check(status == 0 and lesson["step"] == 5, "and --step 5 after it: step %s" % lesson["step"])
+
+
 def test_a_failing_tour_leaves_the_lesson(binary):
     """A file whose tour contradicts the model is refused after its preparation; the lesson on
     show stays and the message names the stop."""
