@@ -30,11 +30,15 @@ struct LessonLoad {
   PreparedTour prepared;               // the tour run against the model (loading checks it)
 };
 
+// Whether loading runs a file's tour against the model (PrepareTour) at once, or leaves that
+// to the caller: the app prepares it on a worker, and takes the lesson only once it passed.
+enum class TourCheck { kPrepare, kLater };
+
 // A file with a tour loads only when PrepareTour() prepares every stop (`prepared` holds them).
 LessonLoad ParseLesson(const std::string& json_text);
 // The same without running the model for the tour (syntax, types and names only).
 LessonLoad ParseLessonUnchecked(const std::string& json_text);
-LessonLoad ReadLessonFile(const std::string& path);
+LessonLoad ReadLessonFile(const std::string& path, TourCheck check = TourCheck::kPrepare);
 std::string LessonToJson(const LessonConfig& lesson);
 std::string LessonToJson(const LessonConfig& lesson, const Tour& tour);
 // Returns an empty string on success, otherwise what went wrong. A lesson Validate()
@@ -50,7 +54,7 @@ std::optional<LessonConfig> FindPreset(const std::string& name);
 // "default, tile4_8x8x8, ...": for help and messages.
 std::string PresetNames();
 // The preset of that name with its tour, as a file of that name loads; error when none.
-LessonLoad LoadPreset(const std::string& name);
+LessonLoad LoadPreset(const std::string& name, TourCheck check = TourCheck::kPrepare);
 // The guided lessons in teaching order (issue 15's curriculum): "default" first.
 std::vector<std::string> CurriculumNames();
 

@@ -3,6 +3,7 @@
 #include "sim/tour.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -126,6 +127,53 @@ std::string FormatNumber(double value) {
   return buffer;
 }
 
+bool SameQuery(std::string_view a, std::string_view b) {
+  QueryParse left = ParseQueryCall(a);
+  QueryParse right = ParseQueryCall(b);
+  if (!left.error.empty() || !right.error.empty()) return false;
+  std::sort(left.call.arguments.begin(), left.call.arguments.end());
+  std::sort(right.call.arguments.begin(), right.call.arguments.end());
+  return left.call.name == right.call.name && left.call.arguments == right.call.arguments;
+}
+
+namespace {
+
+bool WordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// `word` in `text` with no letter or digit glued to either end; a number also not continued
+// by a decimal point and a digit ("2" is not in "2.5", nor in "128").
+bool HasWord(std::string_view text, std::string_view word) {
+  if (word.empty()) return false;
+  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+    const std::size_t end = at + word.size();
+    const bool starts = at == 0 || !WordChar(text[at - 1]) || !WordChar(word.front());
+    bool ends = end == text.size() || !WordChar(text[end]) || !WordChar(word.back());
+    if (ends && end + 1 < text.size() && text[end] == '.' && std::isdigit(static_cast<unsigned char>(text[end + 1]))) {
+      ends = false;
+    }
+    const bool after_point = at >= 2 && text[at - 1] == '.' && std::isdigit(static_cast<unsigned char>(text[at - 2]));
+    if (starts && ends && !after_point) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool TextStatesAnswer(std::string_view text, const QueryValue& answer) {
+  switch (answer.kind) {
+    case QueryKind::kNumber:
+      return HasWord(text, FormatNumber(answer.number));
+    case QueryKind::kText:
+      return HasWord(text, answer.text);
+    case QueryKind::kCells:
+      return std::any_of(answer.cells.begin(), answer.cells.end(),
+                         [&](const CellRef& cell) { return text.find(CellText(cell)) != std::string_view::npos; });
+  }
+  return false;
+}
+
+const char* const kTourCancelled = "cancelled";
+
 // ---- Preparing a whole tour ---------------------------------------------------------------
 
 namespace {
@@ -205,6 +253,12 @@ std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& ou
   const std::optional<QueryValue> answer = model.Evaluate(question.query, out.step, &error);
   if (!answer) return "\"question\".\"query\": " + error;
   out.answer = *answer;
+  if (stop.quote) {
+    out.quote_after_reveal =
+        TextStatesAnswer(stop.quote->text, *answer) ||
+        std::any_of(stop.quote->claims.begin(), stop.quote->claims.end(),
+                    [&](const SeedClaim& claim) { return SameQuery(claim.query, question.query); });
+  }
   if (question.kind == QuestionKind::kNumber && answer->kind != QueryKind::kNumber) {
     return "\"question\": a number question's query '" + question.query + "' gives no number";
   }
@@ -232,7 +286,8 @@ std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& ou
 
 }  // namespace
 
-PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std::atomic<bool>* cancel) {
+PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std::atomic<bool>* cancel,
+                         std::atomic<int>* stops_done) {
   PreparedTour prepared;
   if (tour.empty()) return prepared;
   if (auto problem = Validate(lesson)) {
@@ -243,7 +298,7 @@ PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std
   for (std::size_t i = 0; i < tour.stops.size(); ++i) {
     if (cancel != nullptr && cancel->load()) {
       prepared.stops.clear();
-      prepared.error = "cancelled";
+      prepared.error = kTourCancelled;
       return prepared;
     }
     PreparedStop stop;
@@ -258,12 +313,18 @@ PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std
       } else if (auto invalid = Validate(edited)) {
         error = "\"edits\": the edited lesson cannot run: " + invalid->message;
       } else {
-        found = models.emplace(tour.stops[i].edits, TourModel(edited)).first;
+        found = models.emplace(tour.stops[i].edits, TourModel(edited, cancel)).first;
       }
     }
     if (error.empty()) {
       stop.lesson = found->second.lesson();
       error = PrepareStop(found->second, tour.stops[i], stop);
+    }
+    if (!error.empty() && cancel != nullptr && cancel->load()) error = kTourCancelled;
+    if (error == kTourCancelled) {
+      prepared.stops.clear();
+      prepared.error = kTourCancelled;  // not the stop's fault: the run was stopped
+      return prepared;
     }
     if (!error.empty()) {
       const std::string& title = tour.stops[i].title;
@@ -272,6 +333,7 @@ PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std
       return prepared;
     }
     prepared.stops.push_back(std::move(stop));
+    if (stops_done != nullptr) stops_done->store(static_cast<int>(i + 1));
   }
   return prepared;
 }

@@ -189,7 +189,9 @@ std::string FormatNumber(double value);
 // variants queries ask for), so it may live on a worker thread; each is run once and kept.
 class TourModel {
  public:
-  explicit TourModel(const LessonConfig& lesson);
+  // `cancel` (may be null): once it turns true, the model's runs stop where they are and every
+  // call fails with kTourCancelled, so a worker preparing a tour answers Cancel at once.
+  explicit TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel = nullptr);
   ~TourModel();
   TourModel(TourModel&&) noexcept;
   TourModel& operator=(TourModel&&) noexcept;
@@ -206,9 +208,14 @@ class TourModel {
   std::optional<std::string> Fill(std::string_view text, std::int64_t step, std::string* error);
 
  private:
+  std::optional<std::int64_t> ResolveStep(const TourPosition& position, std::string* error);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The error of a tour preparation (or a TourModel call) stopped by its cancel flag.
+extern const char* const kTourCancelled;
 
 // A seed's figure beside the model's.
 struct CheckedClaim {
@@ -225,6 +232,10 @@ struct PreparedStop {
   std::string text;    // filled
   std::optional<SeedQuote> quote;
   std::vector<CheckedClaim> claims;  // one per quote claim, in order
+  // The quote states this stop's own answer (a claim counts the question's query, or its
+  // words hold the answer): it is shown only once the answer is revealed, or with questions
+  // off, so the stop does not give its answer away.
+  bool quote_after_reveal = false;
   bool has_question = false;
   std::string prompt;  // filled
   std::string why;     // filled
@@ -240,8 +251,17 @@ struct PreparedTour {
 
 // Resolves every stop, fills every text and computes every answer; the first stop that
 // cannot be prepared is the error (a lesson file with such a tour does not load). `cancel`
-// (may be null) stops it early with error "cancelled".
-PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std::atomic<bool>* cancel = nullptr);
+// (may be null) stops it early, within a model run, with error kTourCancelled; `stops_done`
+// (may be null) counts the stops prepared so far, for a progress bar.
+PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std::atomic<bool>* cancel = nullptr,
+                         std::atomic<int>* stops_done = nullptr);
+
+// Whether `text` shows `answer` where a student would read it before the reveal: the answer's
+// words as a whole word (a number as a run of digits not part of a longer one, a cell such
+// as "As[0][1]", a word such as "RAW").
+bool TextStatesAnswer(std::string_view text, const QueryValue& answer);
+// Whether two query calls ask the same thing (the same name and arguments, in any order).
+bool SameQuery(std::string_view a, std::string_view b);
 
 // ---- Answering ----------------------------------------------------------------------------
 

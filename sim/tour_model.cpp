@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <stdexcept>
 
 #include "sim/bank_conflicts.h"
 #include "sim/formulas.h"
@@ -34,6 +35,23 @@ constexpr std::uint64_t kMaxTourInstructions = std::uint64_t{1} << 27;
 struct OverBudget {
   std::string message;
 };
+// Thrown from within a run once the tour's cancel flag is set; TourModel turns it into
+// kTourCancelled, so a worker stops mid-run instead of at the next stop.
+struct Cancelled {};
+
+// How many steps a cancellable run takes between looks at the flag: small enough that
+// Cancel answers within a few milliseconds, large enough that the look costs nothing.
+constexpr std::int64_t kStepsBetweenCancelChecks = 4096;
+
+void RunToEndUnless(Simulation& simulation, const std::atomic<bool>* cancel) {
+  if (cancel == nullptr) {
+    simulation.RunToEnd();
+    return;
+  }
+  std::int64_t steps = 0;
+  simulation.RunWhile([&](const Simulation&) { return ++steps % kStepsBetweenCancelChecks != 0 || !cancel->load(); });
+  if (!simulation.Finished()) throw Cancelled{};
+}
 
 std::string Join(const std::vector<std::string>& items, const char* separator) {
   std::string out;
@@ -68,7 +86,7 @@ struct WholeRun {
   std::unique_ptr<WalkthroughRecorder> walkthrough;
 };
 
-std::unique_ptr<WholeRun> RunWhole(const LessonConfig& lesson) {
+std::unique_ptr<WholeRun> RunWhole(const LessonConfig& lesson, const std::atomic<bool>* cancel) {
   auto run = std::make_unique<WholeRun>();
   run->geometry = MakeGeometry(lesson);
   run->recorded = Expected(lesson).thread_instructions <= kMaxRecordedInstructions;
@@ -76,7 +94,7 @@ std::unique_ptr<WholeRun> RunWhole(const LessonConfig& lesson) {
   RecordingSink sink(run->walkthrough.get());
   Simulation simulation(lesson);
   if (run->recorded) simulation.SetSink(&sink);
-  simulation.RunToEnd();
+  RunToEndUnless(simulation, cancel);
   run->counters = simulation.counters();
   run->outcome = Assess(simulation);
   run->c = simulation.c();
@@ -88,6 +106,8 @@ std::unique_ptr<WholeRun> RunWhole(const LessonConfig& lesson) {
 // Whole runs, each made once, within the tour's budget.
 class Runs {
  public:
+  explicit Runs(const std::atomic<bool>* cancel) : cancel_(cancel) {}
+  const std::atomic<bool>* cancel() const { return cancel_; }
   void Charge(const LessonConfig& lesson) {
     spent_ += Expected(lesson).thread_instructions;
     if (spent_ > kMaxTourInstructions) {
@@ -99,7 +119,7 @@ class Runs {
     std::unique_ptr<WholeRun>& run = runs_[LessonToJson(lesson)];
     if (!run) {
       Charge(lesson);
-      run = RunWhole(lesson);
+      run = RunWhole(lesson, cancel_);
     }
     return *run;
   }
@@ -107,6 +127,7 @@ class Runs {
  private:
   std::map<std::string, std::unique_ptr<WholeRun>> runs_;  // by the lesson's JSON
   std::uint64_t spent_ = 0;
+  const std::atomic<bool>* cancel_;  // may be null
 };
 
 // A query's own arguments, read one by one (the rest are lesson fields, applied before).
@@ -174,6 +195,12 @@ struct Asked {
   const WholeRun& RunOn(KernelKind kernel) {
     LessonConfig other = lesson;
     if (kernel == KernelKind::kNaive || other.kernel == KernelKind::kNaive) other.kernel = kernel;
+    if (kernel == KernelKind::kNaive) {
+      // The naive kernel has no barrier and no tiles to lay out: a lesson with a barrier off
+      // or a transposed Bs still has its naive counterpart (it would not run otherwise).
+      other.barrier1 = other.barrier2 = SyncKind::kSyncthreads;
+      other.bs_layout = SharedLayout::kRowMajor;
+    }
     return runs.Of(other);
   }
   double Elements() const { return static_cast<double>(g.m) * g.n; }
@@ -663,7 +690,8 @@ QueryParse ParseQueryCall(std::string_view text) {
 // ---- TourModel ----------------------------------------------------------------------------
 
 struct TourModel::Impl {
-  explicit Impl(const LessonConfig& config) : lesson(config), simulation(config) {}
+  Impl(const LessonConfig& config, const std::atomic<bool>* cancel)
+      : lesson(config), simulation(config), runs(cancel) {}
 
   LessonConfig lesson;
   Simulation simulation;  // the lesson itself: positions, and queries at a step
@@ -686,21 +714,37 @@ struct TourModel::Impl {
     return edited;
   }
 
+  // The lesson's whole run, counted so that the cancel flag stops it (Simulation's own count
+  // would run to the end first).
+  void CountWholeRun() {
+    const std::atomic<bool>* cancel = runs.cancel();
+    if (cancel == nullptr || simulation.KnownTimeline() != nullptr) return;
+    std::optional<Timeline> timeline = ComputeTimeline(simulation.config(), simulation.a(), simulation.b(), cancel, nullptr);
+    if (!timeline) throw Cancelled{};
+    simulation.AdoptTimeline(std::move(*timeline));
+  }
+
   // Just after the first step whose events `matches` accepts; nullopt if none does.
   template <typename Matches>
   std::optional<std::int64_t> FirstStep(Matches matches) {
     runs.Charge(lesson);
     simulation.Reset();
     bool found = false;
+    std::int64_t steps = 0;
+    const std::atomic<bool>* cancel = runs.cancel();
+    bool cancelled = false;
     simulation.RunWhile([&](const Simulation& s) {
       for (const TraceEvent& e : s.last_step_events()) found = found || matches(e);
-      return !found;
+      cancelled = cancel != nullptr && ++steps % kStepsBetweenCancelChecks == 0 && cancel->load();
+      return !found && !cancelled;
     });
+    if (cancelled) throw Cancelled{};
     return found ? std::optional<std::int64_t>(simulation.step()) : std::nullopt;
   }
 };
 
-TourModel::TourModel(const LessonConfig& lesson) : impl_(std::make_unique<Impl>(lesson)) {}
+TourModel::TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel)
+    : impl_(std::make_unique<Impl>(lesson, cancel)) {}
 TourModel::~TourModel() = default;
 TourModel::TourModel(TourModel&&) noexcept = default;
 TourModel& TourModel::operator=(TourModel&&) noexcept = default;
@@ -710,10 +754,20 @@ const LessonConfig& TourModel::lesson() const { return impl_->lesson; }
 std::int64_t TourModel::TotalSteps() { return impl_->simulation.TotalSteps(); }
 
 std::optional<std::int64_t> TourModel::Resolve(const TourPosition& position, std::string* error) {
+  try {
+    return ResolveStep(position, error);
+  } catch (const Cancelled&) {
+    if (error != nullptr) *error = kTourCancelled;
+    return std::nullopt;
+  }
+}
+
+std::optional<std::int64_t> TourModel::ResolveStep(const TourPosition& position, std::string* error) {
   const auto fail = [error](const std::string& message) -> std::optional<std::int64_t> {
     if (error != nullptr) *error = message;
     return std::nullopt;
   };
+  impl_->CountWholeRun();
   const std::int64_t total = TotalSteps();
   const Geometry& g = impl_->simulation.geometry();
   const std::string block_name = "block " + Coordinates(position.block.x, position.block.y);
@@ -781,6 +835,14 @@ std::optional<QueryValue> TourModel::Evaluate(const QueryCall& call, std::int64_
     return spec->evaluate(asked);
   } catch (const OverBudget& over) {
     if (error != nullptr) *error = "query '" + call.name + "': " + over.message;
+    return std::nullopt;
+  } catch (const Cancelled&) {
+    if (error != nullptr) *error = kTourCancelled;
+    return std::nullopt;
+  } catch (const std::invalid_argument& refused) {
+    // A variant a query builds that the model refuses (Simulation throws Validate()'s
+    // message): the tour file is data, so it gets the message, never a crash.
+    if (error != nullptr) *error = "query '" + call.name + "': " + refused.what();
     return std::nullopt;
   }
 }

@@ -1,5 +1,6 @@
 #include "app/cli/tour_command.h"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -7,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/interrupt.h"
+#include "kernels/background_job.h"
 #include "sim/lesson_file.h"
 #include "sim/tour.h"
 
@@ -22,10 +25,30 @@ struct TourOptions {
   std::vector<std::string> ask;
 };
 
-// An existing file is read; otherwise the preset of that name (as `trace --lesson`).
+constexpr std::chrono::milliseconds kProgressInterval{100};
+
+// An existing file is read; otherwise the preset of that name (as `trace --lesson`). The tour
+// is prepared by PrepareTour() below, which Ctrl+C can stop.
 sim::LessonLoad Load(const std::string& lesson) {
-  if (std::filesystem::exists(lesson)) return sim::ReadLessonFile(lesson);
-  return sim::LoadPreset(lesson);
+  if (std::filesystem::exists(lesson)) return sim::ReadLessonFile(lesson, sim::TourCheck::kLater);
+  return sim::LoadPreset(lesson, sim::TourCheck::kLater);
+}
+
+// A tour may ask for seconds of model work: it runs on a worker while this thread shows the
+// stops done on a terminal and turns the first Ctrl+C into a cancel the model sees mid-run.
+sim::PreparedTour PrepareStoppable(const sim::LessonConfig& lesson, const sim::Tour& tour) {
+  kernels::BackgroundJob<sim::PreparedTour> job;
+  job.Start([&](const std::atomic<bool>& cancel, kernels::JobProgress& progress) {
+    return sim::PrepareTour(lesson, tour, &cancel, &progress.done);
+  });
+  ProgressLine progress;
+  while (!job.Wait(kProgressInterval)) {
+    if (Interrupted()) job.Cancel();
+    progress.Show("preparing the tour: " + std::to_string(job.Done()) + " of " + std::to_string(tour.stops.size()) +
+                  " stops" + (Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"));
+  }
+  progress.Clear();
+  return job.LastResult().value_or(sim::PreparedTour{{}, sim::kTourCancelled});
 }
 
 const char* KindName(sim::QueryKind kind) {
@@ -119,7 +142,8 @@ int Ask(const sim::LessonConfig& lesson, const std::vector<std::string>& queries
 
 int Run(const TourOptions& options) {
   if (options.queries) return PrintQueries();
-  const sim::LessonLoad load = Load(options.lesson);
+  InterruptGuard interrupt_guard;
+  sim::LessonLoad load = Load(options.lesson);
   for (const std::string& warning : load.warnings) std::fprintf(stderr, "tilescope tour: warning: %s\n", warning.c_str());
   if (!load.lesson) {
     std::fprintf(stderr, "tilescope tour: %s\n", load.error.c_str());
@@ -131,6 +155,15 @@ int Run(const TourOptions& options) {
     std::string names;
     for (const std::string& name : sim::CurriculumNames()) names += (names.empty() ? "" : ", ") + name;
     std::fprintf(stderr, "%s)\n", names.c_str());
+    return kExitUsage;
+  }
+  load.prepared = PrepareStoppable(*load.lesson, load.tour);
+  if (load.prepared.error == sim::kTourCancelled) {
+    std::fprintf(stderr, "tilescope tour: stopped by Ctrl+C while preparing the tour; nothing printed\n");
+    return kExitInterrupted;
+  }
+  if (!load.prepared.ok()) {
+    std::fprintf(stderr, "tilescope tour: %s\n", load.prepared.error.c_str());
     return kExitUsage;
   }
   const std::size_t count = load.tour.stops.size();

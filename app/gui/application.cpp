@@ -353,30 +353,39 @@ void Application::AdvanceScript() {
     return;
   }
   while (script_.next < script_.steps.size()) {
-    const ScriptStep& step = script_.steps[script_.next++];
+    const ScriptStep& step = script_.steps[script_.next];
     if (step.name == "wait") {
+      ++script_.next;
       script_.wait_frames = std::stoi(step.argument);
       return;
     }
-    queue_.Push(step.name, step.argument, true);
+    if (std::any_of(pages_.begin(), pages_.end(), [&](const PageEntry& p) { return p.page->HoldsScript(step.name); })) {
+      return;  // again next frame; the window draws meanwhile
+    }
+    ++script_.next;
+    // Applied here, one by one, so the hold above sees what each step started (a lesson
+    // opening) before the next one runs.
+    Apply({step.name, step.argument, true});
   }
 }
 
 void Application::ApplyQueuedActions() {
-  for (const ActionRequest& request : queue_.Take()) {
-    const Action* action = registry_.Find(request.name);
-    if (!action) {
-      notifications_.Add(Severity::kError, "unknown action \"" + request.name + "\"");
-      continue;
-    }
-    notifications_.Dismiss();  // the user acted: the message on show has been seen
-    // A page's action (a key, a script line) shows its page, so its effect is in view.
-    if (auto owner = page_of_action_.find(request.name); owner != page_of_action_.end()) ShowPage(owner->second);
-    if (auto error = action->run(request.argument)) {
-      notifications_.Add(Severity::kError, *error);
-      if (request.scripted && scripted_refusals_++ == 0) {
-        first_refused_ = request.argument.empty() ? request.name : request.name + " " + request.argument;
-      }
+  for (const ActionRequest& request : queue_.Take()) Apply(request);
+}
+
+void Application::Apply(const ActionRequest& request) {
+  const Action* action = registry_.Find(request.name);
+  if (!action) {
+    notifications_.Add(Severity::kError, "unknown action \"" + request.name + "\"");
+    return;
+  }
+  notifications_.Dismiss();  // the user acted: the message on show has been seen
+  // A page's action (a key, a script line) shows its page, so its effect is in view.
+  if (auto owner = page_of_action_.find(request.name); owner != page_of_action_.end()) ShowPage(owner->second);
+  if (auto error = action->run(request.argument)) {
+    notifications_.Add(Severity::kError, *error);
+    if (request.scripted && scripted_refusals_++ == 0) {
+      first_refused_ = request.argument.empty() ? request.name : request.name + " " + request.argument;
     }
   }
 }

@@ -62,6 +62,7 @@ class Application {
   void HandleKeys();
   void AdvanceScript();
   void ApplyQueuedActions();
+  void Apply(const ActionRequest& request);
   void DrawFrame();  // into the back buffer; Run() presents it
   void DrawMenuBar();
   void DrawPageTabs();

@@ -5,6 +5,8 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <string>
+
 #include "app/gui/actions.h"
 #include "app/gui/frame_context.h"
 #include "app/gui/panel_window.h"
@@ -29,6 +31,10 @@ class Page {
   virtual void DumpState(nlohmann::json& state) const = 0;
   // True while a background job (GPU sweep, seed sweep) runs: automated runs wait for it.
   virtual bool Busy() const { return false; }
+  // True while a script's next action must wait for this page, as a user would wait: a lesson
+  // being opened is not there yet for the actions after it. `action` is the action due next
+  // (the one that stops the wait passes).
+  virtual bool HoldsScript(const std::string& /*action*/) const { return false; }
   virtual void SaveSettings(Settings& /*settings*/) const {}
 };
 

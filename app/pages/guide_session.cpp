@@ -114,7 +114,8 @@ GuideView GuideSession::View() const {
   view.stops = stops();
   view.title = prepared.title;
   view.text = prepared.text;
-  if (prepared.quote) {
+  // A quotation that states this stop's own answer waits for the reveal (sim/tour.h).
+  if (prepared.quote && !(prepared.quote_after_reveal && Held())) {
     view.quote = prepared.quote->text;
     view.quote_source = "Seed " + prepared.quote->seed;
     for (const sim::CheckedClaim& checked : prepared.claims) view.claim_checks.push_back(ClaimCheck(*prepared.quote, checked));

@@ -34,20 +34,21 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
                         "the last lesson could not be reopened (" + load.error + "): the default lesson is open");
     }
   } else {
+    // The lesson runs at once; its tour is prepared on a worker (Poll takes it), so even a
+    // tour of seconds of model work never holds the first frame back.
     const std::string name = option.empty() ? "default" : option;
-    sim::LessonLoad load = sim::FindPreset(name) ? sim::LoadPreset(name) : sim::ReadLessonFile(name);
+    sim::LessonLoad load = sim::FindPreset(name) ? sim::LoadPreset(name, sim::TourCheck::kLater)
+                                                 : sim::ReadLessonFile(name, sim::TourCheck::kLater);
     for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, name + ": " + warning);
-    if (load.lesson) {
-      lesson = *load.lesson;
-      opened_ = Opened{name, std::move(load.tour), std::move(load.prepared)};
-    } else {
+    if (!load.lesson) {
       notifications.Add(Severity::kError, "cannot open lesson: " + load.error +
                                               " (the default lesson is open; "
                                               "--lesson takes a lesson JSON file or one of " +
                                               sim::PresetNames() + ")");
-      sim::LessonLoad fallback = sim::LoadPreset("default");
-      if (fallback.lesson) opened_ = Opened{"default", std::move(fallback.tour), std::move(fallback.prepared)};
+      return Initial("default", saved, notifications);
     }
+    lesson = *load.lesson;
+    OpenLoaded(name, std::move(load), "", /*running=*/true);
   }
   draft_.lesson = lesson;
   ++draft_.generation;
@@ -135,11 +136,8 @@ void LessonEditor::Report(const std::string& text, bool is_error) {
 
 std::optional<std::string> LessonEditor::Preset(const std::string& name) {
   if (sim::FindPreset(name)) {
-    sim::LessonLoad load = sim::LoadPreset(name);
-    if (load.lesson) {
-      return TakeWithTour(*load.lesson, {name, std::move(load.tour), std::move(load.prepared)},
-                          "opened the preset " + name);
-    }
+    sim::LessonLoad load = sim::LoadPreset(name, sim::TourCheck::kLater);
+    if (load.lesson) return OpenLoaded(name, std::move(load), "opened the preset " + name, /*running=*/false);
     Report("preset " + name + " did not load: " + load.error, true);
     return draft_.status;
   }
@@ -153,14 +151,82 @@ std::optional<std::string> LessonEditor::Open(const std::string& path) {
     Report("type the path of a lesson JSON file first", true);
     return draft_.status;
   }
-  sim::LessonLoad load = sim::ReadLessonFile(path);
+  sim::LessonLoad load = sim::ReadLessonFile(path, sim::TourCheck::kLater);
   if (!load.lesson) {
     Report("not opened: " + load.error, true);
     return draft_.status;
   }
   std::string status = "opened " + path;
   for (const std::string& warning : load.warnings) status += "; " + warning;
-  return TakeWithTour(*load.lesson, {path, std::move(load.tour), std::move(load.prepared)}, status);
+  return OpenLoaded(path, std::move(load), status, /*running=*/false);
+}
+
+std::optional<std::string> LessonEditor::OpenLoaded(const std::string& source, sim::LessonLoad load,
+                                                    const std::string& status, bool running) {
+  if (load.tour.empty()) return TakeWithTour(*load.lesson, {source, {}, {}}, status);
+  if (!running) {
+    if (auto invalid = sim::Validate(*load.lesson)) {
+      Report(source + " did not open: " + invalid->message, true);
+      return draft_.status;
+    }
+  }
+  if (preparing_) {
+    tour_job_.Cancel();  // the newer choice wins; the older one's lesson never shows
+    tour_job_.Wait();
+  }
+  preparing_ = Pending{source, *load.lesson, std::move(load.tour), status, running};
+  tour_job_.Start([lesson = preparing_->lesson, tour = preparing_->tour](const std::atomic<bool>& cancel,
+                                                                         kernels::JobProgress& progress) {
+    progress.total.store(static_cast<int>(tour.stops.size()));
+    return sim::PrepareTour(lesson, tour, &cancel, &progress.done);
+  });
+  Report("preparing the tour of " + source + "\u2026", false);
+  return std::nullopt;
+}
+
+std::optional<LessonEditor::TourPreparation> LessonEditor::Preparing() const {
+  if (!preparing_) return std::nullopt;
+  return TourPreparation{preparing_->source, static_cast<int>(preparing_->tour.stops.size()), tour_job_.Done(),
+                         tour_job_.Cancelling(), preparing_->frames, preparing_->seconds};
+}
+
+void LessonEditor::FinishPreparation(Notifications& notifications) {
+  Pending pending = std::move(*preparing_);
+  preparing_.reset();
+  sim::PreparedTour prepared = tour_job_.LastResult().value_or(sim::PreparedTour{{}, sim::kTourCancelled});
+  PreparationOutcome outcome;
+  outcome.preparation.source = pending.source;
+  outcome.preparation.stops = static_cast<int>(pending.tour.stops.size());
+  outcome.preparation.done = tour_job_.Done();
+  outcome.preparation.frames = pending.frames;
+  outcome.preparation.seconds = pending.seconds;
+  outcome.result = "ready";
+  if (prepared.ok()) {
+    last_preparation_ = outcome;
+    Opened opened{pending.source, std::move(pending.tour), std::move(prepared)};
+    if (pending.running && SameLesson(running_(), pending.lesson)) {
+      opened_ = std::move(opened);  // start-up: the lesson runs already; the page takes its guide
+      return;
+    }
+    if (auto refused = TakeWithTour(pending.lesson, std::move(opened), pending.status)) {
+      notifications.Add(Severity::kError, *refused);
+    }
+    return;
+  }
+  const bool cancelled = prepared.error == sim::kTourCancelled;
+  outcome.result = cancelled ? "cancelled" : "failed";
+  if (cancelled) {
+    outcome.message = "the tour of " + pending.source + " was cancelled: " +
+                      (pending.running ? "its lesson runs without the guide" : running_().name + " stays open");
+  } else {
+    outcome.message = "cannot open " + pending.source + ": " + prepared.error + " (" + running_().name + " stays open)";
+  }
+  last_preparation_ = outcome;
+  Report(outcome.message, !cancelled);
+  notifications.Add(cancelled ? Severity::kInfo : Severity::kError, outcome.message);
+  // At start-up the refused lesson is already on show: a lesson whose tour contradicts the
+  // model does not stay, the default takes its place.
+  if (!cancelled && pending.running) Preset("default");
 }
 
 std::optional<std::string> LessonEditor::Save(const std::string& path) {
@@ -210,7 +276,12 @@ std::optional<std::string> LessonEditor::ExportTrace(const std::string& path) {
   return std::nullopt;
 }
 
-void LessonEditor::Poll() {
+void LessonEditor::Poll(double seconds, Notifications& notifications) {
+  if (preparing_) {
+    ++preparing_->frames;
+    preparing_->seconds += seconds;
+    if (!tour_job_.Running()) FinishPreparation(notifications);
+  }
   if (export_path_.empty() || export_.Running()) return;
   const std::string error = export_.LastResult().value_or("");
   Report(error.empty() ? "wrote the trace to " + export_path_ : "trace not written: " + error, !error.empty());

@@ -41,9 +41,33 @@ class LessonEditor {
     return Take(lesson, status);
   }
 
-  // Once a frame: reports a finished trace export.
-  void Poll();
-  bool Busy() const { return export_.Running() || !export_path_.empty(); }
+  // Once a frame (`seconds` since the last): reports a finished trace export, and takes a
+  // lesson whose tour is ready — or, when the tour failed or was cancelled, says so in
+  // `notifications` and leaves the lesson on show as it is.
+  void Poll(double seconds, Notifications& notifications);
+  bool Busy() const { return export_.Running() || !export_path_.empty() || preparing_.has_value(); }
+
+  // A preset or file with a tour opens in two parts: the file is read at once, its tour is run
+  // against the model (sim::PrepareTour, up to seconds of model work) on a worker, and only
+  // when that passes does the lesson replace the one on show. Meanwhile the window draws on.
+  struct TourPreparation {
+    std::string source;  // the preset's name or the file's path
+    int stops = 0;       // in its tour
+    int done = 0;        // stops prepared so far
+    bool cancelling = false;
+    long frames = 0;     // the window's frames drawn while it ran
+    double seconds = 0;
+  };
+  std::optional<TourPreparation> Preparing() const;
+  // Stops the preparation (at once, mid-run): the lesson on show stays.
+  void CancelTour() { tour_job_.Cancel(); }
+  // How the last preparation ended, for --dump-state: "ready", "cancelled" or "failed".
+  struct PreparationOutcome {
+    TourPreparation preparation;
+    std::string result;
+    std::string message;
+  };
+  const std::optional<PreparationOutcome>& LastPreparation() const { return last_preparation_; }
 
   // The lesson a preset or a file opened, with its tour (a field edit has none): `source` is
   // the preset's name or the file's path. The page takes it once, after the lesson runs.
@@ -61,6 +85,11 @@ class LessonEditor {
  private:
   std::optional<std::string> Take(const sim::LessonConfig& lesson, const std::string& status);
   std::optional<std::string> TakeWithTour(const sim::LessonConfig& lesson, Opened opened, const std::string& status);
+  // The lesson `load` read, opened now when it has no tour, else once its tour is prepared.
+  // `running`: start-up, where the lesson already runs and only its guide waits.
+  std::optional<std::string> OpenLoaded(const std::string& source, sim::LessonLoad load, const std::string& status,
+                                        bool running);
+  void FinishPreparation(Notifications& notifications);
   std::optional<std::string> Refuse(const sim::ValidationError& error);
   std::optional<std::string> Preset(const std::string& name);
   std::optional<std::string> Open(const std::string& path);
@@ -75,6 +104,19 @@ class LessonEditor {
   kernels::BackgroundJob<std::string> export_;  // the error, or "" once the file is written
   std::string export_path_;
   std::optional<Opened> opened_;
+
+  struct Pending {
+    std::string source;
+    sim::LessonConfig lesson;
+    sim::Tour tour;
+    std::string status;  // the status line once it is open
+    bool running = false;
+    long frames = 0;
+    double seconds = 0;
+  };
+  std::optional<Pending> preparing_;
+  std::optional<PreparationOutcome> last_preparation_;
+  kernels::BackgroundJob<sim::PreparedTour> tour_job_;  // last: destroyed first, it stops the worker
 };
 
 }  // namespace gui

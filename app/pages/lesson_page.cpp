@@ -61,14 +61,34 @@ LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_le
 }
 
 std::optional<std::string> LessonPage::OpenAt(int stop, long long step) {
+  // The tour may still be prepared on a worker: its length is known from the file already.
+  const std::optional<LessonEditor::TourPreparation> preparing = editor_.Preparing();
   if (stop > 0) {
-    if (!guide_.Active()) {
+    const int stops = preparing ? preparing->stops : guide_.Active() ? guide_.stops() : 0;
+    if (stops == 0) {
       return "--stop " + std::to_string(stop) + ": the lesson " + simulation_->config().name + " has no tour";
     }
-    if (stop > guide_.stops()) {
-      return "--stop " + std::to_string(stop) + " is past the end: the tour of " + guide_.key() + " has " +
-             std::to_string(guide_.stops()) + " stops";
+    if (stop > stops) {
+      return "--stop " + std::to_string(stop) + " is past the end: the tour of " +
+             (preparing ? preparing->source : guide_.key()) + " has " + std::to_string(stops) + " stops";
     }
+  }
+  if (preparing) {
+    if (step >= 0) {
+      simulation_->JumpTo(step);  // refused now, before any window opens, when past the end
+      if (simulation_->step() < step) {
+        return "--step " + std::to_string(step) + " is past the end: the lesson " + simulation_->config().name +
+               " ends at step " + std::to_string(simulation_->step());
+      }
+    }
+    open_at_ = OpenAtLater{stop, step};
+    return std::nullopt;
+  }
+  return GoToOpened(stop, step);
+}
+
+std::optional<std::string> LessonPage::GoToOpened(int stop, long long step) {
+  if (stop > 0) {
     // Opening at a stop is where a lecturer or a shared command wants to be: earlier
     // questions do not hold it back.
     if (auto refused = guide_.GoTo(stop - 1, /*skip_questions=*/true)) return refused;
@@ -204,6 +224,13 @@ void LessonPage::RegisterGuideActions(ActionRegistry& registry) {
                   }
                   return GoToStop(static_cast<int>(stop) - 1);
                 }});
+  registry.Add({"guide-cancel", "Cancel preparing the tour",
+                "Stop preparing the tour of the lesson being opened (the model's work for its stops): the lesson on "
+                "show stays. Nothing to do when no tour is being prepared.",
+                {{GLFW_KEY_ESCAPE, 0}}, [this](const std::string&) -> std::optional<std::string> {
+                  editor_.CancelTour();
+                  return std::nullopt;
+                }});
   registry.Add({"guide-answer", "Answer", "Answer the stop's question: a number, a choice's number, or cells.", {},
                 [this](const std::string& answer) { return guide_.Answer(answer); }});
   registry.Add({"guide-pick-cell", "Pick a cell for the answer",
@@ -242,6 +269,7 @@ void LessonPage::RegisterGuideActions(ActionRegistry& registry) {
 void LessonPage::TakeOpenedLesson() {
   std::optional<LessonEditor::Opened> opened = editor_.TakeOpened();
   if (!opened) return;
+  const std::optional<OpenAtLater> open_at = std::exchange(open_at_, std::nullopt);
   if (opened->tour.empty()) {
     guide_.End();
     if (touring_) LeaveTour();
@@ -249,6 +277,9 @@ void LessonPage::TakeOpenedLesson() {
   }
   guide_.Start(opened->source, std::move(opened->tour), std::move(opened->prepared));
   if (guide_.Active() && guide_.follow()) ShowStop();
+  if (open_at) {
+    if (auto refused = GoToOpened(open_at->stop, open_at->step)) notifications_.Add(Severity::kError, *refused);
+  }
 }
 
 std::optional<std::string> LessonPage::GoToStop(int index) {
@@ -439,7 +470,11 @@ std::vector<PanelRow> LessonPage::PanelRows() {
 void LessonPage::Update() {
   whole_run_.Poll(*simulation_, ImGui::GetIO().DeltaTime);
   race_lab_.Poll();
-  editor_.Poll();
+  const bool was_preparing = editor_.Preparing().has_value();
+  editor_.Poll(ImGui::GetIO().DeltaTime, notifications_);
+  TakeOpenedLesson();  // a start-up lesson's guide, once its tour is ready
+  // A tour that failed or was cancelled leaves --stop/--step nothing to open (the message said why).
+  if (was_preparing && editor_.LastPreparation() && editor_.LastPreparation()->result != "ready") open_at_.reset();
   comparison_.Poll();
   occupancy_.Poll();
 }
@@ -471,9 +506,12 @@ void LessonPage::Draw(const FrameContext& frame) {
     placed.reset_layout = true;
     relayout_ = false;
     panels_.Draw(placed);
-    return;
+  } else {
+    panels_.Draw(frame);
   }
-  panels_.Draw(frame);
+  if (const auto preparing = editor_.Preparing()) {
+    GuidePanel::DrawPreparation(frame, {preparing->source, preparing->stops, preparing->done, preparing->cancelling});
+  }
 }
 
 void LessonPage::DumpState(nlohmann::json& state) const {
@@ -526,6 +564,26 @@ void LessonPage::DumpState(nlohmann::json& state) const {
                                                          {"thread", selection_.picked->thread}}
                                         : nlohmann::json(nullptr);
   guide["copied_command"] = copied_command_;
+  const auto preparation = [](const LessonEditor::TourPreparation& p) {
+    return nlohmann::json{{"lesson", p.source}, {"stops", p.stops},     {"done", p.done},
+                          {"frames", p.frames}, {"seconds", p.seconds}, {"cancelling", p.cancelling}};
+  };
+  const std::optional<LessonEditor::TourPreparation> preparing = editor_.Preparing();
+  guide["preparing"] = preparing ? preparation(*preparing) : nlohmann::json(nullptr);
+  const auto& last = editor_.LastPreparation();
+  guide["last_preparation"] = nlohmann::json(nullptr);
+  if (last) {
+    guide["last_preparation"] = preparation(last->preparation);
+    guide["last_preparation"]["result"] = last->result;
+    guide["last_preparation"]["message"] = last->message;
+  }
+}
+
+// While a tour is prepared, a script's next line waits for it (as a student waits for the
+// guide), except the line that cancels it and those that only look (a screenshot, a dump).
+bool LessonPage::HoldsScript(const std::string& action) const {
+  return editor_.Preparing().has_value() && action != "guide-cancel" && action != "screenshot" &&
+         action != "dump-state";
 }
 
 bool LessonPage::Busy() const {

@@ -47,6 +47,7 @@ class LessonPage : public Page {
   const PanelTable& Panels() const override { return panels_; }
   void DumpState(nlohmann::json& state) const override;
   bool Busy() const override;
+  bool HoldsScript(const std::string& action) const override;
   void SaveSettings(Settings& settings) const override;
 
  private:
@@ -58,6 +59,8 @@ class LessonPage : public Page {
   const sim::Thread* PickedThread(const sim::Snapshot& snapshot) const;
   void RegisterViewActions(ActionRegistry& registry);
   void RegisterGuideActions(ActionRegistry& registry);
+  // --stop and --step once the tour they name is ready.
+  std::optional<std::string> GoToOpened(int stop, long long step);
   // Takes a lesson just opened with its tour, and goes to the tour's saved or first stop.
   void TakeOpenedLesson();
   std::optional<std::string> GoToStop(int index);
@@ -94,6 +97,12 @@ class LessonPage : public Page {
   bool source_side_by_side_ = false;  // the Numba transcription beside the CUDA (key L)
   OccupancyPanel occupancy_panel_;
   GuideSession guide_;
+  // --stop/--step given while the tour was still being prepared: applied when it is ready.
+  struct OpenAtLater {
+    int stop = 0;
+    long long step = -1;
+  };
+  std::optional<OpenAtLater> open_at_;
   Notifications& notifications_;
   GuidePanel guide_panel_;
   bool touring_ = false;  // the stop's panels only, laid out for it (guide-leave: every panel)

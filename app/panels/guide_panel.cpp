@@ -30,6 +30,27 @@ bool Asking(const GuideView& view) {
 
 }  // namespace
 
+void GuidePanel::DrawPreparation(const FrameContext& frame, const GuidePreparationView& view) {
+  const ImVec2 top((frame.area_min.x + frame.area_max.x) * 0.5f, frame.area_min.y + ImGui::GetFontSize());
+  ImGui::SetNextWindowPos(top, ImGuiCond_Always, ImVec2(0.5f, 0.0f));
+  ImGui::SetNextWindowFocus();  // over the panels, which go on drawing under it
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoMove;
+  if (!ImGui::Begin("##preparing-tour", nullptr, flags)) {
+    ImGui::End();
+    return;
+  }
+  gui::Text("Preparing the tour of %s\u2026", view.lesson.c_str());
+  gui::Text("the model has prepared %d of %d stops; the lesson on show stays until it is ready", view.done, view.stops);
+  const float fraction = view.stops > 0 ? static_cast<float>(view.done) / static_cast<float>(view.stops) : 0.0f;
+  ImGui::ProgressBar(fraction, ImVec2(ImGui::GetFontSize() * 24.0f, 0.0f));
+  ImGui::SameLine();
+  ImGui::BeginDisabled(view.cancelling);
+  if (ImGui::Button(view.cancelling ? "Cancelling\u2026" : "Cancel (Esc)")) frame.actions.Push("guide-cancel");
+  ImGui::EndDisabled();
+  ImGui::End();
+}
+
 void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
   if (view.stops == 0) {
     gui::TextWrapped("This lesson has no tour. Open one that has (File \u2192 lessons, or --lesson default) to be "

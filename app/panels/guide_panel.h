@@ -50,8 +50,19 @@ struct GuideView {
   std::string edited;     // why the lesson on screen is not the tour's (an edit); "" when it is
 };
 
+// A lesson's tour being prepared on a worker (the model runs each stop's queries).
+struct GuidePreparationView {
+  std::string lesson;
+  int stops = 0;
+  int done = 0;  // stops prepared so far
+  bool cancelling = false;
+};
+
 struct GuidePanel {
   void Draw(const FrameContext& frame, const GuideView& view);
+  // A small window over the page while a tour is prepared: the lesson, the stops done, and a
+  // Cancel (the guide-cancel action, also Esc). Drawn whatever panels the layout shows.
+  static void DrawPreparation(const FrameContext& frame, const GuidePreparationView& view);
   // The keys go to the answer field from the next frame (the guide-answer-field action).
   void FocusAnswer() { focus_field_ = true; }
   // A cell clicked in Matrices or Shared tiles: into the answer being typed, or out if there.

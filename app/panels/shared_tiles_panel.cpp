@@ -93,6 +93,7 @@ void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snap
   block_ = selected.block;
   fresh_ = stale_ = never_written_ = ahead_ = 0;
   tour_framed_.clear();
+  cell_centres_.clear();
   const sim::Block& info = snapshot.blocks()[static_cast<std::size_t>(block_)];
   const sim::Thread& thread = snapshot.thread(selected.block, selected.thread);
   const int phase = snapshot.BlockPhase(block_);
@@ -162,6 +163,7 @@ void SharedTilesPanel::DrawTile(const FrameContext& frame, const char* name, con
         draw->AddLine(min, max, FreshnessColour(freshness), 1.0f);
       }
       const sim::CellSpace space = id == sim::TileId::kAs ? sim::CellSpace::kAs : sim::CellSpace::kBs;
+      cell_centres_[sim::CellText({space, row, col})] = {(min.x + max.x) * 0.5f, (min.y + max.y) * 0.5f};
       if (std::find(tour_cells.begin(), tour_cells.end(), sim::CellRef{space, row, col}) != tour_cells.end()) {
         const float thickness = std::max(3.0f, std::min(cell_width, cell_height) * 0.12f);
         draw->AddRect(ImVec2(min.x + thickness * 0.5f, min.y + thickness * 0.5f),
@@ -214,6 +216,7 @@ void SharedTilesPanel::DumpState(nlohmann::json& state) const {
   out["never_written"] = never_written_;
   out["ahead"] = ahead_;
   out["tour_framed"] = tour_framed_;
+  out["cell_centres"] = cell_centres_;
   // As and Bs share one detail; colours only when not even a short value fits a cell.
   const char* drawn_as = detail_ == CellDetail::kNone                                               ? "colours only"
                          : detail_ == CellDetail::kShort || detail_ == CellDetail::kShortMarked ? "short values"

@@ -6,6 +6,8 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +42,9 @@ struct SharedTilesPanel {
 
   int block_ = 0;
   std::vector<std::string> tour_framed_;  // last frame's framed cells, for --dump-state
+  // Where each cell was drawn last frame (its centre, in window pixels): a GUI test clicks
+  // there as a student would.
+  std::map<std::string, std::array<float, 2>> cell_centres_;
   int fresh_ = 0, stale_ = 0, never_written_ = 0, ahead_ = 0;  // cells of both tiles, last frame
   CellDetail detail_ = CellDetail::kFullMarked;  // how the cells were drawn last frame
 };

@@ -219,5 +219,28 @@ def test_stop_edits_and_live_page(binary):
               "without a GPU it shows the shipped H100 run and says so: %s" % state["live"]["message"])
 
 
+def test_quote_waits_for_the_reveal(binary):
+    """Stop 1 asks for the tile phases; the exercise's quotation says "Number of tile phases: 2".
+    Before the answer the quotation and its claim are not shown; after it, and in lecturer mode,
+    they are."""
+    stops = tour()
+    quoted = stops[0]["seed"]["text"]
+    run = Run(binary, tour=True)
+    before = os.path.join(run.dir, "before.json")
+    status, _ = run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions",
+                        "guide-stop 1; dump-state %s; wait 1; guide-answer 0; wait 1" % before)
+    with open(before) as f:
+        asking = json.load(f)["guide"]
+    check(status == 0 and asking["answer"]["state"] == "waiting", "stop 1 waits for its answer")
+    check(asking["quote"] == "" and asking["claim_checks"] == [],
+          "before the answer the seed's quotation, which states it, is held back: %r" % asking["quote"])
+    after = run.state()["guide"]
+    check(after["quote"] == quoted and after["claim_checks"], "after the reveal it is shown: %r, %s"
+          % (after["quote"], after["claim_checks"]))
+    run = Run(binary, tour=True)
+    run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions", "guide-lecturer")
+    check(run.state()["guide"]["quote"] == quoted, "with questions off (lecturer mode) it is shown at once")
+
+
 if __name__ == "__main__":
     run_tests(globals())

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <map>
+#include <regex>
+#include <set>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -387,6 +389,183 @@ TEST(Tour, QueriesAskAboutEditedLessonsWithoutTouchingTheirOwn) {
                    "about smaller lessons") << "a lesson file must not make loading it take minutes";
   EXPECT_FALSE(model.Evaluate("reads tile=0", 0, &error));
   EXPECT_TRUE(Contains(error, "query 'reads': the lesson it asks about cannot run")) << error;
+}
+
+// The "{query args}" placeholders of a text as written in the file.
+std::vector<std::string> Placeholders(const std::string& text) {
+  std::vector<std::string> found;
+  const std::regex placeholder(R"(\{([^{}]+)\})");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), placeholder); it != std::sregex_iterator(); ++it) {
+    found.push_back((*it)[1]);
+  }
+  return found;
+}
+
+// Predict, then reveal: what a question stop shows before the student answers (its title,
+// text and prompt; the seed's quotation and its claims unless they wait for the reveal) must
+// not hold the answer — neither a placeholder or claim counting the question's own query, nor
+// the answer's figure, word or cell in the words on screen.
+TEST(Tour, NoQuestionStopShowsItsAnswerBeforeTheReveal) {
+  int questions = 0;
+  for (const std::string& name : sim::CurriculumNames()) {
+    const sim::LessonLoad load = sim::LoadPreset(name);
+    ASSERT_TRUE(load.lesson) << load.error;
+    for (std::size_t i = 0; i < load.tour.stops.size(); ++i) {
+      const sim::TourStop& stop = load.tour.stops[i];
+      const sim::PreparedStop& prepared = load.prepared.stops[i];
+      if (!stop.question) continue;
+      ++questions;
+      SCOPED_TRACE(name + " stop " + std::to_string(i + 1) + ": " + prepared.prompt + " (answer " + prepared.answer.text +
+                   ")");
+      const std::string& query = stop.question->query;
+      for (const std::string* raw : {&stop.title, &stop.text, &stop.question->prompt}) {
+        for (const std::string& placeholder : Placeholders(*raw)) {
+          EXPECT_FALSE(sim::SameQuery(placeholder, query)) << "{" << placeholder << "} fills in the answer";
+        }
+      }
+      std::vector<std::string> shown{prepared.title, prepared.text, prepared.prompt};
+      if (prepared.quote && !prepared.quote_after_reveal) {
+        shown.push_back(prepared.quote->text);
+        for (const sim::CheckedClaim& checked : prepared.claims) {
+          EXPECT_FALSE(sim::SameQuery(checked.claim.query, query)) << "the claim counts the question's query";
+          EXPECT_FALSE(prepared.answer.kind == sim::QueryKind::kNumber && checked.model == prepared.answer.number)
+              << "the model's figure beside the claim is the answer";
+          shown.push_back(sim::FormatNumber(checked.claim.figure) + " " + sim::FormatNumber(checked.model));
+        }
+      }
+      // A word or a cell in any text gives the answer away. A number is looked for in the seed's
+      // words only: in filled text the same figure often counts something else (TILE 2 and 2
+      // phases), and the placeholder check above already catches the stop's own count.
+      if (prepared.answer.kind == sim::QueryKind::kNumber) shown = {prepared.quote && !prepared.quote_after_reveal
+                                                                         ? prepared.quote->text
+                                                                         : std::string()};
+      for (const std::string& text : shown) {
+        EXPECT_FALSE(sim::TextStatesAnswer(text, prepared.answer)) << "shown before the reveal: " << text;
+      }
+    }
+  }
+  EXPECT_GE(questions, 20);
+  // The case that started this: lesson 1 asks for the phases under the exercise's "Number of
+  // tile phases: 2"; the quotation now waits for the answer.
+  const sim::LessonLoad lesson1 = sim::LoadPreset("default");
+  ASSERT_TRUE(lesson1.lesson);
+  ASSERT_TRUE(lesson1.prepared.stops.front().quote);
+  EXPECT_TRUE(lesson1.prepared.stops.front().quote_after_reveal);
+}
+
+TEST(Tour, AnswerWordsAreFoundWholeOnly) {
+  sim::QueryValue two;
+  two.number = 2;
+  two.text = "2";
+  EXPECT_TRUE(sim::TextStatesAnswer("Number of tile phases: 2", two));
+  EXPECT_TRUE(sim::TextStatesAnswer("a 2\u00d7 saving", two));
+  EXPECT_FALSE(sim::TextStatesAnswer("128 reads, 2.5 per element, 32", two));
+  sim::QueryValue raw;
+  raw.kind = sim::QueryKind::kText;
+  raw.text = "RAW";
+  EXPECT_TRUE(sim::TextStatesAnswer("the model reports RAW.", raw));
+  EXPECT_FALSE(sim::TextStatesAnswer("a RAWR", raw));
+  sim::QueryValue cells;
+  cells.kind = sim::QueryKind::kCells;
+  cells.cells = {*sim::ParseCellRef("As[0][1]")};
+  EXPECT_TRUE(sim::TextStatesAnswer("it reads As[0][1] at k = 1", cells));
+  EXPECT_FALSE(sim::TextStatesAnswer("it reads As[0][0]", cells));
+  EXPECT_TRUE(sim::SameQuery("c.sum row=0 col=0 phase=1", "c.sum phase=1 col=0 row=0"));
+  EXPECT_FALSE(sim::SameQuery("reads", "reads tile=16"));
+}
+
+// Figures are filled from the model, never typed: no shipped lesson's description or stop
+// words (outside placeholders; seed quotations are a field of their own) state a figure the
+// model counts for that lesson, unless it is one of the lesson's own sizes (a description
+// says "6×5×7 with TILE 4"; the sizes a placeholder asks about), 0 and 1, which name cells,
+// blocks and phases, a number with a leading zero (seed 004, kernels/04_*), or what the
+// hardware fixes ("4 bytes" of a float, "2 FLOP" of a multiply-add).
+TEST(Tour, NoShippedTextTypesAModelCountByHand) {
+  const std::vector<std::string> counts{"reads",        "reads.a",       "reads.b",          "reads.tiled",
+                                        "reads.naive",  "reads.per_element", "reads.tiled.per_element",
+                                        "reads.naive.per_element", "reads.saving", "hazards", "hazards.raw",
+                                        "hazards.war",  "out_of_bounds", "sectors",          "bank.conflicts",
+                                        "shared.reads", "fma",           "flops",            "steps",
+                                        "c.wrong.count", "shared.bytes", "occupancy.blocks_per_sm"};
+  const std::regex digits(R"(\d+)");
+  for (const sim::LessonConfig& preset : sim::Presets()) {
+    SCOPED_TRACE(preset.name);
+    const sim::LessonLoad load = sim::LoadPreset(preset.name);
+    ASSERT_TRUE(load.lesson) << load.error;
+    sim::TourModel model(*load.lesson);
+    const std::int64_t end = model.TotalSteps();
+    std::set<double> counted;
+    for (const std::string& query : counts) {
+      std::string error;
+      if (const std::optional<sim::QueryValue> value = model.Evaluate(query, end, &error)) counted.insert(value->number);
+    }
+    const sim::Geometry g = sim::MakeGeometry(*load.lesson);
+    for (const double own : {0.0, 1.0, double(g.m), double(g.n), double(g.k), double(g.tm), double(g.tn), double(g.tk)}) {
+      counted.erase(own);
+    }
+    std::vector<std::string> texts{load.lesson->description};
+    for (const sim::TourStop& stop : load.tour.stops) {
+      texts.insert(texts.end(), {stop.title, stop.text});
+      if (stop.question) texts.insert(texts.end(), {stop.question->prompt, stop.question->why});
+    }
+    // The sizes a placeholder asks about ("At 32×32 with TILE 16 ... {reads.saving m=32 tile=16}")
+    // are lesson fields the text names, not counts.
+    for (const std::string& text : texts) {
+      for (const std::string& placeholder : Placeholders(text)) {
+        for (const auto& [key, value] : sim::ParseQueryCall(placeholder).call.arguments) {
+          char* end = nullptr;
+          const double number = std::strtod(value.c_str(), &end);
+          if (!value.empty() && *end == '\0') counted.erase(number);
+        }
+      }
+    }
+    for (const std::string& text : texts) {
+      const std::string words = std::regex_replace(text, std::regex(R"(\{[^{}]*\})"), "{}");
+      for (auto it = std::sregex_iterator(words.begin(), words.end(), digits); it != std::sregex_iterator(); ++it) {
+        const std::string after = words.substr(static_cast<std::size_t>(it->position() + it->length()), 6);
+        if (it->str().size() > 1 && it->str()[0] == '0') continue;  // a seed's or a kernel file's number: 004, 04_*
+        if ((it->str() == "4" && after == " bytes") || (it->str() == "2" && after.rfind(" FLOP", 0) == 0)) {
+          continue;  // what the hardware fixes: a float is 4 bytes, a multiply-add 2 FLOP
+        }
+        EXPECT_EQ(counted.count(std::stod(it->str())), 0u)
+            << "\"" << it->str() << "\" is a count the model makes, typed by hand in: " << text;
+      }
+    }
+  }
+}
+
+// Cancel reaches into a model run: a whole-run query of thousands of steps stops at once.
+TEST(Tour, CancelStopsPreparationWithinARun) {
+  const std::atomic<bool> cancelled{true};
+  sim::TourModel model(sim::DefaultLesson(), &cancelled);
+  std::string error;
+  EXPECT_FALSE(model.Evaluate("reads m=64 n=64 k=64 tile=16", 0, &error));
+  EXPECT_EQ(error, sim::kTourCancelled);
+  const sim::LessonLoad load = sim::LoadPreset("default", sim::TourCheck::kLater);
+  ASSERT_TRUE(load.lesson);
+  EXPECT_TRUE(load.prepared.stops.empty()) << "kLater leaves the tour to the caller";
+  std::atomic<int> done{0};
+  const sim::PreparedTour prepared = sim::PrepareTour(*load.lesson, load.tour, &cancelled, &done);
+  EXPECT_EQ(prepared.error, sim::kTourCancelled);
+  EXPECT_TRUE(prepared.stops.empty());
+  EXPECT_EQ(done.load(), 0);
+  const std::atomic<bool> go_on{false};
+  const sim::PreparedTour whole = sim::PrepareTour(*load.lesson, load.tour, &go_on, &done);
+  ASSERT_TRUE(whole.ok()) << whole.error;
+  EXPECT_EQ(done.load(), static_cast<int>(load.tour.stops.size())) << "every stop counted for the progress bar";
+}
+
+// The naive kernel has no barriers: a lesson with one off still has a naive count (this
+// query ended the program with an uncaught exception on two_barriers' lesson).
+TEST(Tour, NaiveCountsOfALessonWithABarrierOff) {
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  lesson.barrier2 = sim::SyncKind::kNone;
+  sim::TourModel model(lesson);
+  std::string error;
+  const std::optional<sim::QueryValue> naive = model.Evaluate("reads.naive", 0, &error);
+  ASSERT_TRUE(naive) << error;
+  EXPECT_EQ(naive->number, sim::Expected(sim::DefaultLesson()).naive_global_reads);
+  EXPECT_TRUE(model.Evaluate("reads.saving barrier1=off", 0, &error)) << error;
 }
 
 }  // namespace
