@@ -5,6 +5,9 @@
 #   tour-*            lesson 1's tour at a key stop (naive against tiled reads, beside the seed's
 #                     claim), its question answered wrong with the seed's figure so the reveal
 #                     shows; normal and presentation, at 1920x1080 and 1366x768
+#   tour-LESSON-stopN-1366x768
+#                     a key stop of each other lesson of the curriculum (two_barriers also in
+#                     presentation mode)
 #   lesson-mid-phase  the default lesson inside phase 1: tiles loaded, the first barrier
 #                     passed, inner products done up to the second barrier
 #   lesson-end        the default lesson at its end
@@ -49,6 +52,16 @@ for size in 1920x1080 1366x768; do
   WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop8-presentation-$size" --lesson default --stop 8 --presentation \
     --actions "$answer"
 done
+# A key stop of each other lesson at 1366x768, the laptop size (--stop opens there). A choice
+# whose list holds a seed's figure is answered with it, so the reveal shows the claim against
+# the model's count; a number question is left open, as a student meets it.
+WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-1366x768 --lesson two_barriers --stop 5
+WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-presentation-1366x768 --lesson two_barriers --stop 5 --presentation
+WIDTH=1366 HEIGHT=768 shoot tour-edges-stop4-1366x768 --lesson edges --stop 4
+WIDTH=1366 HEIGHT=768 shoot tour-tile_size-stop2-1366x768 --lesson tile_size --stop 2 --actions "guide-answer 1"
+WIDTH=1366 HEIGHT=768 shoot tour-rect_tiles-stop2-1366x768 --lesson rect_tiles --stop 2
+WIDTH=1366 HEIGHT=768 shoot tour-banks-stop3-1366x768 --lesson banks --stop 3
+WIDTH=1366 HEIGHT=768 shoot tour-cublas-stop3-1366x768 --lesson cublas --stop 3
 # The whole window (every panel): leave the tour first, as G does.
 # Stops start from events of the run (phase 1, a barrier release), then a few steps of inner products.
 mid_phase="guide-leave; run-until phase 1; run-until release; step; step; step; step; select-thread 1 3"

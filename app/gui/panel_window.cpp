@@ -1,5 +1,6 @@
 #include "app/gui/panel_window.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -20,8 +21,21 @@ void PanelTable::Draw(const FrameContext& frame) {
     // A collapsed window returns false: it draws no contents and does not count as drawn.
     if (ImGui::Begin(row.title, &open, flags)) {
       row.drawn.Record();
-      const TextRecordScope recording(row.text, frame.presentation);
-      row.draw(frame);
+      if (!frame.presentation || frame.reset_layout || frame.fonts.size != row.fitted_font_size) {
+        row.presentation_fit = 1.0f;
+        row.fitted_font_size = frame.fonts.size;
+        row.cut_last_frame = false;
+      }
+      ImGui::SetWindowFontScale(row.presentation_fit);
+      {
+        const TextRecordScope recording(row.text, frame.presentation);
+        row.draw(frame);
+      }
+      const bool cut = frame.presentation && row.text.clipped > 0;
+      if (cut && row.cut_last_frame) {
+        row.presentation_fit = std::max(kMinPresentationFit, row.presentation_fit * kPresentationFitStep);
+      }
+      row.cut_last_frame = cut;
     }
     ImGui::End();
   }
@@ -49,7 +63,10 @@ nlohmann::json PanelTable::Placement(bool presentation) const {
     nlohmann::json& entry = placement[row.Key()];
     entry = row.drawn.ToJson();
     entry["open"] = row.Open(presentation);
-    if (row.drawn.Visible()) entry.update(row.text.ToJson());
+    if (row.drawn.Visible()) {
+      entry.update(row.text.ToJson());
+      entry["font_scale"] = presentation ? row.presentation_fit : 1.0f;
+    }
   }
   return placement;
 }

@@ -98,6 +98,11 @@ inline ImGuiWindowFlags PlacePanel(const FrameContext& frame, const PanelSlot& s
   return in_slot_last_frame && !frame.reset_layout ? ImGuiWindowFlags_NoBackground : ImGuiWindowFlags_None;
 }
 
+// The smallest share of the presentation font a panel shrinks its text to so that it fits:
+// three quarters of 24-32 pixels stays above the normal view's 17.
+inline constexpr float kMinPresentationFit = 0.75f;
+inline constexpr float kPresentationFitStep = 0.9f;
+
 // One panel of a page.
 struct PanelRow {
   PanelRow(const char* title, const PanelSlot* slot, std::function<void(const FrameContext&)> draw,
@@ -112,6 +117,14 @@ struct PanelRow {
   bool open_presenting = true;  // in presentation mode: at first, where the slot has a place
   DrawnRect drawn;
   TextCount text;  // what its contents drew last frame, and how much of it was cut off
+  // Presentation only: the share of the presentation font its contents are drawn at. A room
+  // cannot scroll, so a panel whose text did not fit in two frames running draws smaller, a
+  // step at a time, never below kMinPresentationFit (one frame is not enough: a table sizes
+  // its columns from the frame before, so the first frame of a new font or layout cuts text
+  // the next one fits); a new layout or font size starts again from the full size.
+  float presentation_fit = 1.0f;
+  float fitted_font_size = 0.0f;  // the font size presentation_fit was found for
+  bool cut_last_frame = false;
 
   // "Shared tiles" → "shared_tiles": the panel's key in --dump-state.
   std::string Key() const;

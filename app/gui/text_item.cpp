@@ -166,8 +166,18 @@ bool RadioButton(const char* label, bool active) {
 }
 
 bool Selectable(const char* label, bool selected, ImGuiSelectableFlags flags, const ImVec2& size) {
+  const ImVec2 text_min = ImGui::GetCursorScreenPos();
   const bool pressed = ImGui::Selectable(label, selected, flags, size);
-  RecordLastItem(label);
+  if ((flags & ImGuiSelectableFlags_SpanAllColumns) == 0) {
+    RecordLastItem(label);
+    return pressed;
+  }
+  // A row-wide selectable's item spans every column, but its label is drawn in the first
+  // column only: the label's own rectangle is what may be cut there.
+  const ImVec2 text_size = ImGui::CalcTextSize(label, nullptr, true);
+  ImDrawList* list = ImGui::GetWindowDrawList();
+  Record(text_min, ImVec2(text_min.x + text_size.x, text_min.y + text_size.y), list->GetClipRectMin(),
+         list->GetClipRectMax(), label, nullptr);
   return pressed;
 }
 

@@ -88,9 +88,10 @@ Result Recorded(Result result, const char* label) {
 
 // Puts the next item on the line of the last one when `next_text` fits beside it, else on a
 // new line: a sentence built from parts wraps between them instead of being cut at the edge.
-inline void SameLineIfFits(const char* next_text) {
+// `before_text` is what the next item draws ahead of its text (a checkbox's box).
+inline void SameLineIfFits(const char* next_text, float before_text = 0.0f) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  const float needed = ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(next_text).x;
+  const float needed = ImGui::GetStyle().ItemSpacing.x + before_text + ImGui::CalcTextSize(next_text).x;
   if (ImGui::GetItemRectMax().x + needed <= right) ImGui::SameLine();
 }
 

@@ -51,22 +51,26 @@ inline constexpr float kShowGuideColumn = 0.34f;
 inline constexpr PanelSlot kGuideSlot{{0.0f, 0.0f, kGuideColumn, 1.0f}, {0.0f, 0.0f, kShowGuideColumn, 1.0f}};
 
 // How much width a panel wants beside others on a stop: the counters' table and the source's
-// lines need more than the 4×4 matrices, whose cells are large long before they are wide.
-inline float StopWeight(const std::string& key) {
-  if (key == "counters") return 1.6f;
-  if (key == "kernel_source" || key == "occupancy" || key == "race_lab") return 1.3f;
+// lines need more than the 4×4 matrices, whose cells are large long before they are wide. In
+// presentation the counters show their few key figures, and the source's wrapped lines want
+// the room.
+inline float StopWeight(const std::string& key, bool presentation) {
+  if (key == "counters") return presentation ? 1.25f : 1.6f;
+  if (key == "kernel_source") return presentation ? 1.6f : 1.3f;
+  if (key == "occupancy" || key == "race_lab") return 1.3f;
   return 1.0f;
 }
 
 // `keys` in the order shown; widths in a row follow StopWeight.
-inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, float left) {
+inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, float left, bool presentation) {
+  const auto weight = [presentation](const std::string& key) { return StopWeight(key, presentation); };
   const float width = 1.0f - left;
   std::vector<PanelRect> rects;
   const auto row = [&](std::size_t first, std::size_t last, float x, float w, float y, float h) {
     float total = 0.0f;
-    for (std::size_t i = first; i < last; ++i) total += StopWeight(keys[i]);
+    for (std::size_t i = first; i < last; ++i) total += weight(keys[i]);
     for (std::size_t i = first; i < last; ++i) {
-      const float share = w * StopWeight(keys[i]) / total;
+      const float share = w * weight(keys[i]) / total;
       rects.push_back({x, y, share, h});
       x += share;
     }
@@ -75,8 +79,8 @@ inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, fl
   if (count <= 2) {
     row(0, count, left, width, 0.0f, 1.0f);
   } else if (count == 3) {
-    const float right = std::max(StopWeight(keys[1]), StopWeight(keys[2]));
-    const float tall = width * StopWeight(keys[0]) / (StopWeight(keys[0]) + right);
+    const float right = std::max(weight(keys[1]), weight(keys[2]));
+    const float tall = width * weight(keys[0]) / (weight(keys[0]) + right);
     rects.push_back({left, 0.0f, tall, 1.0f});
     rects.push_back({left + tall, 0.0f, width - tall, 0.5f});
     rects.push_back({left + tall, 0.5f, width - tall, 0.5f});

@@ -332,8 +332,8 @@ void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
   std::stable_partition(shown.begin(), shown.end(), [](const PanelRow* row) { return row->Key() == "matrices"; });
   std::vector<std::string> keys;
   for (const PanelRow* row : shown) keys.push_back(row->Key());
-  const std::vector<PanelRect> normal = StopRects(keys, kGuideColumn);
-  const std::vector<PanelRect> presenting = StopRects(keys, kShowGuideColumn);
+  const std::vector<PanelRect> normal = StopRects(keys, kGuideColumn, false);
+  const std::vector<PanelRect> presenting = StopRects(keys, kShowGuideColumn, true);
   stop_slots_.clear();
   for (std::size_t i = 0; i < shown.size(); ++i) stop_slots_.emplace_back(normal[i], presenting[i]);
   for (PanelRow& row : panels_.Rows()) {
@@ -437,7 +437,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Controls", &kControlsSlot,
        [this](const FrameContext& frame) { controls_.Draw(frame, *simulation_, play_, editor_.draft()); }},
       {"Counters", &kCountersSlot,
-       [this](const FrameContext&) { counters_.Draw(*simulation_, comparison_.Current()); }},
+       [this](const FrameContext& frame) { counters_.Draw(*simulation_, comparison_.Current(), frame.presentation); }},
       {"Matrices", &kMatricesSlot,
        [this, snapshot](const FrameContext& frame) {
          matrices_.Draw(frame, snapshot(), simulation_->reference());

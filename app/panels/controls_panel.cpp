@@ -112,6 +112,12 @@ bool TextField(const char* label, std::array<char, 512>& buffer, const char* hin
 
 void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
                          const LessonDraft& draft) {
+  // For a room: where the run is and what the lesson is; the keys step it, the buttons and
+  // the lesson's fields stay in the normal view.
+  if (frame.presentation) {
+    DrawPosition(simulation);
+    return;
+  }
   DrawButtons(frame, play);
   DrawPosition(simulation);
   if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);

@@ -159,9 +159,14 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
           {"phases", phases}};
 }
 
-void CountersPanel::Draw(const sim::Simulation& simulation,
-                         const std::optional<sim::ComparisonCount>& comparison) {
+void CountersPanel::Draw(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison,
+                         bool presentation) {
   DrawHeadline(simulation, comparison);
+  if (presentation) {
+    DrawKeyFigures(simulation, comparison);
+    DrawPerElement(simulation);
+    return;
+  }
   DrawTotals(simulation, comparison);
   DrawPerElement(simulation);
   DrawPhases(simulation);
@@ -237,6 +242,36 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
       "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");
   Row("bank conflicts", Number(c.bank_conflicts), WholeNumber(w, &sim::Counters::bank_conflicts), "",
       "extra shared-memory wavefronts per warp-instruction; the tests count them again from the kernel's source");
+  gui::EndTable();
+}
+
+// For a room: the whole run's figures the lessons talk about, beside their closed forms, in a
+// table that does not scroll (a room cannot), without the formulas' names (the normal view
+// and its tooltips have them).
+void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
+                                   const std::optional<sim::ComparisonCount>& comparison) {
+  const sim::Counters* w = WholeRun(simulation);
+  const sim::ClosedForms e = sim::Expected(simulation.config());
+  if (!gui::BeginTable("##key figures", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("counted");
+  ImGui::TableSetupColumn("whole run");
+  ImGui::TableSetupColumn("closed form");
+  gui::TableHeadersRow();
+  const auto row = [](const char* name, const std::string& counted, const std::string& expected) {
+    ImGui::TableNextRow();
+    for (const std::string& cell : {std::string(name), counted, expected}) {
+      ImGui::TableNextColumn();
+      gui::TextUnformatted(cell.c_str());
+    }
+  };
+  const bool naive = simulation.geometry().naive;
+  row("global reads", w ? Number(w->GlobalReads()) : "\u2026", Number(e.global_reads()));
+  row(naive ? "tiled kernel" : "naive kernel", ComparisonReads(comparison),
+      Number(naive ? sim::Expected(sim::ComparisonLesson(simulation.config())).global_reads() : e.naive_global_reads));
+  row("minimum", "", Number(e.minimum_global_reads));
+  row("shared reads", WholeNumber(w, &sim::Counters::shared_reads), Number(e.shared_reads));
+  row("32-byte sectors", WholeNumber(w, &sim::Counters::global_sectors), "");
+  row("bank conflicts", WholeNumber(w, &sim::Counters::bank_conflicts), "");
   gui::EndTable();
 }
 

@@ -13,14 +13,16 @@ namespace gui {
 
 struct CountersPanel {
   // `comparison`: the comparison kernel counted on the model, nothing while it is counted.
-  void Draw(const sim::Simulation& simulation,
-            const std::optional<sim::ComparisonCount>& comparison);
+  // `presentation`: the figures a room reads, without the per-phase table.
+  void Draw(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison,
+            bool presentation);
   // The figures as shown, for --dump-state.
   static nlohmann::json Figures(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
 
  private:
   void DrawHeadline(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
   void DrawTotals(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
+  void DrawKeyFigures(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
   void DrawPerElement(const sim::Simulation& simulation);
   void DrawPhases(const sim::Simulation& simulation);
 };

@@ -120,12 +120,14 @@ void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
           snapshot.geometry().block_threads);
     }
   }
-  DrawSummary(snapshot);
+  DrawSummary(snapshot, frame.presentation);
   DrawOutOfBounds(snapshot);
-  DrawTable(frame, snapshot);
+  // For a room the counts and what each kind means; the rows, to hover and click, stay in the
+  // normal view.
+  if (!frame.presentation) DrawTable(frame, snapshot);
 }
 
-void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
+void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot, bool presentation) {
   const std::vector<sim::Hazard>& hazards = snapshot.hazards();
   const sim::LessonConfig& config = snapshot.config();
   if (hazards.empty()) {
@@ -164,6 +166,7 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
   for (std::size_t kind = 0; kind < tally.by_kind.size(); ++kind) {
     if (tally.by_kind[kind] > 0) gui::TextWrapped("%s", Explanation(static_cast<sim::HazardKind>(kind)));
   }
+  if (presentation) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   gui::TextWrapped("Hover a row for the whole story; click it to jump to its step.");
   ImGui::PopStyleColor();
@@ -172,8 +175,9 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot) {
 void HazardsPanel::DrawOutOfBounds(const sim::Snapshot& snapshot) {
   const std::vector<sim::OutOfBoundsAccess>& accesses = snapshot.out_of_bounds();
   if (accesses.empty()) return;
-  gui::TextColored(Colour(palette::kVermillion), "%s %zu global accesses outside A, B or C (bounds guard off)",
-                   palette::kGlyphCross, accesses.size());
+  ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kVermillion));
+  gui::TextWrapped("%s %zu global accesses outside A, B or C (bounds guard off)", palette::kGlyphCross, accesses.size());
+  ImGui::PopStyleColor();
 }
 
 void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& snapshot) {
@@ -184,8 +188,10 @@ void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& sna
   }
   const sim::Geometry& g = snapshot.geometry();
   // Columns keep their width and the table scrolls sideways: squashed to a letter they say nothing.
+  // Not resizable, so each column follows its widest cell: widths latched for one lesson's short
+  // cells (As[0][0]) would cut the next lesson's longer ones (Bs[15][14]).
   const ImGuiTableFlags flags = ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_Resizable;
+                                ImGuiTableFlags_SizingFixedFit;
   if (!gui::BeginTable("##hazards", 7, flags)) return;
   ImGui::TableSetupScrollFreeze(0, 1);
   for (const char* name : {"hazard", "step", "cell", "threads", "lines", "phase", "saw / should"}) {

@@ -23,7 +23,7 @@ struct HazardsPanel {
   static std::string OneWarpBanner(const sim::Snapshot& snapshot);
 
  private:
-  void DrawSummary(const sim::Snapshot& snapshot);
+  void DrawSummary(const sim::Snapshot& snapshot, bool presentation);
   void DrawTable(const FrameContext& frame, const sim::Snapshot& snapshot);
   void DrawOutOfBounds(const sim::Snapshot& snapshot);
 

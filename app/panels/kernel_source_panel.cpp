@@ -141,7 +141,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
 void KernelSourcePanel::DrawLanguageSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, bool side_by_side) {
   const bool available = HasPythonTwin(snapshot);
   bool on = side_by_side && available;
-  SameLineIfFits("Numba beside it (L)");
+  SameLineIfFits("Numba beside it (L)", ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x);
   if (!available) ImGui::BeginDisabled();
   if (gui::Checkbox("Numba beside it (L)", &on)) frame.actions.Push("toggle-numba");
   if (!available) ImGui::EndDisabled();
@@ -200,9 +200,11 @@ void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot
 
 void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  // The code column gets what the switch, number and marks columns leave.
-  const float fixed = ImGui::GetFrameHeight() + ImGui::CalcTextSize("000").x + ImGui::CalcTextSize("\u25B6\u25B6\u25B799").x +
-                      8.0f * style.CellPadding.x;
+  // The code column gets what the switch, number and marks columns leave at their widest: a
+  // tour's star before the number, and every thread of the block waiting at one line.
+  const std::string widest_marks = "\u25B6\u25B6\u25B7" + std::to_string(snapshot.geometry().block_threads);
+  const float fixed = ImGui::GetFrameHeight() + ImGui::CalcTextSize("\u2605000").x +
+                      ImGui::CalcTextSize(widest_marks.c_str()).x + 8.0f * style.CellPadding.x;
   const float wrap = std::max(ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - fixed);
   ImGui::PushFont(frame.fonts.mono);
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);

@@ -69,6 +69,10 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(geometry.warps_per_block > 1 ? palette::kVermillion : palette::kSkyBlue));
   gui::TextWrapped("%s", sim::RaceCaseHeadline(geometry).c_str());
   ImGui::PopStyleColor();
+  if (frame.presentation) {
+    DrawPresentation(simulation, lab);
+    return;
+  }
   if (gui::TreeNode("Why?")) {
     gui::TextWrapped("%s", sim::RaceCaseStatement(lesson, geometry).c_str());
     ImGui::TreePop();
@@ -76,7 +80,11 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
   if (!geometry.naive) DrawBarriers(frame, lesson);
   DrawScheduler(frame, lesson);
   ImGui::Separator();
-  DrawThisRun(frame, simulation, lab);
+  DrawThisRun(simulation, lab);
+  if (!simulation.Finished()) {
+    if (gui::Button("Run to end")) frame.actions.Push("run-to-end");
+    Tooltip("Run the lesson to its last step and compare every element of C with the correct product (End).");
+  }
   if (gui::CollapsingHeader("Run many seeds", ImGuiTreeNodeFlags_DefaultOpen)) DrawSeeds(frame, lab);
   const bool gpu_busy = lab.gpu_running || lab.model_runs.Running();
   const bool gpu_started = gpu_busy && !gpu_was_busy_;
@@ -86,6 +94,23 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
     if (gpu_started) ImGui::SetScrollHereY(0.0f);
     DrawGpu(frame, simulation, lab);
   }
+}
+
+// For a room: what stands at each sync point, the scheduler, and what came of it — the
+// model's run, its seeds and the GPU's runs where there are any. The keys (1, 2, S, End)
+// change the lesson; the fields and buttons stay in the normal view.
+void RaceLabPanel::DrawPresentation(const sim::Simulation& simulation, const RaceLabView& lab) {
+  const sim::LessonConfig& lesson = simulation.config();
+  if (!simulation.geometry().naive) {
+    gui::TextWrapped("1st: %s   2nd: %s", sim::SourceText(lesson.barrier1), sim::SourceText(lesson.barrier2));
+  }
+  gui::TextWrapped("Scheduler: %s", SchedulerLabel(lesson.scheduler));
+  ImGui::Separator();
+  DrawThisRun(simulation, lab);
+  if (const std::optional<SweepOutcome> outcome = lab.seeds.LastResult()) {
+    gui::TextWrapped("C wrong in %d of %d seeded runs", outcome->result.runs_wrong, outcome->result.runs);
+  }
+  DrawGpuTable(lab);
 }
 
 void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson) {
@@ -149,7 +174,7 @@ void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::LessonCon
   ImGui::PopStyleColor();
 }
 
-void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab) {
+void RaceLabPanel::DrawThisRun(const sim::Simulation& simulation, const RaceLabView& lab) {
   const sim::StoredCheck& check = lab.c;
   const std::size_t hazards = simulation.hazards().size();
   if (check.wrong > 0) {
@@ -171,10 +196,6 @@ void RaceLabPanel::DrawThisRun(const FrameContext& frame, const sim::Simulation&
                      sim::CountOf(hazards, "hazard", "hazards").c_str());
   } else {
     gui::Text("%s so far", sim::CountOf(hazards, "hazard", "hazards").c_str());
-  }
-  if (!simulation.Finished()) {
-    if (gui::Button("Run to end")) frame.actions.Push("run-to-end");
-    Tooltip("Run the lesson to its last step and compare every element of C with the correct product (End).");
   }
 }
 

@@ -64,7 +64,8 @@ struct RaceLabPanel {
  private:
   void DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson);
   void DrawScheduler(const FrameContext& frame, const sim::LessonConfig& lesson);
-  void DrawThisRun(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab);
+  void DrawPresentation(const sim::Simulation& simulation, const RaceLabView& lab);
+  void DrawThisRun(const sim::Simulation& simulation, const RaceLabView& lab);
   void DrawSeeds(const FrameContext& frame, const RaceLabView& lab);
   void DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab);
   void DrawGpuTable(const RaceLabView& lab);

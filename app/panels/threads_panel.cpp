@@ -136,7 +136,8 @@ void ThreadsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
   const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(shown_.block)];
   gui::TextWrapped("Block %s: %d\u00D7%d threads in %d warp%s", sim::Coordinates(b.bx, b.by).c_str(), g.tn, g.tm,
               g.warps_per_block, g.warps_per_block == 1 ? "" : "s");
-  if (snapshot.blocks().size() > 1) DrawBlockGrid(frame, snapshot, shown_);
+  // The grid of blocks is for picking one, with the mouse: a room sees the block the stop shows.
+  if (snapshot.blocks().size() > 1 && !frame.presentation) DrawBlockGrid(frame, snapshot, shown_);
   DrawThreadGrid(frame, snapshot, shown_);
   DrawLegend();
   DrawNotes(frame, snapshot, selection, shown_);
@@ -214,9 +215,13 @@ void ThreadsPanel::DrawBlockGrid(const FrameContext& frame, const sim::Snapshot&
 void ThreadsPanel::DrawThreadGrid(const FrameContext& frame, const sim::Snapshot& snapshot, ThreadRef shown) {
   const sim::Geometry& g = snapshot.geometry();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float notes = 3.0f * ImGui::GetTextLineHeightWithSpacing();  // Keep the notes below in view.
-  // Height shrinks cells only down to a readable size; past that the panel scrolls.
-  const float by_height = std::max((avail.y - notes) / static_cast<float>(g.tm), kMinCellInFonts * ImGui::GetFontSize());
+  // Keep the legend and the notes below in view: in presentation, large type wraps them onto
+  // two lines more.
+  const float notes = (frame.presentation ? 5.0f : 3.0f) * ImGui::GetTextLineHeightWithSpacing();
+  // Height shrinks cells only down to a readable size; past that the panel scrolls. A room
+  // cannot scroll: there the cells shrink further, each a mark of its state still.
+  const float readable = frame.presentation ? 0.0f : kMinCellInFonts * ImGui::GetFontSize();
+  const float by_height = std::max((avail.y - notes) / static_cast<float>(g.tm), readable);
   const float cell = std::max(4.0f, std::floor(std::min({avail.x / static_cast<float>(g.tn), by_height,
                                                          kMaxThreadCellInFonts * ImGui::GetFontSize()})));
   const ImVec2 origin = ImGui::GetCursorScreenPos();
