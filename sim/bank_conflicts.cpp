@@ -23,7 +23,7 @@ std::vector<int> WarpWords(const LessonConfig& config, int warp, WarpAccess acce
   const int last = std::min(first + kWarpLanes, g.block_threads);
   for (int index = first; index < last; ++index) {
     Thread thread;
-    thread.index_in_block = index;
+    thread.index_in_block = static_cast<std::int16_t>(index);
     thread.tx = static_cast<std::int16_t>(index % g.tn);
     thread.ty = static_cast<std::int16_t>(index / g.tn);
     switch (access) {

@@ -37,6 +37,44 @@ bool HazardDetector::Entry::operator==(const Entry& o) const {
          op == o.op && write == o.write && SameBits(value, o.value) && SameBits(old_value, o.old_value);
 }
 
+std::int32_t HazardDetector::Arena::Append(const Entry& entry) {
+  const auto chunk = static_cast<std::size_t>(size_ / kChunkEntries);
+  const auto slot = static_cast<std::size_t>(size_ % kChunkEntries);
+  if (chunk == chunks_.size()) {
+    chunks_.push_back(std::make_shared<Chunk>());
+  } else if (chunks_[chunk].use_count() > 1) {
+    // Another state (a checkpoint, or the state this one was restored from) holds this chunk
+    // as it was: write into a copy of our own. Full chunks never change again.
+    chunks_[chunk] = slot == 0 ? std::make_shared<Chunk>() : std::make_shared<Chunk>(*chunks_[chunk]);
+  }
+  (*chunks_[chunk])[slot] = entry;
+  return size_++;
+}
+
+void HazardDetector::Arena::Clear() {
+  // A generation mostly fits in one chunk: keep it for the next one unless another state holds it.
+  if (!chunks_.empty() && chunks_.front().use_count() == 1) {
+    chunks_.resize(1);
+  } else {
+    chunks_.clear();
+  }
+  size_ = 0;
+}
+
+std::size_t HazardDetector::Arena::Bytes() const {
+  std::size_t bytes = chunks_.capacity() * sizeof(std::shared_ptr<Chunk>);
+  for (const auto& chunk : chunks_) bytes += sizeof(Chunk) / static_cast<std::size_t>(chunk.use_count());
+  return bytes;
+}
+
+bool HazardDetector::Arena::operator==(const Arena& o) const {
+  if (size_ != o.size_) return false;
+  for (std::int32_t at = 0; at < size_; ++at) {
+    if (!((*this)[at] == o[at])) return false;
+  }
+  return true;
+}
+
 HazardDetector::HazardDetector(int blocks, int cells_per_block)
     : cells_per_block_(cells_per_block),
       cells_(static_cast<std::size_t>(blocks) * cells_per_block),
@@ -44,11 +82,11 @@ HazardDetector::HazardDetector(int blocks, int cells_per_block)
 
 void HazardDetector::OnBlockBarrier(int block) {
   // Cells check their generation before use, so the old entries can go at once.
-  arenas_[static_cast<std::size_t>(block)].clear();
+  arenas_[static_cast<std::size_t>(block)].Clear();
 }
 
 Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& conflict) const {
-  const Entry& earlier = arenas_[static_cast<std::size_t>(later.block)][static_cast<std::size_t>(conflict.earlier)];
+  const Entry& earlier = arenas_[static_cast<std::size_t>(later.block)][conflict.earlier];
   const Verdict verdict = Judge(earlier, later);
   Hazard hazard;
   hazard.block = later.block;
@@ -66,12 +104,16 @@ Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& confl
 }
 
 void HazardDetector::OnBlockExit(int block) {
-  std::vector<Entry>().swap(arenas_[static_cast<std::size_t>(block)]);
+  arenas_[static_cast<std::size_t>(block)].Release();
+}
+
+void HazardDetector::ReleaseArenas() {
+  for (Arena& arena : arenas_) arena.Release();
 }
 
 std::size_t HazardDetector::Bytes() const {
-  std::size_t bytes = cells_.capacity() * sizeof(CellShadow) + arenas_.capacity() * sizeof(std::vector<Entry>);
-  for (const auto& arena : arenas_) bytes += arena.capacity() * sizeof(Entry);
+  std::size_t bytes = cells_.capacity() * sizeof(CellShadow) + arenas_.capacity() * sizeof(Arena);
+  for (const Arena& arena : arenas_) bytes += arena.Bytes();
   return bytes;
 }
 

@@ -15,8 +15,10 @@
 // read then write WAR, two writes WAW. The order actually observed is recorded too, with
 // the value the reader saw and the one it should have seen.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/bits.h"
@@ -100,19 +102,22 @@ class HazardDetector {
   void OnAccess(const SharedAccess& access, int block_epoch, Report&& report) {
     CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
     if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
-    std::vector<Entry>& arena = arenas_[static_cast<std::size_t>(access.block)];
+    Arena& arena = arenas_[static_cast<std::size_t>(access.block)];
     // Two reads never race: a read is checked against writes only, a write against both.
-    for (std::int32_t at = cell.writes; at >= 0; at = arena[static_cast<std::size_t>(at)].next) {
-      Check(arena[static_cast<std::size_t>(at)], at, access, report);
+    for (std::int32_t at = cell.writes; at >= 0;) {
+      const Entry& earlier = arena[at];
+      Check(earlier, at, access, report);
+      at = earlier.next;
     }
     if (access.write) {
-      for (std::int32_t at = cell.reads; at >= 0; at = arena[static_cast<std::size_t>(at)].next) {
-        Check(arena[static_cast<std::size_t>(at)], at, access, report);
+      for (std::int32_t at = cell.reads; at >= 0;) {
+        const Entry& earlier = arena[at];
+        Check(earlier, at, access, report);
+        at = earlier.next;
       }
     }
     std::int32_t& head = access.write ? cell.writes : cell.reads;
-    arena.emplace_back(head, access);
-    head = static_cast<std::int32_t>(arena.size() - 1);
+    head = arena.Append(Entry(head, access));
   }
   // The whole hazard between `access` and a conflict OnAccess found for it, before the
   // block's next barrier (step and place are the caller's to fill in).
@@ -121,14 +126,19 @@ class HazardDetector {
   void OnBlockBarrier(int block);
   // Every thread of the block exited: its accesses can race with nothing any more.
   void OnBlockExit(int block);
+  // Drops every block's accesses (a state kept only for its buffers, to be overwritten).
+  void ReleaseArenas();
   std::size_t Bytes() const;
   // For sim/memory_estimate: a shadow per shared cell, an entry per access of a generation.
   static std::size_t BytesPerCell();
   static std::size_t BytesPerAccess();
+  // Accesses in one chunk of a block's arena (see Arena).
+  static constexpr std::int32_t kArenaChunkEntries = 128;
   bool operator==(const HazardDetector& o) const;
 
  private:
   struct Entry {
+    Entry() = default;
     Entry(std::int32_t next_entry, const SharedAccess& access)
         : next(next_entry),
           stage(access.stage),
@@ -139,16 +149,42 @@ class HazardDetector {
           write(access.write),
           value(access.value),
           old_value(access.old_value) {}
-    std::int32_t next;
-    std::int32_t stage;
-    std::int32_t warp_epoch;
-    std::int16_t thread;
-    std::int16_t warp;
-    Op op;
-    bool write;
-    float value;
-    float old_value;
+    std::int32_t next = -1;
+    std::int32_t stage = 0;
+    std::int32_t warp_epoch = 0;
+    std::int16_t thread = 0;
+    std::int16_t warp = 0;
+    Op op = Op::kDone;
+    bool write = false;
+    float value = 0.0f;
+    float old_value = 0.0f;
     bool operator==(const Entry& o) const;
+  };
+  // One block's accesses of its current generation, append-only until the next barrier, in
+  // fixed chunks that states share: a checkpoint copies the chunk pointers, and only the
+  // partly filled last chunk is copied, by whichever state appends to it next (copy on
+  // write). Without a __syncthreads() a block's arena holds its whole run, and the realistic
+  // scheduler runs every block at once: copied whole, each checkpoint took all of them again.
+  class Arena {
+   public:
+    static constexpr std::int32_t kChunkEntries = kArenaChunkEntries;
+    const Entry& operator[](std::int32_t at) const {
+      return (*chunks_[static_cast<std::size_t>(at / kChunkEntries)])[static_cast<std::size_t>(at % kChunkEntries)];
+    }
+    // Appends `entry`; returns its index.
+    std::int32_t Append(const Entry& entry);
+    void Clear();
+    void Release() { std::vector<std::shared_ptr<Chunk>>().swap(chunks_), size_ = 0; }
+    std::int32_t size() const { return size_; }
+    // This state's share of the chunks: a chunk held by n states counts 1/n in each, so the
+    // states of a history add up to what they hold together.
+    std::size_t Bytes() const;
+    bool operator==(const Arena& o) const;
+
+   private:
+    using Chunk = std::array<Entry, kChunkEntries>;
+    std::vector<std::shared_ptr<Chunk>> chunks_;
+    std::int32_t size_ = 0;
   };
   // Heads of the cell's lists of writes and reads in generation `epoch`.
   struct CellShadow {
@@ -195,7 +231,7 @@ class HazardDetector {
 
   int cells_per_block_ = 0;
   std::vector<CellShadow> cells_;
-  std::vector<std::vector<Entry>> arenas_;  // per block: this generation's accesses
+  std::vector<Arena> arenas_;  // per block: this generation's accesses
 };
 
 }  // namespace sim

@@ -30,11 +30,14 @@ void History::Reset(const MachineState& initial) {
   checkpoints_.emplace(0, initial);
 }
 
-std::uint64_t History::PeakBytes(std::uint64_t state_bytes, std::int64_t steps, std::size_t budget_bytes) {
-  const std::size_t planned = PlannedStateBytes(static_cast<std::size_t>(state_bytes));
+std::uint64_t History::PeakBytes(std::uint64_t initial_bytes, std::uint64_t checkpoint_bytes, std::int64_t steps,
+                                 std::size_t budget_bytes) {
+  const std::size_t planned = PlannedStateBytes(static_cast<std::size_t>(initial_bytes));
   const std::uint64_t on_grid = static_cast<std::uint64_t>(std::max<std::int64_t>(steps, 0) / FirstInterval(planned)) + 1;
+  const std::uint64_t by_budget = std::max<std::uint64_t>(kMinCheckpoints, budget_bytes / std::max<std::uint64_t>(checkpoint_bytes, 1));
   // Thinning keeps at most the cap, and its dropped states stay allocated as spares.
-  return std::min<std::uint64_t>(on_grid, MaxCheckpoints(budget_bytes, planned) + 1) * state_bytes;
+  const std::uint64_t cap = std::min<std::uint64_t>(MaxCheckpoints(budget_bytes, planned), by_budget) + 1;
+  return std::min(on_grid, cap) * checkpoint_bytes;
 }
 
 void History::OnStep(const MachineState& state) {
@@ -48,7 +51,9 @@ void History::OnStep(const MachineState& state) {
     node.mapped() = state;
     checkpoints_.insert(std::move(node));
   }
-  if (checkpoints_.size() > max_checkpoints_) Thin();
+  // The count planned from the initial state, or the budget: the hazard arenas of a lesson
+  // without a __syncthreads() grow far past the initial state's size as it runs.
+  if (checkpoints_.size() > max_checkpoints_ || (checkpoints_.size() > kMinCheckpoints && Bytes() > budget_)) Thin();
 }
 
 void History::Thin() {
@@ -58,6 +63,8 @@ void History::Thin() {
       ++it;
     } else {
       spares_.push_back(checkpoints_.extract(it++));
+      // Its arena chunks are other states' too, and a copy into it replaces them anyway.
+      spares_.back().mapped().hazard_detector.ReleaseArenas();
     }
   }
 }

@@ -26,9 +26,10 @@ class History {
   // The latest checkpoint at or before `step`.
   const MachineState& Nearest(std::int64_t step) const;
   std::size_t Bytes() const;
-  // The most its checkpoints take over a run of `steps` from a state of `state_bytes`, for
-  // sim/memory_estimate: the grid it keeps, capped where thinning starts.
-  static std::uint64_t PeakBytes(std::uint64_t state_bytes, std::int64_t steps,
+  // The most its checkpoints take over a run of `steps`, for sim/memory_estimate: the grid
+  // planned from the initial state's bytes, capped by the count planned and by the budget
+  // over a checkpoint's own bytes, whichever thins first.
+  static std::uint64_t PeakBytes(std::uint64_t initial_bytes, std::uint64_t checkpoint_bytes, std::int64_t steps,
                                  std::size_t budget_bytes = kDefaultHistoryBudget);
   std::int64_t interval() const { return interval_; }
   std::size_t size() const { return checkpoints_.size(); }

@@ -77,9 +77,9 @@ void Machine::InitThreads() {
       thread.block = b;
       thread.tx = static_cast<std::int16_t>(i % g.tn);
       thread.ty = static_cast<std::int16_t>(i / g.tn);
-      thread.index_in_block = i;
+      thread.index_in_block = static_cast<std::int16_t>(i);
       thread.warp = block.first_warp + i / kWarpSize;
-      thread.lane = i % kWarpSize;
+      thread.lane = static_cast<std::int16_t>(i % kWarpSize);
       thread.regs.row = block.by * g.tm + thread.ty;
       thread.regs.col = block.bx * g.tn + thread.tx;
       thread.pc = program_.First(thread);
@@ -188,7 +188,7 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
   state_.counters.thread_instructions += static_cast<std::uint64_t>(count);
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
-    thread.last_line = line;
+    thread.last_line = static_cast<std::int16_t>(line);
     ++thread.instructions;
     (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
   }

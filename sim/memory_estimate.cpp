@@ -29,33 +29,38 @@ U64 Threads(const LessonConfig& config) {
   return CeilDiv(U64(config.m), U64(tiles.tm)) * CeilDiv(U64(config.n), U64(tiles.tn)) * U64(tiles.tm) * U64(tiles.tn);
 }
 
-// Accesses one block's hazard arena holds, on average over a run: a generation runs from one
-// __syncthreads() of the block to the next, filling the arena from empty to its most, so a
-// checkpoint finds it half full. Only stores are seen where both barriers order the reads
-// (Machine: shared reads cannot race then). Without a __syncthreads() the generation is the
-// block's whole run. The realistic scheduler runs the blocks side by side (one or more per
-// SM), so their arenas grow together to the run's end; the other policies finish blocks one
-// after another, freeing theirs all along the run. The factors are model_memory's
-// measurements (its --check holds them to 1.5×): realistic, with one barrier five phases'
-// accesses, with none six times the run's (the history's checkpoints each copy arenas that
-// are all growing at once); the other policies half a phase's and a quarter of the run's.
-// `with_history`: a checkpoint copies the arenas while they grow; a bare machine (the whole-run
-// pass, ComputeC) holds each block's arena once: without a barrier the run's accesses plus the
-// vector's growth slack, measured at 128³ as about a quarter of the history's six times.
-U64 ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g, bool with_history) {
-  if (g.naive) return 0;
+// Accesses one block's hazard arena holds. A generation runs from one __syncthreads() of the
+// block to the next, filling the arena from empty to its most. Only stores are seen where
+// both barriers order the reads (Machine: shared reads cannot race then). Without a
+// __syncthreads() the generation is the block's whole run. The realistic scheduler runs the
+// blocks side by side (one or more per SM), so their arenas are full together; the other
+// policies finish blocks one after another, freeing theirs all along the run.
+// `live`: what the running machine holds at its most. `checkpoint`: what a checkpoint holds
+// of its own — states share the arena's full chunks (HazardDetector::Arena), so one of the
+// same generation as the live machine adds only the last chunk of each block; one of an
+// earlier generation holds that generation's arenas. Realistic without a barrier, every
+// checkpoint is of the live machine's generation; with one, most are of earlier ones.
+// The other policies' factors are model_memory's measurements (half a phase's and a quarter
+// of the run's accesses), as before the chunks.
+struct ArenaAccesses {
+  U64 live = 0;
+  U64 checkpoint = 0;
+};
+ArenaAccesses ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g) {
+  if (g.naive) return {};
   const U64 stores = U64(g.tm) * g.tk + U64(g.tk) * g.tn;  // one As and one Bs tile a phase
   const int barriers = (config.barrier1 == SyncKind::kSyncthreads) + (config.barrier2 == SyncKind::kSyncthreads);
-  if (barriers == 2) return stores / 2;
+  if (barriers == 2) return {stores / 2, stores / 2};
   const U64 reads = U64(g.block_threads) * 2 * g.tk;  // As[ty][k] and Bs[k][tx] for every k
   const bool side_by_side = config.scheduler == SchedulerKind::kRealistic;
-  if (barriers == 1) return side_by_side ? (stores + reads) * 5 : (stores + reads) / 2;
-  if (!side_by_side) return (stores + reads) * U64(g.phases) / 4;
-  return with_history ? (stores + reads) * U64(g.phases) * 6 : (stores + reads) * U64(g.phases) * 3 / 2;
+  const U64 tail = U64(HazardDetector::kArenaChunkEntries);
+  if (barriers == 1) return side_by_side ? ArenaAccesses{stores + reads, stores + reads} : ArenaAccesses{(stores + reads) / 2, (stores + reads) / 2};
+  if (!side_by_side) return {(stores + reads) * U64(g.phases) / 4, (stores + reads) * U64(g.phases) / 4};
+  return {(stores + reads) * U64(g.phases), tail};
 }
 
-// The machine's state (MachineState::Bytes) once it has run: what a checkpoint copies.
-U64 StateBytes(const LessonConfig& config, const Geometry& g, bool with_history = true) {
+// The machine's state (MachineState::Bytes) with `accesses` in each block's hazard arena.
+U64 StateBytes(const LessonConfig& config, const Geometry& g, U64 accesses) {
   const U64 threads = U64(g.threads()), warps = U64(g.warps()), blocks = U64(g.blocks);
   const U64 cells = g.naive ? 0 : blocks * (U64(g.tm) * g.tk + U64(g.tk) * g.tn);
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n, c = U64(g.m) * g.n;
@@ -67,17 +72,19 @@ U64 StateBytes(const LessonConfig& config, const Geometry& g, bool with_history 
       config.scheduler == SchedulerKind::kRealistic
           ? warps * (1 + 3 * 8 + 2 * 16 + 2 * 2 * 16) + blocks + sms * (kSubPartitions * 8 + 8 + 24)
           : CeilDiv(threads, 64) * 8 + (config.scheduler == SchedulerKind::kRandom ? threads * 8 : 0);
+  // Whole chunks, each a pointer (shared_ptr and its control block) besides its entries.
+  const U64 chunks = CeilDiv(accesses, HazardDetector::kArenaChunkEntries);
+  const U64 arena_bytes = chunks * (HazardDetector::kArenaChunkEntries * HazardDetector::BytesPerAccess() + 48);
   return sizeof(MachineState) + threads * sizeof(Thread) + warps * sizeof(Warp) + blocks * sizeof(Block) +
-         cells * (sizeof(SharedCell) + HazardDetector::BytesPerCell()) +
-         blocks * (sizeof(std::vector<int>) + ArenaAccessesPerBlock(config, g, with_history) * HazardDetector::BytesPerAccess()) +
+         cells * (sizeof(SharedCell) + HazardDetector::BytesPerCell()) + blocks * (sizeof(std::vector<int>) + arena_bytes) +
          scheduler + a_and_b * sizeof(std::uint32_t) + blocks * 2 * sizeof(U64) + c * (sizeof(float) + 1) +
          U64(std::max(g.phases, 1)) * sizeof(PhaseCounters);
 }
 
 // A machine: its state, its read log (reserved whole), A and B.
-U64 MachineBytes(const LessonConfig& config, const Geometry& g, bool with_history = true) {
+U64 MachineBytes(const LessonConfig& config, const Geometry& g) {
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n;
-  return StateBytes(config, g, with_history) + U64(Machine::ReadLogBound(g)) * sizeof(ReadRecord) + a_and_b * sizeof(float);
+  return StateBytes(config, g, ArenaAccessesPerBlock(config, g).live) + U64(Machine::ReadLogBound(g)) * sizeof(ReadRecord) + a_and_b * sizeof(float);
 }
 
 // Steps of a whole run: warp-instructions where the scheduler issues warps, else
@@ -88,11 +95,18 @@ std::int64_t Steps(const LessonConfig& config, const Geometry& g) {
   return per_thread * units;
 }
 
+// The most a Simulation's history holds: it plans from the initial state (empty arenas) and
+// thins by the checkpoints' own bytes.
+U64 HistoryBytes(const LessonConfig& config, const Geometry& g, std::size_t budget) {
+  return History::PeakBytes(StateBytes(config, g, 0), StateBytes(config, g, ArenaAccessesPerBlock(config, g).checkpoint),
+                            Steps(config, g), budget);
+}
+
 // The comparison's Simulation keeps no history budget, yet History keeps its few checkpoints.
 U64 ComparisonEstimate(const LessonConfig& config) {
   if (Threads(config) > kMaxThreadsToEstimate) return kTooMany;
   const Geometry g = MakeGeometry(config);
-  return MachineBytes(config, g) + History::PeakBytes(StateBytes(config, g), Steps(config, g), 0);
+  return MachineBytes(config, g) + HistoryBytes(config, g, 0);
 }
 
 }  // namespace
@@ -102,8 +116,8 @@ MemoryEstimate EstimateModelMemory(const LessonConfig& config) {
   const Geometry g = MakeGeometry(config);
   MemoryEstimate estimate;
   const U64 reference_c = U64(g.m) * g.n * sizeof(float);
-  estimate.lesson = MachineBytes(config, g) + reference_c + History::PeakBytes(StateBytes(config, g), Steps(config, g));
-  estimate.whole_run = MachineBytes(config, g, false);
+  estimate.lesson = MachineBytes(config, g) + reference_c + HistoryBytes(config, g, kDefaultHistoryBudget);
+  estimate.whole_run = MachineBytes(config, g);
   estimate.comparison = ComparisonEstimate(ComparisonLesson(config));
   return estimate;
 }

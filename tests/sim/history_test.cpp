@@ -4,6 +4,8 @@
 
 #include <vector>
 
+#include "sim/history.h"
+#include "sim/machine.h"
 #include "sim/simulation.h"
 #include "test_lessons.h"
 
@@ -50,6 +52,34 @@ TEST(History, TinyBudgetStillExact) {
   LessonConfig config = sim_test::Tiled(12, 12, 12, 4);
   config.scheduler = sim::SchedulerKind::kThreadOrder;
   ExpectExactReplay(config, 1);
+}
+
+TEST(History, CheckpointsShareTheHazardArenas) {
+  // Without a __syncthreads() each block's hazard arena holds its whole run, and the realistic
+  // scheduler runs the blocks together: the states grow far past the initial one the history
+  // planned its checkpoints by. A copied state shares the arenas' chunks (each state counts
+  // its share), and the history thins by the bytes it holds, not only by its count.
+  LessonConfig racy = sim_test::WithRandomFill(sim_test::Tiled(64, 64, 64, 16), 1);
+  racy.barrier1 = racy.barrier2 = sim::SyncKind::kNone;
+  sim::Machine machine(racy, sim::FillMatrix(racy.fill_a, 64, 64), sim::FillMatrix(racy.fill_b, 64, 64));
+  constexpr std::size_t kBudget = std::size_t{4} << 20;
+  sim::History history(kBudget);
+  history.Reset(machine.state());
+  // The same run without a history, where no other state holds its chunks.
+  sim::Machine bare(racy, sim::FillMatrix(racy.fill_a, 64, 64), sim::FillMatrix(racy.fill_b, 64, 64));
+  bool compared = false;
+  while (machine.Step()) {
+    bare.Step();
+    history.OnStep(machine.state());
+    ASSERT_TRUE(history.size() <= 4 || history.Bytes() <= kBudget) << "step " << machine.state().step;
+    if (!compared && bare.state().hazard_detector.Bytes() > kBudget) {
+      const std::size_t alone = bare.state().hazard_detector.Bytes();
+      const sim::MachineState copy = bare.state();
+      EXPECT_LT(copy.hazard_detector.Bytes() + bare.state().hazard_detector.Bytes(), alone + alone / 10);
+      compared = true;
+    }
+  }
+  EXPECT_TRUE(compared) << "the arenas never outgrew the budget: the lesson tests nothing";
 }
 
 TEST(History, JumpLandsOnTheSteppedState) {
