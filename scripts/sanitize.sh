@@ -44,13 +44,14 @@ chmod 1777 "$reports"
 asan="halt_on_error=1:abort_on_error=1:log_path=$reports/asan"
 export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
 
-ASAN_OPTIONS="$asan:detect_leaks=1" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -LE '^(gui|unsanitized)$' ||
+ASAN_OPTIONS="$asan:detect_leaks=1" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -LE '^(gui|package|unsanitized)$' ||
   status=1
-# The GUI tests without leak checks: the GL driver (Mesa, which libGL loads and unloads)
+# The GUI tests, and the package's (it opens the installed GUI), without leak checks: the GL
+# driver (Mesa, which libGL loads and unloads)
 # leaves allocations whose module is gone by exit, so LeakSanitizer can neither name nor
 # suppress them. Memory errors and undefined behaviour are still caught there; TileScope's
 # own leaks are checked by every other test, the command-line runs of the app included.
-ASAN_OPTIONS="$asan:detect_leaks=0" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -L '^gui$' -LE '^unsanitized$' ||
+ASAN_OPTIONS="$asan:detect_leaks=0" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -L '^(gui|package)$' -LE '^unsanitized$' ||
   status=1
 
 found=$(find "$reports" -type f | wc -l)
