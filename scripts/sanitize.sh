@@ -44,7 +44,12 @@ chmod 1777 "$reports"
 asan="halt_on_error=1:abort_on_error=1:log_path=$reports/asan"
 export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:log_path=$reports/ubsan"
 
-ASAN_OPTIONS="$asan:detect_leaks=1" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -LE '^(gui|package|unsanitized)$' ||
+# A GoogleTest case can carry one label only (tests/kernels/CMakeLists.txt), so the cases left
+# to the unsanitized build are named here: the model at its largest checked size for every
+# kernel ran past its 360 s limit under the sanitizers on the loaded machine (46-51 s in Release).
+unsanitized_cases='^ModelReplay\.EveryModelledKernelRunsAtTheLargestCheckedSize$'
+ASAN_OPTIONS="$asan:detect_leaks=1" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -LE '^(gui|package|unsanitized)$' \
+  -E "$unsanitized_cases" ||
   status=1
 # The GUI tests, and the package's (it opens the installed GUI), without leak checks: the GL
 # driver (Mesa, which libGL loads and unloads)
