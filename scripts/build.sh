@@ -3,8 +3,10 @@
 #   scripts/build.sh gui      install what is missing, build (Release), open the default lesson
 #   scripts/build.sh test     install what is missing, build, run every test through CTest
 #   scripts/build.sh package  install what is missing, build the Debian package for lab PCs
-# The GPU runner is built when nvcc is found (/usr/local/cuda); the no-CUDA build is always
-# built and tested too, as a classroom PC without CUDA would run it.
+# The GPU runner is built when nvcc is found (/usr/local/cuda). `test` then builds and tests the
+# CPU code a second time without CUDA, as a classroom PC without CUDA would run it, and that
+# second build is the sanitized one (scripts/sanitize.sh: ASan + UBSan, zero reports); last it
+# fuzzes every file reader for FUZZ_SECONDS each (scripts/fuzz.sh; default 30, 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,18 +40,29 @@ if [ "$mode" = package ]; then
 fi
 
 start=$(date +%s)
+seconds=${FUZZ_SECONDS:-30}
+case "$seconds" in
+  ''|*[!0-9]*) echo "scripts/build.sh: FUZZ_SECONDS must be a whole number of seconds (0 skips fuzzing), not '$seconds'" >&2
+               exit 2 ;;
+esac
 configure_and_build build
-configure_and_build build-nocuda -DTILESCOPE_WITH_CUDA=OFF
 status=0
-# The no-CUDA run selects by label: a test labelled neither nocuda nor gpu would silently
-# never run there (a list-valued label once dropped every model test that way).
-unlabelled=$(ctest --test-dir build-nocuda -N -LE 'nocuda|gpu' | sed -n 's/^Total Tests: //p')
-if [ "$unlabelled" != 0 ]; then
-  echo "scripts/build.sh test: $unlabelled tests are labelled neither nocuda nor gpu" >&2
-  ctest --test-dir build-nocuda -N -LE 'nocuda|gpu' >&2
-  status=1
-fi
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
-ctest --test-dir build-nocuda -j "$jobs" --output-on-failure -L nocuda || status=1
-echo "scripts/build.sh test: $(( $(date +%s) - start )) s"
+phases="build/ $(( $(date +%s) - start )) s"
+# The no-CUDA build with ASan and UBSan: every nocuda test, GUI tests included, a second time
+# (but those labelled "unsanitized", which the run above has just run).
+mark=$(date +%s)
+JOBS=$jobs bash scripts/sanitize.sh build-nocuda || status=1
+phases+=", build-nocuda (sanitized) $(( $(date +%s) - mark )) s"
+if [ "$seconds" != 0 ]; then
+  mark=$(date +%s)
+  FUZZ_SECONDS=$seconds JOBS=$jobs bash scripts/fuzz.sh build-fuzz || status=1
+  phases+=", build-fuzz $(( $(date +%s) - mark )) s"
+fi
+# CPU time beside the wall time: on a machine shared with other work, what two idle cores would
+# take. `times` runs in this shell (a $(...) would count its own subshell's children: none).
+cpu=$(mktemp)
+times >"$cpu"
+echo "scripts/build.sh test: $(( $(date +%s) - start )) s ($phases); CPU time of its processes (user, system): $(tail -n 1 "$cpu")"
+rm -f "$cpu"
 exit $status

@@ -2,25 +2,32 @@
 # Fuzzes TileScope's file readers with libFuzzer, under ASan and UBSan (clang and
 # libclang-rt-14-dev from Debian's packages: scripts/setup.sh installs them).
 #   scripts/fuzz.sh [BUILD_DIR]   (default: build-fuzz)
-# FUZZ_SECONDS   time per target (default 60); FUZZ_TARGETS   which (default: all six);
-# JOBS           build parallelism (default: the number of cores).
+# FUZZ_SECONDS   time per target (default 60; scripts/build.sh test, and so CI, runs 30);
+# FUZZ_TARGETS   which (default: all six); JOBS   build parallelism (default: the number of cores).
 #
 # Each target starts from its seeds (files TileScope ships, or its tests write) and its
 # regression inputs (tests/fuzz/regressions/TARGET); the corpus it grows is kept in
-# BUILD_DIR/corpus/TARGET for the next run. A crash is saved as BUILD_DIR/crashes/TARGET/
-# crash-<sha1> and the script fails: fix it, then copy the input into
-# tests/fuzz/regressions/TARGET so CTest replays it in every build from then on.
+# BUILD_DIR/corpus/TARGET for the next run. A crash (or a hang, or running out of memory) is
+# saved as BUILD_DIR/crashes/TARGET/crash-<sha1> (timeout-, oom-) and the script fails,
+# printing the input in base64 too, so a CI log alone is enough to get it back: fix the bug,
+# then put the input into tests/fuzz/regressions/TARGET so CTest replays it in every build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=${1:-build-fuzz}
 seconds=${FUZZ_SECONDS:-60}
+# libFuzzer reads -max_total_time=0 as "no limit": refuse it rather than fuzz for ever.
+case "$seconds" in
+  ''|0|*[!0-9]*) echo "scripts/fuzz.sh: FUZZ_SECONDS must be a whole number of seconds above 0, not '$seconds'" >&2
+                 exit 2 ;;
+esac
 read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_test_vectors fuzz_results_csv fuzz_results_json fuzz_settings fuzz_actions}"
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
-CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTILESCOPE_WITH_CUDA=OFF \
-  -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON >/dev/null
+# -O1 -g1 as in scripts/sanitize.sh: file and line in a crash's stack, a quicker build on two cores.
+CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTILESCOPE_WITH_CUDA=OFF -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON >/dev/null
 cmake --build "$dir" -j "$jobs" --target "${targets[@]}" write_test_vectors
 "$dir/write_test_vectors" "$dir/seeds/vectors" >/dev/null
 python3 scripts/fuzz-seeds.py "$dir/seeds" >/dev/null
@@ -45,6 +52,7 @@ for target in "${targets[@]}"; do
   # shellcheck disable=SC2046  # the seed list is split on purpose
   cp $(seeds "$target") tests/fuzz/regressions/"$target"/* "$corpus"/
   log=$dir/$target.log
+  began=$(date +%s)
   # The first folder receives new inputs; -timeout: one input running 10 s is a hang.
   if "$dir/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1; then
@@ -52,11 +60,17 @@ for target in "${targets[@]}"; do
   else
     verdict="CRASH (see $log and $crashes)"
     tail -n 40 "$log" >&2
+    # This run's inputs only: an earlier run's are still in the folder of a kept build dir.
+    find "$crashes" -type f -newermt "@$((began - 1))" | while read -r input; do
+      echo "== $input ($(stat -c %s "$input") bytes), base64 (base64 -d > tests/fuzz/regressions/$target/NAME):" >&2
+      head -c 65536 "$input" | base64 >&2
+    done
     status=1
   fi
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  summary+=("$(printf '%-20s %12s executions in %s s, corpus %s inputs: %s' "$target" "${runs:-?}" "$seconds" \
-    "$(find "$corpus" -type f | wc -l)" "$verdict")")
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  summary+=("$(printf '%-20s %12s executions in %s s (%s/s), corpus %s inputs: %s' "$target" "${runs:-?}" "$seconds" \
+    "${rate:-?}" "$(find "$corpus" -type f | wc -l)" "$verdict")")
 done
 
 printf '%s\n' "${summary[@]}"
