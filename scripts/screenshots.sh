@@ -55,8 +55,8 @@ done
 # A key stop of each other lesson at 1366x768, the laptop size (--stop opens there). A choice
 # whose list holds a seed's figure is answered with it, so the reveal shows the claim against
 # the model's count; a number question is left open, as a student meets it.
-WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-1366x768 --lesson two_barriers --stop 5
-WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-presentation-1366x768 --lesson two_barriers --stop 5 --presentation
+WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop6-1366x768 --lesson two_barriers --stop 6
+WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop6-presentation-1366x768 --lesson two_barriers --stop 6 --presentation
 WIDTH=1366 HEIGHT=768 shoot tour-edges-stop4-1366x768 --lesson edges --stop 4
 WIDTH=1366 HEIGHT=768 shoot tour-tile_size-stop2-1366x768 --lesson tile_size --stop 2 --actions "guide-answer 1"
 WIDTH=1366 HEIGHT=768 shoot tour-rect_tiles-stop2-1366x768 --lesson rect_tiles --stop 2
