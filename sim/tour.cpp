@@ -212,6 +212,28 @@ std::string CellProblem(const CellRef& cell, const Geometry& g) {
          std::to_string(cols) + ")";
 }
 
+// Each claimed figure beside what its query counts at `step`; the error names the query.
+std::string CheckClaims(TourModel& model, const std::vector<Claim>& claims, std::int64_t step,
+                        std::vector<CheckedClaim>& checked) {
+  for (const Claim& claim : claims) {
+    std::string error;
+    const std::optional<QueryValue> value = model.Evaluate(claim.query, step, &error);
+    if (!value) return error;
+    if (value->kind != QueryKind::kNumber) return "query '" + claim.query + "' is not a number";
+    checked.push_back({claim, value->number, SameValue(*value, FormatNumber(claim.figure), 0)});
+  }
+  return "";
+}
+
+// Whether a quotation states the question's answer: its words hold it, or a claim counts the
+// question's own query. Such a quotation waits for the reveal.
+bool StatesAnswer(const std::vector<std::string>& words, const std::vector<Claim>& claims, const Question& question,
+                  const QueryValue& answer) {
+  return std::any_of(words.begin(), words.end(), [&](const std::string& text) { return TextStatesAnswer(text, answer); }) ||
+         std::any_of(claims.begin(), claims.end(),
+                     [&](const Claim& claim) { return SameQuery(claim.query, question.query); });
+}
+
 std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& out) {
   std::string error;
   const std::optional<std::int64_t> step = model.Resolve(stop.at, &error);
@@ -234,11 +256,14 @@ std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& ou
   out.text = *text;
   out.quote = stop.quote;
   if (stop.quote) {
-    for (const SeedClaim& claim : stop.quote->claims) {
-      const std::optional<QueryValue> value = model.Evaluate(claim.query, out.step, &error);
-      if (!value) return "\"seed\" claim: " + error;
-      if (value->kind != QueryKind::kNumber) return "\"seed\" claim: query '" + claim.query + "' is not a number";
-      out.claims.push_back({claim, value->number, SameValue(*value, FormatNumber(claim.figure), 0)});
+    if (std::string problem = CheckClaims(model, stop.quote->claims, out.step, out.claims); !problem.empty()) {
+      return "\"seed\" claim: " + problem;
+    }
+  }
+  out.measured = stop.measured;
+  if (stop.measured) {
+    if (std::string problem = CheckClaims(model, stop.measured->claims, out.step, out.measured_claims); !problem.empty()) {
+      return "\"measured\" claim: " + problem;
     }
   }
   if (!stop.question) return "";
@@ -253,11 +278,9 @@ std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& ou
   const std::optional<QueryValue> answer = model.Evaluate(question.query, out.step, &error);
   if (!answer) return "\"question\".\"query\": " + error;
   out.answer = *answer;
-  if (stop.quote) {
-    out.quote_after_reveal =
-        TextStatesAnswer(stop.quote->text, *answer) ||
-        std::any_of(stop.quote->claims.begin(), stop.quote->claims.end(),
-                    [&](const SeedClaim& claim) { return SameQuery(claim.query, question.query); });
+  if (stop.quote) out.quote_after_reveal = StatesAnswer({stop.quote->text}, stop.quote->claims, question, *answer);
+  if (stop.measured) {
+    out.measured_after_reveal = StatesAnswer(stop.measured->lines, stop.measured->claims, question, *answer);
   }
   if (question.kind == QuestionKind::kNumber && answer->kind != QueryKind::kNumber) {
     return "\"question\": a number question's query '" + question.query + "' gives no number";

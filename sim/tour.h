@@ -82,9 +82,10 @@ const char* Name(CellSpace space);  // "A", "B", "C", "As", "Bs"
 std::optional<CellRef> ParseCellRef(std::string_view text);
 std::string CellText(const CellRef& cell);
 
-// One figure a seed states, and the query that counts the same thing ("512" for reads.naive):
-// the app shows the model's figure beside it; a test asserts the comparison comes from the model.
-struct SeedClaim {
+// One figure a seed states or a measurement records, and the query that counts the same thing
+// ("512" for reads.naive): the app shows the model's figure beside it; a test asserts the
+// comparison comes from the model.
+struct Claim {
   double figure = 0;
   std::string query;
 };
@@ -93,7 +94,18 @@ struct SeedClaim {
 struct SeedQuote {
   std::string seed;  // "001": the seed file's number
   std::string text;  // the words as the seed prints them
-  std::vector<SeedClaim> claims;
+  std::vector<Claim> claims;
+};
+
+// A measurement committed with the project, quoted line by line from its results file (a GPU's
+// figures are measured, never typed into a stop's text): shown as that file's, with the model's
+// count beside each claimed figure. A test holds every line to the file (whitespace runs read
+// as one space), so a quotation cannot drift from what was measured.
+struct Measurement {
+  std::string file;    // the results file, from the repository's root: "docs/results/h100-race-grid-2026-11-23.txt"
+  std::string device;  // the GPU as the file names it: "NVIDIA H100 80GB HBM3"
+  std::vector<std::string> lines;  // the file's lines quoted
+  std::vector<Claim> claims;
 };
 
 enum class QuestionKind : std::uint8_t { kNumber, kChoice, kCells };
@@ -131,6 +143,7 @@ struct TourStop {
   std::vector<std::string> panels;     // TourPanelIds(); empty: leave the layout as it is
   std::string text;                    // placeholders "{query args}" filled from the model
   std::optional<SeedQuote> quote;
+  std::optional<Measurement> measured;
   std::optional<Question> question;
 };
 
@@ -217,9 +230,9 @@ class TourModel {
 // The error of a tour preparation (or a TourModel call) stopped by its cancel flag.
 extern const char* const kTourCancelled;
 
-// A seed's figure beside the model's.
+// A seed's or a measurement's figure beside the model's.
 struct CheckedClaim {
-  SeedClaim claim;
+  Claim claim;
   double model = 0;  // what the query counts
   bool agrees = false;
 };
@@ -236,6 +249,9 @@ struct PreparedStop {
   // words hold the answer): it is shown only once the answer is revealed, or with questions
   // off, so the stop does not give its answer away.
   bool quote_after_reveal = false;
+  std::optional<Measurement> measured;
+  std::vector<CheckedClaim> measured_claims;  // one per measurement claim, in order
+  bool measured_after_reveal = false;         // as quote_after_reveal, for the measurement
   bool has_question = false;
   std::string prompt;  // filled
   std::string why;     // filled

@@ -16,9 +16,10 @@ struct BadTour {
 };
 
 const std::set<std::string> kStopKeys{"title", "edits", "at", "block", "thread", "cells", "lines",
-                                      "panels", "text", "seed", "question"};
+                                      "panels", "text", "seed", "measured", "question"};
 const std::set<std::string> kAtKeys{"step", "event", "block", "phase", "barrier"};
 const std::set<std::string> kSeedKeys{"id", "text", "claims"};
+const std::set<std::string> kMeasuredKeys{"file", "device", "lines", "claims"};
 const std::set<std::string> kQuestionKeys{"kind", "prompt", "query", "tolerance", "choices", "why"};
 const std::set<std::string> kChoiceKeys{"text", "value", "seed"};
 
@@ -54,6 +55,7 @@ class StopReader {
     stop.text = String(value, "text", "", true);
     CheckPlaceholders(stop.text, "text");
     if (value.contains("seed")) stop.quote = ReadSeed(value.at("seed"));
+    if (value.contains("measured")) stop.measured = ReadMeasured(value.at("measured"));
     if (value.contains("question")) stop.question = ReadQuestion(value.at("question"));
     return stop;
   }
@@ -89,14 +91,15 @@ class StopReader {
     return static_cast<int>(std::min<long long>(value.get<long long>(), 1ll << 30));
   }
 
-  std::vector<std::string> Strings(const json& object, const char* key) {
+  std::vector<std::string> Strings(const json& object, const char* key, const std::string& prefix = "") {
     std::vector<std::string> out;
     if (!object.contains(key)) return out;
     const json& value = object.at(key);
-    if (!value.is_array()) Fail(Where(key) + " = " + DescribeJsonValue(value) + " is not an array of strings");
+    const std::string name = prefix + key;
+    if (!value.is_array()) Fail(Where(name) + " = " + DescribeJsonValue(value) + " is not an array of strings");
     for (std::size_t i = 0; i < value.size(); ++i) {
       if (!value[i].is_string()) {
-        Fail(Where(key) + "[" + std::to_string(i) + "] = " + DescribeJsonValue(value[i]) + " is not a string");
+        Fail(Where(name) + "[" + std::to_string(i) + "] = " + DescribeJsonValue(value[i]) + " is not a string");
       }
       out.push_back(value[i].get<std::string>());
     }
@@ -185,21 +188,40 @@ class StopReader {
     SeedQuote quote;
     quote.seed = String(value, "id", "seed.", true);
     quote.text = String(value, "text", "seed.", true);
-    if (!value.contains("claims")) return quote;
-    const json& claims = value.at("claims");
-    if (!claims.is_array()) Fail(Where("seed.claims") + " is not an array");
+    quote.claims = ReadClaims(value, "seed.");
+    return quote;
+  }
+
+  Measurement ReadMeasured(const json& value) {
+    if (!value.is_object()) Fail(Where("measured") + " = " + DescribeJsonValue(value) + " is not an object");
+    WarnUnknown(value, kMeasuredKeys, "measured.");
+    Measurement measured;
+    measured.file = String(value, "file", "measured.", true);
+    measured.device = String(value, "device", "measured.", true);
+    if (!value.contains("lines")) Fail(where_ + " has no \"measured.lines\": quote the results file's lines");
+    measured.lines = Strings(value, "lines", "measured.");
+    if (measured.lines.empty()) Fail(Where("measured.lines") + " is empty: quote at least one line of the file");
+    measured.claims = ReadClaims(value, "measured.");
+    return measured;
+  }
+
+  std::vector<Claim> ReadClaims(const json& quotation, const std::string& prefix) {
+    std::vector<Claim> read;
+    if (!quotation.contains("claims")) return read;
+    const json& claims = quotation.at("claims");
+    if (!claims.is_array()) Fail(Where(prefix + "claims") + " is not an array");
     for (std::size_t i = 0; i < claims.size(); ++i) {
       const json& claim = claims[i];
-      const std::string at = "seed.claims[" + std::to_string(i) + "]";
+      const std::string at = prefix + "claims[" + std::to_string(i) + "]";
       if (!claim.is_object() || !claim.contains("figure") || !claim.at("figure").is_number() ||
           !claim.contains("query") || !claim.at("query").is_string()) {
         Fail(Where(at) + " is not {\"figure\": NUMBER, \"query\": \"...\"}");
       }
-      SeedClaim read{claim.at("figure").get<double>(), claim.at("query").get<std::string>()};
-      CheckQuery(read.query, at + ".query");
-      quote.claims.push_back(std::move(read));
+      Claim one{claim.at("figure").get<double>(), claim.at("query").get<std::string>()};
+      CheckQuery(one.query, at + ".query");
+      read.push_back(std::move(one));
     }
-    return quote;
+    return read;
   }
 
   Question ReadQuestion(const json& value) {
@@ -262,6 +284,12 @@ class StopReader {
 
 json PairJson(const Coordinates2& pair) { return json::array({pair.x, pair.y}); }
 
+json ClaimsJson(const std::vector<Claim>& claims) {
+  json out = json::array();
+  for (const Claim& claim : claims) out.push_back({{"figure", claim.figure}, {"query", claim.query}});
+  return out;
+}
+
 json QuestionJson(const Question& question) {
   json out{{"kind", Name(question.kind)}, {"prompt", question.prompt}, {"query", question.query}};
   if (question.tolerance != 0) out["tolerance"] = question.tolerance;
@@ -317,10 +345,13 @@ json TourToJson(const Tour& tour) {
     out["text"] = stop.text;
     if (stop.quote) {
       json seed{{"id", stop.quote->seed}, {"text", stop.quote->text}};
-      for (const SeedClaim& claim : stop.quote->claims) {
-        seed["claims"].push_back({{"figure", claim.figure}, {"query", claim.query}});
-      }
+      if (!stop.quote->claims.empty()) seed["claims"] = ClaimsJson(stop.quote->claims);
       out["seed"] = seed;
+    }
+    if (stop.measured) {
+      json measured{{"file", stop.measured->file}, {"device", stop.measured->device}, {"lines", stop.measured->lines}};
+      if (!stop.measured->claims.empty()) measured["claims"] = ClaimsJson(stop.measured->claims);
+      out["measured"] = measured;
     }
     if (stop.question) out["question"] = QuestionJson(*stop.question);
     stops.push_back(out);

@@ -86,6 +86,15 @@ nlohmann::json StopJson(const sim::TourStop& stop, const sim::PreparedStop& prep
     }
     out["seed"] = quote;
   }
+  if (prepared.measured) {
+    nlohmann::json measured{{"file", prepared.measured->file}, {"device", prepared.measured->device},
+                            {"lines", prepared.measured->lines}};
+    for (const sim::CheckedClaim& claim : prepared.measured_claims) {
+      measured["claims"].push_back({{"query", claim.claim.query}, {"measured", claim.claim.figure},
+                                    {"model_counts", claim.model}, {"agrees", claim.agrees}});
+    }
+    out["measured"] = measured;
+  }
   if (stop.question) {
     const sim::Question& question = *stop.question;
     nlohmann::json q{{"kind", sim::Name(question.kind)}, {"prompt", prepared.prompt}, {"query", question.query},
@@ -109,6 +118,15 @@ void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, 
       std::printf("    %s: the seed says %s, the model counts %s%s\n", claim.claim.query.c_str(),
                   sim::FormatNumber(claim.claim.figure).c_str(), sim::FormatNumber(claim.model).c_str(),
                   claim.agrees ? "" : "  (the seed is wrong)");
+    }
+  }
+  if (prepared.measured) {
+    std::printf("  measured on %s (%s):\n", prepared.measured->device.c_str(), prepared.measured->file.c_str());
+    for (const std::string& line : prepared.measured->lines) std::printf("    \"%s\"\n", line.c_str());
+    for (const sim::CheckedClaim& claim : prepared.measured_claims) {
+      std::printf("    %s: the GPU measured %s, the model counts %s%s\n", claim.claim.query.c_str(),
+                  sim::FormatNumber(claim.claim.figure).c_str(), sim::FormatNumber(claim.model).c_str(),
+                  claim.agrees ? "" : "  (the model differs)");
     }
   }
   if (!stop.question) return;

@@ -15,9 +15,9 @@ GuideQuestionKind KindOf(sim::QuestionKind kind) {
   return GuideQuestionKind::kNone;
 }
 
-// "seed 001 says 512; the model counts 128 ✗".
-std::string ClaimCheck(const sim::SeedQuote& quote, const sim::CheckedClaim& checked) {
-  return "seed " + quote.seed + " says " + sim::FormatNumber(checked.claim.figure) + "; the model counts " +
+// "seed 001 says 512; the model counts 128 ✗", "the GPU measured 0; the model counts 0 ✓".
+std::string ClaimCheck(const std::string& whose, const sim::CheckedClaim& checked) {
+  return whose + " " + sim::FormatNumber(checked.claim.figure) + "; the model counts " +
          sim::FormatNumber(checked.model) + (checked.agrees ? " \u2713" : " \u2717");
 }
 
@@ -118,7 +118,16 @@ GuideView GuideSession::View() const {
   if (prepared.quote && !(prepared.quote_after_reveal && Held())) {
     view.quote = prepared.quote->text;
     view.quote_source = "Seed " + prepared.quote->seed;
-    for (const sim::CheckedClaim& checked : prepared.claims) view.claim_checks.push_back(ClaimCheck(*prepared.quote, checked));
+    for (const sim::CheckedClaim& checked : prepared.claims) {
+      view.claim_checks.push_back(ClaimCheck("seed " + prepared.quote->seed + " says", checked));
+    }
+  }
+  if (prepared.measured && !(prepared.measured_after_reveal && Held())) {
+    view.measured_source = "Measured on " + prepared.measured->device + " (" + prepared.measured->file + ")";
+    view.measured_lines = prepared.measured->lines;
+    for (const sim::CheckedClaim& checked : prepared.measured_claims) {
+      view.measured_checks.push_back(ClaimCheck("the GPU measured", checked));
+    }
   }
   if (stop.question) {
     view.kind = KindOf(stop.question->kind);

@@ -74,6 +74,14 @@ void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
                             view.quote.c_str());
     for (const std::string& check : view.claim_checks) gui::TextWrapped("\u2022 %s", check.c_str());
   }
+  if (!view.measured_lines.empty()) {
+    ImGui::Spacing();
+    gui::TextWrappedColored(Colour(palette::kSkyBlue), "%s:", view.measured_source.c_str());
+    for (const std::string& line : view.measured_lines) {
+      gui::TextWrappedColored(Colour(palette::kSkyBlue), "\u201C%s\u201D", line.c_str());
+    }
+    for (const std::string& check : view.measured_checks) gui::TextWrapped("\u2022 %s", check.c_str());
+  }
   if (view.kind != GuideQuestionKind::kNone) {
     ImGui::Spacing();
     ImGui::Separator();
@@ -217,6 +225,9 @@ nlohmann::json GuidePanel::Describe(const GuideView& view) const {
                         {"quote", view.quote},
                         {"quote_source", view.quote_source},
                         {"claim_checks", view.claim_checks},
+                        {"measured", {{"source", view.measured_source},
+                                      {"lines", view.measured_lines},
+                                      {"claim_checks", view.measured_checks}}},
                         {"edited", view.edited},
                         {"question", view.kind == GuideQuestionKind::kNone ? nlohmann::json(nullptr)
                                                                            : nlohmann::json(view.question)},

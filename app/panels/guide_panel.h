@@ -1,5 +1,6 @@
 // guide_panel.h — the guided tour of a lesson: "stop 3 of 12", the stop's text (its figures
-// filled from the model by sim/tour.h), a seed's own words shown as that document's claim, and
+// filled from the model by sim/tour.h), a seed's own words shown as that document's claim, a
+// measurement quoted from its results file, and
 // the stop's question with its answer field; once answered, the reveal (the right answer, why,
 // and the student's own). The panel draws a view the lesson page fills and queues actions
 // (guide-answer, guide-next…); it never decides what is right.
@@ -37,6 +38,11 @@ struct GuideView {
   std::string quote;    // a seed's words, verbatim; "" when the stop quotes none
   std::string quote_source;  // the seed it comes from: "seed 001"
   std::vector<std::string> claim_checks;  // each figure the quote states beside the model's count
+  // A measurement the stop quotes from a results file: where it was measured, the file's lines,
+  // and each measured figure beside the model's count. Empty when the stop quotes none.
+  std::string measured_source;  // "Measured on NVIDIA H100 80GB HBM3 (docs/results/…)"
+  std::vector<std::string> measured_lines;
+  std::vector<std::string> measured_checks;
   GuideQuestionKind kind = GuideQuestionKind::kNone;
   std::string question;
   std::vector<std::string> choices;

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -71,7 +73,9 @@ TEST(Tour, EveryStopResolvesFillsAndAnswersFromTheModel) {
       const sim::TourStop& stop = load.tour.stops[i];
       const sim::PreparedStop& prepared = load.prepared.stops[i];
       sim::LessonConfig shown = *load.lesson;
-      if (!stop.edits.empty()) ASSERT_FALSE(sim::ApplyLessonEdits(stop.edits, shown));
+      if (!stop.edits.empty()) {
+        ASSERT_FALSE(sim::ApplyLessonEdits(stop.edits, shown));
+      }
       EXPECT_EQ(sim::LessonToJson(prepared.lesson), sim::LessonToJson(shown));
       sim::TourModel model(shown);
       sim::Simulation run(shown);
@@ -255,6 +259,25 @@ TEST(Tour, MalformedToursGetPreciseMessages) {
   stop["edits"] = "m=100000";
   EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1: \"edits\": the edited lesson cannot run: "));
 
+  stop = good;
+  stop["measured"] = "0 wrong";
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured\" = \"0 wrong\" is not an object");
+  stop["measured"] = {{"file", "docs/results/x.txt"}, {"device", "H100"}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1 has no \"measured.lines\": quote the results file's lines");
+  stop["measured"]["lines"] = json::array();
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured.lines\" is empty: quote at least one line of the file");
+  stop["measured"]["lines"] = {"tiled16 0", 0};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured.lines\"[1] = 0 is not a string");
+  stop["measured"]["lines"] = {"tiled16 0"};
+  stop["measured"].erase("device");
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1 has no \"measured.device\"");
+  stop["measured"]["device"] = "H100";
+  stop["measured"]["claims"] = {{{"figure", "zero"}, {"query", "c.wrong.count"}}};
+  EXPECT_EQ(LoadError(OneStop(stop)),
+            "tour stop 1: \"measured.claims[0]\" is not {\"figure\": NUMBER, \"query\": \"...\"}");
+  stop["measured"]["claims"] = {{{"figure", 0}, {"query", "c.wrong.cnt"}}};
+  EXPECT_TRUE(Contains(LoadError(OneStop(stop)), "tour stop 1: \"measured.claims[0].query\": unknown query 'c.wrong.cnt'"));
+
   EXPECT_EQ(LoadError(json{{"step", 1}}), "tour = an object of 1 key is not an array of stops");
   EXPECT_EQ(sim::ParseLesson(WithTour(OneStop(good), 1)).error, "\"tour\" needs \"version\": 2 (this file says 1)");
 }
@@ -284,18 +307,25 @@ TEST(Tour, UnknownKeysWarnAndVersionOneFilesStillLoad) {
 }
 
 TEST(Tour, ATourRoundTripsThroughItsFile) {
-  const sim::LessonLoad load = sim::LoadPreset("default");
-  ASSERT_TRUE(load.lesson) << load.error;
-  const sim::LessonLoad again = sim::ParseLesson(sim::LessonToJson(*load.lesson, load.tour));
-  ASSERT_TRUE(again.lesson) << again.error;
-  ASSERT_EQ(again.prepared.stops.size(), load.prepared.stops.size());
-  for (std::size_t i = 0; i < load.prepared.stops.size(); ++i) {
-    EXPECT_EQ(again.prepared.stops[i].step, load.prepared.stops[i].step);
-    EXPECT_EQ(again.prepared.stops[i].text, load.prepared.stops[i].text);
-    EXPECT_EQ(again.prepared.stops[i].answer.text, load.prepared.stops[i].answer.text);
-    EXPECT_EQ(again.tour.stops[i].cells, load.tour.stops[i].cells);
-    EXPECT_EQ(again.tour.stops[i].lines, load.tour.stops[i].lines);
-    EXPECT_EQ(again.tour.stops[i].panels, load.tour.stops[i].panels);
+  for (const std::string& name : sim::CurriculumNames()) {
+    SCOPED_TRACE(name);
+    const sim::LessonLoad load = sim::LoadPreset(name);
+    ASSERT_TRUE(load.lesson) << load.error;
+    const sim::LessonLoad again = sim::ParseLesson(sim::LessonToJson(*load.lesson, load.tour));
+    ASSERT_TRUE(again.lesson) << again.error;
+    ASSERT_EQ(again.prepared.stops.size(), load.prepared.stops.size());
+    for (std::size_t i = 0; i < load.prepared.stops.size(); ++i) {
+      EXPECT_EQ(again.prepared.stops[i].step, load.prepared.stops[i].step);
+      EXPECT_EQ(again.prepared.stops[i].text, load.prepared.stops[i].text);
+      EXPECT_EQ(again.prepared.stops[i].answer.text, load.prepared.stops[i].answer.text);
+      EXPECT_EQ(again.tour.stops[i].cells, load.tour.stops[i].cells);
+      EXPECT_EQ(again.tour.stops[i].lines, load.tour.stops[i].lines);
+      EXPECT_EQ(again.tour.stops[i].panels, load.tour.stops[i].panels);
+      EXPECT_EQ(again.tour.stops[i].measured.has_value(), load.tour.stops[i].measured.has_value());
+      if (!load.tour.stops[i].measured) continue;
+      EXPECT_EQ(again.tour.stops[i].measured->lines, load.tour.stops[i].measured->lines);
+      EXPECT_EQ(again.prepared.stops[i].measured_claims.size(), load.prepared.stops[i].measured_claims.size());
+    }
   }
 }
 
@@ -424,6 +454,12 @@ TEST(Tour, NoQuestionStopShowsItsAnswerBeforeTheReveal) {
         }
       }
       std::vector<std::string> shown{prepared.title, prepared.text, prepared.prompt};
+      if (prepared.measured && !prepared.measured_after_reveal) {
+        shown.insert(shown.end(), prepared.measured->lines.begin(), prepared.measured->lines.end());
+        for (const sim::CheckedClaim& checked : prepared.measured_claims) {
+          EXPECT_FALSE(sim::SameQuery(checked.claim.query, query)) << "the measured claim counts the question's query";
+        }
+      }
       if (prepared.quote && !prepared.quote_after_reveal) {
         shown.push_back(prepared.quote->text);
         for (const sim::CheckedClaim& checked : prepared.claims) {
@@ -436,9 +472,12 @@ TEST(Tour, NoQuestionStopShowsItsAnswerBeforeTheReveal) {
       // A word or a cell in any text gives the answer away. A number is looked for in the seed's
       // words only: in filled text the same figure often counts something else (TILE 2 and 2
       // phases), and the placeholder check above already catches the stop's own count.
-      if (prepared.answer.kind == sim::QueryKind::kNumber) shown = {prepared.quote && !prepared.quote_after_reveal
-                                                                         ? prepared.quote->text
-                                                                         : std::string()};
+      if (prepared.answer.kind == sim::QueryKind::kNumber) {
+        shown = {prepared.quote && !prepared.quote_after_reveal ? prepared.quote->text : std::string()};
+        if (prepared.measured && !prepared.measured_after_reveal) {
+          shown.insert(shown.end(), prepared.measured->lines.begin(), prepared.measured->lines.end());
+        }
+      }
       for (const std::string& text : shown) {
         EXPECT_FALSE(sim::TextStatesAnswer(text, prepared.answer)) << "shown before the reveal: " << text;
       }
@@ -472,6 +511,57 @@ TEST(Tour, AnswerWordsAreFoundWholeOnly) {
   EXPECT_FALSE(sim::TextStatesAnswer("it reads As[0][0]", cells));
   EXPECT_TRUE(sim::SameQuery("c.sum row=0 col=0 phase=1", "c.sum phase=1 col=0 row=0"));
   EXPECT_FALSE(sim::SameQuery("reads", "reads tile=16"));
+}
+
+// A line with every run of whitespace read as one space, and none at either end.
+std::string Collapsed(const std::string& line) {
+  std::string out;
+  for (char c : line) {
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  if (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// A stop's measurement is the committed results file's own words: its every line is a line of
+// that file, the device is the one the file names, and every claimed figure is one the lines
+// state, so what a tour calls measured is what was measured.
+TEST(Tour, MeasurementsQuoteTheirResultsFileLineByLine) {
+  int quoted = 0;
+  for (const std::string& name : sim::CurriculumNames()) {
+    const sim::LessonLoad load = sim::LoadPreset(name);
+    ASSERT_TRUE(load.lesson) << load.error;
+    for (std::size_t i = 0; i < load.tour.stops.size(); ++i) {
+      if (!load.tour.stops[i].measured) continue;
+      const sim::Measurement& measured = *load.tour.stops[i].measured;
+      SCOPED_TRACE(name + " stop " + std::to_string(i + 1) + ": " + measured.file);
+      std::ifstream file(std::string(TILESCOPE_SOURCE_DIR) + "/" + measured.file);
+      ASSERT_TRUE(file) << "the results file is not in the repository";
+      std::set<std::string> lines;
+      std::string whole;
+      for (std::string line; std::getline(file, line);) {
+        lines.insert(Collapsed(line));
+        whole += line + "\n";
+      }
+      EXPECT_TRUE(Contains(whole, measured.device)) << "the file does not name the device " << measured.device;
+      for (const std::string& line : measured.lines) {
+        EXPECT_EQ(lines.count(Collapsed(line)), 1u) << "not a line of the file: " << line;
+      }
+      for (const sim::Claim& claim : measured.claims) {
+        sim::QueryValue figure;
+        figure.number = claim.figure;
+        EXPECT_TRUE(std::any_of(measured.lines.begin(), measured.lines.end(), [&](const std::string& line) {
+          return sim::TextStatesAnswer(line, figure);
+        })) << "the quoted lines do not state the claimed " << claim.figure;
+      }
+      ++quoted;
+    }
+  }
+  EXPECT_GE(quoted, 3) << "two_barriers quotes the H100's race runs";
 }
 
 // Figures are filled from the model, never typed: no shipped lesson's description or stop
