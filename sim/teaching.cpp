@@ -17,8 +17,21 @@ std::string CountOf(std::uint64_t count, const char* one, const char* many) {
   return std::to_string(count) + " " + (count == 1 ? one : many);
 }
 
-const char* OneWarpHidesTheRace() {
-  return "One warp per block: lockstep hides this race on today's GPUs, but it is not guaranteed.";
+const char* OneWarpRaceNote(SchedulerKind scheduler) {
+  switch (scheduler) {
+    case SchedulerKind::kRealistic:
+      return "One warp per block: lockstep hides this race on today's GPUs, but it is not guaranteed.";
+    case SchedulerKind::kRaceExposing:
+      return "One warp per block, but this scheduler lets its lowest lane run ahead, as nothing in CUDA forbids: here "
+             "the race bites. On today's GPUs lockstep hides it.";
+    case SchedulerKind::kRandom:
+      return "One warp per block, but this scheduler interleaves its lanes at random, as nothing in CUDA forbids: here "
+             "the race can bite. On today's GPUs lockstep hides it.";
+    case SchedulerKind::kThreadOrder:
+      return "One warp per block, but this scheduler runs its lanes one at a time, as nothing in CUDA forbids: here "
+             "the race can bite. On today's GPUs lockstep hides it.";
+  }
+  return "";
 }
 
 std::string WarpsOfBlock(const Geometry& g) {
@@ -46,12 +59,17 @@ const char* SchedulerSummary(SchedulerKind scheduler) {
   return "";
 }
 
-std::string RaceCaseHeadline(const Geometry& g) {
+std::string RaceCaseHeadline(const LessonConfig& lesson, const Geometry& g) {
   if (g.naive) return "Naive kernel: no shared memory, no barrier, nothing to race on.";
   const std::string block = BlockText(g);
-  if (g.warps_per_block == 1) return "One warp per block (" + block + "): lockstep hides a missing barrier.";
+  if (g.warps_per_block == 1) {
+    return "One warp per block (" + block + "): " +
+           (lesson.scheduler == SchedulerKind::kRealistic
+                ? "lockstep hides a missing barrier."
+                : "lockstep would hide a missing barrier, but this scheduler runs the lanes apart.");
+  }
   return std::to_string(g.warps_per_block) + " warps per block (" + block +
-         "): a missing barrier corrupts C on the GPU.";
+         "): the GPU runs them independently, so a missing barrier can corrupt C.";
 }
 
 std::string RaceCaseStatement(const LessonConfig& lesson, const Geometry& g) {
@@ -63,8 +81,13 @@ std::string RaceCaseStatement(const LessonConfig& lesson, const Geometry& g) {
   if (g.warps_per_block == 1) {
     return "One warp per block: a block of " + block + " is a single warp (" + std::to_string(32 - g.block_threads) +
            " of its 32 lanes idle). The realistic scheduler, like today's GPUs, runs a warp's lanes in lockstep, so "
-           "even without a barrier every lane stores before any lane reads and C comes out right. The hazard is still "
-           "real: racecheck reports it, and lockstep is not guaranteed (independent thread scheduling since Volta). "
+           "even without a barrier every lane stores before any lane reads and C comes out right." +
+           (lesson.scheduler == SchedulerKind::kRealistic
+                ? std::string()
+                : std::string(" The scheduler chosen now does not: it runs the lanes apart, so here C can come out "
+                              "wrong.")) +
+           " The hazard is real either way: racecheck reports it, and lockstep is not guaranteed (independent thread "
+           "scheduling since Volta). "
            "__syncwarp() in place of each barrier orders the lanes: no hazard, C right." +
            std::string(lesson.kernel == KernelKind::kTiled
                            ? " Compare TILE 16 (eight warps): run the race_tile16 preset."
@@ -73,9 +96,10 @@ std::string RaceCaseStatement(const LessonConfig& lesson, const Geometry& g) {
   return std::to_string(g.warps_per_block) + " warps per block: a block of " + block + " is " +
          std::to_string(g.warps_per_block) +
          " warps, which the GPU runs independently. Without the 1st __syncthreads() a warp reads As and Bs before the "
-         "other warps stored them; without the 2nd it refills the tiles while others still read them. On the GPU C "
-         "goes wrong (run it below to count). __syncwarp() orders the lanes of one warp only: not enough here, and "
-         "the model reports errors across warps.";
+         "other warps stored them, and C goes wrong. Without the 2nd a warp may refill the tiles while others still "
+         "read them: whether that bites depends on how far a warp falls behind the others, so on the GPU C can be "
+         "right at one size and wrong at another (run it below to count). __syncwarp() orders the lanes of one warp "
+         "only: not enough here, and the model reports errors across warps.";
 }
 
 const char* SchedulerSentence(SchedulerKind scheduler) {

@@ -12,16 +12,19 @@ namespace sim {
 // "1 hazard", "3 hazards": a count with its noun in the right number.
 std::string CountOf(std::uint64_t count, const char* one, const char* many);
 
-// Why a one-warp block's missing barrier leaves C right on today's GPUs.
-const char* OneWarpHidesTheRace();
+// What a one-warp block's missing barrier does under `scheduler`: the realistic one, like
+// today's GPUs, runs a warp's lanes in lockstep, which hides the race; the others run the
+// lanes apart, as nothing in CUDA forbids, so there the race can bite.
+const char* OneWarpRaceNote(SchedulerKind scheduler);
 // "one warp of 4 live lanes (28 idle)" or "8 warps".
 std::string WarpsOfBlock(const Geometry& geometry);
 // One line per scheduler ("realistic: warps in lockstep, oldest ready warp first"), and the
 // fuller sentence the race lab shows.
 const char* SchedulerSummary(SchedulerKind scheduler);
 const char* SchedulerSentence(SchedulerKind scheduler);
-// Which race case a lesson is in, in one line, and the plain statement of why.
-std::string RaceCaseHeadline(const Geometry& geometry);
+// Which race case a lesson is in, in one line (true of the lesson's scheduler), and the
+// plain statement of why.
+std::string RaceCaseHeadline(const LessonConfig& lesson, const Geometry& geometry);
 std::string RaceCaseStatement(const LessonConfig& lesson, const Geometry& geometry);
 
 // The largest C (M·N, and K) the realistic scheduler's calibration covers: the race grid's

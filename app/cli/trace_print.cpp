@@ -310,7 +310,7 @@ void PrintHazards(std::FILE* out, const sim::Simulation& simulation) {
                static_cast<unsigned long long>(c.hazards_witnessed),
                static_cast<unsigned long long>(c.hazards_corrupting));
   if (simulation.geometry().warps_per_block == 1) {
-    std::fprintf(out, "  %s\n", sim::OneWarpHidesTheRace());
+    std::fprintf(out, "  %s\n", sim::OneWarpRaceNote(simulation.config().scheduler));
   }
   const std::vector<sim::Hazard>& hazards = simulation.hazards();
   for (std::size_t i = 0; i < std::min(hazards.size(), kMaxPrintedHazards); ++i)

@@ -542,7 +542,7 @@ void LessonPage::DumpState(nlohmann::json& state) const {
   state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot), source_side_by_side_);
   state["hazards"] = HazardsPanel::Describe(snapshot);
   state["occupancy"] = OccupancyPanel::Describe(occupancy_.View());
-  state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(simulation_->geometry())},
+  state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(config, simulation_->geometry())},
                             {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
   editor_.DumpState(state);
   race_lab_.DumpState(state);

@@ -104,7 +104,7 @@ std::string HazardsPanel::OneWarpBanner(const sim::Snapshot& snapshot) {
   const sim::LessonConfig& config = snapshot.config();
   const bool barrier_off = config.barrier1 == sim::SyncKind::kNone || config.barrier2 == sim::SyncKind::kNone;
   if (g.naive || g.warps_per_block != 1 || !barrier_off) return "";
-  return sim::OneWarpHidesTheRace();
+  return sim::OneWarpRaceNote(config.scheduler);
 }
 
 void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot) {
@@ -134,7 +134,7 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot, bool presentation)
     const bool barriers_on =
         config.barrier1 == sim::SyncKind::kSyncthreads && config.barrier2 == sim::SyncKind::kSyncthreads;
     if (snapshot.geometry().naive) {
-      gui::TextWrapped("%s", sim::RaceCaseHeadline(snapshot.geometry()).c_str());
+      gui::TextWrapped("%s", sim::RaceCaseHeadline(config, snapshot.geometry()).c_str());
       return;
     }
     ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kBluishGreen));

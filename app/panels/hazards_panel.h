@@ -3,7 +3,8 @@
 // within one warp, error across warps; glyph and colour), the cell, both threads, both
 // source lines, the phase, and what the reader saw against what it should have seen.
 // A click queues "jump-to" to the step that found it. A banner says when the block
-// is one warp, where lockstep hides the race today without making it safe.
+// is one warp: lockstep hides the race on today's GPUs and under the realistic scheduler
+// without making it safe, and the other schedulers run the lanes apart, so there it bites.
 #pragma once
 #include <cstddef>
 #include <nlohmann/json.hpp>

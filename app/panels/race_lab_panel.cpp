@@ -67,7 +67,7 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
   const sim::LessonConfig& lesson = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(geometry.warps_per_block > 1 ? palette::kVermillion : palette::kSkyBlue));
-  gui::TextWrapped("%s", sim::RaceCaseHeadline(geometry).c_str());
+  gui::TextWrapped("%s", sim::RaceCaseHeadline(lesson, geometry).c_str());
   ImGui::PopStyleColor();
   if (frame.presentation) {
     DrawPresentation(simulation, lab);

@@ -149,7 +149,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   const sim::Geometry& g = snapshot.geometry();
   one_partial_warp_ = g.warps_per_block == 1 && g.block_threads < sim::kWarpSize;
   if (one_partial_warp_) {
-    gui::TextWrapped("Each block is %s. %s", sim::WarpsOfBlock(g).c_str(), sim::OneWarpHidesTheRace());
+    gui::TextWrapped("Each block is %s. %s", sim::WarpsOfBlock(g).c_str(), sim::OneWarpRaceNote(snapshot.config().scheduler));
   }
   const sim::Thread& t = snapshot.thread(shown.block, shown.thread);
   if (selection.picked) {

@@ -1,7 +1,7 @@
 """The race lab in the real window: key 1 (a real X key event) switches the first barrier
 off and the Hazards panel lists RAW warnings under the one-warp banner, with C still right
 under the realistic scheduler; key S switches to the race-exposing scheduler and, with a
-random fill, wrong elements of C are counted; key 1 again brings the barrier back and both
+random fill, wrong elements of C are counted, and the banner no longer says lockstep hides it; key 1 again brings the barrier back and both
 clear. Then "run 100 seeds" on a worker thread, and the GPU race run, which without a
 device says why while the model's side still counts."""
 import json
@@ -55,6 +55,11 @@ def test_race_scheduler_key_corrupts_c_and_barrier_key_clears(binary):
     check(state["lesson_panels"]["matrices"]["c_wrong"] == state["race_lab"]["c"]["wrong"],
           "the Matrices panel marks the same %d wrong cells of C" % state["lesson_panels"]["matrices"]["c_wrong"])
     check(state["hazards"]["raw"] > 0, "the RAW hazards are still listed")
+    banner = state["hazards"]["banner"].lower()
+    check("lockstep hides this race on today's gpus, but" not in banner and "here the race bites" in banner,
+          "the one-warp banner no longer says lockstep hides the race, which this scheduler does not keep: %r" % banner)
+    check("this scheduler runs the lanes apart" in state["race_lab_case"]["headline"],
+          "nor does the race lab's headline: %r" % state["race_lab_case"]["headline"])
     again = Run(binary)
     state = press(binary, again, lesson_file(again), "1", "s", "End", "1", "End")
     check(state["lesson"]["barrier1"] == "syncthreads", "key 1 again brought the first barrier back")

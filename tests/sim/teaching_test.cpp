@@ -27,11 +27,42 @@ TEST(Teaching, WarpsOfABlockFollowItsThreads) {
 
 TEST(Teaching, TheRaceCaseFollowsTheKernelAndTheWarps) {
   const sim::Simulation naive(sim_test::Naive(4, 4, 4, 2));
-  EXPECT_NE(sim::RaceCaseHeadline(naive.geometry()).find("no barrier"), std::string::npos);
+  EXPECT_NE(sim::RaceCaseHeadline(naive.config(), naive.geometry()).find("no barrier"), std::string::npos);
   const sim::Simulation one_warp(sim::DefaultLesson());
-  EXPECT_NE(sim::RaceCaseHeadline(one_warp.geometry()).find("One warp per block"), std::string::npos);
+  EXPECT_NE(sim::RaceCaseHeadline(one_warp.config(), one_warp.geometry()).find("One warp per block"), std::string::npos);
   const sim::Simulation eight_warps(sim_test::Tiled(32, 32, 64, 16));
-  EXPECT_NE(sim::RaceCaseHeadline(eight_warps.geometry()).find("8 warps per block"), std::string::npos);
+  EXPECT_NE(sim::RaceCaseHeadline(eight_warps.config(), eight_warps.geometry()).find("8 warps per block"),
+            std::string::npos);
+}
+
+// "Lockstep hides this race" is said only where the run keeps lockstep: under the realistic
+// scheduler a one-warp lesson without its second barrier ends with C right; under each other
+// scheduler the same lesson's C can end wrong, and no sentence about it says lockstep hides it.
+TEST(Teaching, LockstepHidesTheRaceOnlyUnderTheSchedulerThatKeepsIt) {
+  for (const sim::SchedulerKind scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kRaceExposing,
+                                             sim::SchedulerKind::kRandom, sim::SchedulerKind::kThreadOrder}) {
+    sim::LessonConfig lesson = sim::DefaultLesson();
+    lesson.barrier2 = sim::SyncKind::kNone;
+    lesson.scheduler = scheduler;
+    sim::Simulation run(lesson);
+    run.RunToEnd();
+    const bool c_right = run.c() == run.reference();
+    SCOPED_TRACE(sim::Name(scheduler));
+    const bool lockstep = scheduler == sim::SchedulerKind::kRealistic;
+    const std::string note = sim::OneWarpRaceNote(scheduler);
+    const std::string headline = sim::RaceCaseHeadline(lesson, run.geometry());
+    const std::string why = sim::RaceCaseStatement(lesson, run.geometry());
+    EXPECT_EQ(note.find("lockstep hides this race on today's GPUs, but") != std::string::npos, lockstep) << note;
+    EXPECT_EQ(headline.find("lockstep hides a missing barrier") != std::string::npos, lockstep) << headline;
+    EXPECT_EQ(why.find("The scheduler chosen now does not") == std::string::npos, lockstep) << why;
+    if (lockstep) {
+      EXPECT_TRUE(c_right) << "lockstep keeps the one-warp lesson's C right";
+    }
+    if (scheduler == sim::SchedulerKind::kRaceExposing) {
+      EXPECT_FALSE(c_right) << "the race-exposing scheduler makes the race bite";
+      EXPECT_NE(note.find("here the race bites"), std::string::npos) << note;
+    }
+  }
 }
 
 }  // namespace
