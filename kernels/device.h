@@ -37,11 +37,19 @@ int Fp32LanesPerSm(int cc_major, int cc_minor);
 
 struct GpuStatus {
   bool available = false;
-  std::string reason;  // why not, when not: module missing, libcudart missing, no driver, no device
+  // Why not, when not, in words a student at the window needs (module missing, libcudart
+  // missing, no driver, no device): no file paths, which the GUI would show to the room.
+  std::string reason;
+  // What an administrator needs besides: the module file looked for or the loader's own
+  // error, paths included; "" when the reason says it all. The command line and About show it.
+  std::string detail;
   DeviceInfo device;
   std::string runtime_version;  // "13.0", or empty
   std::string driver_version;   // CUDA version the driver supports, "13.0", or empty
   std::string module_path;
+
+  // "reason (detail)", or the reason alone.
+  std::string Explained() const { return detail.empty() ? reason : reason + " (" + detail + ")"; }
 };
 
 // Opens libtilescope_gpu.so (DefaultGpuModulePath) once and asks it for device 0.

@@ -94,13 +94,16 @@ ProbedModule Probe(const std::string& path) {
   GpuStatus& status = probed.status;
   status.module_path = path;
   if (access(path.c_str(), F_OK) != 0) {
-    status.reason = "no GPU runner module at " + path + " (this build of TileScope has no CUDA support)";
+    status.reason = "this build of TileScope has no CUDA support";
+    status.detail = "no GPU runner module at " + path;
     return probed;
   }
   std::string error;
   std::unique_ptr<GpuModule> module = LoadGpuModule(path, error);
   if (!module) {
-    status.reason = error;
+    status.reason = "the GPU runner module cannot be loaded: a missing libcudart or libcublas means the CUDA runtime "
+                    "is not installed";
+    status.detail = error;
     return probed;
   }
   TsDeviceInfo raw{};
@@ -155,8 +158,7 @@ std::string DefaultGpuModulePath() {
 std::unique_ptr<GpuModule> LoadGpuModule(const std::string& path, std::string& error) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    error = "cannot load the GPU runner module: " + std::string(dlerror()) +
-            " (a missing libcudart or libcublas means the CUDA runtime is not installed)";
+    error = "cannot load the GPU runner module: " + std::string(dlerror());
     return nullptr;
   }
   auto module = std::make_unique<GpuModule>();

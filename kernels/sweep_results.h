@@ -32,14 +32,17 @@ class SweepResults {
   void BeginRun(const kernels::DeviceInfo& device);
   void Add(std::vector<kernels::BenchResult> fresh);
 
-  // Replaces the results with the file's, or returns why not and changes nothing.
-  std::optional<std::string> Load(const std::string& path);
+  // Replaces the results with the file's, or returns why not and changes nothing. `shown_as`
+  // names the file in the provenance line instead of its path (the run shipped with the app,
+  // whose install path says nothing to a student).
+  std::optional<std::string> Load(const std::string& path, const std::string& shown_as = "");
   // CSV or JSON by the extension; an error when there is nothing to save.
   std::optional<std::string> Save(const std::string& path) const;
 
  private:
   kernels::ResultsFile file_;
   std::string loaded_from_;
+  std::string shown_as_;
 };
 
 }  // namespace kernels

@@ -271,7 +271,7 @@ int Run(const BenchOptions& options) {
   }
   const kernels::GpuStatus& status = kernels::ProbeGpu();
   if (!status.available) {
-    std::cerr << "tilescope bench: no GPU to run on: " << status.reason << std::endl;
+    std::cerr << "tilescope bench: no GPU to run on: " << status.Explained() << std::endl;
     return kExitNoGpu;
   }
   return options.race ? RunRace(race_request, status) : RunBench(options, bench_request, status);

@@ -130,7 +130,7 @@ int Run(const VerifyOptions& options) {
   const kernels::GpuStatus& gpu = kernels::ProbeGpu();
   std::printf("verifying %s with %s on the model%s\n", options.file.c_str(), kernel->name,
               gpu.available ? (" and on the GPU (" + gpu.device.name + ")").c_str()
-                            : (": no GPU check (" + gpu.reason + ")").c_str());
+                            : (": no GPU check (" + gpu.Explained() + ")").c_str());
   std::printf(
       "sizes as TileScope names them, C (M×N) = A (M×K) · B (K×N); the file's own header names the inner "
       "dimension N (M×N · N×K)\n");

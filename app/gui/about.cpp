@@ -11,7 +11,7 @@ namespace {
 
 std::string OrNone(const std::string& value, const kernels::GpuStatus& gpu) {
   if (!value.empty()) return value;
-  return "none (" + gpu.reason + ")";
+  return "none (" + gpu.Explained() + ")";
 }
 
 }  // namespace
@@ -27,7 +27,7 @@ std::vector<AboutLine> CollectAboutLines(const Window& window) {
       {"OpenGL version", window.GlVersion()},
       {"CUDA runtime", OrNone(gpu.runtime_version, gpu)},
       {"CUDA driver", OrNone(gpu.driver_version, gpu)},
-      {"GPU", gpu.available ? gpu.device.name : "none (" + gpu.reason + ")"},
+      {"GPU", gpu.available ? gpu.device.name : "none (" + gpu.Explained() + ")"},
   };
 }
 

@@ -214,9 +214,15 @@ def test_stop_edits_and_live_page(binary):
     state = run.state()
     check(status == 0 and state["page"] == "live", "its last stop ends on the Live GPU page")
     if not state["live"]["device"].get("available"):
-        check(state["live"]["loaded_from"].endswith("assets/results/h100-bench.json") and
-              "shipped" in state["live"]["message"],
-              "without a GPU it shows the shipped H100 run and says so: %s" % state["live"]["message"])
+        live = state["live"]
+        check(live["loaded_from"].endswith("assets/results/h100-bench.json") and "shipped" in live["message"],
+              "without a GPU it shows the shipped H100 run and says so: %s" % live["message"])
+        # What the room reads names no folder of this machine: the build's or the install's.
+        shown = [live["message"], live["provenance"], live["device"]["reason"]]
+        check(not any(os.path.dirname(live["loaded_from"]) in line or "/libtilescope_gpu" in line for line in shown),
+              "the messages on screen name no path of this machine: %s" % shown)
+        check(live["provenance"].startswith("loaded from assets/results/h100-bench.json, measured on "),
+              "the provenance names the shipped file by its place in the assets: %s" % live["provenance"])
 
 
 def test_quote_waits_for_the_reveal(binary):

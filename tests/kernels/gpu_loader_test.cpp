@@ -11,12 +11,15 @@
 namespace kernels {
 namespace {
 
+// The reason is what a student reads in the window: no path. Where it looked is the detail,
+// which the command line and About add.
 TEST(GpuLoader, MissingModuleSaysWhereItLooked) {
   const std::string path = ::testing::TempDir() + "nowhere/libtilescope_gpu.so";
   const GpuStatus status = ProbeGpuModuleAt(path);
   EXPECT_FALSE(status.available);
-  EXPECT_NE(status.reason.find(path), std::string::npos) << status.reason;
-  EXPECT_NE(status.reason.find("no CUDA support"), std::string::npos) << status.reason;
+  EXPECT_EQ(status.reason, "this build of TileScope has no CUDA support");
+  EXPECT_EQ(status.detail, "no GPU runner module at " + path);
+  EXPECT_EQ(status.Explained(), status.reason + " (no GPU runner module at " + path + ")");
 }
 
 TEST(GpuLoader, BrokenModuleReportsTheLoadersError) {
@@ -24,9 +27,11 @@ TEST(GpuLoader, BrokenModuleReportsTheLoadersError) {
   std::ofstream(path) << "not an ELF file\n";
   const GpuStatus status = ProbeGpuModuleAt(path);
   EXPECT_FALSE(status.available);
-  EXPECT_NE(status.reason.find("cannot load the GPU runner module"), std::string::npos) << status.reason;
+  EXPECT_NE(status.reason.find("the CUDA runtime is not installed"), std::string::npos) << status.reason;
+  EXPECT_EQ(status.reason.find('/'), std::string::npos) << "no path in the words for the window: " << status.reason;
+  EXPECT_NE(status.detail.find("cannot load the GPU runner module"), std::string::npos) << status.detail;
   // dlerror's own text names the file.
-  EXPECT_NE(status.reason.find("libtilescope_gpu_broken.so"), std::string::npos) << status.reason;
+  EXPECT_NE(status.detail.find("libtilescope_gpu_broken.so"), std::string::npos) << status.detail;
   std::string error;
   EXPECT_EQ(LoadGpuModule(path, error), nullptr);
   EXPECT_FALSE(error.empty());
