@@ -540,6 +540,7 @@ void LessonPage::DumpState(nlohmann::json& state) const {
   lesson["play_speed"] = play_.steps_per_second;
   const sim::Snapshot snapshot = simulation_->snapshot();
   state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot), source_side_by_side_);
+  state["kernel_source"].update(kernel_source_.DescribeTourLines(snapshot));
   state["hazards"] = HazardsPanel::Describe(snapshot);
   state["occupancy"] = OccupancyPanel::Describe(occupancy_.View());
   state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(config, simulation_->geometry())},

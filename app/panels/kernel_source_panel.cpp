@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
@@ -79,6 +80,47 @@ void SetupColumns(ImGuiTableColumnFlags code, float code_width = 0.0f) {
   ImGui::TableSetupColumn("code", code, code_width);
 }
 
+// The lines of a presentation excerpt, by their heights (1-based; [0] unused): each of `must`
+// that fits, in order (the first always); if they all fit, then the lines that close the gaps
+// between them, then a line after and a line before, while the room holds them. A gap left
+// between two shown lines costs a row of its own. Where `must` does not fit, nothing else takes
+// its room.
+std::set<int> ExcerptLines(const std::vector<float>& heights, const std::vector<int>& must, float room, float gap_row) {
+  const int count = static_cast<int>(heights.size()) - 1;
+  std::set<int> shown;
+  const auto cost = [&](const std::set<int>& lines) {
+    float total = 0.0f;
+    int previous = 0;
+    for (int line : lines) {
+      total += heights[static_cast<std::size_t>(line)] + (previous > 0 && line != previous + 1 ? gap_row : 0.0f);
+      previous = line;
+    }
+    return total;
+  };
+  const auto add = [&](int line) {
+    if (line < 1 || line > count || shown.count(line) > 0) return false;
+    std::set<int> with = shown;
+    with.insert(line);
+    if (!shown.empty() && cost(with) > room) return false;
+    shown = std::move(with);
+    return true;
+  };
+  bool all = true;
+  for (int line : must) all = add(line) && all;
+  for (bool grew = all; grew;) {
+    grew = false;
+    const std::vector<int> now(shown.begin(), shown.end());
+    for (std::size_t i = 0; i + 1 < now.size(); ++i) {
+      if (now[i + 1] != now[i] + 1) grew = add(now[i] + 1) || grew;
+    }
+    if (grew) continue;
+    const bool after = add(*shown.rbegin() + 1);
+    const bool before = add(*shown.begin() - 1);
+    grew = after || before;
+  }
+  return shown;
+}
+
 }  // namespace
 
 struct KernelSourcePanel::LineMarks {
@@ -86,8 +128,27 @@ struct KernelSourcePanel::LineMarks {
   std::set<int> just_ran;      // lines the last step ran
   std::map<int, int> waiting;  // line → threads that run it next
   std::string focus;           // "thread (1,0) of block (0,1) (warp 0)"
-  int scroll_to = 0;           // the followed thread's line
+  int scroll_to = 0;           // the followed thread's line, or the tour's first starred one
 };
+
+std::set<int> KernelSourcePanel::TourLineNumbers(sim::KernelKind kernel) const {
+  const sim::KernelSource& source = sim::SourceFor(kernel);
+  std::set<int> lines;
+  for (const sim::Op op : tour_lines) {
+    const std::size_t index = static_cast<std::size_t>(op);
+    if (index < source.op_lines.size() && source.op_lines[index] > 0) lines.insert(source.op_lines[index]);
+  }
+  return lines;
+}
+
+nlohmann::json KernelSourcePanel::DescribeTourLines(const sim::Snapshot& snapshot) const {
+  const std::set<int> starred = TourLineNumbers(snapshot.config().kernel);
+  std::vector<int> starred_in_view;
+  for (int line : lines_in_view_) {
+    if (starred.count(line) > 0) starred_in_view.push_back(line);
+  }
+  return {{"tour_lines", starred}, {"tour_lines_in_view", starred_in_view}, {"lines_in_view", lines_in_view_}};
+}
 
 bool KernelSourcePanel::HasPythonTwin(const sim::Snapshot& snapshot) {
   return snapshot.config().kernel == sim::KernelKind::kTiled && sim::TiledNumbaTwins().error.empty();
@@ -99,7 +160,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   if (lines_.empty() || kernel != shown_kernel_) {
     lines_ = SplitLines(sim::StripModelMarkers(sim::SourceFor(kernel).text));
     shown_kernel_ = kernel;
-    scrolled_to_ = -1;
+    scrolled_for_ = {};
   }
   if (python_lines_.empty()) python_lines_ = SplitLines(std::string(sim::TiledNumbaTwins().text));
   LineMarks marks;
@@ -117,6 +178,11 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   marks.focus = FocusName(snapshot, threads);
   // Done threads run nothing: keep the kernel's first instruction in view, not the header comment.
   marks.scroll_to = marks.focus_next.empty() ? sim::LineOf(kernel, sim::Op::kLoadA) : *marks.focus_next.begin();
+  // A tour's stop points at its lines: they are what the stop is about, so they come into view
+  // when the followed thread stands elsewhere.
+  const std::set<int> starred = TourLineNumbers(kernel);
+  if (!starred.empty() && starred.count(marks.scroll_to) == 0) marks.scroll_to = *starred.begin();
+  lines_in_view_.clear();
 
   const std::string file(sim::SourceFor(kernel).file_name);
   gui::TextWrapped("%s \u2014 following %s%s", file.c_str(), marks.focus.c_str(),
@@ -186,13 +252,14 @@ void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot
     ImGui::TableSetupColumn("python line", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("python", ImGuiTableColumnFlags_WidthFixed);
   }
-  const bool follow = marks.scroll_to != scrolled_to_;
+  const ScrollFor wanted{marks.scroll_to, tour_lines, ImGui::GetWindowHeight()};
+  const bool follow = !(wanted == scrolled_for_);
   for (int line = 1; line <= static_cast<int>(lines_.size()); ++line) {
     DrawLine(frame, snapshot, marks, line, false);
     if (python) DrawPythonTwin(frame, line);
     if (follow && line == marks.scroll_to) {
       ImGui::SetScrollHereY(0.4f);
-      scrolled_to_ = line;
+      scrolled_for_ = wanted;
     }
   }
   gui::EndTable();
@@ -222,21 +289,29 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
                             std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
     return std::max(code, has_switch ? ImGui::GetFrameHeight() : ImGui::GetTextLineHeight()) + 2.0f * style.CellPadding.y;
   };
-  // Grow the excerpt from the followed line, a line after then a line before, while it fits.
   const int count = static_cast<int>(lines_.size());
-  int first = std::clamp(marks.scroll_to, 1, count);
-  int last = first;
-  float used = height(first);
-  const float room = ImGui::GetContentRegionAvail().y;
-  for (bool grew = true; grew;) {
-    grew = false;
-    if (last < count && used + height(last + 1) <= room) used += height(++last), grew = true;
-    if (first > 1 && used + height(first - 1) <= room) used += height(--first), grew = true;
-  }
+  std::vector<float> heights(static_cast<std::size_t>(count) + 1, 0.0f);
+  for (int line = 1; line <= count; ++line) heights[static_cast<std::size_t>(line)] = height(line);
+  // A tour's starred lines are what its stop is about: they come first, whatever lies between.
+  const std::set<int> starred = TourLineNumbers(snapshot.config().kernel);
+  std::vector<int> must(starred.begin(), starred.end());
+  if (must.empty()) must.push_back(std::clamp(marks.scroll_to, 1, count));
+  const float gap_row = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+  const std::set<int> shown = ExcerptLines(heights, must, ImGui::GetContentRegionAvail().y, gap_row);
   ImGui::PopFont();
   if (!gui::BeginTable("##excerpt", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   SetupColumns(ImGuiTableColumnFlags_WidthStretch);
-  for (int line = first; line <= last; ++line) DrawLine(frame, snapshot, marks, line, true);
+  int previous = 0;
+  for (int line : shown) {
+    if (previous > 0 && line != previous + 1) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TableNextColumn();
+      gui::TextDisabled("\u22EE");  // lines left out between two the excerpt shows
+    }
+    DrawLine(frame, snapshot, marks, line, true);
+    previous = line;
+  }
   gui::EndTable();
 }
 
@@ -260,15 +335,14 @@ void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
   ImGui::TableNextColumn();
   if (is_barrier || is_guard) DrawSwitch(frame, snapshot, line);
   ImGui::TableNextColumn();
-  const bool tour_line = std::any_of(tour_lines.begin(), tour_lines.end(), [&](sim::Op op) {
-    return static_cast<std::size_t>(op) < source.op_lines.size() && source.op_lines[static_cast<std::size_t>(op)] == line;
-  });
+  const bool tour_line = TourLineNumbers(snapshot.config().kernel).count(line) > 0;
   if (tour_line) {
     gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kReddishPurple), "\u2605%d", line);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The tour's stop points at this line");
   } else {
     gui::TextDisabled("%3d", line);
   }
+  if (ImGui::IsItemVisible()) lines_in_view_.push_back(line);
   ImGui::TableNextColumn();
   const auto waiting = marks.waiting.find(line);
   gui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ", marks.just_ran.count(line) ? kGlyphJustRan : " ",

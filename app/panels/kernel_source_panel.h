@@ -6,6 +6,7 @@
 // transcription stands beside 02_tiled.cu, each statement on its twin's row (sim/numba_source.h).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ struct KernelSourcePanel {
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked, bool side_by_side);
   // What the panel marks, for --dump-state.
   static nlohmann::json Describe(const sim::Snapshot& snapshot, const sim::Thread* picked, bool side_by_side);
+  // The tour's starred lines, those of them the last frame showed (scrolled into view), and
+  // every line it showed.
+  nlohmann::json DescribeTourLines(const sim::Snapshot& snapshot) const;
   // Whether the lesson's kernel has a Numba twin to show beside it (02_tiled.cu has).
   static bool HasPythonTwin(const sim::Snapshot& snapshot);
 
@@ -34,11 +38,24 @@ struct KernelSourcePanel {
   void DrawExcerpt(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks);
   void DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, int line, bool wrap);
   void DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line);
+  // The line numbers of tour_lines in `kernel`'s source.
+  std::set<int> TourLineNumbers(sim::KernelKind kernel) const;
 
   sim::KernelKind shown_kernel_ = sim::KernelKind::kTiled;
   std::vector<std::string> lines_;  // the source without its `// model:` markers
   std::vector<std::string> python_lines_;  // the Numba transcription
-  int scrolled_to_ = -1;            // the focus line last scrolled into view
+  // What the view last scrolled for: a new focus line, a new stop's stars or a panel of
+  // another height (a stop lays the panels out anew) each scroll it again.
+  struct ScrollFor {
+    int line = -1;
+    std::vector<sim::Op> tour_lines;
+    float height = 0.0f;
+    bool operator==(const ScrollFor& o) const {
+      return line == o.line && tour_lines == o.tour_lines && height == o.height;
+    }
+  };
+  ScrollFor scrolled_for_;
+  std::vector<int> lines_in_view_;  // the source lines the last frame drew in view
 };
 
 }  // namespace gui

@@ -160,6 +160,39 @@ def test_focus(binary):
         check(not clipped, "%s: no text cut off %s" % (label, clipped))
 
 
+def test_starred_lines_in_view(binary):
+    """Each stop that points at source lines shows them: walked stop by stop (N, questions off),
+    as a student goes, the Kernel source scrolls its starred lines into view even where the
+    followed thread stands elsewhere or two stops share a step but not a layout; in presentation
+    its excerpt gives the starred lines the room first."""
+    stops = tour()
+    for mode in ([], ["presentation"]):
+        run = Run(binary, tour=True)
+        script, dumps = ["guide-lecturer"] + mode, {}
+        for i, stop in enumerate(stops):
+            if i > 0:
+                script.append("guide-next")
+            if stop.get("lines") and "kernel_source" in stop.get("panels", []):
+                dumps[i] = os.path.join(run.dir, "stop%d.json" % (i + 1))
+                script += ["wait 5", "dump-state " + dumps[i], "wait 1"]
+        status, _ = run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions", "; ".join(script))
+        check(status == 0 and len(dumps) >= 3, "the walk runs (%d stops point at lines)" % len(dumps))
+        for i, path in sorted(dumps.items()):
+            with open(path) as f:
+                source = json.load(f)["kernel_source"]
+            label = "stop %d%s" % (i + 1, " in presentation" if mode else "")
+            check(len(source["tour_lines"]) == len(stops[i]["lines"]),
+                  "%s stars its %d lines: %s" % (label, len(stops[i]["lines"]), source["tour_lines"]))
+            starred, seen = set(source["tour_lines"]), set(source["lines_in_view"])
+            if mode:
+                # A room cannot scroll: the excerpt shows every starred line it has room for, and
+                # where it has not room for them all, nothing but starred lines.
+                check(seen & starred and (starred <= seen or seen <= starred),
+                      "%s shows starred lines only, as many as fit: %s of %s" % (label, sorted(seen), sorted(starred)))
+            else:
+                check(starred <= seen, "%s shows its starred lines %s (in view: %s)" % (label, sorted(starred), sorted(seen)))
+
+
 def test_open_at_stop(binary):
     stops = tour()
     run = Run(binary, tour=True)
