@@ -319,7 +319,9 @@ FrameContext Application::MakeFrameContext() {
   const ImVec2 area_max(viewport->Pos.x + viewport->Size.x, viewport->Pos.y + viewport->Size.y - status_bar);
   ResetLayoutOnResize(ImVec2(area_max.x - area_min.x, area_max.y - area_min.y));
   last_area_min_ = area_min;
-  return FrameContext{fonts_, queue_, notifications_, area_min, area_max, presentation_, reset_layout_,
+  // Any frame may be the last of a run that dumps its state on exit.
+  const bool dumping = !pending_dump_.empty() || !options_.dump_state.empty();
+  return FrameContext{fonts_, queue_, notifications_, area_min, area_max, presentation_, reset_layout_, dumping,
                       &region_screenshots_};
 }
 

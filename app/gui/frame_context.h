@@ -27,6 +27,9 @@ struct FrameContext {
   ImVec2 area_max;
   bool presentation = false;  // High-contrast theme and large fonts are on.
   bool reset_layout = false;  // Place panels at their default spots this frame.
+  // A state dump may follow this frame (one is pending, or the run dumps on exit): panels keep
+  // the text they show for it.
+  bool dumping = false;
   // Regions to crop from this very frame's framebuffer after it is rendered, so the file holds
   // exactly what was drawn (a general hook; the live panel's plot export is its first user).
   std::vector<RegionScreenshot>* region_screenshots = nullptr;

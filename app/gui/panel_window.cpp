@@ -28,7 +28,7 @@ void PanelTable::Draw(const FrameContext& frame) {
       }
       ImGui::SetWindowFontScale(row.presentation_fit);
       {
-        const TextRecordScope recording(row.text, frame.presentation);
+        const TextRecordScope recording(row.text, frame.presentation, frame.dumping);
         row.draw(frame);
       }
       const bool cut = frame.presentation && row.text.clipped > 0;

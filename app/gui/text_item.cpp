@@ -37,6 +37,9 @@ void Record(ImVec2 min, ImVec2 max, ImVec2 clip_min, ImVec2 clip_max, const char
   // In the normal view a panel scrolls down; text scrolled out of view is not judged sideways
   // (ImGui may not clip it to the columns of a table row it skips).
   const bool out_of_view = max.y <= clip_min.y || min.y >= clip_max.y;
+  if (recording.count->kept_shown && !out_of_view && max.x > clip_min.x && min.x < clip_max.x) {
+    recording.count->shown.emplace_back(text, text_end ? text_end : text + std::char_traits<char>::length(text));
+  }
   const bool clipped = recording.presentation
                            ? cut_sideways || cut_vertically
                            : !out_of_view && cut_sideways && !recording.ScrollsSideways();
@@ -67,11 +70,14 @@ std::string Format(const char* format, va_list args) {
 }  // namespace
 
 nlohmann::json TextCount::ToJson() const {
-  return {{"text_items", items}, {"clipped_text", clipped}, {"clipped_examples", clipped_examples}};
+  nlohmann::json out{{"text_items", items}, {"clipped_text", clipped}, {"clipped_examples", clipped_examples}};
+  if (kept_shown) out["shown_text"] = shown;
+  return out;
 }
 
-TextRecordScope::TextRecordScope(TextCount& count, bool presentation) {
+TextRecordScope::TextRecordScope(TextCount& count, bool presentation, bool keep_shown) {
   count = TextCount{};
+  count.kept_shown = keep_shown;
   Current() = Recording{&count, presentation, {}};
 }
 

@@ -26,15 +26,20 @@ struct TextCount {
   int items = 0;
   int clipped = 0;
   std::vector<std::string> clipped_examples;  // the first few, so a failing test names them
+  // Every text drawn at least partly in view, in order, when the scope keeps them (a frame whose
+  // state is dumped): what a reader of the panel can see, for tests that ask what it says.
+  std::vector<std::string> shown;
+  bool kept_shown = false;
 
   nlohmann::json ToJson() const;
 };
 
-// Text drawn while one is alive counts towards `count` (reset when the scope opens).
-// PanelTable opens one around each panel's contents; scopes do not nest.
+// Text drawn while one is alive counts towards `count` (reset when the scope opens), and with
+// `keep_shown` is kept as well. PanelTable opens one around each panel's contents; scopes do
+// not nest.
 class TextRecordScope {
  public:
-  TextRecordScope(TextCount& count, bool presentation);
+  TextRecordScope(TextCount& count, bool presentation, bool keep_shown = false);
   ~TextRecordScope();
   TextRecordScope(const TextRecordScope&) = delete;
   TextRecordScope& operator=(const TextRecordScope&) = delete;

@@ -1,7 +1,10 @@
 """Every stop of every shipped tour is readable: for each lesson in assets/lessons/ with a
 "tour", at 1920x1080 and 1366x768, normal and presentation, each stop's panels (and the Live
 GPU page where a stop ends there) draw no text that is cut off (--dump-state's clipped_text,
-the text recorder's count) and no panel overlaps another. One launch per lesson and window
+the text recorder's count) and no panel overlaps another; and at a question's stop, before the
+reveal, no panel but the Guide states the answer where it would say it (the text recorder's
+shown_text against the model's answer from the reveal: Controls' "phase 1 of 2", a Hazards
+tally, a Counters row, an Occupancy figure, the Matrices' count of wrong elements). One launch per lesson and window
 size walks the stops with guide-stop, each in both modes, and a question's stop both as asked
 and as revealed after a placeholder answer, writing a state dump at each.
 
@@ -113,6 +116,91 @@ def problems(state, mode, stop):
     return found
 
 
+# Lesson fields: a query argument naming one asks about the lesson so edited, not the one on
+# screen (shared.read's tile=As names a tile, not the lesson's TILE).
+LESSON_FIELDS = {"m", "n", "k", "tile", "tm", "tn", "tk", "kernel", "barrier1", "barrier2", "guard", "tiles",
+                 "scheduler", "seed", "fill_a", "fill_b", "bs_layout"}
+
+# How the panels state a query's value, {v} standing for it: Controls' "phase 1 of 2", Hazards'
+# "4 hazards: 0 RAW, 4 WAR", Counters' "Tiling reads 2.00× fewer (64 vs 128)", Occupancy's
+# "512 B shared", Matrices' "✗ 12 of 16 elements wrong". A value drawn bare in a cell (a C
+# element, a partial sum) cannot be told from the other cells and is left out.
+STATED = {
+    "phases": [r"\bphase \d+ of {v}\b"],
+    "hazards": [r"^{v} hazards?:"],
+    "hazard.kinds": [r"\b[1-9]\d* {v}\b", r"\b{v} (warning|error)\b"],
+    "reads.saving": [r"\b{v}(\.\d+)?× fewer"],
+    "reads.tiled": [r"\({v} vs \d+\)"],
+    "reads": [r"\({v} vs \d+\)"],
+    "reads.naive": [r"\(\d+ vs {v}\)"],
+    "reads.per_element": [r"\bthis kernel {v}\b"],
+    "reads.tiled.per_element": [r"\bthis kernel {v}\b"],
+    "shared.bytes": [r"\b{v} B shared\b"],
+    "threads.per_block": [r"\b{v} threads ·"],
+    "warps.per_block": [r"· {v} warps\b"],
+    "bank.ways": [r"\b{v}-way\b"],
+    "c.wrong.count": [r"\b{v} of \d+ elements wrong"],
+}
+# Table rows: the label a panel draws, then the figures of its row.
+ROW_LABELS = {"reads": "global reads", "reads.a": "global reads of A", "reads.b": "global reads of B",
+              "sectors": "32-byte sectors", "bank.conflicts": "bank conflicts", "shared.reads": "shared reads"}
+GPU_LABELS = {"t4": "T4", "a100": "A100", "rtx4090": "RTX 4090", "h100": "H100"}
+
+
+def asks_about_the_screen(query):
+    """Whether a question's query asks about the lesson on screen (no lesson field among its
+    arguments): only then can a panel of the stop state its answer."""
+    for word in query.split()[1:]:
+        key, _, value = word.partition("=")
+        if key in LESSON_FIELDS and not (key == "tile" and value in ("As", "Bs")):
+            return False
+    return True
+
+
+def answer_words(question, revealed):
+    """The model's answer as panels would word it: a choice's value, else the reveal's text."""
+    right = revealed["answer"]["right"]
+    if question["kind"] == "choice":
+        for choice in question["choices"]:
+            if right == choice["text"] or right.startswith(choice["text"]):
+                return [str(choice["value"])]
+    if question["query"].split()[0] == "hazard.kinds":
+        return right.split(" and ")
+    return [right.replace("\u00d7", "")]
+
+
+def statements(question, revealed, state):
+    """Where a panel other than the Guide states the question's answer before the reveal:
+    [(panel, text)]. The Guide's own words are the CPU test's (Tour.NoQuestionStopShows...)."""
+    query = question["query"]
+    if not asks_about_the_screen(query):
+        return []
+    name = query.split()[0]
+    arguments = dict(word.partition("=")[::2] for word in query.split()[1:])
+    found = []
+    for panel, p in visible(state).items():
+        if panel == "guide":
+            continue
+        shown = p.get("shown_text", [])
+        for value in answer_words(question, revealed):
+            for pattern in STATED.get(name, []):
+                regex = re.compile(pattern.format(v=re.escape(value)))
+                found += [(panel, text) for text in shown if regex.search(text)]
+            label = ROW_LABELS.get(name) or (GPU_LABELS.get(arguments.get("gpu", "h100"))
+                                             if name == "occupancy.blocks_per_sm" else None)
+            found += [(panel, " ".join(shown[i:i + 2])) for i, text in enumerate(shown[:-1])
+                      if label and text.strip() == label and value in [t.strip() for t in shown[i + 1:i + 4]]]
+        if name == "c.outcome":  # the Matrices' count of wrong elements, once C is final for "right"
+            said = answer_words(question, revealed)[0]
+            finished = any("0 partial, 0 not started" in text for text in shown)
+            for text in shown:
+                wrong = re.search(r"\b[1-9]\d* of \d+ elements wrong", text)
+                right = finished and re.search(r"(?<!\d)0 of \d+ elements wrong", text)
+                if (said == "wrong" and wrong) or (said == "right" and right):
+                    found.append((panel, text))
+    return found
+
+
 def clipped_count(state):
     return sum(p["clipped_text"] for p in visible(state).values())
 
@@ -136,17 +224,26 @@ def main():
     for lesson, stops in tours():
         if only and lesson not in only:
             continue
+        with open(os.path.join(LESSONS, lesson + ".json")) as f:
+            questions = {i + 1: stop.get("question") for i, stop in enumerate(json.load(f)["tour"])}
         for width, height in SIZES:
-            for shown, mode, stop, state in walk(binary, lesson, width, height):
+            walked = walk(binary, lesson, width, height)
+            revealed = {(mode, stop): state["guide"] for shown, mode, stop, state in walked if shown == "revealed"}
+            for shown, mode, stop, state in walked:
                 label = "%s stop %d of %d (%s), %s, %dx%d" % (lesson, stop, stops, shown, mode, width, height)
                 if report:
                     smallest = min(p.get("font_scale", 1.0) for p in visible(state).values())
                     print("clipped %3d  font scale %.2f  %s" % (clipped_count(state), smallest, label))
                 found = problems(state, mode, stop)
+                if shown == "asked":
+                    given = statements(questions[stop], revealed[(mode, stop)], state)
+                    if given:
+                        found.append("a panel states the answer before the reveal: %s" % given[:3])
                 if found:
                     failures.append(label + ": " + "; ".join(found))
                 else:
-                    print("ok: " + label + ": nothing cut off, no overlaps")
+                    print("ok: " + label + ": nothing cut off, no overlaps" +
+                          (", no panel states the answer" if shown == "asked" else ""))
     if failures:
         fail("%d stop screens are not readable:\n  %s" % (len(failures), "\n  ".join(failures)))
     print("PASS")
