@@ -285,10 +285,11 @@ std::optional<QueryValue> CValue(Asked& q) {
 }
 
 // C[row][col]'s products up to a phase, grouped by phase: "(1·1 + 2·5) + (3·9 + 4·13)", and the
-// sum after them. c.sum needs the phase; c.expression takes every phase unless told.
+// partial sum after each group. c.sum and c.phase_sum need the phase; c.expression takes every
+// phase unless told.
 struct Products {
   std::vector<std::string> groups;
-  float sum = 0.0f;
+  std::vector<float> sums;  // one per group: the thread's sum after that phase's last product
 };
 std::optional<Products> ProductsOf(Asked& q, std::optional<int> default_phase) {
   const std::optional<int> row = q.args.Index("row", std::nullopt, q.g.m);
@@ -306,11 +307,12 @@ std::optional<Products> ProductsOf(Asked& q, std::optional<int> default_phase) {
     const std::string term = FormatNumber(e.operand_a) + "\u00b7" + FormatNumber(e.operand_b);
     if (e.phase != group_phase) {
       out.groups.push_back(term);
+      out.sums.push_back(e.value);
     } else {
       out.groups.back() += " + " + term;
+      out.sums.back() = e.value;
     }
     group_phase = e.phase;
-    out.sum = e.value;
   }
   if (out.groups.size() > 1) {
     for (std::string& group : out.groups) group = "(" + group + ")";
@@ -318,16 +320,26 @@ std::optional<Products> ProductsOf(Asked& q, std::optional<int> default_phase) {
   return out;
 }
 
+float SumAfter(const Products& products) { return products.sums.empty() ? 0.0f : products.sums.back(); }
+
 std::optional<QueryValue> CSum(Asked& q) {
   const std::optional<Products> products = ProductsOf(q, std::nullopt);
   if (!products) return std::nullopt;
-  return Number(products->sum);
+  return Number(SumAfter(*products));
+}
+
+// What the last phase's products added: the sum after it less the sum before it.
+std::optional<QueryValue> CPhaseSum(Asked& q) {
+  const std::optional<Products> products = ProductsOf(q, std::nullopt);
+  if (!products) return std::nullopt;
+  const std::size_t groups = products->sums.size();
+  return Number(SumAfter(*products) - (groups > 1 ? products->sums[groups - 2] : 0.0f));
 }
 
 std::optional<QueryValue> CExpression(Asked& q) {
   const std::optional<Products> products = ProductsOf(q, q.g.phases);
   if (!products) return std::nullopt;
-  return Text(Join(products->groups, " + ") + " = " + FormatNumber(products->sum));
+  return Text(Join(products->groups, " + ") + " = " + FormatNumber(SumAfter(*products)));
 }
 
 // The block and phase a tile query names (block (0,0) and phase 1 unless told).
@@ -533,6 +545,9 @@ const std::vector<QuerySpec>& Specs() {
       {{"c.sum", K::kNumber, "row col phase",
         "the partial sum of C[row][col]'s thread after its last product of phase p"},
        CSum},
+      {{"c.phase_sum", K::kNumber, "row col phase",
+        "what phase p's products added to C[row][col]'s partial sum (its sum after phase p less after p-1)"},
+       CPhaseSum},
       {{"c.expression", K::kText, "row col phase",
         "C[row][col]'s products as the run made them, grouped by phase: (1·1 + 2·5) + ... = 90 (phase=p: up to p)"},
        CExpression},

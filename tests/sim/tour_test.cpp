@@ -137,6 +137,8 @@ TEST(Tour, LessonOneAnswersMatchTheClosedForms) {
     if (k < lesson.tile) partial = std::fma(a, b, partial);
   }
   EXPECT_EQ(number("c.sum row=0 col=0 phase=1"), partial);
+  EXPECT_EQ(number("c.phase_sum row=0 col=0 phase=1"), partial);
+  EXPECT_EQ(number("c.phase_sum row=0 col=0 phase=2"), reference[0] - partial);
   std::string error;
   const std::optional<sim::QueryValue> written = model.Evaluate("c.expression row=0 col=0", 0, &error);
   ASSERT_TRUE(written) << error;
@@ -380,6 +382,7 @@ TEST(Tour, AnswersAreParsedCheckedAndRevealed) {
 TEST(Tour, EveryQueryAnswersWithItsKind) {
   const std::map<std::string, std::string> needs{
       {"c.value", "row=1 col=2"},          {"c.sum", "row=1 col=2 phase=2"},
+      {"c.phase_sum", "row=1 col=2 phase=2"},
       {"c.expression", "row=1 col=2"},     {"shared.read", "tx=1 ty=0 k=1"},
       {"access.sectors", "op=load_b"},     {"bank.ways", "access=read_bs"},
       {"occupancy.by", "resource=warps"}};
