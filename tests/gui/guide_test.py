@@ -130,6 +130,22 @@ def test_lesson1_by_keys(binary):
           "and keeps the score and the reveal: %s" % guide["score"])
 
 
+def test_stop_keys_in_both_modes(binary):
+    """The stop keys as a presenter's clicker sends them: PageDown and PageUp, and N and P, by
+    real X key events, in normal and in presentation mode (questions off, so none holds a stop)."""
+    for mode in ([], ["--presentation"]):
+        run = Run(binary, tour=True)
+        # Esc leaves stop 1's answer field, which has the keys on arrival; T turns questions off.
+        events = [key("Escape"), key("t"), key("Next"), key("Next"), key("Prior"), key("n"), key("n"), key("p")]
+        status = run.interact(["--lesson", "default"] + SIZE + mode, events, timeout=240)
+        state = run.state()
+        label = "presentation" if mode else "normal"
+        check(status == 0 and state["presentation"] == bool(mode), "%s mode: the app ran and quit" % label)
+        check(state["guide"]["stop"] == 3,
+              "%s mode: PageDown, PageDown, PageUp, N, N, P went from stop 1 to stop 3: %d"
+              % (label, state["guide"]["stop"]))
+
+
 def test_focus(binary):
     stops = tour()
     index = next(i for i, s in enumerate(stops) if s.get("panels") and s.get("block") and i > 0)

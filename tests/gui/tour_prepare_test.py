@@ -3,6 +3,7 @@ without blocking the window: its tour is prepared on a worker while frames go on
 a window says so with a Cancel, and the lesson changes only once the tour is ready. Cancel — by
 the action and by a real Esc — leaves the lesson on show as it was, and says so."""
 import os
+import re
 
 from guitest import Run, check, run_tests
 
@@ -101,6 +102,18 @@ def test_a_failing_tour_leaves_the_lesson(binary):
           "the tour is refused with the model's reason: %s" % last["message"])
     check(state["guide"]["lesson"] == "default" and "default stays open" in last["message"],
           "and lesson 1 stays open")
+    # A file cut short is refused before any preparation, naming where it broke; the tour stays.
+    truncated = os.path.join(run.dir, "truncated.json")
+    with open(truncated, "w") as f:
+        f.write(json.dumps(doc, indent=2)[:400])
+    status, _ = run.app(*SIZE, "--lesson", "default", "--stop", "2", "--frames", "3",
+                        "--actions", "lesson-open " + truncated)
+    state = run.state()
+    said = [n["text"] for n in state["notifications"] if "truncated.json" in n["text"]]
+    check(status == 1 and said and re.search(r"line \d+, column \d+", said[0]),
+          "a truncated file is refused with its line and column: %s" % said)
+    check(state["guide"]["lesson"] == "default" and state["guide"]["stop"] == 2 and state["lesson"]["m"] == 4,
+          "and lesson 1 stays open at its stop: %s, stop %s" % (state["guide"]["lesson"], state["guide"]["stop"]))
 
 
 if __name__ == "__main__":

@@ -180,6 +180,23 @@ TEST(Tour, PositionsNameTheEventsTheyPromise) {
   EXPECT_EQ(as.at(0, 1).value, simulation.a()[1]);
   EXPECT_EQ(as.at(1, 0).value, simulation.a()[static_cast<std::size_t>(lesson.k)]);
 
+  // Block (1,0)'s first instruction of phase 2: the step runs it, the steps before run none.
+  sim::TourPosition start;
+  start.kind = sim::TourPosition::Kind::kPhaseStart;
+  start.block = {1, 0};
+  start.phase = 2;
+  const std::optional<std::int64_t> started = model.Resolve(start, &error);
+  ASSERT_TRUE(started) << error;
+  sim::Simulation walk(lesson);
+  const auto runs_phase_2 = [](const sim::TraceEvent& e) { return e.thread >= 0 && e.block == 1 && e.phase == 1; };
+  for (std::int64_t s = 1; s < *started; ++s) {
+    walk.Step();
+    ASSERT_FALSE(std::any_of(walk.last_step_events().begin(), walk.last_step_events().end(), runs_phase_2))
+        << "block (1,0) ran phase 2 already at step " << s;
+  }
+  walk.Step();
+  EXPECT_TRUE(std::any_of(walk.last_step_events().begin(), walk.last_step_events().end(), runs_phase_2));
+
   sim::TourPosition hazard;
   hazard.kind = sim::TourPosition::Kind::kFirstHazard;
   EXPECT_FALSE(model.Resolve(hazard, &error));
