@@ -149,7 +149,11 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   const sim::Geometry& g = snapshot.geometry();
   one_partial_warp_ = g.warps_per_block == 1 && g.block_threads < sim::kWarpSize;
   if (one_partial_warp_) {
-    gui::TextWrapped("Each block is %s. %s", sim::WarpsOfBlock(g).c_str(), sim::OneWarpRaceNote(snapshot.config().scheduler));
+    // The race note where there is a race: a barrier off.
+    const sim::LessonConfig& config = snapshot.config();
+    const bool barrier_off = config.barrier1 == sim::SyncKind::kNone || config.barrier2 == sim::SyncKind::kNone;
+    gui::TextWrapped("Each block is %s.%s%s", sim::WarpsOfBlock(g).c_str(), barrier_off ? " " : "",
+                     barrier_off ? sim::OneWarpRaceNote(config.scheduler) : "");
   }
   const sim::Thread& t = snapshot.thread(shown.block, shown.thread);
   if (selection.picked) {
