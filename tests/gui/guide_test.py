@@ -8,6 +8,7 @@ placeholder and reads the model's answer from the reveal."""
 import json
 import os
 import re
+import shlex
 
 from guitest import Run, check, run_tests
 
@@ -218,6 +219,23 @@ def test_open_at_stop(binary):
     check(guide["copied_command"] == "tilescope --lesson default --stop 2",
           "Copy as command gives the command that reopens it: %s" % guide["copied_command"])
     check("copied to the clipboard" in run.state()["status_bar"], "the status bar says so")
+    # A lesson FILE, stepped on from its stop: the copied command reopens that very view.
+    run = Run(binary, tour=True)
+    lesson = os.path.join(run.dir, "my lesson.json")
+    with open(os.path.join(LESSONS, "default.json")) as f, open(lesson, "w") as out:
+        out.write(f.read())
+    status, _ = run.app(*SIZE, "--lesson", lesson, "--stop", "2", "--frames", "3", "--actions", "step; step; copy-command")
+    state = run.state()
+    command = state["guide"]["copied_command"]
+    words = shlex.split(command)
+    check(status == 0 and words[:3] == ["tilescope", "--lesson", lesson] and words[3:5] == ["--stop", "2"] and
+          words[5:6] == ["--step"], "a lesson file at stop 2, two steps on, copies as %r" % command)
+    again = Run(binary, tour=True)
+    status, _ = again.app(*SIZE, *words[1:], "--frames", "3")
+    reopened = again.state()
+    check(status == 0 and reopened["guide"]["stop"] == 2 and reopened["lesson"]["step"] == state["lesson"]["step"],
+          "the command reopens stop 2 at step %d: stop %d, step %d" % (state["lesson"]["step"],
+                                                                       reopened["guide"]["stop"], reopened["lesson"]["step"]))
     for bad, says in (("0", "too small"), ("-1", "too small"), ("two", "not a whole number"),
                       (str(len(stops) + 1), "past the end")):
         run = Run(binary, tour=True)
