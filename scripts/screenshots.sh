@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the README's screenshots under docs/screenshots/ with the app's own
-# --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder:
+# --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder, after
+# 40 frames (a tour's stop lays its panels out, and a presentation panel shrinks text that does
+# not fit, over the frames after it opens):
 #   window.png        what README's first command opens: lesson 1 (default) at its tour's first stop
-#   tour-*            lesson 1's tour at a key stop (naive against tiled reads, beside the seed's
+#   tour-stop9-*      lesson 1's tour at a key stop (naive against tiled reads, beside the seed's
 #                     claim), its question answered wrong with the seed's figure so the reveal
 #                     shows; normal and presentation, at 1920x1080 and 1366x768
 #   tour-LESSON-stopN-1366x768
@@ -20,6 +22,8 @@
 #   race-lab-1366x768 the same in presentation mode on a 1366x768 laptop or projector
 #   live-loaded       the live GPU panel on a machine without a GPU, showing the H100 run
 #                     saved in docs/screenshots/live-h100.json
+#   live-ladder-h100-saved, live-roofline-h100-saved
+#                     the ladder and roofline views of the saved H100 ladder sweep at 4096
 # The H100 screenshots (live-h100, race-lab-h100, about-h100) come from
 # scripts/device-screenshots.sh on a GPU machine.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build)
@@ -35,7 +39,7 @@ shoot() {  # NAME [ARGS...]
   local name=$1; shift
   local log
   if ! log=$(XDG_CONFIG_HOME=$config xvfb-run -a -s "-screen 0 1920x1080x24" \
-      "$app" --width "${WIDTH:-1920}" --height "${HEIGHT:-1080}" --frames 10 --screenshot "$out/$name.png" "$@" 2>&1); then
+      "$app" --width "${WIDTH:-1920}" --height "${HEIGHT:-1080}" --frames 40 --screenshot "$out/$name.png" "$@" 2>&1); then
     echo "$log" >&2
     exit 1
   fi
@@ -45,18 +49,18 @@ shoot() {  # NAME [ARGS...]
 }
 
 shoot window --lesson default
-# Lesson 1's tour at its stop 8 (--stop opens there; the questions before it do not hold it back).
+# Lesson 1's tour at its stop 9 (--stop opens there; the questions before it do not hold it back).
 answer="guide-answer 3"  # the seed's 8×
 for size in 1920x1080 1366x768; do
-  WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop8-$size" --lesson default --stop 8 --actions "$answer"
-  WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop8-presentation-$size" --lesson default --stop 8 --presentation \
+  WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop9-$size" --lesson default --stop 9 --actions "$answer"
+  WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop9-presentation-$size" --lesson default --stop 9 --presentation \
     --actions "$answer"
 done
 # A key stop of each other lesson at 1366x768, the laptop size (--stop opens there). A choice
 # whose list holds a seed's figure is answered with it, so the reveal shows the claim against
 # the model's count; a number question is left open, as a student meets it.
-WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop6-1366x768 --lesson two_barriers --stop 6
-WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop6-presentation-1366x768 --lesson two_barriers --stop 6 --presentation
+WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-1366x768 --lesson two_barriers --stop 5
+WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-presentation-1366x768 --lesson two_barriers --stop 5 --presentation
 WIDTH=1366 HEIGHT=768 shoot tour-edges-stop4-1366x768 --lesson edges --stop 4
 WIDTH=1366 HEIGHT=768 shoot tour-tile_size-stop2-1366x768 --lesson tile_size --stop 2 --actions "guide-answer 1"
 WIDTH=1366 HEIGHT=768 shoot tour-rect_tiles-stop2-1366x768 --lesson rect_tiles --stop 2
@@ -76,3 +80,7 @@ race="guide-leave; lesson-set barrier1=off scheduler=race; run-to-end"
 shoot race-lab --lesson default --actions "$race"
 WIDTH=1366 HEIGHT=768 shoot race-lab-1366x768 --lesson default --presentation --actions "$race"
 shoot live-loaded --actions "page-live; live-load $out/live-h100.json"
+# The saved ladder sweep, named by its path in the repository (the File field shows it as given).
+ladder=docs/results/h100-ladder-12-2026-11-25.json
+shoot live-ladder-h100-saved --actions "page-live; live-load $ladder; live-view ladder; live-ladder-size 4096"
+shoot live-roofline-h100-saved --actions "page-live; live-load $ladder; live-view roofline; live-ladder-size 4096"
