@@ -87,6 +87,32 @@ std::optional<std::string> ParseRaceGrid(std::istream& in, RaceGrid& grid) {
   return std::nullopt;
 }
 
+std::optional<std::string> ParseRaceCellNames(const std::string& text, std::vector<RaceCellName>& names) {
+  std::vector<RaceCellName> parsed;
+  std::istringstream entries(text);
+  std::string entry;
+  while (std::getline(entries, entry, ',')) {
+    const std::size_t at = entry.find('@');
+    if (at == std::string::npos) return "cell '" + entry + "' is not KERNEL@SIZE (e.g. tiled8_nosync12@256)";
+    RaceCellName name;
+    name.kernel = entry.substr(0, at);
+    name.text = entry;
+    if (FindKernel(name.kernel) == nullptr) return "cell '" + entry + "': no kernel named '" + name.kernel + "'";
+    std::vector<Shape> shapes;
+    if (auto error = ParseShapes(entry.substr(at + 1), shapes)) return "cell '" + entry + "': " + *error;
+    if (shapes.size() != 1) return "cell '" + entry + "': one size, not a range";
+    name.shape = shapes[0];
+    parsed.push_back(std::move(name));
+  }
+  if (parsed.empty()) return std::string("no cells named (KERNEL@SIZE,...)");
+  names = std::move(parsed);
+  return std::nullopt;
+}
+
+bool Names(const RaceCellName& name, const RaceGridCell& cell) {
+  return name.kernel == cell.kernel->name && name.shape == cell.shape;
+}
+
 bool IsCalibrated(const Shape& shape) {
   return shape.m * shape.n <= sim::kCalibratedMaxElements && shape.k <= sim::kCalibratedMaxK;
 }

@@ -1,10 +1,10 @@
 // race_calibration — the model's realistic scheduler against the H100 race grid.
 //
-//   race_calibration GRID [--seeds N] [--max-size S] [--jobs J] [--check]
+//   race_calibration GRID [--seeds N] [--max-size S] [--cells KERNEL@SIZE,...] [--jobs J] [--check]
 //
 // Reads a `tilescope bench --race` printout (docs/results/h100-race-grid-*.txt), runs every
-// lesson-sized cell (M·N at most 256²; --max-size S keeps those with M, N and K at most S)
-// on the model with scheduler seeds 1..N (6) on the runner's seeded A and B, and prints the
+// lesson-sized cell (M·N at most 256²; --max-size S keeps those with M, N and K at most S;
+// --cells keeps the named ones, e.g. tiled8_nosync12@256,tiled16_syncwarp@32x32x64) on the model with scheduler seeds 1..N (6) on the runner's seeded A and B, and prints the
 // model's wrong elements beside the GPU's. --check exits 1 when a cell's model mean lies
 // outside the GPU's range widened by 10 percentage points and the race lab does not say so
 // (sim::RealisticCalibrationCaveat), or the race lab flags a cell that is within. CTest
@@ -28,7 +28,8 @@ namespace {
 int Usage(const char* problem) {
   if (problem != nullptr) std::fprintf(stderr, "race_calibration: %s\n", problem);
   std::fprintf(problem != nullptr ? stderr : stdout,
-               "usage: race_calibration GRID [--seeds N] [--max-size S] [--jobs J] [--check]\n");
+               "usage: race_calibration GRID [--seeds N] [--max-size S] [--cells KERNEL@SIZE,...] [--jobs J] "
+               "[--check]\n");
   return problem != nullptr ? 2 : 0;
 }
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
   int max_size = 0;
   int jobs = 1;
   bool check = false;
+  std::vector<kernels::RaceCellName> named;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -63,6 +65,9 @@ int main(int argc, char** argv) {
     } else if (arg == "--seeds" || arg == "--max-size" || arg == "--jobs") {
       int& target = arg == "--seeds" ? seeds : (arg == "--jobs" ? jobs : max_size);
       if (!has_value || !ParsePositive(argv[++i], target)) return Usage((arg + " wants a positive whole number").c_str());
+    } else if (arg == "--cells") {
+      if (!has_value) return Usage("--cells wants KERNEL@SIZE,... (e.g. tiled8_nosync12@256)");
+      if (auto error = kernels::ParseRaceCellNames(argv[++i], named)) return Usage(("--cells: " + *error).c_str());
     } else if (!arg.empty() && arg[0] == '-') {
       return Usage(("unknown option: " + arg).c_str());
     } else if (path.empty()) {
@@ -84,7 +89,18 @@ int main(int argc, char** argv) {
     const kernels::Shape& s = cell.shape;
     if (!kernels::IsCalibrated(s)) continue;
     if (max_size > 0 && std::max({s.m, s.n, s.k}) > max_size) continue;
+    const auto names_it = [&](const kernels::RaceCellName& name) { return kernels::Names(name, cell); };
+    if (!named.empty() && std::none_of(named.begin(), named.end(), names_it)) continue;
     cells.push_back(&cell);
+  }
+  // A named cell that selects nothing is a typo or a cell outside the calibration: say which.
+  for (const kernels::RaceCellName& name : named) {
+    const auto selected = [&](const kernels::RaceGridCell* cell) { return kernels::Names(name, *cell); };
+    if (std::none_of(cells.begin(), cells.end(), selected)) {
+      return Usage(("--cells: " + name.text + " is not a lesson-sized cell of " + path +
+                    (max_size > 0 ? " up to --max-size " + std::to_string(max_size) : std::string()))
+                       .c_str());
+    }
   }
   // Cells are independent: J workers take them in turn; rows print in the grid's order.
   std::vector<kernels::ModelRaceCell> results(cells.size());

@@ -6,6 +6,8 @@
 
 #include <sstream>
 
+#include "kernels/registry.h"
+
 namespace {
 
 constexpr const char* kHeader =
@@ -50,6 +52,33 @@ TEST(RaceGrid, BadLinesAreNamed) {
   std::istringstream no_header("tiled8_nosync1     tiled 8, no 1st barrier    64   1 2   1.00%\n");
   kernels::RaceGrid grid;
   EXPECT_NE(kernels::ParseRaceGrid(no_header, grid).value_or("").find("no 'race run:' header"), std::string::npos);
+}
+
+// race_calibration --cells: the cells to run by name, each KERNEL@SIZE as the grid's rows
+// name them; a malformed entry is refused naming it.
+TEST(RaceGrid, CellsAreNamedByKernelAndSize) {
+  std::vector<kernels::RaceCellName> names;
+  ASSERT_EQ(kernels::ParseRaceCellNames("tiled8_nosync12@256,tiled16_syncwarp@32x32x64", names), std::nullopt);
+  ASSERT_EQ(names.size(), 2u);
+  kernels::RaceGridCell cell;
+  cell.kernel = kernels::FindKernel("tiled16_syncwarp");
+  cell.shape = {32, 32, 64};
+  EXPECT_TRUE(kernels::Names(names[1], cell));
+  EXPECT_FALSE(kernels::Names(names[0], cell));
+  cell.shape = kernels::Shape::Square(64);
+  EXPECT_FALSE(kernels::Names(names[1], cell));
+  const std::pair<const char*, const char*> bad[] = {
+      {"tiled8_nosync12", "'tiled8_nosync12' is not KERNEL@SIZE"},
+      {"tiled99@64", "no kernel named 'tiled99'"},
+      {"tiled8_nosync1@64x3", "cell 'tiled8_nosync1@64x3': size"},
+      {"tiled8_nosync1@64:256", "one size, not a range"},
+      {"", "no cells named"},
+  };
+  for (const auto& [text, message] : bad) {
+    const auto error = kernels::ParseRaceCellNames(text, names);
+    ASSERT_TRUE(error.has_value()) << text;
+    EXPECT_NE(error->find(message), std::string::npos) << *error;
+  }
 }
 
 }  // namespace
