@@ -70,6 +70,9 @@ class Snapshot {
   ReaderSummary Readers(MatrixId id, int row, int col) const;
   std::uint64_t ReadsByBlock(MatrixId id, int block) const { return state_->reads.ReadsByBlock(id, block); }
   CElement c(int row, int col) const;
+  // All of C, row by row, each element as c() gives it: one pass over the threads block by
+  // block, for a view that draws every element each frame (a 512² C has 262,144).
+  void ReadC(std::vector<CElement>& c) const;
 
   // What happened.
   const Counters& counters() const { return state_->counters; }
@@ -83,6 +86,7 @@ class Snapshot {
   const MachineState& state() const { return *state_; }
 
  private:
+  CElement ElementOf(int row, int col, int block, int thread_in_block) const;
   std::size_t Index(MatrixId id, int row, int col) const {
     return static_cast<std::size_t>(row) * static_cast<std::size_t>(machine_->memory().cols(id)) +
            static_cast<std::size_t>(col);
