@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
+#include "app/gui/image_texture.h"
+#include "app/plot/heat_map.h"
 #include "sim/lesson_config.h"
 #include "sim/snapshot.h"
 #include "sim/tour.h"
@@ -54,13 +56,18 @@ struct MatricesPanel {
   };
 
   float PlaceGrids(Layout& layout, const sim::Geometry& g, float gap, float widest_value);
-  static std::vector<float> ValuesOf(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
-                                     const std::vector<float>& reference);
+  // A's and B's elements, and C's correct ones (what a heat map's scale and the cells' width go by).
+  static void ReadValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+                         const std::vector<float>& reference, std::vector<float>& values);
   void DrawSummary(const sim::Snapshot& snapshot);
-  void CountC(const sim::Snapshot& snapshot, const std::vector<float>& reference);
-  // `values`: ValuesOf's, which sized the cells.
+  void ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  // `values`: ReadValues', which sized the cells.
   void DrawMatrix(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                   const std::vector<float>& values);
+  void DrawValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+                  const std::vector<float>& values, bool short_form, float text_size);
+  void DrawHeatMap(const Layout& layout, sim::MatrixId id, const std::vector<float>& values);
+  void MakeHeatMap(const Layout& layout, sim::MatrixId id, const std::vector<float>& values, ImU32 empty);
   void DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawTourCells(const Layout& layout);
@@ -71,6 +78,21 @@ struct MatricesPanel {
 
   Figures figures_;
   Editor editor_;
+  std::vector<sim::CElement> c_;  // C as of this frame, row by row (ReadC)
+  std::vector<float> values_[3];  // ReadValues' for A, B, C, kept so their buffers are reused
+  // A heat map's cells and picture, kept between frames so their buffers are reused.
+  plot::HeatMapGrid heat_map_grid_;
+  plot::HeatMapImage heat_map_image_;
+  // A matrix's picture on the GPU and what it was made from.
+  struct HeatMapDrawn {
+    int rows = 0, cols = 0;
+    float cell_w = 0.0f, cell_h = 0.0f;
+    ImU32 empty = 0;
+    std::vector<float> values;
+    int width = 0, height = 0;  // pixels; 0 until made
+    ImageTexture texture;
+  };
+  HeatMapDrawn heat_maps_[3];  // A, B, C
 };
 
 }  // namespace gui
