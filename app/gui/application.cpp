@@ -37,6 +37,12 @@ constexpr int kExitUsage = 2;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr float kHelpWidthFonts = 60.0f;  // the F1 list's width where the window allows, in font heights
 
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
   const std::time_t now = std::time(nullptr);
@@ -242,6 +248,7 @@ int Application::Run() {
   ApplyFontSize(presentation_ ? PresentationFontSize() : settings_.font_size);
 
   bench_start_ = std::chrono::steady_clock::now();
+  bench_cpu_start_ = ThreadCpuSeconds();
   while (!window_->ShouldClose()) {
     DrawFrame();
     ++frame_count_;
@@ -257,6 +264,7 @@ int Application::Run() {
     if (finished) break;
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
+  bench_cpu_seconds_ = ThreadCpuSeconds() - bench_cpu_start_;
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
   if (Soaking()) PrintSoakFigures();
@@ -712,8 +720,9 @@ void Application::PrintBenchFigures() const {
   int height = 0;
   window_->Size(width, height);
   std::cout << "bench-frames: " << frame_count_ << " frames in " << bench_seconds_ << " s = " << fps
-            << " frames/s at " << width << "x" << height << " (renderer: " << window_->GlRenderer() << ")"
-            << std::endl;
+            << " frames/s at " << width << "x" << height << " (renderer: " << window_->GlRenderer()
+            << "); the window's thread used " << 1e3 * bench_cpu_seconds_ / std::max(frame_count_, 1L)
+            << " ms of CPU a frame" << std::endl;
 }
 
 }  // namespace gui

@@ -110,6 +110,10 @@ class Application {
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
+  // CPU seconds of the window's thread over the same frames: the frame rate depends on what
+  // else the cores run, this much less (--bench-frames prints both).
+  double bench_cpu_start_ = 0.0;
+  double bench_cpu_seconds_ = 0.0;
   long scripted_refusals_ = 0;  // --actions steps whose action refused its argument or could not run
   std::string first_refused_;
   bool output_failed_ = false;  // a --screenshot or state dump could not be written: Run() exits non-zero
