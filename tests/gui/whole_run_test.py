@@ -1,6 +1,8 @@
 """A big lesson never freezes the window: the whole-run pass (total steps, timeline marks,
 whole-run counters) runs on a worker while the window keeps drawing and stepping, shows its
 progress, and can be cancelled; a small lesson's pass finishes and fills the figures in."""
+import re
+
 from guitest import Run, check, run_tests
 
 
@@ -23,6 +25,22 @@ def test_big_lesson_counts_on_a_worker_and_cancels(binary):
     check(lesson["step"] == 2, "stepping worked while the pass ran")
     fps = whole["frames_while_counting"] / max(whole["seconds_counting"], 1e-9)
     print("frames/s while counting: %.1f" % fps)
+
+
+def test_a_lesson_too_large_for_the_model_is_refused_before_it_starts(binary):
+    """1024³ TILE 16 needs about 1.9 GiB of model state: refused with the size and the limit,
+    before any pass starts, and the lesson on show stays."""
+    run = Run(binary)
+    status, output = run.app("--frames", "3", "--lesson", "default", "--actions",
+                             "lesson-set m=1024 n=1024 k=1024 tile=16")
+    lesson = run.state()["lesson"]
+    print(output)
+    check(status == 1 and "1 scripted action was refused" in output, "the scripted lesson change is refused: %d" % status)
+    check(re.search(r"M = 1024, N = 1024, K = 1024 needs about \d+ MiB of model state: the limit is 1024 MiB", output),
+          "the message names the lesson's size, the memory it needs and the limit")
+    check((lesson["m"], lesson["tile"]) == (4, 2), "the lesson on show stays")
+    check(lesson["whole_run"]["state"] == "done" and lesson["total_steps"] is not None,
+          "no whole-run pass was started for the refused lesson: the one on show stays counted")
 
 
 def test_small_lesson_count_arrives(binary):
