@@ -510,8 +510,18 @@ void MatricesPanel::DrawStepMarks(const Layout& layout, const sim::Snapshot& sna
   }
 }
 
+// The tooltip's first line, which names the cell and its value; kept for --dump-state.
+template <typename... Args>
+void MatricesPanel::HoverLine(const char* format, Args... args) {
+  char line[256];
+  std::snprintf(line, sizeof line, format, args...);
+  gui::TextUnformatted(line);
+  figures_.hovered = line;
+}
+
 void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snapshot,
                                 const std::vector<float>& reference) {
+  figures_.hovered.clear();
   if (!ImGui::IsWindowHovered()) return;
   const ImVec2 mouse = ImGui::GetMousePos();
   for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
@@ -520,29 +530,29 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
     if (!layout.Hit(mouse, id, row, col)) continue;
     ImGui::BeginTooltip();
     if (!layout.Inside(id, row, col)) {
-      gui::Text("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
+      HoverLine("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
                 MatrixName(id));
     } else if (id == MatrixId::kC) {
       const sim::Geometry& g = snapshot.geometry();
       const sim::CElement e = snapshot.c(row, col);
       const float correct = reference[static_cast<std::size_t>(row) * g.n + col];
       switch (e.progress) {
-        case sim::CProgress::kNotStarted: gui::Text("C[%d][%d]: not started", row, col); break;
+        case sim::CProgress::kNotStarted: HoverLine("C[%d][%d]: not started", row, col); break;
         case sim::CProgress::kPartial:
           if (g.naive) {
-            gui::Text("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
+            HoverLine("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
                       sim::FormatValue(e.value).c_str());
           } else {
-            gui::Text("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
+            HoverLine("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
                       sim::FormatValue(e.value).c_str());
           }
           break;
         case sim::CProgress::kFinal:
           if (sim::SameBits(e.value, correct)) {
-            gui::Text("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
+            HoverLine("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
                       palette::kGlyphCheck);
           } else {
-            gui::Text("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
+            HoverLine("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
                       palette::kGlyphCross, sim::FormatValue(correct).c_str());
           }
           break;
@@ -551,7 +561,7 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
     } else {
       const float value = id == MatrixId::kA ? snapshot.a(row, col) : snapshot.b(row, col);
       const sim::ReaderSummary readers = snapshot.Readers(id, row, col);
-      gui::Text("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
+      HoverLine("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
       std::string phases;
       for (std::size_t p = 0; p < readers.reads_by_phase.size(); ++p) {
         phases += (p ? ", " : "") + std::string("phase ") + std::to_string(p + 1) + ": " +
@@ -619,6 +629,7 @@ void MatricesPanel::DumpState(nlohmann::json& state) const {
   out["outlined_block"] = figures_.block;
   out["outlined_phase"] = figures_.phase;
   out["tour_framed"] = figures_.tour_framed;
+  out["hovered"] = figures_.hovered;
 }
 
 }  // namespace gui

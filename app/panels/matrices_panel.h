@@ -44,6 +44,7 @@ struct MatricesPanel {
     std::vector<std::string> marked;   // elements read or stored this step: "A[0][1]"
     int block = 0, phase = 0;          // whose tiles are outlined
     std::vector<std::string> tour_framed;  // the tour's cells drawn framed: "C[0][0]"
+    std::string hovered;  // the hover's first line ("A[3][7] = 1544"), "" when no cell is hovered
   };
 
  private:
@@ -74,6 +75,8 @@ struct MatricesPanel {
   void DrawTourNote();
   void HandlePick(const FrameContext& frame, const Layout& layout);
   void HandleHover(const Layout& layout, const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  template <typename... Args>
+  void HoverLine(const char* format, Args... args);
   void DrawEditor(const FrameContext& frame);
 
   Figures figures_;
