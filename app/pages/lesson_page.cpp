@@ -435,9 +435,11 @@ std::vector<PanelRow> LessonPage::PanelRows() {
   const auto snapshot = [this] { return simulation_->snapshot(); };
   return {
       {"Controls", &kControlsSlot,
-       [this](const FrameContext& frame) { controls_.Draw(frame, *simulation_, play_, editor_.draft()); }},
+       [this](const FrameContext& frame) { controls_.Draw(frame, *simulation_, WholeRun(), play_, editor_.draft()); }},
       {"Counters", &kCountersSlot,
-       [this](const FrameContext& frame) { counters_.Draw(*simulation_, comparison_.Current(), frame.presentation); }},
+       [this](const FrameContext& frame) {
+         counters_.Draw(*simulation_, WholeRun(), comparison_.Current(), frame.presentation);
+       }},
       {"Matrices", &kMatricesSlot,
        [this, snapshot](const FrameContext& frame) {
          matrices_.Draw(frame, snapshot(), simulation_->reference());
