@@ -108,6 +108,7 @@ std::optional<std::string> LessonPage::GoToOpened(int stop, long long step) {
 void LessonPage::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(config);
+  ++lesson_generation_;
   // The whole run is counted on a worker: a large lesson never freezes the window.
   whole_run_.Start(*simulation_);
   simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
@@ -442,7 +443,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
        }},
       {"Matrices", &kMatricesSlot,
        [this, snapshot](const FrameContext& frame) {
-         matrices_.Draw(frame, snapshot(), simulation_->reference());
+         matrices_.Draw(frame, snapshot(), simulation_->reference(), lesson_generation_);
        }},
       {"Shared tiles", &kSharedTilesSlot,
        [this, snapshot](const FrameContext& frame) {

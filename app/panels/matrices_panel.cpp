@@ -128,8 +128,8 @@ struct MatricesPanel::Layout {
 };
 
 void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot,
-                         const std::vector<float>& reference) {
-  ReadC(snapshot, reference);
+                         const std::vector<float>& reference, std::uint64_t lesson_generation) {
+  ReadC(snapshot, reference, lesson_generation);
   DrawSummary(snapshot);
   DrawTourNote();
 
@@ -221,8 +221,13 @@ float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float ga
   return label_rows;
 }
 
-// Every element of C once a frame, kept for the grids and counted for the summary.
-void MatricesPanel::ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference) {
+// Every element of C, kept for the grids and counted for the summary; read again only when the
+// lesson or the step changed.
+void MatricesPanel::ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference,
+                          std::uint64_t lesson_generation) {
+  const CRead now{lesson_generation, snapshot.step()};
+  if (now == c_read_) return;
+  c_read_ = now;
   figures_.not_started = figures_.partial = figures_.final = figures_.wrong = 0;
   snapshot.ReadC(c_);
   for (std::size_t at = 0; at < c_.size(); ++at) {
@@ -350,11 +355,11 @@ void MatricesPanel::DrawHeatMap(const Layout& layout, MatrixId id, const std::ve
   const int index = Layout::Index(id);
   HeatMapDrawn& drawn = heat_maps_[index];
   const ImU32 empty = EmptyCellColour();
-  // A's and B's pictures change only with the lesson, the panel's size or the theme; C's with
-  // every step.
-  const bool same = id != MatrixId::kC && drawn.rows == layout.real_rows[index] &&
-                    drawn.cols == layout.real_cols[index] && drawn.cell_w == layout.cell_w &&
-                    drawn.cell_h == layout.cell && drawn.empty == empty && drawn.values == values;
+  // A's and B's pictures change only with their values, the panel's size or the theme; C's also
+  // with the step.
+  const bool same = drawn.rows == layout.real_rows[index] && drawn.cols == layout.real_cols[index] &&
+                    drawn.cell_w == layout.cell_w && drawn.cell_h == layout.cell && drawn.empty == empty &&
+                    drawn.values == values && (id != MatrixId::kC || drawn.c_read == c_read_);
   if (!same) MakeHeatMap(layout, id, values, empty);
   if (drawn.width == 0 || drawn.height == 0) return;
   const ImVec2 min = layout.origin[index];
@@ -398,6 +403,7 @@ void MatricesPanel::MakeHeatMap(const Layout& layout, MatrixId id, const std::ve
   drawn.cell_h = grid.cell_h;
   drawn.empty = empty;
   drawn.values = values;
+  drawn.c_read = c_read_;
   drawn.width = heat_map_image_.width;
   drawn.height = heat_map_image_.height;
   if (!heat_map_image_.pixels.empty()) drawn.texture.Upload(drawn.width, drawn.height, heat_map_image_.pixels);

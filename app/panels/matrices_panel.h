@@ -9,6 +9,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,8 +31,11 @@ struct MatricesPanel {
   // to (or takes it from) the answer, through the guide-pick-cell action, instead of editing it.
   std::optional<sim::CellSpace> pick_space;
 
-  // `reference` is the correct product of the lesson's A and B (Simulation::reference()).
-  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  // `reference` is the correct product of the lesson's A and B (Simulation::reference());
+  // `lesson_generation` changes whenever the lesson does: while it and the step stay, C is the
+  // same and is not read again (a 512² C is 262,144 elements a frame).
+  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference,
+            std::uint64_t lesson_generation);
   void DumpState(nlohmann::json& state) const;
 
   // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
@@ -61,7 +65,7 @@ struct MatricesPanel {
   static void ReadValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                          const std::vector<float>& reference, std::vector<float>& values);
   void DrawSummary(const sim::Snapshot& snapshot);
-  void ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  void ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference, std::uint64_t lesson_generation);
   // `values`: ReadValues', which sized the cells.
   void DrawMatrix(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                   const std::vector<float>& values);
@@ -81,7 +85,14 @@ struct MatricesPanel {
 
   Figures figures_;
   Editor editor_;
-  std::vector<sim::CElement> c_;  // C as of this frame, row by row (ReadC)
+  // Which lesson's step C was read at: C, as ReadC read it then, row by row.
+  struct CRead {
+    std::uint64_t lesson_generation = 0;
+    std::int64_t step = -1;
+    bool operator==(const CRead& other) const { return lesson_generation == other.lesson_generation && step == other.step; }
+  };
+  CRead c_read_;
+  std::vector<sim::CElement> c_;
   std::vector<float> values_[3];  // ReadValues' for A, B, C, kept so their buffers are reused
   // A heat map's cells and picture, kept between frames so their buffers are reused.
   plot::HeatMapGrid heat_map_grid_;
@@ -92,6 +103,7 @@ struct MatricesPanel {
     float cell_w = 0.0f, cell_h = 0.0f;
     ImU32 empty = 0;
     std::vector<float> values;
+    CRead c_read;  // C's picture: the step of the lesson it shows
     int width = 0, height = 0;  // pixels; 0 until made
     ImageTexture texture;
   };
