@@ -71,4 +71,14 @@ struct ModelRaceCell {
 };
 ModelRaceCell RunRaceCellOnModel(const RaceGridCell& cell, std::uint64_t fill_seed, int seeds);
 
+// The model's wrong elements per seed as race_calibration printed them (a committed
+// docs/results/model-race-grid-*.txt), so every cell's verdict can be checked again without
+// running the model; rows that say "error:" recorded no figures and are left out.
+struct RecordedModelCell {
+  const KernelSpec* kernel = nullptr;
+  Shape shape;
+  std::vector<std::int64_t> differing_per_seed;
+};
+std::optional<std::string> ParseModelGrid(std::istream& in, std::vector<RecordedModelCell>& cells);
+
 }  // namespace kernels
