@@ -581,7 +581,9 @@ bool Application::AutomatedRunFinished() const {
   const bool automated = options_.frames > 0 || !options_.screenshot.empty();
   if (!automated) return false;
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
-  return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy();
+  // An action a page queued this frame (a tour's stop that ends on the Live GPU page) is still
+  // to be applied: the run ends after it, not before.
+  return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy() && queue_.Empty();
 }
 
 bool Application::SaveScreenshot(const std::string& path) {
