@@ -1,6 +1,7 @@
 #include "sim/snapshot.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "sim/kernel_source.h"
@@ -14,6 +15,18 @@ const Thread& Snapshot::thread(int block, int index_in_block) const {
 }
 
 int Snapshot::NextLine(const Thread& thread) const { return LineOf(config().kernel, thread.pc.op); }
+
+std::map<int, int> Snapshot::ThreadsByNextLine() const {
+  std::array<int, kOpCount + 1> by_op{};  // kDone too: it has no line (0)
+  for (const Thread& t : state_->threads) {
+    if (t.state != ThreadState::kDone) ++by_op[static_cast<std::size_t>(t.pc.op)];
+  }
+  std::map<int, int> by_line;
+  for (std::size_t op = 0; op < by_op.size(); ++op) {
+    if (by_op[op] > 0) by_line[LineOf(config().kernel, static_cast<Op>(op))] += by_op[op];
+  }
+  return by_line;
+}
 
 int Snapshot::BlockPhase(int block) const {
   const Block& b = state_->blocks[static_cast<std::size_t>(block)];

@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ class Snapshot {
   int BlockIndex(int bx, int by) const { return by * geometry().grid_x + bx; }
   // The line a thread runs next (the barrier's while it waits there; 0 when done).
   int NextLine(const Thread& thread) const;
+  // Line → threads not done that run it next, as NextLine gives each: one pass counting by
+  // instruction, for a view that marks every line each frame (a 512³ lesson has 262,144 threads).
+  std::map<int, int> ThreadsByNextLine() const;
   // The phase a block works on: the lowest phase among its running threads (-1 when done).
   // Threads past the loop, storing C, count as in the last phase: there is no phase after it.
   int BlockPhase(int block) const;

@@ -147,11 +147,15 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
     layout.real_cols[i] = dims[i][3];
   }
   const float gap = ImGui::GetFontSize() * 0.6f;
-  float widest = 0.0f;  // the widest number in full, over A, B and C
-  for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
-    ReadValues(layout, id, snapshot, reference, values_[Layout::Index(id)]);
-    widest = std::max(widest, WidestValue(values_[Layout::Index(id)], false));
+  // A, B and the correct C never change within a lesson: read once per lesson.
+  if (values_generation_ != lesson_generation) {
+    for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
+      ReadValues(layout, id, snapshot, reference, values_[Layout::Index(id)]);
+    }
+    values_generation_ = lesson_generation;
   }
+  float widest = 0.0f;  // the widest number in full, over A, B and C
+  for (const std::vector<float>& values : values_) widest = std::max(widest, WidestValue(values, false));
   const float labels_height = PlaceGrids(layout, g, gap, widest);
   figures_.cell = layout.cell;
   figures_.cell_w = layout.cell_w;
@@ -355,11 +359,12 @@ void MatricesPanel::DrawHeatMap(const Layout& layout, MatrixId id, const std::ve
   const int index = Layout::Index(id);
   HeatMapDrawn& drawn = heat_maps_[index];
   const ImU32 empty = EmptyCellColour();
-  // A's and B's pictures change only with their values, the panel's size or the theme; C's also
+  // A's and B's pictures change only with the lesson, the panel's size or the theme; C's also
   // with the step.
   const bool same = drawn.rows == layout.real_rows[index] && drawn.cols == layout.real_cols[index] &&
                     drawn.cell_w == layout.cell_w && drawn.cell_h == layout.cell && drawn.empty == empty &&
-                    drawn.values == values && (id != MatrixId::kC || drawn.c_read == c_read_);
+                    drawn.read.lesson_generation == c_read_.lesson_generation &&
+                    (id != MatrixId::kC || drawn.read.step == c_read_.step);
   if (!same) MakeHeatMap(layout, id, values, empty);
   if (drawn.width == 0 || drawn.height == 0) return;
   const ImVec2 min = layout.origin[index];
@@ -402,8 +407,7 @@ void MatricesPanel::MakeHeatMap(const Layout& layout, MatrixId id, const std::ve
   drawn.cell_w = grid.cell_w;
   drawn.cell_h = grid.cell_h;
   drawn.empty = empty;
-  drawn.values = values;
-  drawn.c_read = c_read_;
+  drawn.read = c_read_;
   drawn.width = heat_map_image_.width;
   drawn.height = heat_map_image_.height;
   if (!heat_map_image_.pixels.empty()) drawn.texture.Upload(drawn.width, drawn.height, heat_map_image_.pixels);

@@ -93,7 +93,8 @@ struct MatricesPanel {
   };
   CRead c_read_;
   std::vector<sim::CElement> c_;
-  std::vector<float> values_[3];  // ReadValues' for A, B, C, kept so their buffers are reused
+  std::vector<float> values_[3];  // ReadValues' for A, B, C: read once per lesson
+  std::uint64_t values_generation_ = 0;
   // A heat map's cells and picture, kept between frames so their buffers are reused.
   plot::HeatMapGrid heat_map_grid_;
   plot::HeatMapImage heat_map_image_;
@@ -102,8 +103,7 @@ struct MatricesPanel {
     int rows = 0, cols = 0;
     float cell_w = 0.0f, cell_h = 0.0f;
     ImU32 empty = 0;
-    std::vector<float> values;
-    CRead c_read;  // C's picture: the step of the lesson it shows
+    CRead read;  // the lesson it shows, and for C the step
     int width = 0, height = 0;  // pixels; 0 until made
     ImageTexture texture;
   };

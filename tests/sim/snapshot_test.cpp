@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <map>
 
 #include "sim/lesson_file.h"
 #include "sim/simulation.h"
@@ -81,6 +82,23 @@ TEST(Snapshot, AFinishedBlocksTilesAreItsLastPhase) {
         }
       }
     }
+  }
+}
+
+// The source view's count of threads per next line, made by instruction, is NextLine's thread
+// by thread, at every step of a tiled, a rectangular-tile and a naive lesson.
+TEST(Snapshot, ThreadsByNextLineCountsEachThreadAtItsNextLine) {
+  for (const sim::LessonConfig& lesson :
+       {sim_test::Tiled(6, 5, 7, 4), sim_test::Rect(7, 9, 5, 4, 2, 3), sim_test::Naive(5, 6, 3, 2)}) {
+    sim::Simulation simulation(lesson);
+    do {
+      const sim::Snapshot snapshot = simulation.snapshot();
+      std::map<int, int> one_by_one;
+      for (const sim::Thread& thread : snapshot.threads()) {
+        if (thread.state != sim::ThreadState::kDone) ++one_by_one[snapshot.NextLine(thread)];
+      }
+      ASSERT_EQ(snapshot.ThreadsByNextLine(), one_by_one) << lesson.name << " at step " << simulation.step();
+    } while (simulation.Step() > 0);
   }
 }
 
