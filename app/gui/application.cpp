@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <thread>
 #include <fstream>
 #include <iostream>
 
@@ -28,6 +29,7 @@ constexpr float kMinPresentationFontSize = 24.0f;
 constexpr float kMaxPresentationFontSize = 32.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMinFramesForScreenshot = 3;
+constexpr int kMaxFramesPerSecond = 60;  // a display's usual refresh
 // Exit statuses, as the command line's: a bad option or script is a usage error; an output
 // the run was asked for (a screenshot, a state dump) that could not be written is a failure,
 // and so is a scripted step its action refused.
@@ -250,6 +252,7 @@ int Application::Run() {
   bench_start_ = std::chrono::steady_clock::now();
   bench_cpu_start_ = ThreadCpuSeconds();
   while (!window_->ShouldClose()) {
+    const auto frame_start = std::chrono::steady_clock::now();
     DrawFrame();
     ++frame_count_;
     const bool finished = AutomatedRunFinished();
@@ -262,6 +265,7 @@ int Application::Run() {
       soak_.first_frame = MeasureMemory();
     }
     if (finished) break;
+    PaceFrame(frame_start);
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
   bench_cpu_seconds_ = ThreadCpuSeconds() - bench_cpu_start_;
@@ -569,6 +573,15 @@ void Application::DrawHelpOverlay() {
     }
   }
   ImGui::End();
+}
+
+// Where the swap does not wait for the display (Xvfb, a driver with vsync off) the window would
+// redraw as fast as the cores allow and leave nothing to the workers behind it (a lesson's
+// whole-run pass, a tour being prepared), which run a step below it in priority: a frame is
+// then held to its share of kMaxFramesPerSecond. --bench-frames measures the unpaced rate.
+void Application::PaceFrame(std::chrono::steady_clock::time_point frame_start) const {
+  if (options_.bench_frames > 0) return;
+  std::this_thread::sleep_until(frame_start + std::chrono::microseconds(1000000 / kMaxFramesPerSecond));
 }
 
 bool Application::AnyPageBusy() const {

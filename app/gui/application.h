@@ -71,6 +71,7 @@ class Application {
   void DrawAboutBox();
   void DrawHelpOverlay();
   bool AnyPageBusy() const;
+  void PaceFrame(std::chrono::steady_clock::time_point frame_start) const;
   bool AutomatedRunFinished() const;
   bool SaveScreenshot(const std::string& path);  // false (and a message) when it failed
   void SaveRegionScreenshots();
