@@ -1,6 +1,7 @@
 #include "kernels/race_grid.h"
 
 #include <algorithm>
+#include <cctype>
 #include <exception>
 #include <sstream>
 #include <utility>
@@ -87,6 +88,32 @@ std::optional<std::string> ParseRaceGrid(std::istream& in, RaceGrid& grid) {
   return std::nullopt;
 }
 
+std::optional<std::string> ParseRaceCellNames(const std::string& text, std::vector<RaceCellName>& names) {
+  std::vector<RaceCellName> parsed;
+  std::istringstream entries(text);
+  std::string entry;
+  while (std::getline(entries, entry, ',')) {
+    const std::size_t at = entry.find('@');
+    if (at == std::string::npos) return "cell '" + entry + "' is not KERNEL@SIZE (e.g. tiled8_nosync12@256)";
+    RaceCellName name;
+    name.kernel = entry.substr(0, at);
+    name.text = entry;
+    if (FindKernel(name.kernel) == nullptr) return "cell '" + entry + "': no kernel named '" + name.kernel + "'";
+    std::vector<Shape> shapes;
+    if (auto error = ParseShapes(entry.substr(at + 1), shapes)) return "cell '" + entry + "': " + *error;
+    if (shapes.size() != 1) return "cell '" + entry + "': one size, not a range";
+    name.shape = shapes[0];
+    parsed.push_back(std::move(name));
+  }
+  if (parsed.empty()) return std::string("no cells named (KERNEL@SIZE,...)");
+  names = std::move(parsed);
+  return std::nullopt;
+}
+
+bool Names(const RaceCellName& name, const RaceGridCell& cell) {
+  return name.kernel == cell.kernel->name && name.shape == cell.shape;
+}
+
 bool IsCalibrated(const Shape& shape) {
   return shape.m * shape.n <= sim::kCalibratedMaxElements && shape.k <= sim::kCalibratedMaxK;
 }
@@ -138,6 +165,45 @@ ModelRaceCell RunRaceCellOnModel(const RaceGridCell& cell, std::uint64_t fill_se
     result.error = std::string(cell.kernel->name) + " at " + ToString(cell.shape) + ": " + error.what();
   }
   return result;
+}
+
+std::optional<std::string> ParseModelGrid(std::istream& in, std::vector<RecordedModelCell>& cells) {
+  std::vector<RecordedModelCell> parsed;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    // Comments, the header lines and the closing count ("44 cells: ...") carry no figures.
+    if (line.empty() || line[0] == '#' || std::isdigit(static_cast<unsigned char>(line[0])) ||
+        line.rfind("model:", 0) == 0 || line.rfind("band:", 0) == 0 || line.rfind("kernel ", 0) == 0) {
+      continue;
+    }
+    std::istringstream tokens(line);
+    std::string name;
+    std::string size;
+    std::string token;
+    tokens >> name >> size >> token;
+    RecordedModelCell cell;
+    cell.kernel = FindKernel(name);
+    if (cell.kernel == nullptr) return LineError(number, "no kernel named '" + name + "'");
+    std::vector<Shape> shapes;
+    if (auto error = ParseShapes(size, shapes)) return LineError(number, *error);
+    if (shapes.size() != 1) return LineError(number, "one size per row, not '" + size + "'");
+    cell.shape = shapes[0];
+    if (token == "error:") continue;
+    if (token == "held") tokens >> token;  // "held out"
+    // The GPU's trials, its range ("43.8-53.1"), then the model's counts up to its mean ("44.8").
+    while (tokens >> token && token.find('-') == std::string::npos) {
+    }
+    while (tokens >> token && token.find('.') == std::string::npos) {
+      std::int64_t count = 0;
+      if (!ParseCount(token, count)) return LineError(number, "'" + token + "' is not a count of elements");
+      cell.differing_per_seed.push_back(count);
+    }
+    if (cell.differing_per_seed.empty()) return LineError(number, "no model counts");
+    parsed.push_back(std::move(cell));
+  }
+  if (parsed.empty()) return std::string("model grid: no rows with figures");
+  cells = std::move(parsed);
+  return std::nullopt;
 }
 
 }  // namespace kernels

@@ -32,6 +32,17 @@ struct RaceGrid {
 // Reads a race run's printout; an error names the line and what is wrong with it.
 std::optional<std::string> ParseRaceGrid(std::istream& in, RaceGrid& grid);
 
+// A cell named as KERNEL@SIZE ("tiled8_nosync12@256", "tiled16_syncwarp@32x32x64"): what
+// race_calibration --cells takes, so that a few cells can be run without the rest.
+struct RaceCellName {
+  std::string kernel;
+  Shape shape;
+  std::string text;  // as given, for messages
+};
+// Reads a comma-separated list of cell names; an error names the entry and what is wrong.
+std::optional<std::string> ParseRaceCellNames(const std::string& text, std::vector<RaceCellName>& names);
+bool Names(const RaceCellName& name, const RaceGridCell& cell);
+
 // The calibration's tolerance: the model's mean wrong fraction must lie within the GPU's
 // trials' range widened by this many percentage points on each side (issue 14).
 constexpr double kCalibrationSlackPercent = 10.0;
@@ -59,5 +70,15 @@ struct ModelRaceCell {
   double MeanPercent(const Shape& shape) const;
 };
 ModelRaceCell RunRaceCellOnModel(const RaceGridCell& cell, std::uint64_t fill_seed, int seeds);
+
+// The model's wrong elements per seed as race_calibration printed them (a committed
+// docs/results/model-race-grid-*.txt), so every cell's verdict can be checked again without
+// running the model; rows that say "error:" recorded no figures and are left out.
+struct RecordedModelCell {
+  const KernelSpec* kernel = nullptr;
+  Shape shape;
+  std::vector<std::int64_t> differing_per_seed;
+};
+std::optional<std::string> ParseModelGrid(std::istream& in, std::vector<RecordedModelCell>& cells);
 
 }  // namespace kernels

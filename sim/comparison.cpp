@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "sim/formulas.h"
 #include "sim/simulation.h"
 
 namespace sim {
@@ -31,14 +32,19 @@ LessonConfig ComparisonLesson(const LessonConfig& config) {
 }
 
 ComparisonCount CountComparison(const LessonConfig& config, const std::vector<float>& a, const std::vector<float>& b,
-                                const std::atomic<bool>* stop) {
+                                const std::atomic<bool>* stop, std::atomic<double>* fraction) {
   ComparisonCount count{ComparisonLesson(config), std::nullopt, ""};
   if (auto invalid = Validate(count.lesson)) {
     count.error = std::string("the ") + Name(count.lesson.kernel) + " kernel cannot run here: " + invalid->message;
     return count;
   }
   Simulation run(count.lesson, a, b, kNoHistory);
-  run.RunWhile([stop](const Simulation&) { return !stop || !stop->load(); });
+  // Thread-instructions run against the closed form's count: the run's steps are known only at its end.
+  const double expected = std::max<double>(1.0, double(Expected(count.lesson).thread_instructions));
+  run.RunWhile([stop, fraction, expected](const Simulation& now) {
+    if (fraction) fraction->store(double(now.counters().thread_instructions) / expected, std::memory_order_relaxed);
+    return !stop || !stop->load();
+  });
   if (run.Finished()) count.global_reads = run.counters().GlobalReads();
   return count;
 }

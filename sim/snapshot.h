@@ -4,6 +4,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ class Snapshot {
   int BlockIndex(int bx, int by) const { return by * geometry().grid_x + bx; }
   // The line a thread runs next (the barrier's while it waits there; 0 when done).
   int NextLine(const Thread& thread) const;
+  // Line → threads not done that run it next, as NextLine gives each: one pass counting by
+  // instruction, for a view that marks every line each frame (a 512³ lesson has 262,144 threads).
+  std::map<int, int> ThreadsByNextLine() const;
   // The phase a block works on: the lowest phase among its running threads (-1 when done).
   // Threads past the loop, storing C, count as in the last phase: there is no phase after it.
   int BlockPhase(int block) const;
@@ -70,6 +74,9 @@ class Snapshot {
   ReaderSummary Readers(MatrixId id, int row, int col) const;
   std::uint64_t ReadsByBlock(MatrixId id, int block) const { return state_->reads.ReadsByBlock(id, block); }
   CElement c(int row, int col) const;
+  // All of C, row by row, each element as c() gives it: one pass over the threads block by
+  // block, for a view that draws every element each frame (a 512² C has 262,144).
+  void ReadC(std::vector<CElement>& c) const;
 
   // What happened.
   const Counters& counters() const { return state_->counters; }
@@ -83,6 +90,7 @@ class Snapshot {
   const MachineState& state() const { return *state_; }
 
  private:
+  CElement ElementOf(int row, int col, int block, int thread_in_block) const;
   std::size_t Index(MatrixId id, int row, int col) const {
     return static_cast<std::size_t>(row) * static_cast<std::size_t>(machine_->memory().cols(id)) +
            static_cast<std::size_t>(col);

@@ -122,7 +122,7 @@ const char* SchedulerSentence(SchedulerKind scheduler) {
 namespace {
 
 // Grid cells where the model's mean wrong fraction lies outside the H100's trials widened by
-// 10 points, each with the reason (see docs/results/model-race-grid-2026-11-25.txt).
+// 10 points, each with the reason (see docs/results/model-race-grid-2026-11-27.txt).
 constexpr const char* kLoneBlockGap =
     "Not calibrated here: this is one block of 32 warps alone on its SM, and the H100 spreads such a block's warps "
     "further apart than the model does, so on the GPU C goes wrong in more of the runs than the model shows.";

@@ -1,15 +1,20 @@
 #include "app/cli/trace_command.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <string>
 
+#include "app/cli/interrupt.h"
 #include "app/cli/trace_lesson.h"
 #include "app/cli/trace_print.h"
 #include "sim/atomic_file.h"
+#include "kernels/background_job.h"
 #include "sim/comparison.h"
+#include "sim/formulas.h"
 #include "sim/trace_summary.h"
 #include "sim/walkthrough.h"
 
@@ -22,6 +27,9 @@ constexpr int kExitCannotWrite = 1;
 constexpr std::size_t kNoHistory = 0;
 // The default lesson has four blocks: show them all, and no more than that by default.
 constexpr int kDefaultShownBlocks = 4;
+constexpr auto kProgressInterval = std::chrono::milliseconds(100);
+// Steps between two looks at the clock while the lesson runs: a step takes about a microsecond.
+constexpr std::int64_t kStepsBetweenClockReads = 4096;
 
 struct TraceOptions {
   TraceFlags flags;
@@ -29,13 +37,56 @@ struct TraceOptions {
   int blocks = kDefaultShownBlocks;
 };
 
-void CountComparison(const sim::Simulation& simulation, TraceReport& report) {
-  sim::ComparisonCount count = sim::CountComparison(simulation.config(), simulation.a(), simulation.b());
+std::string Percent(double fraction) {
+  return std::to_string(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100.0)) + "%";
+}
+
+std::string Stopping() { return Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"; }
+
+// A 512³ lesson runs for seconds on the model, and its comparison kernel as long again: on a
+// terminal a progress line says how far each has got, and the first Ctrl+C stops either between
+// two steps. The lesson runs on this thread (its walkthrough records every step); false when
+// Ctrl+C stopped it first, `fraction` then says how far it got.
+bool RunLesson(sim::Simulation& simulation, ProgressLine& progress, double& fraction) {
+  const double expected = std::max(1.0, double(sim::Expected(simulation.config()).thread_instructions));
+  auto shown = std::chrono::steady_clock::now();
+  simulation.RunWhile([&](const sim::Simulation& now) {
+    if (Interrupted()) return false;
+    if (now.step() % kStepsBetweenClockReads == 0 && std::chrono::steady_clock::now() - shown >= kProgressInterval) {
+      shown = std::chrono::steady_clock::now();
+      progress.Show("running the lesson on the model: step " + std::to_string(now.step()) + ", " +
+                    Percent(double(now.counters().thread_instructions) / expected) + Stopping());
+    }
+    return true;
+  });
+  progress.Clear();
+  fraction = double(simulation.counters().thread_instructions) / expected;
+  return simulation.Finished();
+}
+
+// The comparison kernel runs on a worker, so that this thread can show how far it is and turn
+// Ctrl+C into a stop the model sees between steps. False when Ctrl+C stopped it first.
+bool CountComparison(const sim::Simulation& simulation, TraceReport& report, ProgressLine& progress,
+                     double& fraction) {
+  std::atomic<double> counted{0.0};
+  kernels::BackgroundJob<sim::ComparisonCount> job;
+  job.Start([&](const std::atomic<bool>& cancel, kernels::JobProgress&) {
+    return sim::CountComparison(simulation.config(), simulation.a(), simulation.b(), &cancel, &counted);
+  });
+  const std::string kernel = sim::Name(sim::ComparisonLesson(simulation.config()).kernel);
+  while (!job.Wait(kProgressInterval)) {
+    if (Interrupted()) job.Cancel();
+    progress.Show("counting the " + kernel + " kernel for comparison: " + Percent(counted.load()) + Stopping());
+  }
+  progress.Clear();
+  fraction = counted.load();
+  const sim::ComparisonCount count = *job.LastResult();
   if (!count.global_reads) {
     report.comparison_error = count.error;
-    return;
+    return !count.error.empty();  // an error is reported with the figures; no error: it was stopped
   }
   report.comparison = CountedComparison{count.lesson, *count.global_reads};
+  return true;
 }
 
 std::uint64_t NaiveGlobalReads(const TraceReport& report) {
@@ -66,10 +117,17 @@ int Run(const TraceOptions& options) {
   for (const std::string& warning : built.lesson->warnings)
     std::fprintf(stderr, "tilescope trace: warning: %s\n", warning.c_str());
   const bool json_only = options.json == "-";
+  InterruptGuard interrupt_guard;
+  ProgressLine progress;
   sim::Simulation simulation(built.lesson->config, kNoHistory);
   sim::WalkthroughRecorder walkthrough(simulation.geometry(), json_only ? 0 : options.blocks);
   simulation.SetSink(&walkthrough);
-  simulation.RunToEnd();
+  double fraction = 0.0;
+  if (!RunLesson(simulation, progress, fraction)) {
+    std::fprintf(stderr, "tilescope trace: stopped by Ctrl+C at step %lld of the lesson's run (%s of it); nothing "
+                 "was printed\n", static_cast<long long>(simulation.step()), Percent(fraction).c_str());
+    return kExitInterrupted;
+  }
   simulation.SetSink(nullptr);
   TraceReport report;
   report.simulation = &simulation;
@@ -77,7 +135,11 @@ int Run(const TraceOptions& options) {
   report.outcome = sim::Assess(simulation);
   report.source = built.lesson->source;
   report.expected_c = built.lesson->expected_c;
-  CountComparison(simulation, report);
+  if (!CountComparison(simulation, report, progress, fraction)) {
+    std::fprintf(stderr, "tilescope trace: stopped by Ctrl+C while counting the comparison kernel (%s of it), after "
+                 "the lesson's whole run; nothing was printed\n", Percent(fraction).c_str());
+    return kExitInterrupted;
+  }
   if (!json_only) PrintTrace(stdout, report);
   std::fflush(stdout);
   return options.json.empty() ? 0 : WriteJson(options.json, report);

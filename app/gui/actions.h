@@ -56,6 +56,7 @@ class ActionQueue {
     taken.swap(pending_);
     return taken;
   }
+  bool Empty() const { return pending_.empty(); }
 
  private:
   std::deque<ActionRequest> pending_;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <ctime>
+#include <thread>
 #include <fstream>
 #include <iostream>
 
@@ -28,6 +29,7 @@ constexpr float kMinPresentationFontSize = 24.0f;
 constexpr float kMaxPresentationFontSize = 32.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMinFramesForScreenshot = 3;
+constexpr int kMaxFramesPerSecond = 60;  // a display's usual refresh
 // Exit statuses, as the command line's: a bad option or script is a usage error; an output
 // the run was asked for (a screenshot, a state dump) that could not be written is a failure,
 // and so is a scripted step its action refused.
@@ -36,6 +38,12 @@ constexpr int kExitActionRefused = 1;
 constexpr int kExitUsage = 2;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr float kHelpWidthFonts = 60.0f;  // the F1 list's width where the window allows, in font heights
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
@@ -242,7 +250,9 @@ int Application::Run() {
   ApplyFontSize(presentation_ ? PresentationFontSize() : settings_.font_size);
 
   bench_start_ = std::chrono::steady_clock::now();
+  bench_cpu_start_ = ThreadCpuSeconds();
   while (!window_->ShouldClose()) {
+    const auto frame_start = std::chrono::steady_clock::now();
     DrawFrame();
     ++frame_count_;
     const bool finished = AutomatedRunFinished();
@@ -255,8 +265,10 @@ int Application::Run() {
       soak_.first_frame = MeasureMemory();
     }
     if (finished) break;
+    PaceFrame(frame_start);
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
+  bench_cpu_seconds_ = ThreadCpuSeconds() - bench_cpu_start_;
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
   if (Soaking()) PrintSoakFigures();
@@ -565,6 +577,15 @@ void Application::DrawHelpOverlay() {
   ImGui::End();
 }
 
+// Where the swap does not wait for the display (Xvfb, a driver with vsync off) the window would
+// redraw as fast as the cores allow and leave nothing to the workers behind it (a lesson's
+// whole-run pass, a tour being prepared), which run a step below it in priority: a frame is
+// then held to its share of kMaxFramesPerSecond. --bench-frames measures the unpaced rate.
+void Application::PaceFrame(std::chrono::steady_clock::time_point frame_start) const {
+  if (options_.bench_frames > 0) return;
+  std::this_thread::sleep_until(frame_start + std::chrono::microseconds(1000000 / kMaxFramesPerSecond));
+}
+
 bool Application::AnyPageBusy() const {
   return std::any_of(pages_.begin(), pages_.end(), [](const PageEntry& p) { return p.page->Busy(); });
 }
@@ -575,7 +596,9 @@ bool Application::AutomatedRunFinished() const {
   const bool automated = options_.frames > 0 || !options_.screenshot.empty();
   if (!automated) return false;
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
-  return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy();
+  // An action a page queued this frame (a tour's stop that ends on the Live GPU page) is still
+  // to be applied: the run ends after it, not before.
+  return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy() && queue_.Empty();
 }
 
 bool Application::SaveScreenshot(const std::string& path) {
@@ -714,8 +737,9 @@ void Application::PrintBenchFigures() const {
   int height = 0;
   window_->Size(width, height);
   std::cout << "bench-frames: " << frame_count_ << " frames in " << bench_seconds_ << " s = " << fps
-            << " frames/s at " << width << "x" << height << " (renderer: " << window_->GlRenderer() << ")"
-            << std::endl;
+            << " frames/s at " << width << "x" << height << " (renderer: " << window_->GlRenderer()
+            << "); the window's thread used " << 1e3 * bench_cpu_seconds_ / std::max(frame_count_, 1L)
+            << " ms of CPU a frame" << std::endl;
 }
 
 }  // namespace gui

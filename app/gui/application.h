@@ -71,6 +71,7 @@ class Application {
   void DrawAboutBox();
   void DrawHelpOverlay();
   bool AnyPageBusy() const;
+  void PaceFrame(std::chrono::steady_clock::time_point frame_start) const;
   bool AutomatedRunFinished() const;
   bool SaveScreenshot(const std::string& path);  // false (and a message) when it failed
   void SaveRegionScreenshots();
@@ -110,6 +111,10 @@ class Application {
   long frame_count_ = 0;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
+  // CPU seconds of the window's thread over the same frames: the frame rate depends on what
+  // else the cores run, this much less (--bench-frames prints both).
+  double bench_cpu_start_ = 0.0;
+  double bench_cpu_seconds_ = 0.0;
   long scripted_refusals_ = 0;  // --actions steps whose action refused its argument or could not run
   std::string first_refused_;
   bool output_failed_ = false;  // a --screenshot or state dump could not be written: Run() exits non-zero

@@ -1,6 +1,7 @@
 // window.h — the GLFW window, its OpenGL 3.3 core context (through glad) and ImGui's
-// GLFW and OpenGL3 backends. Nothing else in the app touches GLFW or GL directly, except
-// key handling (key_input.h) and the screenshot reader.
+// GLFW and OpenGL3 backends. Nothing else in the app calls GLFW or GL, except the textures
+// panels draw pictures with (image_texture.h); the shell and the pages include GLFW's header
+// for its key names only.
 #pragma once
 #include <imgui.h>
 

@@ -108,6 +108,7 @@ std::optional<std::string> LessonPage::GoToOpened(int stop, long long step) {
 void LessonPage::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(config);
+  ++lesson_generation_;
   // The whole run is counted on a worker: a large lesson never freezes the window.
   whole_run_.Start(*simulation_);
   simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
@@ -435,12 +436,14 @@ std::vector<PanelRow> LessonPage::PanelRows() {
   const auto snapshot = [this] { return simulation_->snapshot(); };
   return {
       {"Controls", &kControlsSlot,
-       [this](const FrameContext& frame) { controls_.Draw(frame, *simulation_, play_, editor_.draft()); }},
+       [this](const FrameContext& frame) { controls_.Draw(frame, *simulation_, WholeRun(), play_, editor_.draft()); }},
       {"Counters", &kCountersSlot,
-       [this](const FrameContext& frame) { counters_.Draw(*simulation_, comparison_.Current(), frame.presentation); }},
+       [this](const FrameContext& frame) {
+         counters_.Draw(*simulation_, WholeRun(), comparison_.Current(), frame.presentation);
+       }},
       {"Matrices", &kMatricesSlot,
        [this, snapshot](const FrameContext& frame) {
-         matrices_.Draw(frame, snapshot(), simulation_->reference());
+         matrices_.Draw(frame, snapshot(), simulation_->reference(), lesson_generation_);
        }},
       {"Shared tiles", &kSharedTilesSlot,
        [this, snapshot](const FrameContext& frame) {

@@ -77,6 +77,9 @@ class LessonPage : public Page {
   WholeRunView WholeRun() const;
 
   std::unique_ptr<sim::Simulation> simulation_;
+  // Grows with every Simulation made: a step of the same lesson always holds the same state
+  // (runs are exact), so views may keep what they read of it while this and the step stay.
+  std::uint64_t lesson_generation_ = 0;
   WholeRunPass whole_run_;
   ComparisonCounter comparison_;
   PlayClock play_;

@@ -110,16 +110,16 @@ bool TextField(const char* label, std::array<char, 512>& buffer, const char* hin
 
 }  // namespace
 
-void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
-                         const LessonDraft& draft) {
+void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
+                         const PlayClock& play, const LessonDraft& draft) {
   // For a room: where the run is and what the lesson is; the keys step it, the buttons and
   // the lesson's fields stay in the normal view.
   if (frame.presentation) {
-    DrawPosition(simulation);
+    DrawPosition(simulation, whole_run);
     return;
   }
   DrawButtons(frame, play);
-  DrawPosition(simulation);
+  DrawPosition(simulation, whole_run);
   if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
 }
 
@@ -143,12 +143,14 @@ void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play
   Tooltip("How fast Play steps: steps per second");
 }
 
-void ControlsPanel::DrawPosition(const sim::Simulation& simulation) {
+void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run) {
   const sim::Snapshot snapshot = simulation.snapshot();
   const sim::LessonConfig& config = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
   const sim::Timeline* whole = simulation.KnownTimeline();
-  const std::string total = whole ? std::to_string(whole->total_steps) : "\u2026 (counting)";
+  const std::string total = whole                ? std::to_string(whole->total_steps)
+                            : whole_run.cancelled ? "\u2026 (not counted: stopped)"
+                                                  : "\u2026 (counting)";
   gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
                    snapshot.current_phase() + 1, geometry.phases);
   const std::int64_t steps = whole ? whole->total_steps : 0;

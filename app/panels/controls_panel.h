@@ -13,6 +13,7 @@
 
 #include "app/gui/play_clock.h"
 #include "app/gui/frame_context.h"
+#include "app/panels/whole_run_view.h"
 #include "sim/simulation.h"
 
 namespace gui {
@@ -27,12 +28,12 @@ struct LessonDraft {
 };
 
 struct ControlsPanel {
-  void Draw(const FrameContext& frame, const sim::Simulation& simulation, const PlayClock& play,
-            const LessonDraft& draft);
+  void Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
+            const PlayClock& play, const LessonDraft& draft);
 
  private:
   void DrawButtons(const FrameContext& frame, const PlayClock& play);
-  void DrawPosition(const sim::Simulation& simulation);
+  void DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run);
   void DrawLesson(const FrameContext& frame, const LessonDraft& draft);
   void DrawShape(const FrameContext& frame, const LessonDraft& draft);
   void DrawFills(const FrameContext& frame, const LessonDraft& draft);

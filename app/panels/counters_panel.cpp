@@ -159,9 +159,9 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
           {"phases", phases}};
 }
 
-void CountersPanel::Draw(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison,
-                         bool presentation) {
-  DrawHeadline(simulation, comparison);
+void CountersPanel::Draw(const sim::Simulation& simulation, const WholeRunView& whole_run,
+                         const std::optional<sim::ComparisonCount>& comparison, bool presentation) {
+  DrawHeadline(simulation, whole_run, comparison);
   if (presentation) {
     DrawKeyFigures(simulation, comparison);
     DrawPerElement(simulation);
@@ -172,10 +172,14 @@ void CountersPanel::Draw(const sim::Simulation& simulation, const std::optional<
   DrawPhases(simulation);
 }
 
-void CountersPanel::DrawHeadline(const sim::Simulation& simulation,
+void CountersPanel::DrawHeadline(const sim::Simulation& simulation, const WholeRunView& whole_run,
                                  const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters* whole = WholeRun(simulation);
   const std::optional<double> saving = CountedSaving(simulation, comparison);
+  if (!whole && whole_run.cancelled) {
+    gui::TextWrapped("The whole run was not counted: its count was stopped. The figures so far are below.");
+    return;
+  }
   if (!whole) {
     gui::TextWrapped("The whole run is being counted on the model (the Timeline shows how far); the figures so "
                      "far are below.");

@@ -6,6 +6,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include "app/panels/whole_run_view.h"
 #include "sim/comparison.h"
 #include "sim/simulation.h"
 
@@ -14,13 +15,15 @@ namespace gui {
 struct CountersPanel {
   // `comparison`: the comparison kernel counted on the model, nothing while it is counted.
   // `presentation`: the figures a room reads, without the per-phase table.
-  void Draw(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison,
-            bool presentation);
+  // `whole_run`: whether the whole run (and with it the comparison) is being counted or was stopped.
+  void Draw(const sim::Simulation& simulation, const WholeRunView& whole_run,
+            const std::optional<sim::ComparisonCount>& comparison, bool presentation);
   // The figures as shown, for --dump-state.
   static nlohmann::json Figures(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
 
  private:
-  void DrawHeadline(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
+  void DrawHeadline(const sim::Simulation& simulation, const WholeRunView& whole_run,
+                    const std::optional<sim::ComparisonCount>& comparison);
   void DrawTotals(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
   void DrawKeyFigures(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison);
   void DrawPerElement(const sim::Simulation& simulation);

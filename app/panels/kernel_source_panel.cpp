@@ -172,9 +172,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   for (const sim::TraceEvent& event : snapshot.last_step_events()) {
     if (event.line > 0) marks.just_ran.insert(event.line);
   }
-  for (const sim::Thread& thread : snapshot.threads()) {
-    if (thread.state != sim::ThreadState::kDone) ++marks.waiting[snapshot.NextLine(thread)];
-  }
+  marks.waiting = snapshot.ThreadsByNextLine();
   marks.focus = FocusName(snapshot, threads);
   // Done threads run nothing: keep the kernel's first instruction in view, not the header comment.
   marks.scroll_to = marks.focus_next.empty() ? sim::LineOf(kernel, sim::Op::kLoadA) : *marks.focus_next.begin();

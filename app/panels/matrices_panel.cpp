@@ -9,6 +9,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
 #include "app/gui/text_item.h"
+#include "app/plot/heat_map.h"
 #include "sim/bits.h"
 #include "sim/narration.h"
 #include "sim/reference.h"
@@ -21,6 +22,7 @@ using sim::MatrixId;
 constexpr int kMaxReadersListed = 8;
 constexpr int kMaxElementsForValues = 32 * 32;  // Past this, numbers cannot fit on any screen.
 constexpr float kMaxCellInFonts = 4.0f;         // Cells stop growing at 4 font heights.
+constexpr float kMinCellPixels = 0.125f;        // A heat map's cells shrink below a pixel, to 8 a pixel.
 constexpr float kMinTextScale = 0.6f;           // Smaller numbers are unreadable from a classroom's back row.
 constexpr float kMaxCellAspect = 2.0f;          // Columns widen for wide numbers up to twice a cell's height.
 constexpr ImU32 kTileOutline = palette::kOrange;
@@ -30,18 +32,6 @@ const char* MatrixName(MatrixId id) { return id == MatrixId::kA ? "A" : (id == M
 
 ImU32 WithAlpha(ImU32 colour, float alpha) {
   return (colour & 0x00FFFFFF) | (static_cast<ImU32>(alpha * 255.0f) << 24);
-}
-
-// Viridis, sampled at five stops: perceptually ordered and readable with colour-vision
-// deficiencies; heat maps carry magnitude only, the exact value is on hover.
-ImU32 HeatColour(float t) {
-  static constexpr float kStops[5][3] = {
-      {68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
-  t = std::clamp(std::isfinite(t) ? t : 0.0f, 0.0f, 1.0f) * 4.0f;
-  const int i = std::min(static_cast<int>(t), 3);
-  const float f = t - static_cast<float>(i);
-  auto mix = [&](int c) { return static_cast<unsigned>(kStops[i][c] + (kStops[i + 1][c] - kStops[i][c]) * f); };
-  return palette::Rgb(mix(0), mix(1), mix(2));
 }
 
 struct Range {
@@ -60,6 +50,14 @@ Range RangeOf(const std::vector<float>& values) {
     first = false;
   }
   return range;
+}
+
+// An element of C not started yet, as the value grids show it: the frame colour laid twice
+// (once as the cell's ground, once as its fill).
+ImU32 EmptyCellColour() {
+  const ImVec4 frame = ImGui::GetStyleColorVec4(ImGuiCol_FrameBg);
+  const float once = 1.0f - frame.w;
+  return ImGui::ColorConvertFloat4ToU32(ImVec4(frame.x, frame.y, frame.z, 1.0f - once * once));
 }
 
 std::string CellValue(float value, bool short_form) {
@@ -130,8 +128,8 @@ struct MatricesPanel::Layout {
 };
 
 void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot,
-                         const std::vector<float>& reference) {
-  CountC(snapshot, reference);
+                         const std::vector<float>& reference, std::uint64_t lesson_generation) {
+  ReadC(snapshot, reference, lesson_generation);
   DrawSummary(snapshot);
   DrawTourNote();
 
@@ -149,18 +147,21 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
     layout.real_cols[i] = dims[i][3];
   }
   const float gap = ImGui::GetFontSize() * 0.6f;
-  std::vector<float> values[3];
-  float widest = 0.0f;  // the widest number in full, over A, B and C
-  for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
-    values[Layout::Index(id)] = ValuesOf(layout, id, snapshot, reference);
-    widest = std::max(widest, WidestValue(values[Layout::Index(id)], false));
+  // A, B and the correct C never change within a lesson: read once per lesson.
+  if (values_generation_ != lesson_generation) {
+    for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
+      ReadValues(layout, id, snapshot, reference, values_[Layout::Index(id)]);
+    }
+    values_generation_ = lesson_generation;
   }
+  float widest = 0.0f;  // the widest number in full, over A, B and C
+  for (const std::vector<float>& values : values_) widest = std::max(widest, WidestValue(values, false));
   const float labels_height = PlaceGrids(layout, g, gap, widest);
   figures_.cell = layout.cell;
   figures_.cell_w = layout.cell_w;
   std::copy(std::begin(layout.origin), std::end(layout.origin), std::begin(figures_.origin));
   for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
-    DrawMatrix(layout, id, snapshot, values[Layout::Index(id)]);
+    DrawMatrix(layout, id, snapshot, values_[Layout::Index(id)]);
   }
   DrawOutlines(layout, snapshot);
   DrawStepMarks(layout, snapshot);
@@ -186,7 +187,10 @@ float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float ga
   auto fit = [&](float label_rows) {
     const float x_fit = (avail.x - gap) / across;
     const float cell = std::min(x_fit, (avail.y - label_rows - gap) / down);
-    layout.cell = std::max(1.0f, std::floor(std::min(cell, kMaxCellInFonts * ImGui::GetFontSize())));
+    // Whole pixels while cells are a pixel or more; below that (a heat map) the grids still fit
+    // the panel, a pixel showing several cells.
+    const float fitted = std::min(cell, kMaxCellInFonts * ImGui::GetFontSize());
+    layout.cell = fitted >= 1.0f ? std::floor(fitted) : std::max(kMinCellPixels, fitted);
     layout.cell_w = std::max(layout.cell, std::floor(std::min({wanted_w, x_fit, kMaxCellAspect * layout.cell})));
   };
   char names[3][48];
@@ -221,20 +225,23 @@ float MatricesPanel::PlaceGrids(Layout& layout, const sim::Geometry& g, float ga
   return label_rows;
 }
 
-void MatricesPanel::CountC(const sim::Snapshot& snapshot, const std::vector<float>& reference) {
-  const sim::Geometry& g = snapshot.geometry();
+// Every element of C, kept for the grids and counted for the summary; read again only when the
+// lesson or the step changed.
+void MatricesPanel::ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference,
+                          std::uint64_t lesson_generation) {
+  const CRead now{lesson_generation, snapshot.step()};
+  if (now == c_read_) return;
+  c_read_ = now;
   figures_.not_started = figures_.partial = figures_.final = figures_.wrong = 0;
-  for (int row = 0; row < g.m; ++row) {
-    for (int col = 0; col < g.n; ++col) {
-      const sim::CElement e = snapshot.c(row, col);
-      switch (e.progress) {
-        case sim::CProgress::kNotStarted: ++figures_.not_started; break;
-        case sim::CProgress::kPartial: ++figures_.partial; break;
-        case sim::CProgress::kFinal:
-          ++figures_.final;
-          if (!sim::SameBits(e.value, reference[static_cast<std::size_t>(row) * g.n + col])) ++figures_.wrong;
-          break;
-      }
+  snapshot.ReadC(c_);
+  for (std::size_t at = 0; at < c_.size(); ++at) {
+    switch (c_[at].progress) {
+      case sim::CProgress::kNotStarted: ++figures_.not_started; break;
+      case sim::CProgress::kPartial: ++figures_.partial; break;
+      case sim::CProgress::kFinal:
+        ++figures_.final;
+        if (!sim::SameBits(c_[at].value, reference[at])) ++figures_.wrong;
+        break;
     }
   }
 }
@@ -263,34 +270,29 @@ void MatricesPanel::DrawSummary(const sim::Snapshot& snapshot) {
     ImGui::SetTooltip("Orange frame: the current block's tiles in its current phase (grey cells past the edges: zero "
                       "padding).\nYellow frame: elements read from or stored to global memory this step.\n"
                       "C: p1 = partial sum after phase 1, %s final and right, %s final and wrong.\n"
-                      "Large matrices are heat maps (dark = small, yellow = large); a partial sum fills half a cell.\n"
+                      "Large matrices are heat maps (dark = small, yellow = large); a partial sum fills half a cell (every\n"
+                      "other pixel row where a pixel shows several cells), a wrong one is vermillion.\n"
                       "Hover any cell for its value and who read it; click an element of A or B to change it.",
                       palette::kGlyphCheck, palette::kGlyphCross);
   }
 }
 
-// A's and B's elements, and C's correct ones (what a heat map's scale and the cells' width go by).
-std::vector<float> MatricesPanel::ValuesOf(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
-                                           const std::vector<float>& reference) {
+void MatricesPanel::ReadValues(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
+                               const std::vector<float>& reference, std::vector<float>& values) {
   const sim::Geometry& g = snapshot.geometry();
   const int index = Layout::Index(id);
-  std::vector<float> values;
-  values.reserve(static_cast<std::size_t>(layout.real_rows[index]) * layout.real_cols[index]);
+  values.clear();
   for (int row = 0; row < layout.real_rows[index]; ++row) {
     for (int col = 0; col < layout.real_cols[index]; ++col) {
       values.push_back(id == MatrixId::kA ? snapshot.a(row, col)
                                           : (id == MatrixId::kB ? snapshot.b(row, col) : reference[row * g.n + col]));
     }
   }
-  return values;
 }
 
 void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
                                const std::vector<float>& values) {
-  const sim::Geometry& g = snapshot.geometry();
   const int index = Layout::Index(id);
-  const bool is_c = id == MatrixId::kC;
-  const Range range = RangeOf(values);
   // Numbers shrink to fit their cells (across and down) down to kMinTextScale of the font, then
   // drop to three significant digits, then give way to a heat map.
   const auto scale_for = [&](bool short_form) {
@@ -299,10 +301,19 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
   };
   const bool short_form = scale_for(false) < kMinTextScale;
   const float text_scale = scale_for(short_form);
-  const bool show_values = text_scale >= kMinTextScale;
-  const float text_size = ImGui::GetFontSize() * text_scale;
-  figures_.drawn_as[index] = !show_values ? "heat map" : short_form ? "short values" : "values";
+  if (text_scale < kMinTextScale) {
+    figures_.drawn_as[index] = "heat map";
+    DrawHeatMap(layout, id, values);
+    return;
+  }
+  figures_.drawn_as[index] = short_form ? "short values" : "values";
+  DrawValues(layout, id, snapshot, values, short_form, ImGui::GetFontSize() * text_scale);
+}
 
+void MatricesPanel::DrawValues(const Layout& layout, MatrixId id, const sim::Snapshot& snapshot,
+                               const std::vector<float>& values, bool short_form, float text_size) {
+  const sim::Geometry& g = snapshot.geometry();
+  const int index = Layout::Index(id);
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const ImU32 frame_bg = ImGui::GetColorU32(ImGuiCol_FrameBg);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
@@ -314,35 +325,24 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
       const ImVec2 min = layout.CellMin(id, row, col);
       const ImVec2 max(min.x + layout.cell_w - inset, min.y + layout.cell - inset);
       const float value = values[static_cast<std::size_t>(row) * layout.real_cols[index] + col];
-      if (!is_c) {
-        draw->AddRectFilled(min, max, show_values ? frame_bg : HeatColour(range.Normalise(value)));
-        if (show_values) DrawCentred(draw, min, layout.Size(), text_size, text, CellValue(value, short_form));
+      if (id != MatrixId::kC) {
+        draw->AddRectFilled(min, max, frame_bg);
+        DrawCentred(draw, min, layout.Size(), text_size, text, CellValue(value, short_form));
         continue;
       }
-      const sim::CElement e = snapshot.c(row, col);
+      const sim::CElement& e = c_[static_cast<std::size_t>(row) * static_cast<std::size_t>(g.n) + col];
       const bool wrong = e.progress == sim::CProgress::kFinal && !sim::SameBits(e.value, value);
       std::string corner;
       ImU32 fill = frame_bg;
       if (e.progress == sim::CProgress::kPartial) {
-        fill = show_values ? WithAlpha(palette::kSkyBlue, 0.35f) : HeatColour(range.Normalise(e.value));
+        fill = WithAlpha(palette::kSkyBlue, 0.35f);
         corner = g.naive ? std::to_string(e.phase + 1) + "/" + std::to_string(g.k) : "p" + std::to_string(e.phase + 1);
       } else if (e.progress == sim::CProgress::kFinal) {
-        fill = wrong ? palette::kVermillion
-                     : (show_values ? WithAlpha(palette::kBluishGreen, 0.35f) : HeatColour(range.Normalise(e.value)));
+        fill = wrong ? palette::kVermillion : WithAlpha(palette::kBluishGreen, 0.35f);
         corner = wrong ? palette::kGlyphCross : palette::kGlyphCheck;
       }
       draw->AddRectFilled(min, max, frame_bg);
-      if (!show_values && e.progress == sim::CProgress::kPartial) {
-        // Heat map: a partial sum fills the lower half of its cell, a final one the whole.
-        draw->AddRectFilled(ImVec2(min.x, min.y + (max.y - min.y) * 0.5f), max, fill);
-      } else {
-        draw->AddRectFilled(min, max, fill);
-      }
-      if (wrong && !show_values) {
-        draw->AddLine(min, max, palette::kBlack, std::max(1.0f, layout.cell * 0.12f));
-        draw->AddLine(ImVec2(min.x, max.y), ImVec2(max.x, min.y), palette::kBlack, std::max(1.0f, layout.cell * 0.12f));
-      }
-      if (!show_values) continue;
+      draw->AddRectFilled(min, max, fill);
       const std::string v = e.progress == sim::CProgress::kNotStarted ? "\u00B7" : CellValue(e.value, short_form);
       DrawCentred(draw, ImVec2(min.x, min.y + small * 0.3f), layout.Size(), text_size,
                   e.progress == sim::CProgress::kNotStarted ? dim : text, v);
@@ -351,6 +351,66 @@ void MatricesPanel::DrawMatrix(const Layout& layout, MatrixId id, const sim::Sna
       }
     }
   }
+}
+
+// One picture per matrix (plot/heat_map.h): a partial sum fills the lower half of its cell, a
+// final one the whole, a wrong one is vermillion; the colour scale is the correct values'.
+void MatricesPanel::DrawHeatMap(const Layout& layout, MatrixId id, const std::vector<float>& values) {
+  const int index = Layout::Index(id);
+  HeatMapDrawn& drawn = heat_maps_[index];
+  const ImU32 empty = EmptyCellColour();
+  // A's and B's pictures change only with the lesson, the panel's size or the theme; C's also
+  // with the step.
+  const bool same = drawn.rows == layout.real_rows[index] && drawn.cols == layout.real_cols[index] &&
+                    drawn.cell_w == layout.cell_w && drawn.cell_h == layout.cell && drawn.empty == empty &&
+                    drawn.read.lesson_generation == c_read_.lesson_generation &&
+                    (id != MatrixId::kC || drawn.read.step == c_read_.step);
+  if (!same) MakeHeatMap(layout, id, values, empty);
+  if (drawn.width == 0 || drawn.height == 0) return;
+  const ImVec2 min = layout.origin[index];
+  ImGui::GetWindowDrawList()->AddImage(
+      drawn.texture.id(), min, ImVec2(min.x + static_cast<float>(drawn.width), min.y + static_cast<float>(drawn.height)));
+}
+
+void MatricesPanel::MakeHeatMap(const Layout& layout, MatrixId id, const std::vector<float>& values, ImU32 empty) {
+  const int index = Layout::Index(id);
+  const Range range = RangeOf(values);
+  plot::HeatMapGrid& grid = heat_map_grid_;
+  grid.rows = layout.real_rows[index];
+  grid.cols = layout.real_cols[index];
+  grid.cell_w = layout.cell_w;
+  grid.cell_h = layout.cell;
+  grid.cells.resize(values.size());
+  for (int row = 0; row < grid.rows; ++row) {
+    for (int col = 0; col < grid.cols; ++col) {
+      const std::size_t at = static_cast<std::size_t>(row) * static_cast<std::size_t>(grid.cols) + col;
+      plot::HeatCell& cell = grid.cells[at];
+      if (id != MatrixId::kC) {
+        cell = {plot::HeatCell::State::kFull, range.Normalise(values[at])};
+        continue;
+      }
+      const sim::CElement& e = c_[at];
+      cell.level = range.Normalise(e.value);
+      switch (e.progress) {
+        case sim::CProgress::kNotStarted: cell.state = plot::HeatCell::State::kEmpty; break;
+        case sim::CProgress::kPartial: cell.state = plot::HeatCell::State::kPartial; break;
+        case sim::CProgress::kFinal:
+          cell.state = sim::SameBits(e.value, values[at]) ? plot::HeatCell::State::kFull : plot::HeatCell::State::kWrong;
+          break;
+      }
+    }
+  }
+  plot::RasteriseHeatMap(grid, {empty, palette::kVermillion, palette::kBlack}, heat_map_image_);
+  HeatMapDrawn& drawn = heat_maps_[index];
+  drawn.rows = grid.rows;
+  drawn.cols = grid.cols;
+  drawn.cell_w = grid.cell_w;
+  drawn.cell_h = grid.cell_h;
+  drawn.empty = empty;
+  drawn.read = c_read_;
+  drawn.width = heat_map_image_.width;
+  drawn.height = heat_map_image_.height;
+  if (!heat_map_image_.pixels.empty()) drawn.texture.Upload(drawn.width, drawn.height, heat_map_image_.pixels);
 }
 
 // The current block's tiles: its rows of A and columns of B in this phase's slice of K, and
@@ -460,8 +520,18 @@ void MatricesPanel::DrawStepMarks(const Layout& layout, const sim::Snapshot& sna
   }
 }
 
+// The tooltip's first line, which names the cell and its value; kept for --dump-state.
+template <typename... Args>
+void MatricesPanel::HoverLine(const char* format, Args... args) {
+  char line[256];
+  std::snprintf(line, sizeof line, format, args...);
+  gui::TextUnformatted(line);
+  figures_.hovered = line;
+}
+
 void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snapshot,
                                 const std::vector<float>& reference) {
+  figures_.hovered.clear();
   if (!ImGui::IsWindowHovered()) return;
   const ImVec2 mouse = ImGui::GetMousePos();
   for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
@@ -470,29 +540,29 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
     if (!layout.Hit(mouse, id, row, col)) continue;
     ImGui::BeginTooltip();
     if (!layout.Inside(id, row, col)) {
-      gui::Text("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
+      HoverLine("Outside %s: zero padding. The bounds guard loads 0.0f here, so the tail tile's products add nothing.",
                 MatrixName(id));
     } else if (id == MatrixId::kC) {
       const sim::Geometry& g = snapshot.geometry();
       const sim::CElement e = snapshot.c(row, col);
       const float correct = reference[static_cast<std::size_t>(row) * g.n + col];
       switch (e.progress) {
-        case sim::CProgress::kNotStarted: gui::Text("C[%d][%d]: not started", row, col); break;
+        case sim::CProgress::kNotStarted: HoverLine("C[%d][%d]: not started", row, col); break;
         case sim::CProgress::kPartial:
           if (g.naive) {
-            gui::Text("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
+            HoverLine("C[%d][%d]: partial sum of %d of %d products = %s", row, col, e.phase + 1, g.k,
                       sim::FormatValue(e.value).c_str());
           } else {
-            gui::Text("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
+            HoverLine("C[%d][%d]: partial sum after phase %d of %d = %s", row, col, e.phase + 1, g.phases,
                       sim::FormatValue(e.value).c_str());
           }
           break;
         case sim::CProgress::kFinal:
           if (sim::SameBits(e.value, correct)) {
-            gui::Text("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
+            HoverLine("C[%d][%d] = %s  %s equals the correct product", row, col, sim::FormatValue(e.value).c_str(),
                       palette::kGlyphCheck);
           } else {
-            gui::Text("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
+            HoverLine("C[%d][%d] = %s  %s wrong: the correct value is %s", row, col, sim::FormatValue(e.value).c_str(),
                       palette::kGlyphCross, sim::FormatValue(correct).c_str());
           }
           break;
@@ -501,7 +571,7 @@ void MatricesPanel::HandleHover(const Layout& layout, const sim::Snapshot& snaps
     } else {
       const float value = id == MatrixId::kA ? snapshot.a(row, col) : snapshot.b(row, col);
       const sim::ReaderSummary readers = snapshot.Readers(id, row, col);
-      gui::Text("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
+      HoverLine("%s[%d][%d] = %s", MatrixName(id), row, col, sim::FormatValue(value).c_str());
       std::string phases;
       for (std::size_t p = 0; p < readers.reads_by_phase.size(); ++p) {
         phases += (p ? ", " : "") + std::string("phase ") + std::to_string(p + 1) + ": " +
@@ -569,6 +639,7 @@ void MatricesPanel::DumpState(nlohmann::json& state) const {
   out["outlined_block"] = figures_.block;
   out["outlined_phase"] = figures_.phase;
   out["tour_framed"] = figures_.tour_framed;
+  out["hovered"] = figures_.hovered;
 }
 
 }  // namespace gui

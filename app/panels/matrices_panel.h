@@ -9,11 +9,14 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "app/gui/frame_context.h"
+#include "app/gui/image_texture.h"
+#include "app/plot/heat_map.h"
 #include "sim/lesson_config.h"
 #include "sim/snapshot.h"
 #include "sim/tour.h"
@@ -28,8 +31,11 @@ struct MatricesPanel {
   // to (or takes it from) the answer, through the guide-pick-cell action, instead of editing it.
   std::optional<sim::CellSpace> pick_space;
 
-  // `reference` is the correct product of the lesson's A and B (Simulation::reference()).
-  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  // `reference` is the correct product of the lesson's A and B (Simulation::reference());
+  // `lesson_generation` changes whenever the lesson does: while it and the step stay, C is the
+  // same and is not read again (a 512² C is 262,144 elements a frame).
+  void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference,
+            std::uint64_t lesson_generation);
   void DumpState(nlohmann::json& state) const;
 
   // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
@@ -42,6 +48,7 @@ struct MatricesPanel {
     std::vector<std::string> marked;   // elements read or stored this step: "A[0][1]"
     int block = 0, phase = 0;          // whose tiles are outlined
     std::vector<std::string> tour_framed;  // the tour's cells drawn framed: "C[0][0]"
+    std::string hovered;  // the hover's first line ("A[3][7] = 1544"), "" when no cell is hovered
   };
 
  private:
@@ -54,23 +61,53 @@ struct MatricesPanel {
   };
 
   float PlaceGrids(Layout& layout, const sim::Geometry& g, float gap, float widest_value);
-  static std::vector<float> ValuesOf(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
-                                     const std::vector<float>& reference);
+  // A's and B's elements, and C's correct ones (what a heat map's scale and the cells' width go by).
+  static void ReadValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+                         const std::vector<float>& reference, std::vector<float>& values);
   void DrawSummary(const sim::Snapshot& snapshot);
-  void CountC(const sim::Snapshot& snapshot, const std::vector<float>& reference);
-  // `values`: ValuesOf's, which sized the cells.
+  void ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference, std::uint64_t lesson_generation);
+  // `values`: ReadValues', which sized the cells.
   void DrawMatrix(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                   const std::vector<float>& values);
+  void DrawValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+                  const std::vector<float>& values, bool short_form, float text_size);
+  void DrawHeatMap(const Layout& layout, sim::MatrixId id, const std::vector<float>& values);
+  void MakeHeatMap(const Layout& layout, sim::MatrixId id, const std::vector<float>& values, ImU32 empty);
   void DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot);
   void DrawTourCells(const Layout& layout);
   void DrawTourNote();
   void HandlePick(const FrameContext& frame, const Layout& layout);
   void HandleHover(const Layout& layout, const sim::Snapshot& snapshot, const std::vector<float>& reference);
+  template <typename... Args>
+  void HoverLine(const char* format, Args... args);
   void DrawEditor(const FrameContext& frame);
 
   Figures figures_;
   Editor editor_;
+  // Which lesson's step C was read at: C, as ReadC read it then, row by row.
+  struct CRead {
+    std::uint64_t lesson_generation = 0;
+    std::int64_t step = -1;
+    bool operator==(const CRead& other) const { return lesson_generation == other.lesson_generation && step == other.step; }
+  };
+  CRead c_read_;
+  std::vector<sim::CElement> c_;
+  std::vector<float> values_[3];  // ReadValues' for A, B, C: read once per lesson
+  std::uint64_t values_generation_ = 0;
+  // A heat map's cells and picture, kept between frames so their buffers are reused.
+  plot::HeatMapGrid heat_map_grid_;
+  plot::HeatMapImage heat_map_image_;
+  // A matrix's picture on the GPU and what it was made from.
+  struct HeatMapDrawn {
+    int rows = 0, cols = 0;
+    float cell_w = 0.0f, cell_h = 0.0f;
+    ImU32 empty = 0;
+    CRead read;  // the lesson it shows, and for C the step
+    int width = 0, height = 0;  // pixels; 0 until made
+    ImageTexture texture;
+  };
+  HeatMapDrawn heat_maps_[3];  // A, B, C
 };
 
 }  // namespace gui

@@ -11,6 +11,7 @@
 
 #include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
+#include "app/panels/whole_run_view.h"
 #include "sim/simulation.h"
 
 namespace gui {
@@ -19,13 +20,6 @@ namespace gui {
 // `run-until` takes. Returns what is wrong with the text.
 std::optional<std::string> ParseBreakpoint(const std::string& spec, const sim::Simulation& simulation,
                                            sim::Breakpoint& breakpoint);
-
-// The whole-run pass as the page reports it: the slider needs the run's length.
-struct WholeRunView {
-  bool counting = false;
-  bool cancelled = false;
-  double fraction = 0.0;  // 0..1 while counting
-};
 
 struct TimelinePanel {
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,

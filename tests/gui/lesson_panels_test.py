@@ -112,6 +112,42 @@ def test_large_lesson_is_a_heat_map(binary):
           "64x64 matrices are drawn as heat maps")
 
 
+def test_a_512_lesson_fits_its_panel_and_hover_reads_each_cell(binary):
+    """At 512³ a heat map's cells are smaller than a pixel: the three grids still fit the
+    Matrices panel (they once ran past it, cutting C off at both sizes), and the hover names
+    the very cell under the pointer with its value (sequence fill: A[i][j] = 512·i + j + 1)."""
+    lesson = "lesson-set m=512 n=512 k=512 tile=16; whole-run-cancel"
+    for width, height in ((1366, 768), (1920, 1080)):
+        probe = Run(binary)
+        status, _ = probe.app("--width", str(width), "--height", str(height), "--frames", "3", "--actions", lesson)
+        state = probe.state()
+        matrices = state["lesson_panels"]["matrices"]
+        x0, y0, x1, y1 = state["lesson_panels"]["matrices"]["rect"]
+        cell = matrices["cell_pixels"]
+        label = "%dx%d" % (width, height)
+        check(status == 0 and state["lesson"]["m"] == 512, "%s: the 512³ lesson opens" % label)
+        check(matrices["drawn_as"] == {"a": "heat map", "b": "heat map", "c": "heat map"} and cell < 1,
+              "%s: heat maps of cells smaller than a pixel (%.3f)" % (label, cell))
+        cx, cy = matrices["origins"]["c"]
+        check(cx + 512 * cell <= x1 and cy + 512 * cell <= y1 and matrices["origins"]["a"][0] >= x0,
+              "%s: A, B and C fit the panel %s" % (label, [x0, y0, x1, y1]))
+    # A pointer at whole pixels lands mid-pixel in cell coordinates: the cell it names is the
+    # one its position falls in, not the first of the pixel's cells.
+    ax, ay = matrices["origins"]["a"]
+    x, y = int(ax + 101.5 * cell), int(ay + 300.5 * cell)
+    row, col = int((y - ay) / cell), int((x - ax) / cell)
+    run = Run(binary)
+    run.interact(["--width", "1920", "--height", "1080", "--actions", lesson], [
+        'xdotool mousemove --window "$win" %d %d' % (x + 40, y + 40),
+        "sleep 0.3",
+        'xdotool mousemove --window "$win" %d %d' % (x, y),
+        "sleep 1.0",
+    ])
+    hovered = run.state()["lesson_panels"]["matrices"]["hovered"]
+    check(hovered == "A[%d][%d] = %.6g" % (row, col, 512 * row + col + 1),
+          "the hover names A[%d][%d] under the pointer at (%d, %d) with its value: %r" % (row, col, x, y, hovered))
+
+
 def test_pages_switch_and_persist(binary):
     run = Run(binary)
     status, _ = run.app("--frames", "3", "--actions", "page-live")

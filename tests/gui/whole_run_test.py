@@ -1,25 +1,46 @@
 """A big lesson never freezes the window: the whole-run pass (total steps, timeline marks,
 whole-run counters) runs on a worker while the window keeps drawing and stepping, shows its
 progress, and can be cancelled; a small lesson's pass finishes and fills the figures in."""
+import re
+
 from guitest import Run, check, run_tests
 
 
 def test_big_lesson_counts_on_a_worker_and_cancels(binary):
     run = Run(binary)
+    # 60 frames: a second or so at the frame rate the window keeps while the pass runs, long
+    # enough for the pass (a lower-priority worker) to report progress, far too short for it to
+    # finish (tens of seconds at 512³).
     status, _ = run.app("--frames", "3", "--actions",
-                        "lesson-set m=512 n=512 k=512 tile=16; wait 5; step; step; whole-run-cancel")
+                        "lesson-set m=512 n=512 k=512 tile=16; wait 60; step; step; whole-run-cancel")
     check(status == 0, "app exits 0")
     lesson = run.state()["lesson"]
     whole = lesson["whole_run"]
     print("whole run:", whole)
     check((lesson["m"], lesson["tile"]) == (512, 16), "the 512³ TILE 16 lesson runs")
     check(whole["state"] == "cancelled", "whole-run-cancel stopped the count")
-    check(whole["frames_while_counting"] >= 5, "the window drew frames while the pass ran")
+    check(whole["frames_while_counting"] >= 60, "the window drew frames while the pass ran")
     check(0.0 < whole["fraction"] < 1.0, "progress was reported and the count was not finished")
     check(lesson["total_steps"] is None, "the run's length stays unknown, not made up")
     check(lesson["step"] == 2, "stepping worked while the pass ran")
     fps = whole["frames_while_counting"] / max(whole["seconds_counting"], 1e-9)
     print("frames/s while counting: %.1f" % fps)
+
+
+def test_a_lesson_too_large_for_the_model_is_refused_before_it_starts(binary):
+    """1024³ TILE 16 needs about 1.9 GiB of model state: refused with the size and the limit,
+    before any pass starts, and the lesson on show stays."""
+    run = Run(binary)
+    status, output = run.app("--frames", "3", "--lesson", "default", "--actions",
+                             "lesson-set m=1024 n=1024 k=1024 tile=16")
+    lesson = run.state()["lesson"]
+    print(output)
+    check(status == 1 and "1 scripted action was refused" in output, "the scripted lesson change is refused: %d" % status)
+    check(re.search(r"M = 1024, N = 1024, K = 1024 needs about \d+ MiB of model state: the limit is 1024 MiB", output),
+          "the message names the lesson's size, the memory it needs and the limit")
+    check((lesson["m"], lesson["tile"]) == (4, 2), "the lesson on show stays")
+    check(lesson["whole_run"]["state"] == "done" and lesson["total_steps"] is not None,
+          "no whole-run pass was started for the refused lesson: the one on show stays counted")
 
 
 def test_small_lesson_count_arrives(binary):

@@ -3,6 +3,9 @@
 // phase is not shown as this phase's fresh value.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <map>
+
 #include "sim/lesson_file.h"
 #include "sim/simulation.h"
 #include "test_lessons.h"
@@ -79,6 +82,54 @@ TEST(Snapshot, AFinishedBlocksTilesAreItsLastPhase) {
         }
       }
     }
+  }
+}
+
+// The source view's count of threads per next line, made by instruction, is NextLine's thread
+// by thread, at every step of a tiled, a rectangular-tile and a naive lesson.
+TEST(Snapshot, ThreadsByNextLineCountsEachThreadAtItsNextLine) {
+  for (const sim::LessonConfig& lesson :
+       {sim_test::Tiled(6, 5, 7, 4), sim_test::Rect(7, 9, 5, 4, 2, 3), sim_test::Naive(5, 6, 3, 2)}) {
+    sim::Simulation simulation(lesson);
+    do {
+      const sim::Snapshot snapshot = simulation.snapshot();
+      std::map<int, int> one_by_one;
+      for (const sim::Thread& thread : snapshot.threads()) {
+        if (thread.state != sim::ThreadState::kDone) ++one_by_one[snapshot.NextLine(thread)];
+      }
+      ASSERT_EQ(snapshot.ThreadsByNextLine(), one_by_one) << lesson.name << " at step " << simulation.step();
+    } while (simulation.Step() > 0);
+  }
+}
+
+// ReadC, the one pass the Matrices panel makes over a large C each frame, gives every element
+// as c() does: not started, partial after its phase, final, with the thread that computes it,
+// for tiled kernels with tail tiles, rectangular tiles and the naive kernel, at every step.
+TEST(Snapshot, ReadingAllOfCGivesEachElementAsCDoes) {
+  for (const sim::LessonConfig& lesson :
+       {sim_test::Tiled(6, 5, 7, 4), sim_test::Rect(7, 9, 5, 4, 2, 3), sim_test::Naive(5, 6, 3, 2)}) {
+    sim::Simulation simulation(lesson);
+    const sim::Geometry& g = simulation.geometry();
+    std::vector<sim::CElement> all;
+    int partial_seen = 0;
+    do {
+      const sim::Snapshot snapshot = simulation.snapshot();
+      snapshot.ReadC(all);
+      ASSERT_EQ(all.size(), static_cast<std::size_t>(g.m * g.n));
+      for (int row = 0; row < g.m; ++row) {
+        for (int col = 0; col < g.n; ++col) {
+          const sim::CElement one = snapshot.c(row, col);
+          const sim::CElement& read = all[static_cast<std::size_t>(row * g.n + col)];
+          ASSERT_EQ(read.progress, one.progress) << lesson.name << " C[" << row << "][" << col << "]";
+          ASSERT_EQ(read.phase, one.phase);
+          ASSERT_EQ(read.block, one.block);
+          ASSERT_EQ(read.thread, one.thread);
+          ASSERT_EQ(std::memcmp(&read.value, &one.value, sizeof(float)), 0);
+          partial_seen += one.progress == sim::CProgress::kPartial;
+        }
+      }
+    } while (simulation.Step() > 0);
+    EXPECT_GT(partial_seen, 0);
   }
 }
 
