@@ -148,7 +148,11 @@ BAD_ARGUMENTS = [
     ("edit-cell A 9 9 1", "A[9][9] is outside A"), ("select-thread 99 99", "block 99, thread 99"),
     ("run-until sometime", '"sometime"'), ("race-gpu-size 0", '"0"'), ("race-trials 1000", '"1000"'),
     ("live-reps x", '"x"'), ("live-gflops-axis cubic", "'cubic'"), ("live-view pie", "'pie'"),
-    ("live-run out.txt", "'out.txt'"), ("live-sizes 0", "size 0"), ("live-model-size 123", "n = 123"),
+    ("live-run out.txt", "'out.txt'"), ("live-sizes 0", "size 0"),
+    ("live-model-size 123", "no results at n = 123 (no results are loaded)"),
+    # A word is named as not being a size (it once read "no results at n = four").
+    ("live-model-size four", "live-model-size takes one size of the results, such as 1024 or 512x256x128: size 'four'"),
+    ("live-ladder-size four", "live-ladder-size takes one size of the results, such as 1024 or 512x256x128: size 'four'"),
     ("lesson-set tile=0", "tile = 0"),
 ]
 
