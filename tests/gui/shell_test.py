@@ -199,16 +199,16 @@ def test_unknown_action_fails_before_the_first_frame(binary):
 
 def unprivileged(command, run):
     """Root writes into any folder whatever its mode: under root (CI containers) the app runs
-    as nobody, on an X server without access control, so a read-only folder is read-only.
-    The app's own exit status is printed, apart from xvfb-run's clean-up."""
+    as nobody (the X server has no access control file, so nobody may draw on it), so a
+    read-only folder is read-only. The app's own exit status is printed, apart from the
+    server wrapper's."""
     report = ["sh", "-c", '"$@"; echo "app exit status $?"', "sh"]
     if os.geteuid() != 0:
         return XVFB + report + command
     os.chmod(run.dir, 0o755)
     for root, folders, _ in os.walk(run.config_home):
         os.chmod(root, 0o777)
-    return ["xvfb-run", "-a", "-s", "-ac -screen 0 1920x1080x24"] + report + [
-        "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+    return XVFB + report + ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
 
 
 def test_outputs_that_cannot_be_written_fail_the_run_and_keep_the_old_files(binary):
