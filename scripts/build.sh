@@ -6,7 +6,7 @@
 # The GPU runner is built when nvcc is found (/usr/local/cuda). `test` then builds and tests the
 # CPU code a second time without CUDA, as a classroom PC without CUDA would run it, and that
 # second build is the sanitized one (scripts/sanitize.sh: ASan + UBSan, zero reports); last it
-# fuzzes every file reader for FUZZ_SECONDS each (scripts/fuzz.sh; default 30, 0 skips it).
+# fuzzes every file reader for FUZZ_SECONDS each (scripts/fuzz.sh; default 60, 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +40,7 @@ if [ "$mode" = package ]; then
 fi
 
 start=$(date +%s)
-seconds=${FUZZ_SECONDS:-20}
+seconds=${FUZZ_SECONDS:-60}
 case "$seconds" in
   ''|*[!0-9]*) echo "scripts/build.sh: FUZZ_SECONDS must be a whole number of seconds (0 skips fuzzing), not '$seconds'" >&2
                exit 2 ;;
