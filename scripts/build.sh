@@ -49,11 +49,14 @@ configure_and_build build
 status=0
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
 phases="build/ $(( $(date +%s) - start )) s"
-# The no-CUDA build with ASan and UBSan: every nocuda test a second time but the GUI and package
-# tests and those labelled "unsanitized", which the run above has just run (with the GUI tests
-# CI would pass 30 minutes on two cores; scripts/sanitize.sh alone runs them too).
+# The no-CUDA build with ASan and UBSan: every nocuda test a second time but those labelled
+# "unsanitized", which the run above has just run, and of the GUI tests the 15 labelled
+# ci_sanitized (SANITIZE_GUI=ci), which open every page and panel: 178 s of CPU under ASan
+# against 381 s for all 23, the rest showing the same pages at other sizes and stops
+# (tests/gui/CMakeLists.txt). That keeps CI within 30 minutes with room for cold caches;
+# scripts/sanitize.sh alone runs them all.
 mark=$(date +%s)
-SANITIZE_GUI=0 JOBS=$jobs bash scripts/sanitize.sh build-nocuda || status=1
+SANITIZE_GUI=ci JOBS=$jobs bash scripts/sanitize.sh build-nocuda || status=1
 phases+=", build-nocuda (sanitized) $(( $(date +%s) - mark )) s"
 if [ "$seconds" != 0 ]; then
   mark=$(date +%s)
