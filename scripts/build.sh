@@ -53,8 +53,7 @@ phases="build/ $(( $(date +%s) - start )) s"
 # "unsanitized", which the run above has just run, and of the GUI tests the 15 labelled
 # ci_sanitized (SANITIZE_GUI=ci), which open every page and panel: 178 s of CPU under ASan
 # against 381 s for all 23, the rest showing the same pages at other sizes and stops
-# (tests/gui/CMakeLists.txt). That keeps CI within 30 minutes with room for cold caches;
-# scripts/sanitize.sh alone runs them all.
+# (tests/gui/CMakeLists.txt); scripts/sanitize.sh alone runs them all.
 mark=$(date +%s)
 SANITIZE_GUI=ci JOBS=$jobs bash scripts/sanitize.sh build-nocuda || status=1
 phases+=", build-nocuda (sanitized) $(( $(date +%s) - mark )) s"
