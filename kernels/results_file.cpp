@@ -103,6 +103,15 @@ std::uint64_t ByteCount(double value) {
   return static_cast<std::uint64_t>(value);
 }
 
+// A figure a run measures or a device states (a time, GFLOPS, a percentage, an error, a
+// clock): never negative, never infinite. NaN stands for none (a result with an error has
+// no times; JSON writes it as null), so it is kept.
+double Measure(double value) {
+  if (value < 0) throw std::out_of_range(NumberText(value) + " is negative: a measured figure is at least 0");
+  if (std::isinf(value)) throw std::out_of_range(NumberText(value) + " is not a finite figure");
+  return value;
+}
+
 // A matrix dimension: what bench accepts, so what it saved reads back.
 std::int64_t Dimension(std::int64_t value) {
   if (value < 1 || value > kMaxShapeDimension) {
@@ -125,8 +134,8 @@ Field TextField(const char* name, std::string BenchResult::*member) {
 Field DoubleField(const char* name, double BenchResult::*member) {
   return {name, [member](const BenchResult& r) { return NumberText(r.*member); },
           [member](const BenchResult& r) { return DoubleJson(r.*member); },
-          [member](BenchResult& r, const std::string& t) { r.*member = ParseDouble(t); },
-          [member](BenchResult& r, const json& j) { r.*member = DoubleFromJson(j); }};
+          [member](BenchResult& r, const std::string& t) { r.*member = Measure(ParseDouble(t)); },
+          [member](BenchResult& r, const json& j) { r.*member = Measure(DoubleFromJson(j)); }};
 }
 
 template <typename Integer>
@@ -217,10 +226,10 @@ DeviceInfo DeviceFromJson(const json& j) {
     throw std::invalid_argument("compute_capability is not MAJOR.MINOR");
   }
   d.sm_count = IntegerFromJson<int>(j.at("sms"));
-  d.clock_mhz = j.at("clock_mhz").get<double>();
+  d.clock_mhz = Measure(j.at("clock_mhz").get<double>());
   d.total_memory_bytes = ByteCount(j.at("memory_bytes").get<double>());
-  d.fp32_peak_gflops = j.at("fp32_peak_gflops").get<double>();
-  d.memory_bandwidth_gbs = j.value("memory_bandwidth_gbs", 0.0);
+  d.fp32_peak_gflops = Measure(j.at("fp32_peak_gflops").get<double>());
+  d.memory_bandwidth_gbs = Measure(j.value("memory_bandwidth_gbs", 0.0));
   d.fp32_lanes_per_sm = j.contains("fp32_lanes_per_sm") ? IntegerFromJson<int>(j.at("fp32_lanes_per_sm")) : 0;
   return d;
 }
@@ -260,10 +269,10 @@ std::optional<std::string> ReadCsvMeta(const std::string& key, const std::string
   if (key == "device") d.name = value;
   if (key == "compute_capability" && !ParseCapability(value, d)) return "'" + value + "' is not MAJOR.MINOR";
   if (key == "sms") d.sm_count = ParseInteger<int>(value);
-  if (key == "clock_mhz") d.clock_mhz = ParseDouble(value);
+  if (key == "clock_mhz") d.clock_mhz = Measure(ParseDouble(value));
   if (key == "memory_bytes") d.total_memory_bytes = ByteCount(ParseDouble(value));
-  if (key == "fp32_peak_gflops") d.fp32_peak_gflops = ParseDouble(value);
-  if (key == "memory_bandwidth_gbs") d.memory_bandwidth_gbs = ParseDouble(value);
+  if (key == "fp32_peak_gflops") d.fp32_peak_gflops = Measure(ParseDouble(value));
+  if (key == "memory_bandwidth_gbs") d.memory_bandwidth_gbs = Measure(ParseDouble(value));
   if (key == "fp32_lanes_per_sm") d.fp32_lanes_per_sm = ParseInteger<int>(value);
   if (key == "measured_at") file.measured_at = value;
   if (key == "results") expected_rows = ParseInteger<long long>(value);
@@ -353,7 +362,11 @@ std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile&
       BenchResult r;
       for (const Field& f : Fields()) {
         if (f.optional && !row.contains(f.name)) continue;
-        f.from_json(r, row.at(f.name));
+        try {
+          f.from_json(r, row.at(f.name));
+        } catch (const std::exception& e) {
+          return "result " + std::to_string(index + 1) + ": " + f.name + ": " + e.what();
+        }
       }
       parsed.results.push_back(std::move(r));
       ++index;

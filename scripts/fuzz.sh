@@ -2,8 +2,9 @@
 # Fuzzes TileScope's file readers with libFuzzer, under ASan and UBSan (clang and
 # libclang-rt-14-dev from Debian's packages: scripts/setup.sh installs them).
 #   scripts/fuzz.sh [BUILD_DIR]   (default: build-fuzz)
-# FUZZ_SECONDS   time per target (default 60; scripts/build.sh test, and so CI, runs 30);
-# FUZZ_TARGETS   which (default: all six); JOBS   build parallelism (default: the number of cores).
+# FUZZ_SECONDS   time per target (default 60, as scripts/build.sh test, and so CI, runs it);
+# FUZZ_TARGETS   which (default: all seven); JOBS   build parallelism and targets fuzzed at once
+# (default: the number of cores).
 #
 # Each target starts from its seeds (files TileScope ships, or its tests write) and its
 # regression inputs (tests/fuzz/regressions/TARGET); the corpus it grows is kept in
@@ -21,7 +22,7 @@ case "$seconds" in
   ''|0|*[!0-9]*) echo "scripts/fuzz.sh: FUZZ_SECONDS must be a whole number of seconds above 0, not '$seconds'" >&2
                  exit 2 ;;
 esac
-read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_test_vectors fuzz_results_csv fuzz_results_json fuzz_settings fuzz_actions}"
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_lesson_tour fuzz_test_vectors fuzz_results_csv fuzz_results_json fuzz_settings fuzz_actions}"
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
@@ -35,7 +36,7 @@ built=$(date +%s)
 
 seeds() {  # TARGET: the seed files
   case $1 in
-    fuzz_lesson) echo assets/lessons/*.json ;;
+    fuzz_lesson|fuzz_lesson_tour) echo assets/lessons/*.json ;;
     fuzz_test_vectors) echo "$dir"/seeds/vectors/*.bin ;;
     fuzz_results_csv) echo docs/results/h100-bench.csv ;;
     fuzz_results_json) echo docs/results/h100-bench.json docs/screenshots/live-h100.json ;;
@@ -43,36 +44,52 @@ seeds() {  # TARGET: the seed files
   esac
 }
 
-status=0
-summary=()
-for target in "${targets[@]}"; do
-  corpus=$dir/corpus/$target
-  crashes=$dir/crashes/$target
+# One target: its log in BUILD_DIR/TARGET.log, its summary line in BUILD_DIR/TARGET.summary;
+# fails on a crash, after printing the crash and its input.
+fuzz_target() {  # TARGET
+  local target=$1 corpus=$dir/corpus/$1 crashes=$dir/crashes/$1 log=$dir/$1.log began verdict=ok failed=0
   mkdir -p "$corpus" "$crashes"
   # shellcheck disable=SC2046  # the seed list is split on purpose
   cp $(seeds "$target") tests/fuzz/regressions/"$target"/* "$corpus"/
-  log=$dir/$target.log
   began=$(date +%s)
   # The first folder receives new inputs; -timeout: one input running 10 s is a hang.
-  if "$dir/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+  if ! "$dir/$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$crashes/" "$corpus" >"$log" 2>&1; then
-    verdict=ok
-  else
     verdict="CRASH (see $log and $crashes)"
-    tail -n 40 "$log" >&2
-    # This run's inputs only: an earlier run's are still in the folder of a kept build dir.
-    find "$crashes" -type f -newermt "@$((began - 1))" | while read -r input; do
-      echo "== $input ($(stat -c %s "$input") bytes), base64 (base64 -d > tests/fuzz/regressions/$target/NAME):" >&2
-      head -c 65536 "$input" | base64 >&2
-    done
-    status=1
+    failed=1
+    {
+      tail -n 40 "$log"
+      # This run's inputs only: an earlier run's are still in the folder of a kept build dir.
+      find "$crashes" -type f -newermt "@$((began - 1))" | while read -r input; do
+        echo "== $input ($(stat -c %s "$input") bytes), base64 (base64 -d > tests/fuzz/regressions/$target/NAME):"
+        head -c 65536 "$input" | base64
+      done
+    } >&2
   fi
-  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
-  summary+=("$(printf '%-20s %12s executions in %s s (%s/s), corpus %s inputs: %s' "$target" "${runs:-?}" "$seconds" \
-    "${rate:-?}" "$(find "$corpus" -type f | wc -l)" "$verdict")")
+  printf '%-20s %12s executions in %s s (%s/s), corpus %s inputs: %s\n' "$target" \
+    "$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")" "$seconds" \
+    "$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")" "$(find "$corpus" -type f | wc -l)" "$verdict" \
+    >"$dir/$target.summary"
+  return $failed
+}
+
+# Each target is one process on one core, so JOBS of them run at once: on CI's two cores the
+# seven take four rounds of FUZZ_SECONDS instead of seven.
+status=0
+running=0
+for target in "${targets[@]}"; do
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || status=1
+    running=$((running - 1))
+  fi
+  fuzz_target "$target" &
+  running=$((running + 1))
+done
+while [ "$running" -gt 0 ]; do
+  wait -n || status=1
+  running=$((running - 1))
 done
 
-printf '%s\n' "${summary[@]}"
-echo "scripts/fuzz.sh: build $((built - start)) s, fuzzing $(($(date +%s) - built)) s"
+for target in "${targets[@]}"; do cat "$dir/$target.summary"; done
+echo "scripts/fuzz.sh: build $((built - start)) s, fuzzing $(($(date +%s) - built)) s ($jobs targets at a time)"
 exit $status

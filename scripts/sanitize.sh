@@ -6,8 +6,10 @@
 # scripts/build.sh test runs every test, those included.
 # Succeeds only with every test passing and zero sanitizer reports.
 #   scripts/sanitize.sh [BUILD_DIR]   (default: build-nocuda, the no-CUDA build of build.sh test)
-# JOBS sets the parallelism (default: the number of cores); SANITIZE_GUI=0 skips the GUI and
-# package tests (they take most of the sanitized run's time).
+# JOBS sets the parallelism (default: the number of cores). SANITIZE_GUI chooses the GUI and
+# package tests run: all of them (all, the default), those labelled ci_sanitized (ci: what
+# scripts/build.sh test runs, a subset that opens every page and panel; tests/gui/CMakeLists.txt
+# says which and why), or none (0).
 #
 # Every report goes to a file in a folder of its own (log_path), so one printed by the app
 # inside a GUI or CLI test, whose output the test itself captures, is still counted. A
@@ -18,6 +20,13 @@ cd "$(dirname "$0")/.."
 
 dir=${1:-build-nocuda}
 jobs=${JOBS:-$(nproc)}
+case "${SANITIZE_GUI:=all}" in
+  all) gui_labels=(-L '^(gui|package)$') ;;
+  ci) gui_labels=(-L '^ci_sanitized$') ;;
+  0) gui_labels=() ;;
+  *) echo "scripts/sanitize.sh: SANITIZE_GUI must be all, ci or 0, not '$SANITIZE_GUI'" >&2
+     exit 2 ;;
+esac
 start=$(date +%s)
 
 # -O1 -g1: file and line in every report (line tables alone, cheaper to compile and link than
@@ -57,11 +66,10 @@ ASAN_OPTIONS="$asan:detect_leaks=1" ctest --test-dir "$dir" -j "$jobs" --output-
 # leaves allocations whose module is gone by exit, so LeakSanitizer can neither name nor
 # suppress them. Memory errors and undefined behaviour are still caught there; TileScope's
 # own leaks are checked by every other test, the command-line runs of the app included.
-# SANITIZE_GUI=0 (what build.sh test sets, to keep CI within its time) leaves them to the
-# Release build's run.
-if [ "${SANITIZE_GUI:-1}" != 0 ]; then
-  ASAN_OPTIONS="$asan:detect_leaks=0" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda -L '^(gui|package)$' -LE '^unsanitized$' ||
-    status=1
+# The Release build's run (scripts/build.sh test) runs them all.
+if [ ${#gui_labels[@]} -ne 0 ]; then
+  ASAN_OPTIONS="$asan:detect_leaks=0" ctest --test-dir "$dir" -j "$jobs" --output-on-failure -L nocuda "${gui_labels[@]}" \
+    -LE '^unsanitized$' || status=1
 fi
 
 found=$(find "$reports" -type f | wc -l)

@@ -83,15 +83,19 @@ mode_t ModeFor(const std::string& target) {
 AtomicFile::AtomicFile(std::string path) : path_(ResolveTarget(path)) {
   const std::string folder = FolderOf(path_);
   const std::string name = path_.substr(path_.rfind('/') == std::string::npos ? 0 : path_.rfind('/') + 1);
-  if (name.empty()) {
-    Fail("it names a folder, not a file", 0);
+  // A folder is named as one before anything is tried in its parent: otherwise a parent the
+  // user may not write to would be the message ("cannot create a temporary file in ..."), not
+  // that the path names a folder.
+  struct stat target {};
+  const bool exists = stat(path_.c_str(), &target) == 0;
+  if (name.empty() || (exists && S_ISDIR(target.st_mode))) {
+    Fail("it is a folder, not a file", 0);
     return;
   }
   // A device or a pipe (/dev/null, /dev/stdout, a FIFO) is written where it is: renaming a
   // temporary file over it would replace the device node with a plain file (as root, over
   // /dev/null itself), and there is no old content to keep.
-  struct stat target {};
-  if (stat(path_.c_str(), &target) == 0 && !S_ISREG(target.st_mode) && !S_ISDIR(target.st_mode)) {
+  if (exists && !S_ISREG(target.st_mode)) {
     fd_ = open(path_.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd_ < 0) Fail("cannot open it", errno);
     in_place_ = true;

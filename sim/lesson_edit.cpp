@@ -50,18 +50,10 @@ std::optional<ValidationError> SetInt(const std::string& key, const std::string&
   return std::nullopt;
 }
 
-std::optional<std::uint64_t> ParseSeed(const std::string& text) {
-  if (!AllDigits(text)) return std::nullopt;
-  errno = 0;
-  const unsigned long long number = std::strtoull(text.c_str(), nullptr, 10);
-  if (errno == ERANGE) return std::nullopt;
-  return number;
-}
-
 std::optional<ValidationError> SetSeed(const std::string& key, const std::string& value, const std::string& shown_as,
                                        std::uint64_t& seed) {
   const std::optional<std::uint64_t> number = ParseSeed(value);
-  if (!number) return Bad(key, shown_as, value, "is not a whole number from 0 to 2^64-1");
+  if (!number) return ValidationError{key, SeedProblem(shown_as, value)};
   seed = *number;
   return std::nullopt;
 }
@@ -161,6 +153,18 @@ std::string FieldList() {
 }
 
 }  // namespace
+
+std::optional<std::uint64_t> ParseSeed(const std::string& text) {
+  if (!AllDigits(text)) return std::nullopt;
+  errno = 0;
+  const unsigned long long number = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE) return std::nullopt;
+  return number;
+}
+
+std::string SeedProblem(const std::string& shown_as, const std::string& value) {
+  return shown_as + " " + Quoted(value) + " is not a whole number from 0 to 2^64-1";
+}
 
 const std::vector<LessonField>& LessonFields() {
   static const std::vector<LessonField> fields{

@@ -7,6 +7,7 @@
 // A value that cannot be read is refused the way Validate() refuses one out of range: the
 // field it concerns and one line that quotes what was given. Ranges are Validate()'s.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,12 @@ std::optional<ValidationError> ApplyLessonEdits(const std::string& edits, Lesson
 // name "custom" and says what it was edited from, so no view calls a TILE 16 lesson
 // "default, TILE 2". Unchanged lessons keep their name.
 void NoteEdited(LessonConfig& lesson, const LessonConfig& started_as);
+
+// A seed as every input gives it (a lesson's "seed", `random:SEED`, `bench --seed`): a whole
+// number from 0 to 2^64-1, digits only, so "-1" is refused rather than wrapped to 2^64-1.
+std::optional<std::uint64_t> ParseSeed(const std::string& text);
+// What is wrong with a seed ParseSeed refuses: "--seed '-1' is not a whole number from 0 to 2^64-1".
+std::string SeedProblem(const std::string& shown_as, const std::string& value);
 
 // How a fill reads as a value: "sequence", "identity", "random:7", "values" (explicit values,
 // from a test-vector file or a lesson file).

@@ -13,6 +13,7 @@
 #include "kernels/registry.h"
 #include "kernels/results_file.h"
 #include "kernels/runner.h"
+#include "sim/lesson_edit.h"
 
 namespace cli {
 namespace {
@@ -25,7 +26,8 @@ struct BenchOptions {
   std::string sizes;
   int reps = kernels::BenchRequest{}.reps;
   int warmups = kernels::BenchRequest{}.warmups;
-  std::uint64_t seed = 1;
+  // Read by sim::ParseSeed, as trace's --seed is: "-1" is refused, not wrapped to 2^64-1.
+  std::string seed = std::to_string(kernels::BenchRequest{}.seed);
   std::string csv;
   std::string json;
   bool list = false;
@@ -178,11 +180,18 @@ int WriteFiles(const BenchOptions& options, const kernels::GpuStatus& status,
   return exit_status;
 }
 
+std::optional<std::string> ReadSeed(const BenchOptions& options, std::uint64_t& seed) {
+  const std::optional<std::uint64_t> parsed = sim::ParseSeed(options.seed);
+  if (!parsed) return sim::SeedProblem("--seed", options.seed);
+  seed = *parsed;
+  return std::nullopt;
+}
+
 // The request the options describe, or the usage error.
 std::optional<std::string> MakeBenchRequest(const BenchOptions& options, kernels::BenchRequest& request) {
   request.reps = options.reps;
   request.warmups = options.warmups;
-  request.seed = options.seed;
+  if (auto error = ReadSeed(options, request.seed)) return error;
   if (options.kernels == "all") {
     for (const kernels::KernelSpec* spec : kernels::AllKernels()) request.kernels.push_back(spec->name);
   } else if (!options.kernels.empty()) {
@@ -199,7 +208,7 @@ std::optional<std::string> MakeRaceRequest(const BenchOptions& options, kernels:
     return std::string("--csv and --json save timings; a --race run prints its counts only");
   }
   request.trials = options.trials;
-  request.seed = options.seed;
+  if (auto error = ReadSeed(options, request.seed)) return error;
   for (const std::string& tile : SplitList(options.tiles)) {
     try {
       request.tiles.push_back(std::stoi(tile));

@@ -362,13 +362,10 @@ std::optional<std::string> LivePage::SetGflopsAxis(const std::string& name) {
 }
 
 std::optional<std::string> LivePage::SetModelSize(const std::string& size) {
-  for (const kernels::Shape& shape : SizesIn(sweep_.results())) {
-    if (kernels::ToString(shape) == size) {
-      panel_.model_size = size;
-      return std::nullopt;
-    }
-  }
-  return Report("no results at n = " + size + " to compare with the model", "");
+  std::string found;
+  if (auto error = FindResultSize("live-model-size", size, found)) return Report(error, "");
+  panel_.model_size = found;
+  return std::nullopt;
 }
 
 std::optional<std::string> LivePage::SetRungSource(const std::string& name) {
@@ -387,13 +384,31 @@ std::optional<std::string> LivePage::SetRungSource(const std::string& name) {
 }
 
 std::optional<std::string> LivePage::SetLadderSize(const std::string& size) {
+  std::string found;
+  if (auto error = FindResultSize("live-ladder-size", size, found)) return Report(error, "");
+  panel_.ladder_size = found;
+  return std::nullopt;
+}
+
+std::optional<std::string> LivePage::FindResultSize(const char* action, const std::string& text,
+                                                    std::string& size) const {
+  // Read as a size first, so a word is named as one rather than looked for among the results,
+  // and 512x512x512 finds the results at 512.
+  std::vector<kernels::Shape> shapes;
+  if (auto error = kernels::ParseShapes(text, shapes)) {
+    return std::string(action) + " takes one size of the results, such as 1024 or 512x256x128: " + *error;
+  }
+  if (shapes.size() != 1) return std::string(action) + " takes one size of the results, not '" + text + "'";
+  std::string sizes;
   for (const kernels::Shape& shape : SizesIn(sweep_.results())) {
-    if (kernels::ToString(shape) == size) {
-      panel_.ladder_size = size;
+    if (shape == shapes.front()) {
+      size = kernels::ToString(shape);
       return std::nullopt;
     }
+    sizes += (sizes.empty() ? "" : ", ") + kernels::ToString(shape);
   }
-  return Report("no results at n = " + size + " for the ladder", "");
+  return "no results at n = " + kernels::ToString(shapes.front()) + " (" +
+         (sizes.empty() ? std::string("no results are loaded") : "the results have n = " + sizes) + ")";
 }
 
 }  // namespace gui

@@ -45,6 +45,9 @@ class LivePage : public Page {
   std::optional<std::string> SetGflopsAxis(const std::string& name);
   std::optional<std::string> SetModelSize(const std::string& size);
   std::optional<std::string> SetLadderSize(const std::string& size);
+  // `text` read as one size (1024, 512x256x128) that the results hold: `size` as the panel
+  // names it, or what is wrong (not a size, or no result at it, with the sizes there are).
+  std::optional<std::string> FindResultSize(const char* action, const std::string& text, std::string& size) const;
   // Opens a rung's source under the ladder (and the ladder view); "none" closes it.
   std::optional<std::string> SetRungSource(const std::string& name);
   // Takes what the runner handed over since the last frame; ends the sweep when it ended.

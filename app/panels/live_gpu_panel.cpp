@@ -345,7 +345,7 @@ void LiveGpuPanel::DrawRungSource(float height) const {
   const ImVec4 added = ImGui::ColorConvertU32ToFloat4(gui::palette::kBluishGreen);
   const std::vector<std::string_view> lines = kernels::SplitLines(source->file.text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    char prefix[24];
+    char prefix[32];  // room for any size_t: a short buffer was -Wformat-truncation's warning
     std::snprintf(prefix, sizeof prefix, "%c %3zu  ", source->changed[i] ? '+' : ' ', i + 1);
     const std::string line = prefix + std::string(lines[i]);
     if (source->changed[i]) {

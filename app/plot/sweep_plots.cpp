@@ -157,11 +157,13 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
     // The memory roof from the lowest kernel to the ridge, where bandwidth × intensity meets the peak.
     const double from = std::min(lowest, peak / bandwidth) / 2.0, ridge = peak / bandwidth;
     const double to = std::max(highest * 2.0, ridge * 2.0);
-    Series roof{{Format("roofs: memory %.0f GB/s × FLOP/byte, ", bandwidth) + Format("then FP32 peak %.0f GFLOPS", peak),
-                 gui::palette::kGrey, Marker::kCircle, kPeakThickness},
-                {{from, bandwidth * from, ""}, {ridge, peak, ""}, {to, peak, ""}}};
-    roof.markers = false;
-    data.series.insert(data.series.begin(), std::move(roof));
+    // The style is made apart from the series: built inside its braces, g++ 12 took the name's
+    // temporary for uninitialised on an exception path (-Wmaybe-uninitialized).
+    SeriesStyle style{Format("roofs: memory %.0f GB/s × FLOP/byte, ", bandwidth) +
+                          Format("then FP32 peak %.0f GFLOPS", peak),
+                      gui::palette::kGrey, Marker::kCircle, kPeakThickness};
+    const std::vector<Point> points = {{from, bandwidth * from, ""}, {ridge, peak, ""}, {to, peak, ""}};
+    data.series.insert(data.series.begin(), Series{std::move(style), points, /*markers=*/false});
   }
   return data;
 }

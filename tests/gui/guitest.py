@@ -1,6 +1,6 @@
 """Helpers for TileScope's GUI tests: run the real app under Xvfb, read its PNG and state.
 
-Each test starts the real binary in a real X server (xvfb-run, Mesa llvmpipe) with an empty
+Each test starts the real binary in a real X server (Xvfb through xserver.py, Mesa llvmpipe) with an empty
 XDG_CONFIG_HOME, so no user's settings leak in, and checks what a user would see: pixels of
 the screenshot the app saved, and the JSON of what its panels show.
 """
@@ -13,7 +13,8 @@ import sys
 import tempfile
 import zlib
 
-XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1080x24"]
+# The command prefix that runs a command on an X server of its own (xserver.py: 1920x1080).
+XVFB = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "xserver.py")]
 
 
 def fail(message):
@@ -50,8 +51,8 @@ class Run:
 
     def app(self, *args, timeout=300):
         """Runs the app to completion under Xvfb; returns (status, output)."""
-        # The app's own status, printed by a shell inside xvfb-run: xvfb-run answers for
-        # itself (5) when its clean-up races an app that exits before its first frame.
+        # The app's own status, printed by a shell inside the X server's wrapper, so a status
+        # of the wrapper's own can never pass for the app's.
         script = '"$@"; echo "app-exit-status: $?" >&2'
         command = XVFB + ["sh", "-c", script, "-", self.binary, "--dump-state", self.state_file] + list(args)
         done = subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=timeout)

@@ -148,7 +148,11 @@ BAD_ARGUMENTS = [
     ("edit-cell A 9 9 1", "A[9][9] is outside A"), ("select-thread 99 99", "block 99, thread 99"),
     ("run-until sometime", '"sometime"'), ("race-gpu-size 0", '"0"'), ("race-trials 1000", '"1000"'),
     ("live-reps x", '"x"'), ("live-gflops-axis cubic", "'cubic'"), ("live-view pie", "'pie'"),
-    ("live-run out.txt", "'out.txt'"), ("live-sizes 0", "size 0"), ("live-model-size 123", "n = 123"),
+    ("live-run out.txt", "'out.txt'"), ("live-sizes 0", "size 0"),
+    ("live-model-size 123", "no results at n = 123 (no results are loaded)"),
+    # A word is named as not being a size (it once read "no results at n = four").
+    ("live-model-size four", "live-model-size takes one size of the results, such as 1024 or 512x256x128: size 'four'"),
+    ("live-ladder-size four", "live-ladder-size takes one size of the results, such as 1024 or 512x256x128: size 'four'"),
     ("lesson-set tile=0", "tile = 0"),
 ]
 
@@ -195,16 +199,16 @@ def test_unknown_action_fails_before_the_first_frame(binary):
 
 def unprivileged(command, run):
     """Root writes into any folder whatever its mode: under root (CI containers) the app runs
-    as nobody, on an X server without access control, so a read-only folder is read-only.
-    The app's own exit status is printed, apart from xvfb-run's clean-up."""
+    as nobody (the X server has no access control file, so nobody may draw on it), so a
+    read-only folder is read-only. The app's own exit status is printed, apart from the
+    server wrapper's."""
     report = ["sh", "-c", '"$@"; echo "app exit status $?"', "sh"]
     if os.geteuid() != 0:
         return XVFB + report + command
     os.chmod(run.dir, 0o755)
     for root, folders, _ in os.walk(run.config_home):
         os.chmod(root, 0o777)
-    return ["xvfb-run", "-a", "-s", "-ac -screen 0 1920x1080x24"] + report + [
-        "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+    return XVFB + report + ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + command
 
 
 def test_outputs_that_cannot_be_written_fail_the_run_and_keep_the_old_files(binary):

@@ -243,7 +243,7 @@ TEST(ResultsFile, NumbersOutOfRangeAreNamedNotCast) {
       {Replace(json, "\"sms\": 132", "\"sms\": 1e300"), false, "1e+300 is not an integer"},
       {Replace(csv, "# sms: 132", "# sms: 4294967296"), true, "line 4: '# sms: 4294967296' has no valid number"},
       {Replace(json, "\"reps\": 10", "\"reps\": 4294967296"), false,
-       "result 1 or the header: 4294967296 is out of range"},
+       "result 1: reps: 4294967296 is out of range"},
       {Replace(json, "\"m\": 4096", "\"m\": 0"), false, "0 is not a size from 1 to 2147483647"},
       {Replace(csv, "tiled16,\"tiled, TILE 16\",4096", "tiled16,\"tiled, TILE 16\",-5"), true,
        "field m = '-5' is not valid: -5 is not a size from 1 to 2147483647"},
@@ -254,6 +254,41 @@ TEST(ResultsFile, NumbersOutOfRangeAreNamedNotCast) {
     ASSERT_TRUE(error) << bad.named;
     EXPECT_NE(error->find(bad.named), std::string::npos) << *error;
   }
+}
+
+// A measured figure is never negative or infinite: a GFLOPS of -5 once loaded and was plotted.
+// NaN is how a file says "none" (a result with an error, an element never written), so it
+// still loads.
+TEST(ResultsFile, NegativeOrInfiniteFiguresAreNamedAndNoneStillLoads) {
+  const std::string json = ResultsToJson(SampleFile());
+  const std::string csv = ResultsToCsv(SampleFile());
+  ResultsFile loaded;
+  const struct {
+    std::string text;
+    bool csv;
+    const char* named;
+  } cases[] = {
+      {Replace(json, "\"gflops\": 8205.5", "\"gflops\": -5"), false,
+       "result 1: gflops: -5 is negative: a measured figure is at least 0"},
+      {Replace(csv, "16.875,8205.5,", "16.875,-5,"), true,
+       "line 13: field gflops = '-5' is not valid: -5 is negative: a measured figure is at least 0"},
+      {Replace(csv, "16.875,8205.5,", "16.875,inf,"), true, "field gflops = 'inf' is not valid: inf is not a finite figure"},
+      {Replace(json, "\"median_ms\": 16.75", "\"median_ms\": -0.5"), false, "result 1: median_ms: -0.5 is negative"},
+      {Replace(csv, "# fp32_peak_gflops: ", "# fp32_peak_gflops: -"), true,
+       "line 7: '# fp32_peak_gflops: -66908.160000000003' has no valid number: -66908.160000000003 is negative"},
+      {Replace(json, "\"fp32_peak_gflops\": 66908.16", "\"fp32_peak_gflops\": -1"), false, "-1 is negative"},
+  };
+  for (const auto& bad : cases) {
+    const auto error = bad.csv ? ResultsFromCsv(bad.text, loaded) : ResultsFromJson(bad.text, loaded);
+    ASSERT_TRUE(error) << bad.named;
+    EXPECT_NE(error->find(bad.named), std::string::npos) << *error;
+  }
+  // The sample's second result has a NaN error and its third no times at all: both formats
+  // read them back as none.
+  ASSERT_FALSE(ResultsFromCsv(csv, loaded));
+  EXPECT_TRUE(std::isnan(loaded.results[1].max_abs_error));
+  ASSERT_FALSE(ResultsFromJson(json, loaded));
+  EXPECT_TRUE(std::isnan(loaded.results[1].max_abs_error));
 }
 
 TEST(ResultsFile, DeepNestingIsRefusedWithoutRecursing) {

@@ -104,9 +104,24 @@ TEST(AtomicFile, AFolderAsTargetIsRefusedAndKept) {
   WriteText(folder.Path("sub/inside"), kOld);
   const auto error = sim::WriteFileAtomically(folder.Path("sub"), "x");
   ASSERT_TRUE(error);
-  EXPECT_NE(error->find(folder.Path("sub")), std::string::npos) << *error;
+  EXPECT_EQ(*error, "cannot write " + folder.Path("sub") + ": it is a folder, not a file");
   EXPECT_EQ(ReadText(folder.Path("sub/inside")), kOld);
   EXPECT_EQ(folder.Entries(), std::vector<std::string>{"sub"}) << "the temporary file stayed";
+}
+
+// `trace --json DIR` once said it could not create a temporary file in DIR's parent (one the
+// user may not write to) instead of naming DIR as a folder.
+TEST(AtomicFile, AFolderAsTargetIsNamedAsOneInAFolderTheUserMayNotWrite) {
+  const ScratchFolder folder("atomic_folder_readonly");
+  std::filesystem::create_directory(folder.Path("sub"));
+  chmod(folder.path().c_str(), 0555);
+  const int status = file_test::RunAsUnprivilegedChild([&] {
+    const auto error = sim::WriteFileAtomically(folder.Path("sub"), kNew);
+    return error && *error == "cannot write " + folder.Path("sub") + ": it is a folder, not a file";
+  });
+  chmod(folder.path().c_str(), 0755);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  EXPECT_EQ(folder.Entries(), std::vector<std::string>{"sub"});
 }
 
 TEST(AtomicFile, ReadOnlyFolderIsNamedAndTheOldFileKept) {
