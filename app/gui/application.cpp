@@ -259,7 +259,12 @@ int Application::Run() {
     // Read before the swap: after it, a driver may hand back an older buffer (NVIDIA's does).
     if (finished && !options_.screenshot.empty() && !SaveScreenshot(options_.screenshot)) output_failed_ = true;
     window_->Present();
-    if (frame_count_ == 1) std::cout << "tilescope: ready" << std::endl;
+    // Ready: a frame is on screen and shows what the command line asked for, so a test's real
+    // keys and clicks meet that view (a tour's --stop waits for its preparation first).
+    if (!ready_ && !AnyPageOpening()) {
+      ready_ = true;
+      std::cout << "tilescope: ready" << std::endl;
+    }
     if (frame_count_ == 1 && Soaking()) {
       soak_.start = std::chrono::steady_clock::now();
       soak_.first_frame = MeasureMemory();
@@ -584,6 +589,10 @@ void Application::DrawHelpOverlay() {
 void Application::PaceFrame(std::chrono::steady_clock::time_point frame_start) const {
   if (options_.bench_frames > 0) return;
   std::this_thread::sleep_until(frame_start + std::chrono::microseconds(1000000 / kMaxFramesPerSecond));
+}
+
+bool Application::AnyPageOpening() const {
+  return std::any_of(pages_.begin(), pages_.end(), [](const PageEntry& p) { return p.page->Opening(); });
 }
 
 bool Application::AnyPageBusy() const {

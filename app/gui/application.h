@@ -71,6 +71,7 @@ class Application {
   void DrawAboutBox();
   void DrawHelpOverlay();
   bool AnyPageBusy() const;
+  bool AnyPageOpening() const;
   void PaceFrame(std::chrono::steady_clock::time_point frame_start) const;
   bool AutomatedRunFinished() const;
   bool SaveScreenshot(const std::string& path);  // false (and a message) when it failed
@@ -109,6 +110,7 @@ class Application {
   std::string pending_screenshot_;
   std::vector<RegionScreenshot> region_screenshots_;  // Asked for by pages while drawing.
   long frame_count_ = 0;
+  bool ready_ = false;  // "tilescope: ready" printed
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
   // CPU seconds of the window's thread over the same frames: the frame rate depends on what

@@ -35,6 +35,9 @@ class Page {
   // being opened is not there yet for the actions after it. `action` is the action due next
   // (the one that stops the wait passes).
   virtual bool HoldsScript(const std::string& /*action*/) const { return false; }
+  // True while what the command line asked this page to open is not on screen yet (a lesson
+  // whose tour is being prepared before its --stop/--step apply): the app is not ready.
+  virtual bool Opening() const { return false; }
   virtual void SaveSettings(Settings& /*settings*/) const {}
 };
 

@@ -47,6 +47,7 @@ class LessonPage : public Page {
   const PanelTable& Panels() const override { return panels_; }
   void DumpState(nlohmann::json& state) const override;
   bool Busy() const override;
+  bool Opening() const override { return open_at_.has_value(); }
   bool HoldsScript(const std::string& action) const override;
   void SaveSettings(Settings& settings) const override;
 

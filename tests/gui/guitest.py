@@ -64,7 +64,8 @@ class Run:
         return status, output
 
     def interact(self, app_args, events, timeout=180):
-        """Starts the app under Xvfb, waits for its ready line, focuses its window and runs
+        """Starts the app under Xvfb, waits for its ready line (the view the command line asked
+        for is on screen: a --stop waits for its tour), focuses its window and runs
         `events`, shell lines of xdotool commands on the window "$win"; then quits with a real
         Ctrl+Q. Prints the output and the app's log; returns the exit status."""
         log = os.path.join(self.dir, "app.log")
