@@ -98,6 +98,7 @@ void Machine::InitThreads() {
 
 void Machine::Restore(const MachineState& state) {
   state_ = state;
+  step_events_built_ = false;
   logs_.reads.resize(state.read_log_size);
   logs_.hazards.resize(state.hazard_log_size);
   logs_.out_of_bounds.resize(state.out_of_bounds_log_size);
@@ -109,8 +110,13 @@ bool Machine::Step() {
   ++state_.step;
   ++state_.counters.steps;
   state_.counters.barrier_stall_steps += static_cast<std::uint64_t>(state_.waiting_threads);
-  state_.last_step_events.clear();
   state_.last_unit = *unit;
+  StepRecord& record = state_.last_step;
+  record.hazards.clear();
+  record.releases.clear();
+  record.hazard_log_size = state_.hazard_log_size;
+  record.out_of_bounds_log_size = state_.out_of_bounds_log_size;
+  step_events_built_ = false;
   if (unit->is_warp) {
     ExecuteWarp(unit->index);
   } else {
@@ -118,9 +124,17 @@ bool Machine::Step() {
     Execute(&thread, 1, LeadsWarpInstruction(*thread));
   }
   if (sink_ != nullptr) {
-    for (const TraceEvent& event : state_.last_step_events) sink_->OnEvent(event);
+    for (const TraceEvent& event : last_step_events()) sink_->OnEvent(event);
   }
   return true;
+}
+
+const std::vector<TraceEvent>& Machine::last_step_events() const {
+  if (!step_events_built_) {
+    BuildStepEvents(step_events_);
+    step_events_built_ = true;
+  }
+  return step_events_;
 }
 
 void Machine::ExecuteWarp(int warp_index) {
@@ -186,11 +200,16 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
   if (leads_warp_instruction) CountWarpInstruction(first);
   const int line = lines_[static_cast<std::size_t>(pc.op)];
   state_.counters.thread_instructions += static_cast<std::uint64_t>(count);
+  StepRecord& record = state_.last_step;
+  record.pc = pc;
+  record.first_thread = state_.warps[static_cast<std::size_t>(first.warp)].first_thread;
+  record.lanes = 0;
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
     thread.last_line = static_cast<std::int16_t>(line);
     ++thread.instructions;
     (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
+    record.lanes |= 1u << thread.lane;
   }
   switch (pc.op) {
     case Op::kFma:
@@ -225,40 +244,43 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
   return false;
 }
 
+Machine::GlobalPlace Machine::LoadPlace(const Thread& thread, const ProgramCounter& pc) const {
+  // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
+  const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+  if (pc.op == Op::kLoadA) {
+    return {MatrixId::kA, thread.regs.row, geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j)};
+  }
+  return {MatrixId::kB, geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j), thread.regs.col};
+}
+
+Machine::SharedPlace Machine::StorePlace(const Thread& thread, const ProgramCounter& pc) const {
+  if (pc.op == Op::kStoreAs) return {TileId::kAs, thread.ty, program_.AColumn(thread, pc.j)};
+  return {TileId::kBs, program_.BRow(thread, pc.j), thread.tx};
+}
+
 bool Machine::LoadGlobal(Thread* const* lanes, int count) {
   const Thread& first = *lanes[0];
   const ProgramCounter pc = first.pc;
   const bool a = pc.op == Op::kLoadA;
-  // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
-  const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
-  LoadContext context{a ? MatrixId::kA : MatrixId::kB, &PhaseOf(first), EventOf(first, EventKind::kGlobalLoad)};
+  PhaseCounters& phase = PhaseOf(first);
   bool loaded = false;
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
-    if (a) {
-      const long long col = geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j);
-      loaded |= Load(thread, context, thread.regs.row, col, thread.regs.a);
-    } else {
-      const long long row = geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j);
-      loaded |= Load(thread, context, row, thread.regs.col, thread.regs.b);
-    }
+    loaded |= Load(thread, phase, LoadPlace(thread, pc), a ? thread.regs.a : thread.regs.b);
     Advance(thread);
   }
   return loaded;
 }
 
-bool Machine::Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg) {
-  const MatrixId id = context.matrix;
+bool Machine::Load(Thread& thread, PhaseCounters& phase, const GlobalPlace& place, float& reg) {
+  const MatrixId id = place.matrix;
+  const long long row = place.row;
+  const long long col = place.col;
   const bool inside = memory_.Inside(id, row, col);
-  TraceEvent* event = &state_.last_step_events.emplace_back(context.event);
-  event->thread = thread.index_in_block;
-  event->from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
   if (config_.guard && !inside) {
     // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
     reg = 0.0f;
     ++state_.counters.select_zero;
-    event->kind = EventKind::kSelectZero;
-    event->value = 0.0f;
     return false;
   }
   long long element = 0;
@@ -269,14 +291,13 @@ bool Machine::Load(Thread& thread, const LoadContext& context, long long row, lo
     reg = memory_.Load(id, row, col);
     element = memory_.ElementAt(id, row, col);
   }
-  event->value = reg;
   state_.reads.Count(id, element, thread.block);
   if (id == MatrixId::kA) {
     ++state_.counters.global_reads_a;
-    ++context.phase->global_reads_a;
+    ++phase.global_reads_a;
   } else {
     ++state_.counters.global_reads_b;
-    ++context.phase->global_reads_b;
+    ++phase.global_reads_b;
   }
   if (element >= 0 && state_.read_log_size < kMaxLoggedReads) {
     // Filled in place: a record built aside and copied in stalls on its own narrow stores.
@@ -296,38 +317,24 @@ bool Machine::Load(Thread& thread, const LoadContext& context, long long row, lo
 void Machine::StoreShared(Thread* const* lanes, int count) {
   const Thread& first = *lanes[0];
   const ProgramCounter pc = first.pc;
-  const TileId tile = pc.op == Op::kStoreAs ? TileId::kAs : TileId::kBs;
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   SharedCell* cells = &state_.shared.Cell(first.block, 0);
   const auto n = static_cast<std::uint64_t>(count);
   state_.counters.shared_writes += n;
   PhaseOf(first).shared_writes += n;
-  const TraceEvent pattern = EventOf(first, EventKind::kSharedStore);
-  const TraceEvent hazard_pattern = HazardPattern(first, tile);
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
-  const int first_k = pc.t * geometry_.tk;
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
-    const bool as = tile == TileId::kAs;
-    const int row = as ? thread.ty : program_.BRow(thread, pc.j);
-    const int col = as ? program_.AColumn(thread, pc.j) : thread.tx;
-    const float value = as ? thread.regs.a : thread.regs.b;
-    const int word = state_.shared.Word(tile, row, col);
+    const SharedPlace place = StorePlace(thread, pc);
+    const float value = place.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
+    const int word = state_.shared.Word(place.tile, place.row, place.col);
     SharedCell& cell = cells[word];
     RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
                                warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
-                  block_epoch, row, col, hazard_pattern);
+                  block_epoch, place, thread.lane, 0);
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
-    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
-    event.thread = thread.index_in_block;
-    event.to = Place::Shared(tile, row, col);
-    // Where the stored register came from: the element this thread's load named (zero
-    // padding when the guard kept it from reading).
-    event.from = as ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
-                    : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
-    event.value = value;
     Advance(thread);
   }
 }
@@ -339,28 +346,18 @@ void Machine::Fma(Thread* const* lanes, int count) {
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.fma_executed += n;
   phase.fma += n;
-  // The lanes' events differ only in the thread, the cells read and the values.
-  TraceEvent pattern = EventOf(first, EventKind::kFma);
-  std::vector<TraceEvent>& events = state_.last_step_events;
   if (geometry_.naive) {
     for (int i = 0; i < count; ++i) {
       Thread& thread = *lanes[i];
       // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
       thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
-      TraceEvent& event = events.emplace_back(pattern);
-      event.thread = thread.index_in_block;
-      event.operand_a = thread.regs.a;
-      event.operand_b = thread.regs.b;
-      event.value = thread.regs.sum;
     }
     return;
   }
   state_.counters.shared_reads += 2 * n;
   phase.shared_reads += 2 * n;
-  pattern.from = Place::Shared(TileId::kAs, 0, k);
-  pattern.from2 = Place::Shared(TileId::kBs, k, 0);
   if (shared_reads_can_race_) {
-    FmaCheckingReads(lanes, count, pattern);
+    FmaCheckingReads(lanes, count);
     return;
   }
   const SharedCell* cells = &state_.shared.Cell(first.block, 0);
@@ -371,52 +368,33 @@ void Machine::Fma(Thread* const* lanes, int count) {
     Thread& thread = *lanes[i];
     // sum = fmaf(As[ty][k], Bs[k][tx], sum)
     thread.regs.k = k;
-    const int a_word = a_column + thread.ty * a_stride;
-    const int b_word = b_row + thread.tx;
-    const float a = cells[a_word].value;
-    const float b = cells[b_word].value;
+    const float a = cells[a_column + thread.ty * a_stride].value;
+    const float b = cells[b_row + thread.tx].value;
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    TraceEvent& event = events.emplace_back(pattern);
-    event.thread = thread.index_in_block;
-    event.from.row = thread.ty;
-    event.from2.col = thread.tx;
-    event.operand_a = a;
-    event.operand_b = b;
-    event.value = thread.regs.sum;
   }
 }
 
-void Machine::FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern) {
+void Machine::FmaCheckingReads(Thread* const* lanes, int count) {
   // The same inner product, each read of As and Bs checked against this generation's
-  // writes of its cell: a hazard's events come before the fma event of its lane.
+  // writes of its cell.
   const Thread& first = *lanes[0];
   const int k = first.pc.j;
   const SharedCell* cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
-  const TraceEvent as_hazard = HazardPattern(first, TileId::kAs);
-  const TraceEvent bs_hazard = HazardPattern(first, TileId::kBs);
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
                     false, 0.0f, 0.0f};
-  std::vector<TraceEvent>& events = state_.last_step_events;
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
     thread.regs.k = k;
     read.thread = thread.index_in_block;
     read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
     const float a = read.value = read.old_value = cells[read.word].value;
-    RecordHazards(read, block_epoch, thread.ty, k, as_hazard);
+    RecordHazards(read, block_epoch, SharedPlace{TileId::kAs, thread.ty, k}, thread.lane, 0);
     read.word = state_.shared.Word(TileId::kBs, k, thread.tx);
     const float b = read.value = read.old_value = cells[read.word].value;
-    RecordHazards(read, block_epoch, k, thread.tx, bs_hazard);
+    RecordHazards(read, block_epoch, SharedPlace{TileId::kBs, k, thread.tx}, thread.lane, 1);
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    TraceEvent& event = events.emplace_back(pattern);
-    event.thread = thread.index_in_block;
-    event.from.row = thread.ty;
-    event.from2.col = thread.tx;
-    event.operand_a = a;
-    event.operand_b = b;
-    event.value = thread.regs.sum;
   }
 }
 
@@ -424,11 +402,7 @@ void Machine::StoreC(Thread& thread) {
   const int row = thread.regs.row;
   const int col = thread.regs.col;
   const bool inside = memory_.Inside(MatrixId::kC, row, col);
-  if (config_.guard && !inside) {
-    TraceEvent& event = NewEvent(thread, EventKind::kSkipStoreC);
-    event.to = Place::Global(MatrixId::kC, row, col);
-    return;
-  }
+  if (config_.guard && !inside) return;  // the guard skips the store
   if (!inside) {
     RecordOutOfBounds(thread, MatrixId::kC, row, col, true, false, thread.regs.sum);
     return;
@@ -437,9 +411,6 @@ void Machine::StoreC(Thread& thread) {
   state_.c[element] = thread.regs.sum;
   state_.c_written[element] = 1;
   ++state_.counters.global_writes;
-  TraceEvent& event = NewEvent(thread, EventKind::kStoreC);
-  event.to = Place::Global(MatrixId::kC, row, col);
-  event.value = thread.regs.sum;
 }
 
 void Machine::Arrive(Thread* const* lanes, int count) {
@@ -450,25 +421,22 @@ void Machine::Arrive(Thread* const* lanes, int count) {
   PhaseOf(first).barrier_arrivals += n;
   const ThreadState waiting = op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
   const bool block_wide = program_.BarrierKind(op) == SyncKind::kSyncthreads;
-  // Taken before any lane arrives: the last arrival releases the barrier and moves the lanes on.
-  const TraceEvent pattern = EventOf(first, EventKind::kBarrierArrive);
   for (int i = 0; i < count; ++i) {
     Thread& thread = *lanes[i];
     thread.state = waiting;
     SetRunnable(thread, false);
     ++state_.waiting_threads;
-    state_.last_step_events.emplace_back(pattern).thread = thread.index_in_block;
     if (block_wide) {
       state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
-      TryReleaseBlock(thread.block);
+      TryReleaseBlock(thread.block, thread.lane);
     } else {
       state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
-      TryReleaseWarp(thread.warp);
+      TryReleaseWarp(thread.warp, thread.lane);
     }
   }
 }
 
-void Machine::TryReleaseBlock(int block_index) {
+void Machine::TryReleaseBlock(int block_index, int lane) {
   Block& block = state_.blocks[static_cast<std::size_t>(block_index)];
   if (!block.syncthreads.CanRelease(block.LiveThreads())) return;
   TraceEvent event;
@@ -489,10 +457,10 @@ void Machine::TryReleaseBlock(int block_index) {
   state_.hazard_detector.OnBlockBarrier(block_index);
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
-  Emit(event);
+  Emit(event, lane);
 }
 
-void Machine::TryReleaseWarp(int warp_index) {
+void Machine::TryReleaseWarp(int warp_index, int lane) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   if (!warp.syncwarp.CanRelease(warp.lane_count - warp.exited_lanes)) return;
   TraceEvent event;
@@ -500,8 +468,8 @@ void Machine::TryReleaseWarp(int warp_index) {
   event.block = warp.block;
   event.thread = -1;
   event.index = 0;
-  for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+  for (int l = 0; l < warp.lane_count; ++l) {
+    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + l)];
     if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
     if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncwarp) continue;
     event.op = thread.pc.op;
@@ -512,7 +480,7 @@ void Machine::TryReleaseWarp(int warp_index) {
   warp.syncwarp.Release();
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
-  Emit(event);
+  Emit(event, lane);
 }
 
 void Machine::Wake(Thread& thread) {
@@ -541,8 +509,8 @@ void Machine::Exit(Thread& thread) {
   ++warp.exited_lanes;
   ++block.exited_threads;
   // An exited thread no longer counts at a barrier: the others may now be complete.
-  if (block.syncthreads.arrived() > 0) TryReleaseBlock(thread.block);
-  if (warp.syncwarp.arrived() > 0) TryReleaseWarp(thread.warp);
+  if (block.syncthreads.arrived() > 0) TryReleaseBlock(thread.block, thread.lane);
+  if (warp.syncwarp.arrived() > 0) TryReleaseWarp(thread.warp, thread.lane);
   if (block.LiveThreads() == 0) {
     state_.hazard_detector.OnBlockExit(thread.block);
     state_.scheduler.OnBlockExit(thread.block);
@@ -623,10 +591,13 @@ void Machine::PrecomputeBankConflicts() {
   }
 }
 
-void Machine::RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern) {
+void Machine::RecordHazards(const SharedAccess& access, int block_epoch, const SharedPlace& cell, int lane,
+                            int access_slot) {
   Counters& counters = state_.counters;
-  PhaseCounters& phase = counters.phases[PhaseIndex(pattern.phase)];
+  PhaseCounters& phase = counters.phases[PhaseIndex(access.stage / 8)];
+  std::uint32_t found = 0;
   state_.hazard_detector.OnAccess(access, block_epoch, [&](const Conflict& conflict) {
+    ++found;
     ++counters.hazards;
     ++phase.hazards;
     ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
@@ -634,41 +605,28 @@ void Machine::RecordHazards(const SharedAccess& access, int block_epoch, int row
                                          : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
     if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
     if (conflict.corrupted) ++counters.hazards_corrupting;
-    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
-    event.thread = access.thread;
-    event.to.row = row;
-    event.to.col = col;
-    event.value = access.value;
     // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(access, conflict, event);
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(access, conflict, cell);
   });
+  if (found > 0) {
+    state_.last_step.hazards.push_back(
+        {static_cast<std::uint8_t>(lane), static_cast<std::uint8_t>(access_slot), found});
+  }
 }
 
-void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event) {
-  event.index = static_cast<std::int32_t>(logs_.hazards.size());
+void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell) {
   Hazard& hazard = logs_.hazards.emplace_back(state_.hazard_detector.Describe(access, conflict));
   hazard.step = state_.step;
-  hazard.tile = event.to.tile;
-  hazard.row = event.to.row;
-  hazard.col = event.to.col;
+  hazard.tile = cell.tile;
+  hazard.row = cell.row;
+  hazard.col = cell.col;
   state_.hazard_log_size = logs_.hazards.size();
-}
-
-TraceEvent Machine::HazardPattern(const Thread& thread, TileId tile) const {
-  TraceEvent event = EventOf(thread, EventKind::kHazard);
-  event.phase = thread.pc.Stage() / 8;  // a hazard is in the phase of its second access
-  event.to = Place::Shared(tile, 0, 0);
-  return event;
 }
 
 void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,
                                 bool inside, float value) {
   ++state_.counters.out_of_bounds;
-  TraceEvent& event = NewEvent(thread, EventKind::kOutOfBounds);
-  (write ? event.to : event.from) = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-  event.value = value;
   if (logs_.out_of_bounds.size() < kMaxLoggedOutOfBounds) {
-    event.index = static_cast<std::int32_t>(logs_.out_of_bounds.size());
     logs_.out_of_bounds.push_back(OutOfBoundsAccess{state_.step, thread.block, thread.index_in_block, id,
                                                     thread.pc.op, static_cast<std::int32_t>(row),
                                                     static_cast<std::int32_t>(col), write, inside, value});
@@ -676,25 +634,21 @@ void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row
   }
 }
 
-TraceEvent Machine::EventOf(const Thread& thread, EventKind kind) const {
+TraceEvent Machine::EventOf(const Thread& thread, const ProgramCounter& pc, EventKind kind) const {
   TraceEvent event;
   event.step = state_.step;
   event.kind = kind;
-  event.op = thread.pc.op;
-  event.line = lines_[static_cast<std::size_t>(thread.pc.op)];
+  event.op = pc.op;
+  event.line = lines_[static_cast<std::size_t>(pc.op)];
   event.block = thread.block;
   event.thread = thread.index_in_block;
-  event.phase = geometry_.naive ? 0 : thread.pc.t;
+  event.phase = geometry_.naive ? 0 : pc.t;
   return event;
 }
 
-TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
-  return state_.last_step_events.emplace_back(EventOf(thread, kind));
-}
-
-void Machine::Emit(TraceEvent event) {
+void Machine::Emit(TraceEvent event, int lane) {
   event.step = state_.step;
-  state_.last_step_events.push_back(event);
+  state_.last_step.releases.push_back({static_cast<std::uint8_t>(lane), event});
 }
 
 }  // namespace sim

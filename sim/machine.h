@@ -5,6 +5,8 @@
 // MachineState, a plain value, so history can checkpoint it and step back exactly; the
 // append-only logs (readers of A and B, hazards, out-of-bounds accesses) are kept outside
 // and cut back to the lengths a restored state recorded. A and B never change.
+// A step's events are not built while it runs: the state keeps a StepRecord of it, from
+// which last_step_events() builds them when they are first asked for (step_events.cpp).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -52,6 +54,36 @@ struct MachineLogs {
   std::vector<OutOfBoundsAccess> out_of_bounds;
 };
 
+// What the last step ran, kept in place of its events. A warp-instruction has an event per
+// lane and a racing one an event per hazard as well, while most steps' events are never read
+// (a run to the end, a replay for step back): the instruction, its lanes and what the state
+// cannot tell afterwards (the hazards each access found, the barrier releases) give them all
+// again, together with the state after the step.
+struct StepRecord {
+  ProgramCounter pc{};             // the instruction its lanes ran
+  std::int32_t first_thread = 0;   // global index of lane 0 of their warp
+  std::uint32_t lanes = 0;         // bit l: lane l ran (0 before the first step)
+  std::size_t hazard_log_size = 0;         // the logs' lengths before the step: the index
+  std::size_t out_of_bounds_log_size = 0;  // its first logged hazard or access takes
+  // Hazards one shared access of a lane found, in the order the lanes ran.
+  struct Hazards {
+    std::uint8_t lane = 0;
+    std::uint8_t access = 0;  // 0: the lane's store, or its read of As; 1: its read of Bs
+    std::uint32_t count = 0;
+    bool operator==(const Hazards& o) const { return lane == o.lane && access == o.access && count == o.count; }
+  };
+  std::vector<Hazards> hazards;
+  // A barrier released by a lane's arrival or exit: its event follows that lane's.
+  struct Release {
+    std::uint8_t lane = 0;
+    TraceEvent event;
+    bool operator==(const Release& o) const { return lane == o.lane && event == o.event; }
+  };
+  std::vector<Release> releases;
+
+  bool operator==(const StepRecord& o) const;
+};
+
 struct MachineState {
   std::int64_t step = 0;
   std::vector<Thread> threads;
@@ -67,7 +99,7 @@ struct MachineState {
   std::int32_t waiting_threads = 0;
   std::int32_t exited_threads = 0;
   Unit last_unit{};
-  std::vector<TraceEvent> last_step_events;
+  StepRecord last_step;
   std::size_t read_log_size = 0;
   std::size_t hazard_log_size = 0;
   std::size_t out_of_bounds_log_size = 0;
@@ -86,6 +118,9 @@ class Machine {
   bool Finished() const { return state_.exited_threads == geometry_.threads(); }
   void Restore(const MachineState& state);
   void SetSink(TraceSink* sink) { sink_ = sink; }
+  // The events of the last step, built from its record on the first call after it. Like
+  // every read of a machine, on the thread that steps it.
+  const std::vector<TraceEvent>& last_step_events() const;
 
   const LessonConfig& config() const { return config_; }
   const Geometry& geometry() const { return geometry_; }
@@ -105,21 +140,30 @@ class Machine {
   // warp-instruction, or one thread); true when any of them read global memory.
   bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
   bool LeadsWarpInstruction(const Thread& thread) const;
-  // What the lanes of one global load share: the matrix, their phase's counters, their event.
-  struct LoadContext {
+  // The element a thread's global load at `pc` names (outside its matrix when the guard is off).
+  struct GlobalPlace {
     MatrixId matrix;
-    PhaseCounters* phase;
-    TraceEvent event;
+    long long row;
+    long long col;
   };
+  GlobalPlace LoadPlace(const Thread& thread, const ProgramCounter& pc) const;
+  // The cell a thread's shared store at `pc` writes.
+  struct SharedPlace {
+    TileId tile;
+    int row;
+    int col;
+  };
+  SharedPlace StorePlace(const Thread& thread, const ProgramCounter& pc) const;
   bool LoadGlobal(Thread* const* lanes, int count);
-  bool Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg);
+  bool Load(Thread& thread, PhaseCounters& phase, const GlobalPlace& place, float& reg);
   void StoreShared(Thread* const* lanes, int count);
   void Fma(Thread* const* lanes, int count);
-  void FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern);
+  void FmaCheckingReads(Thread* const* lanes, int count);
   void StoreC(Thread& thread);
   void Arrive(Thread* const* lanes, int count);
-  void TryReleaseBlock(int block);
-  void TryReleaseWarp(int warp);
+  // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
+  void TryReleaseBlock(int block, int lane);
+  void TryReleaseWarp(int warp, int lane);
   void Wake(Thread& thread);
   void Advance(Thread& thread);
   void Exit(Thread& thread);
@@ -139,17 +183,27 @@ class Machine {
   std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
-  // Checks a shared access of cell (row, col) for hazards, counts and logs them; each one's
-  // event is a copy of `pattern`, HazardPattern() of the accessing thread and the cell's tile.
-  void RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern);
-  void LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event);
-  TraceEvent HazardPattern(const Thread& thread, TileId tile) const;
+  // Checks a shared access of `cell` for hazards, counts and logs them, and notes in the step's
+  // record how many this access (`access`, as StepRecord::Hazards names it) of its lane found.
+  void RecordHazards(const SharedAccess& access, int block_epoch, const SharedPlace& cell, int lane, int access_slot);
+  void LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
-  void Emit(TraceEvent event);
-  // The event of `kind` for this thread's current instruction, and the same appended to the step's events.
-  TraceEvent EventOf(const Thread& thread, EventKind kind) const;
-  TraceEvent& NewEvent(const Thread& thread, EventKind kind);
+  void Emit(TraceEvent event, int lane);
+  // step_events.cpp: the last step's events, from its record and the state after it.
+  struct StepEventCursor {
+    std::size_t hazards = 0;       // the next entry of StepRecord::hazards
+    std::size_t hazard_index = 0;  // the next logged hazard's and out-of-bounds access's index
+    std::size_t out_of_bounds_index = 0;
+  };
+  void BuildStepEvents(std::vector<TraceEvent>& events) const;
+  void AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::vector<TraceEvent>& events) const;
+  void AddHazardEvents(const Thread& thread, int access, const SharedPlace& cell, float value,
+                       StepEventCursor& cursor, std::vector<TraceEvent>& events) const;
+  void AddOutOfBoundsEvent(const Thread& thread, Place place, float value, StepEventCursor& cursor,
+                           std::vector<TraceEvent>& events) const;
+  // The event of `kind` for this thread's instruction at `pc`.
+  TraceEvent EventOf(const Thread& thread, const ProgramCounter& pc, EventKind kind) const;
   std::size_t PhaseIndex(int phase) const {
     // Clamped into the phases the counters keep (a store of C runs at t = phases).
     const int last = static_cast<int>(state_.counters.phases.size()) - 1;
@@ -167,6 +221,9 @@ class Machine {
   MachineState state_;
   MachineLogs logs_;
   TraceSink* sink_ = nullptr;
+  // last_step_events(), built on demand: a cache of what the record gives.
+  mutable std::vector<TraceEvent> step_events_;
+  mutable bool step_events_built_ = true;
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
   bool shared_reads_can_race_ = true;
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once

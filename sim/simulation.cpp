@@ -51,7 +51,7 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
     if (cancel && cancel->load(std::memory_order_relaxed)) return std::nullopt;
     if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
     const std::int64_t step = machine.state().step;
-    for (const TraceEvent& event : machine.state().last_step_events) {
+    for (const TraceEvent& event : machine.last_step_events()) {
       if (event.kind == EventKind::kBarrierRelease && releases++ < kMaxTimelineMarks) {
         timeline.marks.push_back({TimelineMark::Kind::kBarrierRelease, step, event.phase, event.block});
       } else if (event.kind == EventKind::kHazard && phases_with_hazard.Mark(event.phase)) {
