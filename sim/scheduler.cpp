@@ -25,6 +25,7 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   warp_ready_.assign(static_cast<std::size_t>(warps), 0);
   load_section_.assign(static_cast<std::size_t>(warps), -1);
   queued_at_.assign(static_cast<std::size_t>(warps), -1);
+  queue_ = TurnQueue(warps);
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
   shared_free_.assign(static_cast<std::size_t>(sms), 0);
@@ -75,8 +76,7 @@ int Scheduler::SubPartitionOf(int warp) const {
 
 void Scheduler::Queue(int warp, std::int64_t cycle) {
   queued_at_[static_cast<std::size_t>(warp)] = cycle;
-  queue_.emplace_back(cycle, warp);
-  std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
+  queue_.Push(cycle, warp);
 }
 
 void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
@@ -159,10 +159,8 @@ void Scheduler::OnBlockExit(int block) {
 }
 
 std::optional<int> Scheduler::NextWarp() {
-  while (!queue_.empty()) {
-    const auto [cycle, warp] = queue_.front();
-    std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
-    queue_.pop_back();
+  while (!queue_.Empty()) {
+    const auto [cycle, warp] = queue_.Pop();
     if (queued_at_[static_cast<std::size_t>(warp)] != cycle) continue;  // stale
     // One warp-instruction a cycle per sub-partition: a later turn if this one is taken.
     std::int64_t& issue = issue_free_[static_cast<std::size_t>(SubPartitionOf(warp))];
@@ -217,7 +215,7 @@ std::size_t Scheduler::Bytes() const {
          (warp_ready_.capacity() + load_section_.capacity() + queued_at_.capacity() + issue_free_.capacity() +
           shared_free_.capacity()) *
              sizeof(std::int64_t) +
-         queue_.capacity() * sizeof(queue_[0]) + in_flight;
+         queue_.Bytes() + in_flight;
 }
 
 bool Scheduler::operator==(const Scheduler& o) const {

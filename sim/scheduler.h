@@ -25,6 +25,7 @@
 
 #include "sim/lesson_config.h"
 #include "sim/random.h"
+#include "sim/turn_queue.h"
 
 namespace sim {
 
@@ -153,9 +154,8 @@ class Scheduler {
   std::vector<std::int64_t> issue_free_;         // per SM sub-partition: its next free issue cycle
   std::vector<std::int64_t> shared_free_;        // per SM: the cycle its shared-memory pipe is free
   std::vector<std::vector<std::pair<std::int64_t, std::int32_t>>> in_flight_;  // per SM: (return cycle, bytes)
-  // Min-heap of (cycle, warp): oldest warp first among equal cycles. An entry whose cycle is
-  // not queued_at_ of its warp is stale and skipped.
-  std::vector<std::pair<std::int64_t, std::int32_t>> queue_;
+  // Turns to issue; an entry whose cycle is not queued_at_ of its warp is stale and skipped.
+  TurnQueue queue_;
 };
 
 }  // namespace sim
