@@ -37,7 +37,7 @@ bool HazardDetector::Entry::operator==(const Entry& o) const {
          op == o.op && write == o.write && SameBits(value, o.value) && SameBits(old_value, o.old_value);
 }
 
-std::int32_t HazardDetector::Arena::Append(const Entry& entry) {
+std::int32_t HazardDetector::Arena::AppendToOwnChunk(const Entry& entry) {
   const auto chunk = static_cast<std::size_t>(size_ / kChunkEntries);
   const auto slot = static_cast<std::size_t>(size_ % kChunkEntries);
   if (chunk == chunks_.size()) {

@@ -171,8 +171,14 @@ class HazardDetector {
     const Entry& operator[](std::int32_t at) const {
       return (*chunks_[static_cast<std::size_t>(at / kChunkEntries)])[static_cast<std::size_t>(at % kChunkEntries)];
     }
-    // Appends `entry`; returns its index.
-    std::int32_t Append(const Entry& entry);
+    // Appends `entry`; returns its index. Inline while the last chunk has room and is this
+    // state's alone (no checkpoint took it since): most appends.
+    std::int32_t Append(const Entry& entry) {
+      const auto slot = static_cast<std::uint32_t>(size_) % kChunkEntries;
+      if (slot == 0 || chunks_.back().use_count() != 1) return AppendToOwnChunk(entry);
+      (*chunks_.back())[slot] = entry;
+      return size_++;
+    }
     void Clear();
     void Release() { std::vector<std::shared_ptr<Chunk>>().swap(chunks_), size_ = 0; }
     std::int32_t size() const { return size_; }
@@ -183,6 +189,8 @@ class HazardDetector {
 
    private:
     using Chunk = std::array<Entry, kChunkEntries>;
+    // The rest: a chunk to start, or this state's copy of one another state holds.
+    std::int32_t AppendToOwnChunk(const Entry& entry);
     std::vector<std::shared_ptr<Chunk>> chunks_;
     std::int32_t size_ = 0;
   };

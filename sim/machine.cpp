@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/bank_conflicts.h"
+#include "sim/fused_multiply_add.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
 
@@ -14,6 +15,13 @@ namespace {
 
 constexpr int kBytesPerFloat = 4;
 constexpr int kSectorBytes = 32;
+
+// Runs `run(thread)` for each lane of `lanes` (bit l: lane l of the warp whose lane 0 is at
+// `warp_lanes`), the lowest first.
+template <typename Run>
+void ForEachLane(Thread* warp_lanes, std::uint32_t lanes, Run&& run) {
+  for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
+}
 
 }  // namespace
 
@@ -120,8 +128,8 @@ bool Machine::Step() {
   if (unit->is_warp) {
     ExecuteWarp(unit->index);
   } else {
-    Thread* thread = &state_.threads[static_cast<std::size_t>(unit->index)];
-    Execute(&thread, 1, LeadsWarpInstruction(*thread));
+    Thread& thread = state_.threads[static_cast<std::size_t>(unit->index)];
+    Execute(&thread - thread.lane, 1u << thread.lane, LeadsWarpInstruction(thread));
   }
   if (sink_ != nullptr) {
     for (const TraceEvent& event : last_step_events()) sink_->OnEvent(event);
@@ -138,41 +146,47 @@ const std::vector<TraceEvent>& Machine::last_step_events() const {
 }
 
 void Machine::ExecuteWarp(int warp_index) {
-  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
-  // Lockstep with reconvergence: the lanes at the earliest point of the program issue
-  // together; lanes that skipped ahead (a shorter strided loop) wait for them.
-  std::array<Thread*, kWarpSize> lanes;
-  int count = 0;
-  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
-  ProgramCounter earliest_pc{};
-  Thread* const first = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread* thread = first + lane;
-    if (!thread->Runnable()) continue;
-    // Keys are one-to-one with program counters: a converged warp compares its lanes'
-    // counters and never computes a key past the first lane's.
-    if (count > 0 && thread->pc == earliest_pc) {
-      lanes[static_cast<std::size_t>(count++)] = thread;
-      continue;
-    }
-    const std::int64_t key = thread->pc.Key();
-    if (key < earliest) {
-      earliest = key;
-      earliest_pc = thread->pc;
-      count = 0;
-    }
-    if (key == earliest) lanes[static_cast<std::size_t>(count++)] = thread;
-  }
-  const ProgramCounter pc = lanes[0]->pc;
+  Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  // The next k of an inner product runs the lanes that ran the last one, when no other lane
+  // can run: the scan below would find exactly them.
+  std::uint32_t lanes = warp.next_lanes;
+  if (lanes == 0 || __builtin_popcount(lanes) != warp.runnable_lanes) lanes = EarliestLanes(warp);
+  const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
   last_l2_halves_ = 0;
   const std::uint64_t sectors_before = state_.counters.global_sectors;
-  const bool global_load = Execute(lanes.data(), count, true);
+  const bool global_load = Execute(warp_lanes, lanes, true);
+  warp.next_lanes = pc.op == Op::kFma && !geometry_.naive && pc.j + 1 < geometry_.tk ? lanes : 0;
   Scheduler::Issue issue;
   issue.l2_halves = global_load ? last_l2_halves_ : 0;
   issue.sectors = static_cast<int>(state_.counters.global_sectors - sectors_before);
   issue.wavefronts = SharedWavefronts(warp.index_in_block, pc);
   issue.stores_shared = pc.op == Op::kStoreAs || pc.op == Op::kStoreBs;
   state_.scheduler.OnIssued(warp_index, issue);
+}
+
+std::uint32_t Machine::EarliestLanes(const Warp& warp) const {
+  // Lockstep with reconvergence: the lanes at the earliest point of the program issue
+  // together; lanes that skipped ahead (a shorter strided loop) wait for them.
+  const Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  std::uint32_t lanes = 0;
+  std::int64_t earliest_key = std::numeric_limits<std::int64_t>::max();
+  ProgramCounter earliest{};
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    const Thread& thread = warp_lanes[lane];
+    if (!thread.Runnable()) continue;
+    // Keys are one-to-one with program counters: a converged warp compares its lanes'
+    // counters and computes one key.
+    if (lanes == 0 || thread.pc != earliest) {
+      const std::int64_t key = thread.pc.Key();
+      if (key > earliest_key) continue;
+      earliest_key = key;
+      earliest = thread.pc;
+      lanes = 0;
+    }
+    lanes |= 1u << lane;
+  }
+  return lanes;
 }
 
 int Machine::SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const {
@@ -194,49 +208,37 @@ bool Machine::LeadsWarpInstruction(const Thread& thread) const {
   return true;
 }
 
-bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instruction) {
-  Thread& first = *lanes[0];
+bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction) {
+  Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   if (leads_warp_instruction) CountWarpInstruction(first);
-  const int line = lines_[static_cast<std::size_t>(pc.op)];
-  state_.counters.thread_instructions += static_cast<std::uint64_t>(count);
+  state_.counters.thread_instructions += static_cast<std::uint64_t>(__builtin_popcount(lanes));
   StepRecord& record = state_.last_step;
   record.pc = pc;
-  record.first_thread = state_.warps[static_cast<std::size_t>(first.warp)].first_thread;
-  record.lanes = 0;
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    thread.last_line = static_cast<std::int16_t>(line);
-    ++thread.instructions;
-    (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
-    record.lanes |= 1u << thread.lane;
-  }
+  record.first_thread = static_cast<std::int32_t>(warp_lanes - state_.threads.data());
+  record.lanes = lanes;
+  // Each instruction's loop over its lanes starts each lane's instruction itself (Start).
   switch (pc.op) {
     case Op::kFma:
-      // The inner product is most of every run: its lanes go through one tight loop.
-      Fma(lanes, count);
-      if (!geometry_.naive && pc.j + 1 < geometry_.tk) {
-        for (int i = 0; i < count; ++i) ++lanes[i]->pc.j;  // the next k, for every lane at once
-      } else {
-        for (int i = 0; i < count; ++i) Advance(*lanes[i]);
-      }
+      Fma(warp_lanes, lanes);
       return false;
     case Op::kLoadA:
     case Op::kLoadB:
-      return LoadGlobal(lanes, count);
+      return LoadGlobal(warp_lanes, lanes);
     case Op::kStoreAs:
     case Op::kStoreBs:
-      StoreShared(lanes, count);
+      StoreShared(warp_lanes, lanes);
       return false;
     case Op::kBarrier1:
     case Op::kBarrier2:
-      Arrive(lanes, count);  // the barrier's release moves the threads on
+      Arrive(warp_lanes, lanes);  // the barrier's release moves the threads on
       return false;
     case Op::kStoreC:
-      for (int i = 0; i < count; ++i) {
-        StoreC(*lanes[i]);
-        Advance(*lanes[i]);
-      }
+      ForEachLane(warp_lanes, lanes, [this](Thread& thread) {
+        Start(thread);
+        StoreC(thread);
+        Advance(thread);
+      });
       return false;
     case Op::kDone:
       return false;
@@ -258,17 +260,17 @@ Machine::SharedPlace Machine::StorePlace(const Thread& thread, const ProgramCoun
   return {TileId::kBs, program_.BRow(thread, pc.j), thread.tx};
 }
 
-bool Machine::LoadGlobal(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
+bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   const bool a = pc.op == Op::kLoadA;
   PhaseCounters& phase = PhaseOf(first);
   bool loaded = false;
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    Start(thread);
     loaded |= Load(thread, phase, LoadPlace(thread, pc), a ? thread.regs.a : thread.regs.b);
     Advance(thread);
-  }
+  });
   return loaded;
 }
 
@@ -314,17 +316,17 @@ bool Machine::Load(Thread& thread, PhaseCounters& phase, const GlobalPlace& plac
   return true;
 }
 
-void Machine::StoreShared(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
+void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   SharedCell* cells = &state_.shared.Cell(first.block, 0);
-  const auto n = static_cast<std::uint64_t>(count);
+  const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
   state_.counters.shared_writes += n;
   PhaseOf(first).shared_writes += n;
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    Start(thread);
     const SharedPlace place = StorePlace(thread, pc);
     const float value = place.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
     const int word = state_.shared.Word(place.tile, place.row, place.col);
@@ -336,56 +338,71 @@ void Machine::StoreShared(Thread* const* lanes, int count) {
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
     Advance(thread);
-  }
+  });
 }
 
-void Machine::Fma(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
-  const int k = first.pc.j;
-  const auto n = static_cast<std::uint64_t>(count);
+void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes) {
+  // The inner product is most of every run: its lanes go through one tight loop each.
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const ProgramCounter pc = first.pc;
+  const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.fma_executed += n;
   phase.fma += n;
   if (geometry_.naive) {
-    for (int i = 0; i < count; ++i) {
-      Thread& thread = *lanes[i];
-      // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
-      thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
+    WithFusedMultiplyAdd([&] {
+      ForEachLane(warp_lanes, lanes, [this](Thread& thread) {
+        Start(thread);
+        // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+        thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
+      });
+    });
+  } else {
+    state_.counters.shared_reads += 2 * n;
+    phase.shared_reads += 2 * n;
+    if (shared_reads_can_race_) {
+      FmaCheckingReads(warp_lanes, lanes);
+    } else {
+      FmaReadingTiles(warp_lanes, lanes);
     }
-    return;
   }
-  state_.counters.shared_reads += 2 * n;
-  phase.shared_reads += 2 * n;
-  if (shared_reads_can_race_) {
-    FmaCheckingReads(lanes, count);
-    return;
-  }
-  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  if (geometry_.naive || pc.j + 1 == geometry_.tk) ForEachLane(warp_lanes, lanes, [this](Thread& thread) { Advance(thread); });
+}
+
+void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const int k = first.pc.j;
+  const bool next_k = k + 1 < geometry_.tk;  // else Fma moves the lanes past the loop
+  const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    // sum = fmaf(As[ty][k], Bs[k][tx], sum)
-    thread.regs.k = k;
-    const float a = cells[a_column + thread.ty * a_stride].value;
-    const float b = cells[b_row + thread.tx].value;
-    thread.regs.sum = std::fma(a, b, thread.regs.sum);
-  }
+  WithFusedMultiplyAdd([&] {
+    ForEachLane(warp_lanes, lanes, [this, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
+      Start(thread);
+      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+      thread.regs.k = k;
+      const float a = cells[a_column + thread.ty * a_stride].value;
+      const float b = cells[b_row + thread.tx].value;
+      thread.regs.sum = std::fma(a, b, thread.regs.sum);
+      thread.pc.j += next_k;
+    });
+  });
 }
 
-void Machine::FmaCheckingReads(Thread* const* lanes, int count) {
+void Machine::FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes) {
   // The same inner product, each read of As and Bs checked against this generation's
   // writes of its cell.
-  const Thread& first = *lanes[0];
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
   const SharedCell* cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
                     false, 0.0f, 0.0f};
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
+  const bool next_k = k + 1 < geometry_.tk;  // else Fma moves the lanes past the loop
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    Start(thread);
     thread.regs.k = k;
     read.thread = thread.index_in_block;
     read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
@@ -395,7 +412,8 @@ void Machine::FmaCheckingReads(Thread* const* lanes, int count) {
     const float b = read.value = read.old_value = cells[read.word].value;
     RecordHazards(read, block_epoch, SharedPlace{TileId::kBs, k, thread.tx}, thread.lane, 1);
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
-  }
+    thread.pc.j += next_k;
+  });
 }
 
 void Machine::StoreC(Thread& thread) {
@@ -413,16 +431,16 @@ void Machine::StoreC(Thread& thread) {
   ++state_.counters.global_writes;
 }
 
-void Machine::Arrive(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
+void Machine::Arrive(Thread* warp_lanes, std::uint32_t lanes) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const Op op = first.pc.op;
-  const auto n = static_cast<std::uint64_t>(count);
+  const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
   state_.counters.barrier_arrivals += n;
   PhaseOf(first).barrier_arrivals += n;
   const ThreadState waiting = op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
   const bool block_wide = program_.BarrierKind(op) == SyncKind::kSyncthreads;
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    Start(thread);
     thread.state = waiting;
     SetRunnable(thread, false);
     ++state_.waiting_threads;
@@ -433,7 +451,7 @@ void Machine::Arrive(Thread* const* lanes, int count) {
       state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
       TryReleaseWarp(thread.warp, thread.lane);
     }
-  }
+  });
 }
 
 void Machine::TryReleaseBlock(int block_index, int lane) {
@@ -491,11 +509,6 @@ void Machine::Wake(Thread& thread) {
 }
 
 void Machine::Advance(Thread& thread) {
-  // Most steps move to the next k of the inner product: skip the general sequencing.
-  if (thread.pc.op == Op::kFma && !geometry_.naive && thread.pc.j + 1 < geometry_.tk) {
-    ++thread.pc.j;
-    return;
-  }
   thread.pc = program_.Next(thread, thread.pc);
   if (thread.pc.op == Op::kDone) Exit(thread);
 }

@@ -134,11 +134,14 @@ class Machine {
  private:
   void InitThreads();
   void ExecuteWarp(int warp);
+  // The runnable lanes at the warp's earliest instruction (bit l: lane l).
+  std::uint32_t EarliestLanes(const Warp& warp) const;
   // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
   int SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const;
-  // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
-  // warp-instruction, or one thread); true when any of them read global memory.
-  bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
+  // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
+  // warp-instruction, or one thread), bit l for the thread at warp_lanes[l]; true when any of
+  // them read global memory.
+  bool Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction);
   bool LeadsWarpInstruction(const Thread& thread) const;
   // The element a thread's global load at `pc` names (outside its matrix when the guard is off).
   struct GlobalPlace {
@@ -154,13 +157,22 @@ class Machine {
     int col;
   };
   SharedPlace StorePlace(const Thread& thread, const ProgramCounter& pc) const;
-  bool LoadGlobal(Thread* const* lanes, int count);
+  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes);
   bool Load(Thread& thread, PhaseCounters& phase, const GlobalPlace& place, float& reg);
-  void StoreShared(Thread* const* lanes, int count);
-  void Fma(Thread* const* lanes, int count);
-  void FmaCheckingReads(Thread* const* lanes, int count);
+  void StoreShared(Thread* warp_lanes, std::uint32_t lanes);
+  void Fma(Thread* warp_lanes, std::uint32_t lanes);
+  // The tiled kernels' inner-product step, reading the tiles unchecked or checking each read
+  // for hazards; both move their lanes to the next k when there is one.
+  void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes);
+  void FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes);
+  // What a lane does first for any instruction: note its line, count it, set its loop index.
+  void Start(Thread& thread) {
+    thread.last_line = static_cast<std::int16_t>(lines_[static_cast<std::size_t>(thread.pc.op)]);
+    ++thread.instructions;
+    (geometry_.naive ? thread.regs.k : thread.regs.t) = thread.pc.t;
+  }
   void StoreC(Thread& thread);
-  void Arrive(Thread* const* lanes, int count);
+  void Arrive(Thread* warp_lanes, std::uint32_t lanes);
   // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
   void TryReleaseBlock(int block, int lane);
   void TryReleaseWarp(int warp, int lane);

@@ -22,6 +22,7 @@ bool Thread::operator==(const Thread& o) const {
 bool Warp::operator==(const Warp& o) const {
   return block == o.block && index_in_block == o.index_in_block && first_thread == o.first_thread &&
          lane_count == o.lane_count && exited_lanes == o.exited_lanes && runnable_lanes == o.runnable_lanes &&
+         next_lanes == o.next_lanes &&
          syncwarp == o.syncwarp;
 }
 
