@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "sim/bank_conflicts.h"
+#include "sim/bits.h"
 #include "sim/fused_multiply_add.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
@@ -32,8 +33,9 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
       memory_(config.m, config.n, config.k, std::move(a), std::move(b)) {
   for (int op = 0; op < kOpCount; ++op) lines_[static_cast<std::size_t>(op)] = LineOf(config.kernel, static_cast<Op>(op));
   const Geometry& g = geometry_;
+  shared_accesses_can_race_ = SharedAccessesCanRace(config);
   state_.shared = SharedMemory(g.naive ? 0 : g.blocks, g.tm, g.tn, g.tk, config.bs_layout == SharedLayout::kTransposed);
-  state_.hazard_detector = HazardDetector(g.blocks, g.naive ? 0 : state_.shared.CellsPerBlock());
+  state_.hazard_detector = HazardDetector(g.blocks, shared_accesses_can_race_ ? state_.shared.CellsPerBlock() : 0);
   state_.scheduler = Scheduler(config.scheduler, config.seed, g.threads(), g.warps(), g.warps_per_block,
                                BlocksPerSm(KernelChoice::Of(config), *FindClassroomGpu("h100")));
   state_.reads = GlobalReadCounter(g.m * g.k, g.k * g.n, g.blocks);
@@ -43,10 +45,15 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   InitThreads();
   PrecomputeBankConflicts();
   logs_.reads.reserve(ReadLogBound(geometry_));
-  // With both barriers __syncthreads(), a read of As/Bs never shares a block generation
-  // with a write of its cell (stores come before the first barrier, the next phase's after
-  // the second), so reads cannot race and the detector need not see them.
-  shared_reads_can_race_ = g.naive || config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads;
+}
+
+bool Machine::SharedAccessesCanRace(const LessonConfig& config) {
+  // With both barriers __syncthreads(), an access of As/Bs shares its block generation with
+  // no other thread's access of its cell: a phase's stores (each thread its own cells) come
+  // before the first barrier, its reads after it, and the next phase's stores after the
+  // second. The naive kernel has no shared memory.
+  return config.kernel != KernelKind::kNaive &&
+         (config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads);
 }
 
 std::size_t Machine::ReadLogBound(const Geometry& g) {
@@ -134,7 +141,19 @@ bool Machine::Step() {
   if (sink_ != nullptr) {
     for (const TraceEvent& event : last_step_events()) sink_->OnEvent(event);
   }
+  if (const int next = state_.scheduler.LikelyNextWarp(); next >= 0) Prefetch(next);
   return true;
+}
+
+void Machine::Prefetch(int warp_index) const {
+  // A large lesson's threads are far more than the caches hold, and the realistic scheduler
+  // visits the warps in turn: fetching the next warp's lanes ahead overlaps their misses with
+  // the scheduling of the next step instead of waiting for each in its loop.
+  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  __builtin_prefetch(&warp);
+  state_.scheduler.Prefetch(warp_index);
+  const Thread* const lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  for (int lane = 0; lane < warp.lane_count; ++lane) __builtin_prefetch(lanes + lane);
 }
 
 const std::vector<TraceEvent>& Machine::last_step_events() const {
@@ -151,7 +170,7 @@ void Machine::ExecuteWarp(int warp_index) {
   // The next k of an inner product runs the lanes that ran the last one, when no other lane
   // can run: the scan below would find exactly them.
   std::uint32_t lanes = warp.next_lanes;
-  if (lanes == 0 || __builtin_popcount(lanes) != warp.runnable_lanes) lanes = EarliestLanes(warp);
+  if (lanes == 0 || CountBits(lanes) != warp.runnable_lanes) lanes = EarliestLanes(warp);
   const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
   last_l2_halves_ = 0;
   const std::uint64_t sectors_before = state_.counters.global_sectors;
@@ -212,32 +231,33 @@ bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_i
   Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   if (leads_warp_instruction) CountWarpInstruction(first);
-  state_.counters.thread_instructions += static_cast<std::uint64_t>(__builtin_popcount(lanes));
+  state_.counters.thread_instructions += static_cast<std::uint64_t>(CountBits(lanes));
   StepRecord& record = state_.last_step;
   record.pc = pc;
   record.first_thread = static_cast<std::int32_t>(warp_lanes - state_.threads.data());
   record.lanes = lanes;
-  // Each instruction's loop over its lanes starts each lane's instruction itself (Start).
+  // Each instruction's loop over its lanes starts each lane's instruction itself.
+  const LaneStart start{static_cast<std::int16_t>(lines_[static_cast<std::size_t>(pc.op)]), pc.t, geometry_.naive};
   switch (pc.op) {
     case Op::kFma:
-      Fma(warp_lanes, lanes);
+      Fma(warp_lanes, lanes, start);
       return false;
     case Op::kLoadA:
     case Op::kLoadB:
-      return LoadGlobal(warp_lanes, lanes);
+      return LoadGlobal(warp_lanes, lanes, start);
     case Op::kStoreAs:
     case Op::kStoreBs:
-      StoreShared(warp_lanes, lanes);
+      StoreShared(warp_lanes, lanes, start);
       return false;
     case Op::kBarrier1:
     case Op::kBarrier2:
-      Arrive(warp_lanes, lanes);  // the barrier's release moves the threads on
+      Arrive(warp_lanes, lanes, start);  // the barrier's release moves the threads on
       return false;
     case Op::kStoreC:
-      ForEachLane(warp_lanes, lanes, [this](Thread& thread) {
-        Start(thread);
+      ForEachLane(warp_lanes, lanes, [this, start, pc](Thread& thread) {
+        start(thread);
         StoreC(thread);
-        Advance(thread);
+        Advance(thread, pc);
       });
       return false;
     case Op::kDone:
@@ -246,113 +266,112 @@ bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_i
   return false;
 }
 
-Machine::GlobalPlace Machine::LoadPlace(const Thread& thread, const ProgramCounter& pc) const {
-  // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
-  const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
-  if (pc.op == Op::kLoadA) {
-    return {MatrixId::kA, thread.regs.row, geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j)};
-  }
-  return {MatrixId::kB, geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j), thread.regs.col};
-}
-
-Machine::SharedPlace Machine::StorePlace(const Thread& thread, const ProgramCounter& pc) const {
-  if (pc.op == Op::kStoreAs) return {TileId::kAs, thread.ty, program_.AColumn(thread, pc.j)};
-  return {TileId::kBs, program_.BRow(thread, pc.j), thread.tx};
-}
-
-bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes) {
+bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  const bool a = pc.op == Op::kLoadA;
-  PhaseCounters& phase = PhaseOf(first);
+  const MatrixId id = pc.op == Op::kLoadA ? MatrixId::kA : MatrixId::kB;
+  const float* const values = (id == MatrixId::kA ? memory_.a() : memory_.b()).data();
+  const long long cols = memory_.cols(id);
+  const auto phase_index = static_cast<std::int16_t>(geometry_.naive ? 0 : pc.t);
+  std::uint64_t inside = 0;
   bool loaded = false;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    Start(thread);
-    loaded |= Load(thread, phase, LoadPlace(thread, pc), a ? thread.regs.a : thread.regs.b);
-    Advance(thread);
+    start(thread);
+    const GlobalPlace place = LoadPlace(thread, pc);
+    float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
+    if (memory_.Inside(id, place.row, place.col)) {
+      // Most loads: an element of the matrix, counted below for all such lanes at once.
+      const long long element = place.row * cols + place.col;
+      reg = values[element];
+      state_.reads.CountElement(id, element);
+      LogRead(thread, id, element, phase_index);
+      ++inside;
+    } else {
+      loaded |= LoadOutside(thread, place, phase_index, reg);
+    }
+    Advance(thread, pc);
   });
-  return loaded;
+  if (inside == 0) return loaded;
+  state_.reads.CountBlock(id, first.block, inside);
+  PhaseCounters& phase = PhaseOf(first);
+  (id == MatrixId::kA ? state_.counters.global_reads_a : state_.counters.global_reads_b) += inside;
+  (id == MatrixId::kA ? phase.global_reads_a : phase.global_reads_b) += inside;
+  return true;
 }
 
-bool Machine::Load(Thread& thread, PhaseCounters& phase, const GlobalPlace& place, float& reg) {
+bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg) {
   const MatrixId id = place.matrix;
-  const long long row = place.row;
-  const long long col = place.col;
-  const bool inside = memory_.Inside(id, row, col);
-  if (config_.guard && !inside) {
+  if (config_.guard) {
     // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
     reg = 0.0f;
     ++state_.counters.select_zero;
     return false;
   }
-  long long element = 0;
-  if (inside) {
-    element = row * memory_.cols(id) + col;
-    reg = (id == MatrixId::kA ? memory_.a() : memory_.b())[static_cast<std::size_t>(element)];
-  } else {
-    reg = memory_.Load(id, row, col);
-    element = memory_.ElementAt(id, row, col);
-  }
-  state_.reads.Count(id, element, thread.block);
-  if (id == MatrixId::kA) {
-    ++state_.counters.global_reads_a;
-    ++phase.global_reads_a;
-  } else {
-    ++state_.counters.global_reads_b;
-    ++phase.global_reads_b;
-  }
-  if (element >= 0 && state_.read_log_size < kMaxLoggedReads) {
-    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-    ReadRecord& record = logs_.reads.emplace_back();
-    record.step = state_.step;
-    record.element = static_cast<std::int32_t>(element);
-    record.block = thread.block;
-    record.thread = static_cast<std::int16_t>(thread.index_in_block);
-    record.phase = static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t);
-    record.matrix = id;
-    ++state_.read_log_size;
-  }
-  if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
+  // No guard: the read lands where the address falls (GlobalMemory::Load), and is flagged.
+  reg = memory_.Load(id, place.row, place.col);
+  const long long element = memory_.ElementAt(id, place.row, place.col);
+  state_.reads.CountElement(id, element);
+  state_.reads.CountBlock(id, thread.block, 1);
+  PhaseCounters& phase = PhaseOf(thread);
+  ++(id == MatrixId::kA ? state_.counters.global_reads_a : state_.counters.global_reads_b);
+  ++(id == MatrixId::kA ? phase.global_reads_a : phase.global_reads_b);
+  if (element >= 0) LogRead(thread, id, element, phase_index);
+  RecordOutOfBounds(thread, id, place.row, place.col, false, element >= 0, reg);
   return true;
 }
 
-void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes) {
+void Machine::LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
+  if (state_.read_log_size >= kMaxLoggedReads) return;
+  // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+  ReadRecord& record = logs_.reads.emplace_back();
+  record.step = state_.step;
+  record.element = static_cast<std::int32_t>(element);
+  record.block = thread.block;
+  record.thread = static_cast<std::int16_t>(thread.index_in_block);
+  record.phase = phase_index;
+  record.matrix = id;
+  ++state_.read_log_size;
+}
+
+void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
-  SharedCell* cells = &state_.shared.Cell(first.block, 0);
-  const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
+  SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  const auto n = static_cast<std::uint64_t>(CountBits(lanes));
   state_.counters.shared_writes += n;
   PhaseOf(first).shared_writes += n;
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    Start(thread);
+    start(thread);
     const SharedPlace place = StorePlace(thread, pc);
     const float value = place.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
     const int word = state_.shared.Word(place.tile, place.row, place.col);
     SharedCell& cell = cells[word];
-    RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
-                  block_epoch, place, thread.lane, 0);
+    if (shared_accesses_can_race_) {
+      RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
+                                 warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
+                    block_epoch, place, thread.lane, 0);
+    }
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
-    Advance(thread);
+    Advance(thread, pc);
   });
 }
 
-void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes) {
+void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   // The inner product is most of every run: its lanes go through one tight loop each.
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
+  const auto n = static_cast<std::uint64_t>(CountBits(lanes));
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.fma_executed += n;
   phase.fma += n;
   if (geometry_.naive) {
     WithFusedMultiplyAdd([&] {
-      ForEachLane(warp_lanes, lanes, [this](Thread& thread) {
-        Start(thread);
+      ForEachLane(warp_lanes, lanes, [start](Thread& thread) {
+        start(thread);
         // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
         thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
       });
@@ -360,49 +379,51 @@ void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes) {
   } else {
     state_.counters.shared_reads += 2 * n;
     phase.shared_reads += 2 * n;
-    if (shared_reads_can_race_) {
-      FmaCheckingReads(warp_lanes, lanes);
+    if (shared_accesses_can_race_) {
+      FmaCheckingReads(warp_lanes, lanes, start);
     } else {
-      FmaReadingTiles(warp_lanes, lanes);
+      FmaReadingTiles(warp_lanes, lanes, start);
     }
   }
-  if (geometry_.naive || pc.j + 1 == geometry_.tk) ForEachLane(warp_lanes, lanes, [this](Thread& thread) { Advance(thread); });
+  if (geometry_.naive || pc.j + 1 == geometry_.tk) {
+    ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
+  }
 }
 
-void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes) {
+void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
-  const bool next_k = k + 1 < geometry_.tk;  // else Fma moves the lanes past the loop
+  const int next_k = k + 1 < geometry_.tk ? k + 1 : k;  // else Fma moves the lanes past the loop
   const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   WithFusedMultiplyAdd([&] {
-    ForEachLane(warp_lanes, lanes, [this, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
-      Start(thread);
+    ForEachLane(warp_lanes, lanes, [start, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
+      start(thread);
       // sum = fmaf(As[ty][k], Bs[k][tx], sum)
       thread.regs.k = k;
       const float a = cells[a_column + thread.ty * a_stride].value;
       const float b = cells[b_row + thread.tx].value;
       thread.regs.sum = std::fma(a, b, thread.regs.sum);
-      thread.pc.j += next_k;
+      thread.pc.j = next_k;
     });
   });
 }
 
-void Machine::FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes) {
+void Machine::FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   // The same inner product, each read of As and Bs checked against this generation's
   // writes of its cell.
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
-  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const int next_k = k + 1 < geometry_.tk ? k + 1 : k;  // else Fma moves the lanes past the loop
+  const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
                     false, 0.0f, 0.0f};
-  const bool next_k = k + 1 < geometry_.tk;  // else Fma moves the lanes past the loop
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    Start(thread);
+    start(thread);
     thread.regs.k = k;
     read.thread = thread.index_in_block;
     read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
@@ -412,7 +433,7 @@ void Machine::FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes) {
     const float b = read.value = read.old_value = cells[read.word].value;
     RecordHazards(read, block_epoch, SharedPlace{TileId::kBs, k, thread.tx}, thread.lane, 1);
     thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    thread.pc.j += next_k;
+    thread.pc.j = next_k;
   });
 }
 
@@ -431,27 +452,33 @@ void Machine::StoreC(Thread& thread) {
   ++state_.counters.global_writes;
 }
 
-void Machine::Arrive(Thread* warp_lanes, std::uint32_t lanes) {
+void Machine::Arrive(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const Op op = first.pc.op;
-  const auto n = static_cast<std::uint64_t>(__builtin_popcount(lanes));
-  state_.counters.barrier_arrivals += n;
-  PhaseOf(first).barrier_arrivals += n;
+  const int n = CountBits(lanes);
+  state_.counters.barrier_arrivals += static_cast<std::uint64_t>(n);
+  PhaseOf(first).barrier_arrivals += static_cast<std::uint64_t>(n);
   const ThreadState waiting = op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
-  const bool block_wide = program_.BarrierKind(op) == SyncKind::kSyncthreads;
+  const auto first_thread = static_cast<int>(warp_lanes - state_.threads.data());
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    Start(thread);
+    start(thread);
     thread.state = waiting;
-    SetRunnable(thread, false);
-    ++state_.waiting_threads;
-    if (block_wide) {
-      state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
-      TryReleaseBlock(thread.block, thread.lane);
-    } else {
-      state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
-      TryReleaseWarp(thread.warp, thread.lane);
-    }
+    state_.scheduler.SetThreadRunnable(first_thread + thread.lane, false);
   });
+  AddRunnableLanes(first.warp, -n);
+  state_.waiting_threads += n;
+  // Only the last of the lanes can be the arrival that completes the barrier: the others
+  // arrive before it, and it waits for them.
+  const int last_lane = 31 - __builtin_clz(lanes);
+  if (program_.BarrierKind(op) == SyncKind::kSyncthreads) {
+    Barrier& barrier = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads;
+    for (int i = 0; i < n; ++i) barrier.Arrive();
+    TryReleaseBlock(first.block, last_lane);
+  } else {
+    Barrier& barrier = state_.warps[static_cast<std::size_t>(first.warp)].syncwarp;
+    for (int i = 0; i < n; ++i) barrier.Arrive();
+    TryReleaseWarp(first.warp, last_lane);
+  }
 }
 
 void Machine::TryReleaseBlock(int block_index, int lane) {
@@ -462,15 +489,7 @@ void Machine::TryReleaseBlock(int block_index, int lane) {
   event.block = block_index;
   event.thread = -1;
   event.index = 0;
-  for (int i = 0; i < block.thread_count; ++i) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
-    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
-    if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncthreads) continue;
-    event.op = thread.pc.op;
-    event.phase = thread.pc.t;
-    ++event.index;
-    Wake(thread);
-  }
+  for (int w = 0; w < block.warp_count; ++w) WakeWaiting(block.first_warp + w, SyncKind::kSyncthreads, event);
   block.syncthreads.Release();
   state_.hazard_detector.OnBlockBarrier(block_index);
   ++state_.counters.barrier_releases;
@@ -486,31 +505,30 @@ void Machine::TryReleaseWarp(int warp_index, int lane) {
   event.block = warp.block;
   event.thread = -1;
   event.index = 0;
-  for (int l = 0; l < warp.lane_count; ++l) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + l)];
-    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
-    if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncwarp) continue;
-    event.op = thread.pc.op;
-    event.phase = thread.pc.t;
-    ++event.index;
-    Wake(thread);
-  }
+  WakeWaiting(warp_index, SyncKind::kSyncwarp, event);
   warp.syncwarp.Release();
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
   Emit(event, lane);
 }
 
-void Machine::Wake(Thread& thread) {
-  thread.state = ThreadState::kRunning;
-  --state_.waiting_threads;
-  SetRunnable(thread, true, true);
-  Advance(thread);
-}
-
-void Machine::Advance(Thread& thread) {
-  thread.pc = program_.Next(thread, thread.pc);
-  if (thread.pc.op == Op::kDone) Exit(thread);
+void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
+  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  int woken = 0;
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
+    if (program_.BarrierKind(thread.pc.op) != kind) continue;
+    release.op = thread.pc.op;
+    release.phase = thread.pc.t;
+    ++release.index;
+    thread.state = ThreadState::kRunning;
+    state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
+    Advance(thread, thread.pc);
+    ++woken;
+  }
+  state_.waiting_threads -= woken;
+  AddRunnableLanes(warp_index, woken, true);
 }
 
 void Machine::Exit(Thread& thread) {

@@ -121,6 +121,17 @@ class Machine {
   // The events of the last step, built from its record on the first call after it. Like
   // every read of a machine, on the thread that steps it.
   const std::vector<TraceEvent>& last_step_events() const;
+  // What the last step's events share but its barrier releases, told without building them
+  // (the whole-run pass looks at every step): whether any lane ran, the instruction and phase
+  // of every other event, and whether hazards and releases are among them.
+  struct StepOutline {
+    bool ran = false;
+    Op op = Op::kDone;
+    int phase = 0;
+    bool hazards = false;
+    bool releases = false;
+  };
+  StepOutline LastStepOutline() const;
 
   const LessonConfig& config() const { return config_; }
   const Geometry& geometry() const { return geometry_; }
@@ -130,9 +141,13 @@ class Machine {
   const MachineLogs& logs() const { return logs_; }
   // Global reads the read log holds at most (reserved up front) for this launch.
   static std::size_t ReadLogBound(const Geometry& g);
+  // Whether two threads' accesses of a shared cell can race in this lesson: only then does the
+  // hazard detector see them and keep a shadow of each cell.
+  static bool SharedAccessesCanRace(const LessonConfig& config);
 
  private:
   void InitThreads();
+  void Prefetch(int warp) const;
   void ExecuteWarp(int warp);
   // The runnable lanes at the warp's earliest instruction (bit l: lane l).
   std::uint32_t EarliestLanes(const Warp& warp) const;
@@ -149,45 +164,73 @@ class Machine {
     long long row;
     long long col;
   };
-  GlobalPlace LoadPlace(const Thread& thread, const ProgramCounter& pc) const;
+  GlobalPlace LoadPlace(const Thread& thread, const ProgramCounter& pc) const {
+    // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
+    const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+    if (pc.op == Op::kLoadA) {
+      return {MatrixId::kA, thread.regs.row, geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j)};
+    }
+    return {MatrixId::kB, geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j), thread.regs.col};
+  }
   // The cell a thread's shared store at `pc` writes.
   struct SharedPlace {
     TileId tile;
     int row;
     int col;
   };
-  SharedPlace StorePlace(const Thread& thread, const ProgramCounter& pc) const;
-  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes);
-  bool Load(Thread& thread, PhaseCounters& phase, const GlobalPlace& place, float& reg);
-  void StoreShared(Thread* warp_lanes, std::uint32_t lanes);
-  void Fma(Thread* warp_lanes, std::uint32_t lanes);
+  SharedPlace StorePlace(const Thread& thread, const ProgramCounter& pc) const {
+    if (pc.op == Op::kStoreAs) return {TileId::kAs, thread.ty, program_.AColumn(thread, pc.j)};
+    return {TileId::kBs, program_.BRow(thread, pc.j), thread.tx};
+  }
+  // What each lane of an instruction does first: note its line, count it, set its loop index
+  // (the tiled kernels' t, the naive kernel's k). The same for all the lanes of a step, so
+  // made once and passed by value (a copy the lanes' stores cannot alias).
+  struct LaneStart {
+    std::int16_t line;
+    std::int32_t t;
+    bool naive;
+    void operator()(Thread& thread) const {
+      thread.last_line = line;
+      ++thread.instructions;
+      (naive ? thread.regs.k : thread.regs.t) = t;
+    }
+  };
+  // Each runs the instruction for its lanes, starting each, and moves them on.
+  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // A load outside its matrix: zero padding under the guard, else a flagged read.
+  bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
+  void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index);
+  void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // The tiled kernels' inner-product step, reading the tiles unchecked or checking each read
   // for hazards; both move their lanes to the next k when there is one.
-  void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes);
-  void FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes);
-  // What a lane does first for any instruction: note its line, count it, set its loop index.
-  void Start(Thread& thread) {
-    thread.last_line = static_cast<std::int16_t>(lines_[static_cast<std::size_t>(thread.pc.op)]);
-    ++thread.instructions;
-    (geometry_.naive ? thread.regs.k : thread.regs.t) = thread.pc.t;
-  }
+  void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  void FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   void StoreC(Thread& thread);
-  void Arrive(Thread* warp_lanes, std::uint32_t lanes);
+  void Arrive(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
   void TryReleaseBlock(int block, int lane);
   void TryReleaseWarp(int warp, int lane);
-  void Wake(Thread& thread);
-  void Advance(Thread& thread);
+  // Wakes the warp's lanes waiting at a barrier of `kind`, counting them in `release`.
+  void WakeWaiting(int warp, SyncKind kind, TraceEvent& release);
+  // Moves a thread past its instruction at `pc` (its own).
+  void Advance(Thread& thread, const ProgramCounter& pc) {
+    thread.pc = program_.Next(thread, pc);
+    if (thread.pc.op == Op::kDone) Exit(thread);
+  }
   void Exit(Thread& thread);
-  // Inline: every barrier arrival and release changes it, thread by thread.
-  // `released`: runnable again because a barrier released it (the scheduler's resume latency).
-  void SetRunnable(Thread& thread, bool runnable, bool released = false) {
-    const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
-    state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
-    Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  // `count` lanes of the warp became runnable (negative: stopped being). The scheduler hears
+  // of the warp when it gains its first runnable lane or loses its last; `released`: by a
+  // barrier (the scheduler's resume latency).
+  void AddRunnableLanes(int warp_index, int count, bool released = false) {
+    Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
     const int before = warp.runnable_lanes;
-    warp.runnable_lanes += runnable ? 1 : -1;
-    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0, released);
+    warp.runnable_lanes += count;
+    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(warp_index, warp.runnable_lanes > 0, released);
+  }
+  void SetRunnable(Thread& thread, bool runnable) {
+    state_.scheduler.SetThreadRunnable(static_cast<int>(&thread - state_.threads.data()), runnable);
+    AddRunnableLanes(thread.warp, runnable ? 1 : -1);
   }
   void CountWarpInstruction(const Thread& leader);
   // Distinct 32-byte sectors the warp-instruction touches; ORs into `l2_halves` bit h for
@@ -237,7 +280,7 @@ class Machine {
   mutable std::vector<TraceEvent> step_events_;
   mutable bool step_events_built_ = true;
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
-  bool shared_reads_can_race_ = true;
+  bool shared_accesses_can_race_ = true;  // else the hazard detector sees no access
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
 };
 

@@ -28,6 +28,13 @@ void Machine::BuildStepEvents(std::vector<TraceEvent>& events) const {
   }
 }
 
+Machine::StepOutline Machine::LastStepOutline() const {
+  const StepRecord& record = state_.last_step;
+  // As EventOf and AddHazardEvents give them: a hazard's phase (stage / 8) is t as well.
+  return StepOutline{record.lanes != 0, record.pc.op, geometry_.naive ? 0 : record.pc.t, !record.hazards.empty(),
+                     !record.releases.empty()};
+}
+
 void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::vector<TraceEvent>& events) const {
   const ProgramCounter pc = state_.last_step.pc;
   switch (pc.op) {

@@ -29,6 +29,12 @@ class TurnQueue {
   };
   // Takes the earliest turn; the queue must not be empty.
   Turn Pop();
+  // The warp of the earliest turn when it is of the cycle being taken (it then costs nothing
+  // to tell), else -1.
+  std::int32_t PeekWarp() const {
+    if (buckets_[0].empty()) return -1;
+    return static_cast<std::int32_t>(buckets_[0].back() & ((std::uint64_t{1} << warp_bits_) - 1));
+  }
   std::size_t Bytes() const;
   bool operator==(const TurnQueue& o) const {
     return warp_bits_ == o.warp_bits_ && last_cycle_ == o.last_cycle_ && size_ == o.size_ && buckets_ == o.buckets_;
