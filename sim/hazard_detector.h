@@ -14,6 +14,10 @@
 // which is the stage (phase, part of the phase) of each access: write then read is RAW,
 // read then write WAR, two writes WAW. The order actually observed is recorded too, with
 // the value the reader saw and the one it should have seen.
+//
+// A warp-instruction's lanes that read one cell are kept as one entry with a lane mask
+// (half a warp reads each As cell of an inner-product step): they share all but the thread,
+// and a later write finds them in the order they came, lane by lane, as one entry each.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -86,7 +90,8 @@ struct Conflict {
   Severity severity = Severity::kError;
   bool observed_in_program_order = true;
   bool corrupted = false;   // Hazard::Corrupted()
-  std::int32_t earlier = 0;  // the earlier access, for Describe()
+  std::int32_t earlier = 0;  // the earlier access, for Describe(): its entry and lane
+  std::int32_t earlier_lane = 0;
 };
 
 class HazardDetector {
@@ -100,26 +105,12 @@ class HazardDetector {
   // lesson comes through here, most of them with a hazard.
   template <typename Report>
   void OnAccess(const SharedAccess& access, int block_epoch, Report&& report) {
-    CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
-    if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
-    Arena& arena = arenas_[static_cast<std::size_t>(access.block)];
-    // Two reads never race: a read is checked against writes only, a write against both.
-    for (std::int32_t at = cell.writes; at >= 0;) {
-      const Entry& earlier = arena[at];
-      Check(earlier, at, access, report);
-      at = earlier.next;
-    }
-    if (access.write) {
-      for (std::int32_t at = cell.reads; at >= 0;) {
-        const Entry& earlier = arena[at];
-        Check(earlier, at, access, report);
-        at = earlier.next;
-      }
-    }
+    CellShadow& cell = CheckAgainst(access, block_epoch, report);
     std::int32_t& head = access.write ? cell.writes : cell.reads;
-    head = arena.Append(Entry(head, access));
+    head = arenas_[static_cast<std::size_t>(access.block)].Append(Entry(head, access));
   }
-  // The whole hazard between `access` and a conflict OnAccess found for it, before the
+  class WarpReads;
+  // The whole hazard between `access` and a conflict OnAccess or WarpReads found for it, before the
   // block's next barrier (step and place are the caller's to fill in).
   Hazard Describe(const SharedAccess& access, const Conflict& conflict) const;
   // The block passed a __syncthreads(): earlier accesses are ordered before all later ones.
@@ -137,13 +128,17 @@ class HazardDetector {
   bool operator==(const HazardDetector& o) const;
 
  private:
+  // The lane of an access's thread in its warp (warps are cut from the block's threads in
+  // order, 32 each).
+  static std::uint32_t LaneBit(const SharedAccess& access) { return 1u << (access.thread - access.warp * 32); }
+  // Accesses of one cell by lanes of one warp-instruction (bit l: thread warp · 32 + l).
   struct Entry {
     Entry() = default;
     Entry(std::int32_t next_entry, const SharedAccess& access)
         : next(next_entry),
           stage(access.stage),
           warp_epoch(access.warp_epoch),
-          thread(static_cast<std::int16_t>(access.thread)),
+          lanes(LaneBit(access)),
           warp(static_cast<std::int16_t>(access.warp)),
           op(access.op),
           write(access.write),
@@ -152,7 +147,7 @@ class HazardDetector {
     std::int32_t next = -1;
     std::int32_t stage = 0;
     std::int32_t warp_epoch = 0;
-    std::int16_t thread = 0;
+    std::uint32_t lanes = 0;
     std::int16_t warp = 0;
     Op op = Op::kDone;
     bool write = false;
@@ -168,13 +163,13 @@ class HazardDetector {
   class Arena {
    public:
     static constexpr std::int32_t kChunkEntries = kArenaChunkEntries;
-    const Entry& operator[](std::int32_t at) const {
-      return (*chunks_[static_cast<std::size_t>(at / kChunkEntries)])[static_cast<std::size_t>(at % kChunkEntries)];
-    }
+    const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
+    // An entry appended since this state was last copied or restored: its chunk is its own.
+    Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
     // Appends `entry`; returns its index. Inline while the last chunk has room and is this
     // state's alone (no checkpoint took it since): most appends.
     std::int32_t Append(const Entry& entry) {
-      const auto slot = static_cast<std::uint32_t>(size_) % kChunkEntries;
+      const std::size_t slot = SlotOf(size_);
       if (slot == 0 || chunks_.back().use_count() != 1) return AppendToOwnChunk(entry);
       (*chunks_.back())[slot] = entry;
       return size_++;
@@ -189,6 +184,9 @@ class HazardDetector {
 
    private:
     using Chunk = std::array<Entry, kChunkEntries>;
+    // Indices are never negative: unsigned arithmetic makes these a shift and a mask.
+    static std::size_t ChunkOf(std::int32_t at) { return static_cast<std::uint32_t>(at) / kChunkEntries; }
+    static std::size_t SlotOf(std::int32_t at) { return static_cast<std::uint32_t>(at) % kChunkEntries; }
     // The rest: a chunk to start, or this state's copy of one another state holds.
     std::int32_t AppendToOwnChunk(const Entry& entry);
     std::vector<std::shared_ptr<Chunk>> chunks_;
@@ -212,11 +210,36 @@ class HazardDetector {
     float value_expected;
   };
 
+  // Checks `access` against its cell's entries of this generation; the cell's shadow.
+  template <typename Report>
+  CellShadow& CheckAgainst(const SharedAccess& access, int block_epoch, Report& report) {
+    CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
+    if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
+    const Arena& arena = arenas_[static_cast<std::size_t>(access.block)];
+    // Two reads never race: a read is checked against writes only, a write against both.
+    for (std::int32_t at = cell.writes; at >= 0;) {
+      const Entry& earlier = arena[at];
+      Check(earlier, at, access, report);
+      at = earlier.next;
+    }
+    if (access.write) {
+      for (std::int32_t at = cell.reads; at >= 0;) {
+        const Entry& earlier = arena[at];
+        Check(earlier, at, access, report);
+        at = earlier.next;
+      }
+    }
+    return cell;
+  }
   template <typename Report>
   static void Check(const Entry& earlier, std::int32_t at, const SharedAccess& access, Report& report) {
-    if (earlier.thread == access.thread) return;  // program order orders a thread's own accesses
-    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
-    if (earlier.warp == access.warp && earlier.warp_epoch != access.warp_epoch) return;
+    std::uint32_t lanes = earlier.lanes;
+    if (earlier.warp == access.warp) {
+      // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
+      if (earlier.warp_epoch != access.warp_epoch) return;
+      lanes &= ~LaneBit(access);  // program order orders a thread's own accesses
+    }
+    if (lanes == 0) return;
     const Verdict verdict = Judge(earlier, access);
     Conflict conflict;
     conflict.kind = verdict.kind;
@@ -224,7 +247,11 @@ class HazardDetector {
     conflict.observed_in_program_order = verdict.observed_in_program_order;
     conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
     conflict.earlier = at;
-    report(conflict);
+    // The entry's lanes came in order: the newest first, as the list runs.
+    for (; lanes != 0; lanes &= ~(1u << conflict.earlier_lane)) {
+      conflict.earlier_lane = 31 - __builtin_clz(lanes);
+      report(conflict);
+    }
   }
   static Verdict Judge(const Entry& earlier, const SharedAccess& later) {
     const bool in_order = earlier.stage <= later.stage;
@@ -240,6 +267,50 @@ class HazardDetector {
   int cells_per_block_ = 0;
   std::vector<CellShadow> cells_;
   std::vector<Arena> arenas_;  // per block: this generation's accesses
+};
+
+// One warp-instruction's reads of its block's cells (an inner-product step reads two a lane),
+// what they share looked up once. Each read is checked like OnAccess, then remembered: in the
+// entry of an earlier lane of the warp-instruction that read the cell, if there is one.
+class HazardDetector::WarpReads {
+ public:
+  // `shared`: the block, warp, its __syncwarp() generation, the stage and op of the reads.
+  WarpReads(HazardDetector& detector, const SharedAccess& shared, int block_epoch)
+      : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
+        cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
+        access_(shared),
+        block_epoch_(block_epoch),
+        since_(arena_.size()) {}
+
+  // `thread` read `value` from `word`; calls report(const Conflict&) for each hazard.
+  template <typename Report>
+  void Read(int thread, int word, float value, Report&& report) {
+    access_.thread = thread;
+    access_.word = word;
+    access_.value = access_.old_value = value;
+    CellShadow& cell = cells_[word];
+    if (cell.epoch != block_epoch_) cell = CellShadow{block_epoch_, -1, -1};
+    for (std::int32_t at = cell.writes; at >= 0;) {
+      const Entry& earlier = arena_[at];
+      Check(earlier, at, access_, report);
+      at = earlier.next;
+    }
+    if (cell.reads >= since_) {
+      // Appended since the warp-instruction began, so in a chunk no other state holds.
+      arena_.AppendedSince(cell.reads).lanes |= LaneBit(access_);
+    } else {
+      cell.reads = arena_.Append(Entry(cell.reads, access_));
+    }
+  }
+  // The last read, as Describe wants it.
+  const SharedAccess& access() const { return access_; }
+
+ private:
+  Arena& arena_;
+  CellShadow* cells_;
+  SharedAccess access_;
+  int block_epoch_;
+  std::int32_t since_;
 };
 
 }  // namespace sim

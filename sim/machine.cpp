@@ -339,8 +339,9 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const auto n = static_cast<std::uint64_t>(CountBits(lanes));
+  PhaseCounters& phase = PhaseOf(first);
   state_.counters.shared_writes += n;
-  PhaseOf(first).shared_writes += n;
+  phase.shared_writes += n;
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
@@ -349,9 +350,16 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
     const int word = state_.shared.Word(place.tile, place.row, place.col);
     SharedCell& cell = cells[word];
     if (shared_accesses_can_race_) {
-      RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                                 warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
-                    block_epoch, place, thread.lane, 0);
+      const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
+                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value};
+      std::uint32_t found = 0;
+      state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
+        ++found;
+        CountHazard(conflict, phase);
+        // Past the log's limit hazards are counted and traced, not described.
+        if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
+      });
+      NoteHazards(thread.lane, 0, found);
     }
     cell.value = value;
     cell.writer = thread.index_in_block;
@@ -379,11 +387,8 @@ void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   } else {
     state_.counters.shared_reads += 2 * n;
     phase.shared_reads += 2 * n;
-    if (shared_accesses_can_race_) {
-      FmaCheckingReads(warp_lanes, lanes, start);
-    } else {
-      FmaReadingTiles(warp_lanes, lanes, start);
-    }
+    if (shared_accesses_can_race_) CheckTileReads(warp_lanes, lanes);
+    FmaReadingTiles(warp_lanes, lanes, start);
   }
   if (geometry_.naive || pc.j + 1 == geometry_.tk) {
     ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
@@ -411,29 +416,42 @@ void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart
   });
 }
 
-void Machine::FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
-  // The same inner product, each read of As and Bs checked against this generation's
-  // writes of its cell.
+void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
+  // Each lane's reads of As[ty][k] and Bs[k][tx], checked against this generation's writes of
+  // their cells, lane by lane as the lanes run.
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
-  const int next_k = k + 1 < geometry_.tk ? k + 1 : k;  // else Fma moves the lanes past the loop
   const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
-  SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
-                    false, 0.0f, 0.0f};
-  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    start(thread);
-    thread.regs.k = k;
-    read.thread = thread.index_in_block;
-    read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
-    const float a = read.value = read.old_value = cells[read.word].value;
-    RecordHazards(read, block_epoch, SharedPlace{TileId::kAs, thread.ty, k}, thread.lane, 0);
-    read.word = state_.shared.Word(TileId::kBs, k, thread.tx);
-    const float b = read.value = read.old_value = cells[read.word].value;
-    RecordHazards(read, block_epoch, SharedPlace{TileId::kBs, k, thread.tx}, thread.lane, 1);
-    thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    thread.pc.j = next_k;
+  HazardDetector::WarpReads reads(state_.hazard_detector,
+                                  SharedAccess{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(),
+                                               first.pc.Stage(), Op::kFma, false, 0.0f, 0.0f},
+                                  block_epoch);
+  PhaseCounters& phase = PhaseOf(first);
+  // The cell read, as plain integers: a SharedPlace written field by field and read whole
+  // would stall on its own stores.
+  int row = 0, col = 0, access_slot = 0;
+  std::uint32_t found = 0;
+  const auto report = [&](const Conflict& conflict) {
+    ++found;
+    CountHazard(conflict, phase);
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) {
+      LogHazard(reads.access(), conflict, SharedPlace{access_slot == 0 ? TileId::kAs : TileId::kBs, row, col});
+    }
+  };
+  const auto read = [&](const Thread& thread) {
+    found = 0;
+    const int word = state_.shared.Word(access_slot == 0 ? TileId::kAs : TileId::kBs, row, col);
+    reads.Read(thread.index_in_block, word, cells[word].value, report);
+    NoteHazards(thread.lane, access_slot, found);
+  };
+  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+    row = thread.ty, col = k, access_slot = 0;  // As[ty][k]
+    read(thread);
+    row = k, col = thread.tx, access_slot = 1;  // Bs[k][tx]
+    read(thread);
   });
 }
 
@@ -619,29 +637,6 @@ void Machine::PrecomputeBankConflicts() {
       bank_conflicts_[ConflictSlot(w, {Op::kFma, 0, j})] =
           static_cast<std::uint8_t>(extra(w, WarpAccess::kReadAs, j) + extra(w, WarpAccess::kReadBs, j));
     }
-  }
-}
-
-void Machine::RecordHazards(const SharedAccess& access, int block_epoch, const SharedPlace& cell, int lane,
-                            int access_slot) {
-  Counters& counters = state_.counters;
-  PhaseCounters& phase = counters.phases[PhaseIndex(access.stage / 8)];
-  std::uint32_t found = 0;
-  state_.hazard_detector.OnAccess(access, block_epoch, [&](const Conflict& conflict) {
-    ++found;
-    ++counters.hazards;
-    ++phase.hazards;
-    ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
-    ++(conflict.kind == HazardKind::kRaw ? counters.hazards_raw
-                                         : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
-    if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
-    if (conflict.corrupted) ++counters.hazards_corrupting;
-    // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(access, conflict, cell);
-  });
-  if (found > 0) {
-    state_.last_step.hazards.push_back(
-        {static_cast<std::uint8_t>(lane), static_cast<std::uint8_t>(access_slot), found});
   }
 }
 

@@ -202,10 +202,10 @@ class Machine {
   void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index);
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
-  // The tiled kernels' inner-product step, reading the tiles unchecked or checking each read
-  // for hazards; both move their lanes to the next k when there is one.
+  // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
-  void FmaCheckingReads(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // Checks the step's reads of As and Bs for hazards (before FmaReadingTiles runs it).
+  void CheckTileReads(Thread* warp_lanes, std::uint32_t lanes);
   void StoreC(Thread& thread);
   void Arrive(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
@@ -238,9 +238,27 @@ class Machine {
   std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
-  // Checks a shared access of `cell` for hazards, counts and logs them, and notes in the step's
-  // record how many this access (`access`, as StepRecord::Hazards names it) of its lane found.
-  void RecordHazards(const SharedAccess& access, int block_epoch, const SharedPlace& cell, int lane, int access_slot);
+  // Counts a hazard the detector found, in the totals and in `phase` (its second access's).
+  void CountHazard(const Conflict& conflict, PhaseCounters& phase) {
+    Counters& counters = state_.counters;
+    ++counters.hazards;
+    ++phase.hazards;
+    ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
+    ++(conflict.kind == HazardKind::kRaw ? counters.hazards_raw
+                                         : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
+    if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
+    if (conflict.corrupted) ++counters.hazards_corrupting;
+  }
+  // Notes in the step's record that an access of a lane (`access_slot`, as StepRecord::Hazards
+  // names it) found `found` hazards.
+  void NoteHazards(int lane, int access_slot, std::uint32_t found) {
+    if (found == 0) return;
+    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+    StepRecord::Hazards& hazards = state_.last_step.hazards.emplace_back();
+    hazards.lane = static_cast<std::uint8_t>(lane);
+    hazards.access = static_cast<std::uint8_t>(access_slot);
+    hazards.count = found;
+  }
   void LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
