@@ -240,6 +240,15 @@ class HazardDetector {
       lanes &= ~LaneBit(access);  // program order orders a thread's own accesses
     }
     if (lanes == 0) return;
+    Conflict conflict = ConflictWith(earlier, at, access);
+    // The entry's lanes came in order: the newest first, as the list runs.
+    for (; lanes != 0; lanes &= ~(1u << conflict.earlier_lane)) {
+      conflict.earlier_lane = 31 - __builtin_clz(lanes);
+      report(conflict);
+    }
+  }
+  // The conflict of `access` with any lane of the entry at `at` (all judge alike).
+  static Conflict ConflictWith(const Entry& earlier, std::int32_t at, const SharedAccess& access) {
     const Verdict verdict = Judge(earlier, access);
     Conflict conflict;
     conflict.kind = verdict.kind;
@@ -247,11 +256,7 @@ class HazardDetector {
     conflict.observed_in_program_order = verdict.observed_in_program_order;
     conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
     conflict.earlier = at;
-    // The entry's lanes came in order: the newest first, as the list runs.
-    for (; lanes != 0; lanes &= ~(1u << conflict.earlier_lane)) {
-      conflict.earlier_lane = 31 - __builtin_clz(lanes);
-      report(conflict);
-    }
+    return conflict;
   }
   static Verdict Judge(const Entry& earlier, const SharedAccess& later) {
     const bool in_order = earlier.stage <= later.stage;
@@ -288,29 +293,133 @@ class HazardDetector::WarpReads {
     access_.thread = thread;
     access_.word = word;
     access_.value = access_.old_value = value;
-    CellShadow& cell = cells_[word];
-    if (cell.epoch != block_epoch_) cell = CellShadow{block_epoch_, -1, -1};
+    const CellShadow& cell = Shadow(word);
     for (std::int32_t at = cell.writes; at >= 0;) {
       const Entry& earlier = arena_[at];
       Check(earlier, at, access_, report);
       at = earlier.next;
     }
+    RememberLanes(word, value, LaneBit(access_));
+  }
+  // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
+  // one warp-instruction find the same writes, so a cell holding at most one write this
+  // generation (a phase's store) is judged once for all of them. CountRead gives the hazards
+  // `lane` finds reading `word` (of `table`: 0 for As, 1 for Bs) that held `value`, or -1
+  // where Read must list them (more writes, or another cell judged in the same place);
+  // Finish remembers the reads it counted and reports count(conflict, n) for each cell's n.
+  int CountRead(int table, int lane, int word, float value) {
+    const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpLanes;
+    Judged& judged = judged_[static_cast<std::size_t>(table)][place];
+    if ((used_[table] >> place & 1) == 0) {
+      used_[table] |= 1u << place;
+      Judge(judged, word, value);
+    } else if (judged.word != word) {
+      return -1;
+    }
+    if (!judged.sole) return -1;
+    const std::uint32_t lane_bit = 1u << lane;
+    // A lane of the write's own warp does not conflict with its own store.
+    const int count = judged.count - (judged.same_warp && (judged.lanes & lane_bit) != 0 ? 1 : 0);
+    judged.readers |= lane_bit;
+    judged.hazards += static_cast<std::uint64_t>(count);
+    return count;
+  }
+  template <typename Count>
+  void Finish(Count&& count) {
+    for (std::size_t table = 0; table < judged_.size(); ++table) {
+      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
+        const Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
+        if (judged.readers != 0) RememberLanes(judged.word, judged.value, judged.readers);
+        if (judged.hazards == 0) continue;
+        Conflict conflict;
+        conflict.kind = judged.kind;
+        conflict.severity = judged.same_warp ? Severity::kWarning : Severity::kError;
+        conflict.observed_in_program_order = judged.observed_in_program_order;
+        conflict.corrupted = judged.corrupted;
+        conflict.earlier = judged.write;
+        count(conflict, judged.hazards);
+      }
+      used_[table] = 0;
+    }
+  }
+  // Remembers the reads of `word` by `lanes` of the warp, which saw `value`.
+  void RememberLanes(int word, float value, std::uint32_t lanes) {
+    access_.thread = access_.warp * kWarpLanes + __builtin_ctz(lanes);
+    access_.word = word;
+    access_.value = access_.old_value = value;
+    CellShadow& cell = Shadow(word);
     if (cell.reads >= since_) {
       // Appended since the warp-instruction began, so in a chunk no other state holds.
-      arena_.AppendedSince(cell.reads).lanes |= LaneBit(access_);
+      arena_.AppendedSince(cell.reads).lanes |= lanes;
     } else {
-      cell.reads = arena_.Append(Entry(cell.reads, access_));
+      Entry entry(cell.reads, access_);
+      entry.lanes = lanes;
+      cell.reads = arena_.Append(entry);
     }
   }
   // The last read, as Describe wants it.
   const SharedAccess& access() const { return access_; }
 
  private:
+  static constexpr int kWarpLanes = 32;
+  // A cell CountRead judged: its one write's conflict with a read, and the reads counted.
+  // Plain members, set by Judge: a warp-instruction makes 64 of them and uses a few.
+  struct Judged {
+    std::int32_t word;
+    float value;
+    bool sole;                // at most one write: else Read lists them
+    bool same_warp;
+    std::uint32_t lanes;      // the write's lanes a read conflicts with (0: none, or ordered by a __syncwarp())
+    int count;                // of them
+    std::int32_t write;       // the write's entry
+    HazardKind kind;
+    bool observed_in_program_order;
+    bool corrupted;
+    std::uint32_t readers;
+    std::uint64_t hazards;
+  };
+  void Judge(Judged& judged, int word, float value) {
+    judged.word = word;
+    judged.value = value;
+    judged.same_warp = false;
+    judged.lanes = 0;
+    judged.count = 0;
+    judged.readers = 0;
+    judged.hazards = 0;
+    const CellShadow& cell = Shadow(word);
+    judged.write = cell.writes;
+    judged.sole = cell.writes < 0 || arena_[cell.writes].next < 0;
+    if (cell.writes < 0 || !judged.sole) return;
+    const Entry& write = arena_[cell.writes];
+    judged.same_warp = write.warp == access_.warp;
+    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
+    if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
+    judged.lanes = write.lanes;
+    judged.count = CountBits(write.lanes);
+    access_.word = word;
+    access_.value = access_.old_value = value;
+    const Conflict conflict = ConflictWith(write, cell.writes, access_);
+    judged.kind = conflict.kind;
+    judged.observed_in_program_order = conflict.observed_in_program_order;
+    judged.corrupted = conflict.corrupted;
+  }
+  // The cell's shadow, emptied if it is of an earlier generation.
+  CellShadow& Shadow(int word) {
+    CellShadow& cell = cells_[word];
+    if (cell.epoch != block_epoch_) cell = CellShadow{block_epoch_, -1, -1};
+    return cell;
+  }
+
   Arena& arena_;
   CellShadow* cells_;
   SharedAccess access_;
   int block_epoch_;
   std::int32_t since_;
+  // CountRead's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
+  // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
+  // bit p of used_[t] set where judged_[t][p] holds one.
+  std::array<std::array<Judged, kWarpLanes>, 2> judged_;
+  std::array<std::uint32_t, 2> used_{};
 };
 
 }  // namespace sim

@@ -127,7 +127,7 @@ bool Machine::Step() {
   state_.counters.barrier_stall_steps += static_cast<std::uint64_t>(state_.waiting_threads);
   state_.last_unit = *unit;
   StepRecord& record = state_.last_step;
-  record.hazards.clear();
+  record.hazard_slots = 0;
   record.releases.clear();
   record.hazard_log_size = state_.hazard_log_size;
   record.out_of_bounds_log_size = state_.out_of_bounds_log_size;
@@ -355,7 +355,7 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
       std::uint32_t found = 0;
       state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
         ++found;
-        CountHazard(conflict, phase);
+        CountHazards(conflict, phase, 1);
         // Past the log's limit hazards are counted and traced, not described.
         if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
       });
@@ -429,30 +429,33 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
                                                first.pc.Stage(), Op::kFma, false, 0.0f, 0.0f},
                                   block_epoch);
   PhaseCounters& phase = PhaseOf(first);
-  // The cell read, as plain integers: a SharedPlace written field by field and read whole
-  // would stall on its own stores.
-  int row = 0, col = 0, access_slot = 0;
-  std::uint32_t found = 0;
-  const auto report = [&](const Conflict& conflict) {
-    ++found;
-    CountHazard(conflict, phase);
-    // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) {
-      LogHazard(reads.access(), conflict, SharedPlace{access_slot == 0 ? TileId::kAs : TileId::kBs, row, col});
-    }
-  };
-  const auto read = [&](const Thread& thread) {
-    found = 0;
-    const int word = state_.shared.Word(access_slot == 0 ? TileId::kAs : TileId::kBs, row, col);
-    reads.Read(thread.index_in_block, word, cells[word].value, report);
-    NoteHazards(thread.lane, access_slot, found);
+  // Past the log's limit hazards are counted, not described: the detector judges each cell
+  // once for the lanes that read it (WarpReads::CountRead).
+  const bool counting = state_.hazard_log_size >= kMaxLoggedHazards;
+  const auto read = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
+    const int word = state_.shared.Word(cell.tile, cell.row, cell.col);
+    const float value = cells[word].value;
+    const int count = counting ? reads.CountRead(access_slot, thread.lane, word, value) : -1;
+    NoteHazards(thread.lane, access_slot,
+                count >= 0 ? static_cast<std::uint32_t>(count) : ListReadHazards(reads, thread, cell, word, value, phase));
   };
   ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
-    row = thread.ty, col = k, access_slot = 0;  // As[ty][k]
-    read(thread);
-    row = k, col = thread.tx, access_slot = 1;  // Bs[k][tx]
-    read(thread);
+    read(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
+    read(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
   });
+  reads.Finish([&](const Conflict& conflict, std::uint64_t count) { CountHazards(conflict, phase, count); });
+}
+
+std::uint32_t Machine::ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell,
+                                       int word, float value, PhaseCounters& phase) {
+  std::uint32_t found = 0;
+  reads.Read(thread.index_in_block, word, value, [&](const Conflict& conflict) {
+    ++found;
+    CountHazards(conflict, phase, 1);
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(reads.access(), conflict, cell);
+  });
+  return found;
 }
 
 void Machine::StoreC(Thread& thread) {

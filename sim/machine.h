@@ -65,14 +65,13 @@ struct StepRecord {
   std::uint32_t lanes = 0;         // bit l: lane l ran (0 before the first step)
   std::size_t hazard_log_size = 0;         // the logs' lengths before the step: the index
   std::size_t out_of_bounds_log_size = 0;  // its first logged hazard or access takes
-  // Hazards one shared access of a lane found, in the order the lanes ran.
-  struct Hazards {
-    std::uint8_t lane = 0;
-    std::uint8_t access = 0;  // 0: the lane's store, or its read of As; 1: its read of Bs
-    std::uint32_t count = 0;
-    bool operator==(const Hazards& o) const { return lane == o.lane && access == o.access && count == o.count; }
-  };
-  std::vector<Hazards> hazards;
+  // Hazards each shared access of a lane found, by slot 2·lane + access (access 0: the lane's
+  // store, or its read of As; 1: its read of Bs); bit s of hazard_slots set where slot s found
+  // any (the other counts are left over from earlier steps).
+  static int HazardSlot(int lane, int access) { return 2 * lane + access; }
+  std::uint64_t hazard_slots = 0;
+  std::array<std::uint32_t, 2 * kWarpSize> hazard_counts{};
+  std::uint32_t HazardsAt(int slot) const { return (hazard_slots >> slot & 1) != 0 ? hazard_counts[static_cast<std::size_t>(slot)] : 0; }
   // A barrier released by a lane's arrival or exit: its event follows that lane's.
   struct Release {
     std::uint8_t lane = 0;
@@ -206,6 +205,10 @@ class Machine {
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // Checks the step's reads of As and Bs for hazards (before FmaReadingTiles runs it).
   void CheckTileReads(Thread* warp_lanes, std::uint32_t lanes);
+  // One read, its hazards listed, counted and logged; how many. Out of line: most reads are
+  // only counted.
+  std::uint32_t ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell, int word,
+                                float value, PhaseCounters& phase);
   void StoreC(Thread& thread);
   void Arrive(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
@@ -238,26 +241,26 @@ class Machine {
   std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
-  // Counts a hazard the detector found, in the totals and in `phase` (its second access's).
-  void CountHazard(const Conflict& conflict, PhaseCounters& phase) {
+  // Counts `count` hazards alike, found by the detector, in the totals and in `phase` (their
+  // second access's).
+  void CountHazards(const Conflict& conflict, PhaseCounters& phase, std::uint64_t count) {
     Counters& counters = state_.counters;
-    ++counters.hazards;
-    ++phase.hazards;
-    ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
-    ++(conflict.kind == HazardKind::kRaw ? counters.hazards_raw
-                                         : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
-    if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
-    if (conflict.corrupted) ++counters.hazards_corrupting;
+    counters.hazards += count;
+    phase.hazards += count;
+    (conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors) += count;
+    (conflict.kind == HazardKind::kRaw ? counters.hazards_raw
+                                       : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw)) +=
+        count;
+    if (!conflict.observed_in_program_order) counters.hazards_witnessed += count;
+    if (conflict.corrupted) counters.hazards_corrupting += count;
   }
   // Notes in the step's record that an access of a lane (`access_slot`, as StepRecord::Hazards
   // names it) found `found` hazards.
   void NoteHazards(int lane, int access_slot, std::uint32_t found) {
     if (found == 0) return;
-    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-    StepRecord::Hazards& hazards = state_.last_step.hazards.emplace_back();
-    hazards.lane = static_cast<std::uint8_t>(lane);
-    hazards.access = static_cast<std::uint8_t>(access_slot);
-    hazards.count = found;
+    const int slot = StepRecord::HazardSlot(lane, access_slot);
+    state_.last_step.hazard_counts[static_cast<std::size_t>(slot)] = found;
+    state_.last_step.hazard_slots |= std::uint64_t{1} << slot;
   }
   void LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
@@ -265,7 +268,6 @@ class Machine {
   void Emit(TraceEvent event, int lane);
   // step_events.cpp: the last step's events, from its record and the state after it.
   struct StepEventCursor {
-    std::size_t hazards = 0;       // the next entry of StepRecord::hazards
     std::size_t hazard_index = 0;  // the next logged hazard's and out-of-bounds access's index
     std::size_t out_of_bounds_index = 0;
   };

@@ -77,8 +77,14 @@ bool OutOfBoundsAccess::operator==(const OutOfBoundsAccess& o) const {
 }
 
 bool StepRecord::operator==(const StepRecord& o) const {
-  return pc == o.pc && first_thread == o.first_thread && lanes == o.lanes && hazard_log_size == o.hazard_log_size &&
-         out_of_bounds_log_size == o.out_of_bounds_log_size && hazards == o.hazards && releases == o.releases;
+  if (!(pc == o.pc && first_thread == o.first_thread && lanes == o.lanes && hazard_log_size == o.hazard_log_size &&
+        out_of_bounds_log_size == o.out_of_bounds_log_size && hazard_slots == o.hazard_slots && releases == o.releases)) {
+    return false;
+  }
+  for (int slot = 0; slot < 2 * kWarpSize; ++slot) {
+    if (HazardsAt(slot) != o.HazardsAt(slot)) return false;
+  }
+  return true;
 }
 
 bool MachineState::operator==(const MachineState& o) const {
@@ -102,7 +108,6 @@ std::size_t MachineState::Bytes() const {
          blocks.capacity() * sizeof(Block) + shared.Bytes() + hazard_detector.Bytes() + scheduler.Bytes() +
          reads.Bytes() + c.capacity() * sizeof(float) + c_written.capacity() +
          counters.phases.capacity() * sizeof(PhaseCounters) +
-         last_step.hazards.capacity() * sizeof(StepRecord::Hazards) +
          last_step.releases.capacity() * sizeof(StepRecord::Release);
 }
 

@@ -16,7 +16,7 @@ namespace sim {
 void Machine::BuildStepEvents(std::vector<TraceEvent>& events) const {
   events.clear();
   const StepRecord& record = state_.last_step;
-  StepEventCursor cursor{0, record.hazard_log_size, record.out_of_bounds_log_size};
+  StepEventCursor cursor{record.hazard_log_size, record.out_of_bounds_log_size};
   std::size_t release = 0;
   // Lanes in the order they ran: a warp-instruction runs its lanes from the lowest up.
   for (std::uint32_t lanes = record.lanes; lanes != 0; lanes &= lanes - 1) {
@@ -31,7 +31,7 @@ void Machine::BuildStepEvents(std::vector<TraceEvent>& events) const {
 Machine::StepOutline Machine::LastStepOutline() const {
   const StepRecord& record = state_.last_step;
   // As EventOf and AddHazardEvents give them: a hazard's phase (stage / 8) is t as well.
-  return StepOutline{record.lanes != 0, record.pc.op, geometry_.naive ? 0 : record.pc.t, !record.hazards.empty(),
+  return StepOutline{record.lanes != 0, record.pc.op, geometry_.naive ? 0 : record.pc.t, record.hazard_slots != 0,
                      !record.releases.empty()};
 }
 
@@ -106,17 +106,14 @@ void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::
 
 void Machine::AddHazardEvents(const Thread& thread, int access, const SharedPlace& cell, float value,
                               StepEventCursor& cursor, std::vector<TraceEvent>& events) const {
-  const std::vector<StepRecord::Hazards>& hazards = state_.last_step.hazards;
-  if (cursor.hazards == hazards.size()) return;
-  const StepRecord::Hazards& found = hazards[cursor.hazards];
-  if (found.lane != thread.lane || found.access != access) return;
-  ++cursor.hazards;
+  const std::uint32_t found = state_.last_step.HazardsAt(StepRecord::HazardSlot(thread.lane, access));
+  if (found == 0) return;
   const ProgramCounter pc = state_.last_step.pc;
   TraceEvent event = EventOf(thread, pc, EventKind::kHazard);
   event.phase = pc.Stage() / 8;  // a hazard is in the phase of its second access
   event.to = Place::Shared(cell.tile, cell.row, cell.col);
   event.value = value;
-  for (std::uint32_t i = 0; i < found.count; ++i) {
+  for (std::uint32_t i = 0; i < found; ++i) {
     // Past the log's limit hazards are traced, not described.
     event.index = cursor.hazard_index < kMaxLoggedHazards ? static_cast<std::int32_t>(cursor.hazard_index++) : -1;
     events.push_back(event);
