@@ -312,7 +312,7 @@ class HazardDetector::WarpReads {
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
     if ((used_[table] >> place & 1) == 0) {
       used_[table] |= 1u << place;
-      Judge(judged, word, value);
+      JudgeCell(judged, word, value);
     } else if (judged.word != word) {
       return -1;
     }
@@ -378,7 +378,7 @@ class HazardDetector::WarpReads {
     std::uint32_t readers;
     std::uint64_t hazards;
   };
-  void Judge(Judged& judged, int word, float value) {
+  void JudgeCell(Judged& judged, int word, float value) {
     judged.word = word;
     judged.value = value;
     judged.same_warp = false;
@@ -398,10 +398,10 @@ class HazardDetector::WarpReads {
     judged.count = CountBits(write.lanes);
     access_.word = word;
     access_.value = access_.old_value = value;
-    const Conflict conflict = ConflictWith(write, cell.writes, access_);
-    judged.kind = conflict.kind;
-    judged.observed_in_program_order = conflict.observed_in_program_order;
-    judged.corrupted = conflict.corrupted;
+    const Verdict verdict = HazardDetector::Judge(write, access_);
+    judged.kind = verdict.kind;
+    judged.observed_in_program_order = verdict.observed_in_program_order;
+    judged.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
   }
   // The cell's shadow, emptied if it is of an earlier generation.
   CellShadow& Shadow(int word) {
