@@ -149,11 +149,15 @@ void Machine::Prefetch(int warp_index) const {
   // A large lesson's threads are far more than the caches hold, and the realistic scheduler
   // visits the warps in turn: fetching the next warp's lanes ahead overlaps their misses with
   // the scheduling of the next step instead of waiting for each in its loop.
-  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
-  __builtin_prefetch(&warp);
+  __builtin_prefetch(&state_.warps[static_cast<std::size_t>(warp_index)]);
   state_.scheduler.Prefetch(warp_index);
-  const Thread* const lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  for (int lane = 0; lane < warp.lane_count; ++lane) __builtin_prefetch(lanes + lane);
+  // Where its lanes are, from the geometry: the Warp itself is still on its way.
+  const Geometry& g = geometry_;
+  const int first_lane = (warp_index % g.warps_per_block) * kWarpSize;
+  const Thread* const lanes =
+      &state_.threads[static_cast<std::size_t>(warp_index / g.warps_per_block) * g.block_threads + first_lane];
+  const int lane_count = std::min(kWarpSize, g.block_threads - first_lane);
+  for (int lane = 0; lane < lane_count; ++lane) __builtin_prefetch(lanes + lane);
 }
 
 const std::vector<TraceEvent>& Machine::last_step_events() const {

@@ -2,48 +2,59 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 namespace sim {
 
-TurnQueue::TurnQueue(int warps) {
-  while ((std::int64_t{1} << warp_bits_) < warps) ++warp_bits_;
+void TurnQueue::Push(std::int64_t cycle, std::int32_t warp) {
+  ++size_;
+  if (cycle >= now_ + kWindow) {
+    later_.emplace_back(cycle, warp);
+    std::push_heap(later_.begin(), later_.end(), std::greater<>());
+    return;
+  }
+  ++in_window_;
+  std::vector<std::int32_t>& slot = slots_[Slot(cycle)];
+  if (cycle == now_ && now_sorted_) {
+    // The cycle being taken (the scheduler queues later ones; kept right all the same).
+    slot.insert(std::upper_bound(slot.begin(), slot.end(), warp, std::greater<>()), warp);
+  } else {
+    slot.push_back(warp);
+  }
 }
 
-void TurnQueue::Push(std::int64_t cycle, std::int32_t warp) {
-  const std::uint64_t turn = (static_cast<std::uint64_t>(cycle) << warp_bits_) | static_cast<std::uint32_t>(warp);
-  std::vector<std::uint64_t>& bucket = buckets_[BucketOf(static_cast<std::uint64_t>(cycle))];
-  if (&bucket == &buckets_[0]) {
-    // The cycle being taken (the scheduler queues later ones; kept right all the same).
-    bucket.insert(std::upper_bound(bucket.begin(), bucket.end(), turn, std::greater<>()), turn);
-  } else {
-    bucket.push_back(turn);
+void TurnQueue::Admit() {
+  while (!later_.empty() && later_.front().first < now_ + kWindow) {
+    const auto [cycle, warp] = later_.front();
+    std::pop_heap(later_.begin(), later_.end(), std::greater<>());
+    later_.pop_back();
+    slots_[Slot(cycle)].push_back(warp);
+    ++in_window_;
   }
-  ++size_;
 }
 
 TurnQueue::Turn TurnQueue::Pop() {
-  std::vector<std::uint64_t>& taken = buckets_[0];
-  if (taken.empty()) {
-    // The lowest non-empty bucket holds the next cycle: take it as the last one, and spread
-    // the bucket over lower ones, measured from it.
-    std::size_t lowest = 1;
-    while (buckets_[lowest].empty()) ++lowest;
-    std::vector<std::uint64_t>& spread = buckets_[lowest];
-    last_cycle_ = CycleOf(*std::min_element(spread.begin(), spread.end()));
-    for (const std::uint64_t turn : spread) buckets_[BucketOf(CycleOf(turn))].push_back(turn);
-    spread.clear();
-    std::sort(taken.begin(), taken.end(), std::greater<>());
+  while (slots_[Slot(now_)].empty()) {
+    // The window is empty: jump to the heap's first turn.
+    now_ = in_window_ == 0 ? later_.front().first : now_ + 1;
+    now_sorted_ = false;
+    Admit();
   }
-  const std::uint64_t turn = taken.back();
-  taken.pop_back();
+  std::vector<std::int32_t>& now = slots_[Slot(now_)];
+  if (!now_sorted_) {
+    std::sort(now.begin(), now.end(), std::greater<>());
+    now_sorted_ = true;
+  }
+  const std::int32_t warp = now.back();
+  now.pop_back();
   --size_;
-  const std::uint64_t warp_mask = (std::uint64_t{1} << warp_bits_) - 1;
-  return Turn{static_cast<std::int64_t>(CycleOf(turn)), static_cast<std::int32_t>(turn & warp_mask)};
+  --in_window_;
+  return Turn{now_, warp};
 }
 
 std::size_t TurnQueue::Bytes() const {
-  std::size_t bytes = 0;
-  for (const std::vector<std::uint64_t>& bucket : buckets_) bytes += bucket.capacity() * sizeof(std::uint64_t);
+  std::size_t bytes = slots_.capacity() * sizeof(slots_[0]) + later_.capacity() * sizeof(later_[0]);
+  for (const std::vector<std::int32_t>& slot : slots_) bytes += slot.capacity() * sizeof(std::int32_t);
   return bytes;
 }
 

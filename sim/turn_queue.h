@@ -2,14 +2,12 @@
 // cycle first and, within a cycle, the lowest warp (the oldest, as the GPU's greedy-then-oldest
 // issue picks).
 //
-// A radix heap on the cycle: every turn queued is later than the last cycle taken (a warp is
-// queued at a cycle after the one it issued in), so a turn waits in the bucket of the highest
-// bit in which its cycle differs from the last cycle taken, and moves to a lower bucket only
-// when its bucket is the lowest left — a few moves in its life, where a binary heap took
-// O(log n) swaps for each turn. Bucket 0 holds the turns of the cycle being taken, sorted once
-// by warp when that cycle comes up.
+// A calendar of one slot per cycle over a window of kWindow cycles from the cycle being taken,
+// turns further ahead waiting in a heap until the window reaches them. Every turn is queued at
+// or after the cycle being taken (a warp is queued at a cycle after the one it issued in), so
+// a turn costs a push where a binary heap over all of them took O(log n) swaps for each; a
+// cycle's turns are sorted by warp once, when it comes up.
 #pragma once
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,9 +16,8 @@ namespace sim {
 
 class TurnQueue {
  public:
-  TurnQueue() = default;
-  explicit TurnQueue(int warps);
 
+  // `cycle` must not be before the last turn taken.
   void Push(std::int64_t cycle, std::int32_t warp);
   bool Empty() const { return size_ == 0; }
   struct Turn {
@@ -32,26 +29,30 @@ class TurnQueue {
   // The warp of the earliest turn when it is of the cycle being taken (it then costs nothing
   // to tell), else -1.
   std::int32_t PeekWarp() const {
-    if (buckets_[0].empty()) return -1;
-    return static_cast<std::int32_t>(buckets_[0].back() & ((std::uint64_t{1} << warp_bits_) - 1));
+    const std::vector<std::int32_t>& now = slots_[Slot(now_)];
+    return now_sorted_ && !now.empty() ? now.back() : -1;
   }
   std::size_t Bytes() const;
   bool operator==(const TurnQueue& o) const {
-    return warp_bits_ == o.warp_bits_ && last_cycle_ == o.last_cycle_ && size_ == o.size_ && buckets_ == o.buckets_;
+    return now_ == o.now_ && now_sorted_ == o.now_sorted_ && size_ == o.size_ && in_window_ == o.in_window_ &&
+           slots_ == o.slots_ && later_ == o.later_;
   }
 
  private:
-  // Bucket 0 holds turns of the last cycle taken; bucket b, those whose cycle differs from it
-  // first in bit b − 1 (from the top).
-  std::size_t BucketOf(std::uint64_t cycle) const {
-    return cycle == last_cycle_ ? 0 : static_cast<std::size_t>(64 - __builtin_clzll(cycle ^ last_cycle_));
-  }
-  std::uint64_t CycleOf(std::uint64_t turn) const { return turn >> warp_bits_; }
+  // Cycles the calendar spans: more than a global load's latency and its queueing, so that
+  // few turns wait in the heap.
+  static constexpr std::int64_t kWindow = 1024;
+  static std::size_t Slot(std::int64_t cycle) { return static_cast<std::size_t>(cycle & (kWindow - 1)); }
+  // Moves the heap's turns that the window now reaches into their slots.
+  void Admit();
 
-  int warp_bits_ = 0;  // a turn is kept as cycle << warp_bits_ | warp
-  std::uint64_t last_cycle_ = ~std::uint64_t{0};  // none yet: every cycle differs from it
+  std::int64_t now_ = 0;     // the cycle being taken: its slot holds its turns
+  bool now_sorted_ = false;  // its slot is in descending warp order, the next turn last
   std::size_t size_ = 0;
-  std::array<std::vector<std::uint64_t>, 65> buckets_;  // bucket 0 in descending order
+  std::size_t in_window_ = 0;                   // turns in the slots
+  std::vector<std::vector<std::int32_t>> slots_ = std::vector<std::vector<std::int32_t>>(kWindow);  // by cycle mod kWindow
+  // Turns at or past now_ + kWindow: a min-heap of (cycle, warp).
+  std::vector<std::pair<std::int64_t, std::int32_t>> later_;
 };
 
 }  // namespace sim
