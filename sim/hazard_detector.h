@@ -120,7 +120,8 @@ class HazardDetector {
   // Drops every block's accesses (a state kept only for its buffers, to be overwritten).
   void ReleaseArenas();
   std::size_t Bytes() const;
-  // For sim/memory_estimate: a shadow per shared cell, an entry per access of a generation.
+  // For sim/memory_estimate: a shadow per shared cell, an entry per access of a generation
+  // (the lanes of a warp-instruction that read one cell share one).
   static std::size_t BytesPerCell();
   static std::size_t BytesPerAccess();
   // Accesses in one chunk of a block's arena (see Arena).
