@@ -28,6 +28,7 @@
 #include "sim/bits.h"
 #include "sim/instruction.h"
 #include "sim/shared_memory.h"
+#include "sim/warp.h"
 
 namespace sim {
 
@@ -131,8 +132,8 @@ class HazardDetector {
  private:
   // The lane of an access's thread in its warp (warps are cut from the block's threads in
   // order, 32 each).
-  static std::uint32_t LaneBit(const SharedAccess& access) { return 1u << (access.thread - access.warp * 32); }
-  // Accesses of one cell by lanes of one warp-instruction (bit l: thread warp · 32 + l).
+  static std::uint32_t LaneBit(const SharedAccess& access) { return 1u << (access.thread - access.warp * kWarpSize); }
+  // Accesses of one cell by lanes of one warp-instruction (bit l: thread warp · kWarpSize + l).
   struct Entry {
     Entry() = default;
     Entry(std::int32_t next_entry, const SharedAccess& access)
@@ -309,7 +310,7 @@ class HazardDetector::WarpReads {
   // where Read must list them (more writes, or another cell judged in the same place);
   // Finish remembers the reads it counted and reports count(conflict, n) for each cell's n.
   int CountRead(int table, int lane, int word, float value) {
-    const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpLanes;
+    const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
     if ((used_[table] >> place & 1) == 0) {
       used_[table] |= 1u << place;
@@ -345,7 +346,7 @@ class HazardDetector::WarpReads {
   }
   // Remembers the reads of `word` by `lanes` of the warp, which saw `value`.
   void RememberLanes(int word, float value, std::uint32_t lanes) {
-    access_.thread = access_.warp * kWarpLanes + __builtin_ctz(lanes);
+    access_.thread = access_.warp * kWarpSize + __builtin_ctz(lanes);
     access_.word = word;
     access_.value = access_.old_value = value;
     CellShadow& cell = Shadow(word);
@@ -362,9 +363,8 @@ class HazardDetector::WarpReads {
   const SharedAccess& access() const { return access_; }
 
  private:
-  static constexpr int kWarpLanes = 32;
   // A cell CountRead judged: its one write's conflict with a read, and the reads counted.
-  // Plain members, set by Judge: a warp-instruction makes 64 of them and uses a few.
+  // Plain members, set by JudgeCell: a warp-instruction makes 64 of them and uses a few.
   struct Judged {
     std::int32_t word;
     float value;
@@ -419,7 +419,7 @@ class HazardDetector::WarpReads {
   // CountRead's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
   // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
   // bit p of used_[t] set where judged_[t][p] holds one.
-  std::array<std::array<Judged, kWarpLanes>, 2> judged_;
+  std::array<std::array<Judged, kWarpSize>, 2> judged_;
   std::array<std::uint32_t, 2> used_{};
 };
 

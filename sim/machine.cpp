@@ -381,11 +381,11 @@ void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   state_.counters.fma_executed += n;
   phase.fma += n;
   if (geometry_.naive) {
-    WithFusedMultiplyAdd([&] {
-      ForEachLane(warp_lanes, lanes, [start](Thread& thread) {
+    WithFusedMultiplyAdd([&](auto fmaf) {
+      ForEachLane(warp_lanes, lanes, [start, fmaf](Thread& thread) {
         start(thread);
         // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
-        thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
+        thread.regs.sum = fmaf(thread.regs.a, thread.regs.b, thread.regs.sum);
       });
     });
   } else {
@@ -407,14 +407,14 @@ void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart
   const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
-  WithFusedMultiplyAdd([&] {
-    ForEachLane(warp_lanes, lanes, [start, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
+  WithFusedMultiplyAdd([&](auto fmaf) {
+    ForEachLane(warp_lanes, lanes, [start, fmaf, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
       start(thread);
       // sum = fmaf(As[ty][k], Bs[k][tx], sum)
       thread.regs.k = k;
       const float a = cells[a_column + thread.ty * a_stride].value;
       const float b = cells[b_row + thread.tx].value;
-      thread.regs.sum = std::fma(a, b, thread.regs.sum);
+      thread.regs.sum = fmaf(a, b, thread.regs.sum);
       thread.pc.j = next_k;
     });
   });
