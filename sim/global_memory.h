@@ -64,11 +64,13 @@ class GlobalReadCounter {
   GlobalReadCounter() = default;
   GlobalReadCounter(int a_elements, int b_elements, int blocks);
 
-  void Count(MatrixId id, long long element, int block) {
-    auto& per_element = id == MatrixId::kA ? reads_a_ : reads_b_;
-    auto& per_block = id == MatrixId::kA ? block_reads_a_ : block_reads_b_;
-    if (element >= 0) ++per_element[static_cast<std::size_t>(element)];
-    ++per_block[static_cast<std::size_t>(block)];
+  // A read of `element` (-1: past the allocation, counted for its block only); its block's
+  // count apart, as a warp's lanes add to one block at once.
+  void CountElement(MatrixId id, long long element) {
+    if (element >= 0) ++(id == MatrixId::kA ? reads_a_ : reads_b_)[static_cast<std::size_t>(element)];
+  }
+  void CountBlock(MatrixId id, int block, std::uint64_t reads) {
+    (id == MatrixId::kA ? block_reads_a_ : block_reads_b_)[static_cast<std::size_t>(block)] += reads;
   }
   std::uint32_t ReadsOf(MatrixId id, int element) const {
     return (id == MatrixId::kA ? reads_a_ : reads_b_)[static_cast<std::size_t>(element)];

@@ -33,11 +33,11 @@ bool Hazard::operator==(const Hazard& o) const {
 }
 
 bool HazardDetector::Entry::operator==(const Entry& o) const {
-  return next == o.next && stage == o.stage && warp_epoch == o.warp_epoch && thread == o.thread && warp == o.warp &&
+  return next == o.next && stage == o.stage && warp_epoch == o.warp_epoch && lanes == o.lanes && warp == o.warp &&
          op == o.op && write == o.write && SameBits(value, o.value) && SameBits(old_value, o.old_value);
 }
 
-std::int32_t HazardDetector::Arena::Append(const Entry& entry) {
+std::int32_t HazardDetector::Arena::AppendToOwnChunk(const Entry& entry) {
   const auto chunk = static_cast<std::size_t>(size_ / kChunkEntries);
   const auto slot = static_cast<std::size_t>(size_ % kChunkEntries);
   if (chunk == chunks_.size()) {
@@ -92,7 +92,8 @@ Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& confl
   hazard.block = later.block;
   hazard.kind = verdict.kind;
   hazard.severity = conflict.severity;
-  hazard.first = HazardSide{earlier.thread, earlier.warp, earlier.op, earlier.stage / 8, earlier.write, earlier.value};
+  hazard.first = HazardSide{earlier.warp * 32 + conflict.earlier_lane, earlier.warp, earlier.op, earlier.stage / 8,
+                            earlier.write, earlier.value};
   hazard.second = HazardSide{later.thread, later.warp, later.op, later.stage / 8, later.write, later.value};
   hazard.phase = later.stage / 8;
   hazard.observed_in_program_order = verdict.observed_in_program_order;

@@ -14,6 +14,10 @@
 // which is the stage (phase, part of the phase) of each access: write then read is RAW,
 // read then write WAR, two writes WAW. The order actually observed is recorded too, with
 // the value the reader saw and the one it should have seen.
+//
+// A warp-instruction's lanes that read one cell are kept as one entry with a lane mask
+// (half a warp reads each As cell of an inner-product step): they share all but the thread,
+// and a later write finds them in the order they came, lane by lane, as one entry each.
 #pragma once
 #include <array>
 #include <cstddef>
@@ -24,6 +28,7 @@
 #include "sim/bits.h"
 #include "sim/instruction.h"
 #include "sim/shared_memory.h"
+#include "sim/warp.h"
 
 namespace sim {
 
@@ -86,7 +91,8 @@ struct Conflict {
   Severity severity = Severity::kError;
   bool observed_in_program_order = true;
   bool corrupted = false;   // Hazard::Corrupted()
-  std::int32_t earlier = 0;  // the earlier access, for Describe()
+  std::int32_t earlier = 0;  // the earlier access, for Describe(): its entry and lane
+  std::int32_t earlier_lane = 0;
 };
 
 class HazardDetector {
@@ -100,26 +106,12 @@ class HazardDetector {
   // lesson comes through here, most of them with a hazard.
   template <typename Report>
   void OnAccess(const SharedAccess& access, int block_epoch, Report&& report) {
-    CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
-    if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
-    Arena& arena = arenas_[static_cast<std::size_t>(access.block)];
-    // Two reads never race: a read is checked against writes only, a write against both.
-    for (std::int32_t at = cell.writes; at >= 0;) {
-      const Entry& earlier = arena[at];
-      Check(earlier, at, access, report);
-      at = earlier.next;
-    }
-    if (access.write) {
-      for (std::int32_t at = cell.reads; at >= 0;) {
-        const Entry& earlier = arena[at];
-        Check(earlier, at, access, report);
-        at = earlier.next;
-      }
-    }
+    CellShadow& cell = CheckAgainst(access, block_epoch, report);
     std::int32_t& head = access.write ? cell.writes : cell.reads;
-    head = arena.Append(Entry(head, access));
+    head = arenas_[static_cast<std::size_t>(access.block)].Append(Entry(head, access));
   }
-  // The whole hazard between `access` and a conflict OnAccess found for it, before the
+  class WarpReads;
+  // The whole hazard between `access` and a conflict OnAccess or WarpReads found for it, before the
   // block's next barrier (step and place are the caller's to fill in).
   Hazard Describe(const SharedAccess& access, const Conflict& conflict) const;
   // The block passed a __syncthreads(): earlier accesses are ordered before all later ones.
@@ -129,7 +121,8 @@ class HazardDetector {
   // Drops every block's accesses (a state kept only for its buffers, to be overwritten).
   void ReleaseArenas();
   std::size_t Bytes() const;
-  // For sim/memory_estimate: a shadow per shared cell, an entry per access of a generation.
+  // For sim/memory_estimate: a shadow per shared cell, an entry per access of a generation
+  // (the lanes of a warp-instruction that read one cell share one).
   static std::size_t BytesPerCell();
   static std::size_t BytesPerAccess();
   // Accesses in one chunk of a block's arena (see Arena).
@@ -137,13 +130,17 @@ class HazardDetector {
   bool operator==(const HazardDetector& o) const;
 
  private:
+  // The lane of an access's thread in its warp (warps are cut from the block's threads in
+  // order, 32 each).
+  static std::uint32_t LaneBit(const SharedAccess& access) { return 1u << (access.thread - access.warp * kWarpSize); }
+  // Accesses of one cell by lanes of one warp-instruction (bit l: thread warp · kWarpSize + l).
   struct Entry {
     Entry() = default;
     Entry(std::int32_t next_entry, const SharedAccess& access)
         : next(next_entry),
           stage(access.stage),
           warp_epoch(access.warp_epoch),
-          thread(static_cast<std::int16_t>(access.thread)),
+          lanes(LaneBit(access)),
           warp(static_cast<std::int16_t>(access.warp)),
           op(access.op),
           write(access.write),
@@ -152,7 +149,7 @@ class HazardDetector {
     std::int32_t next = -1;
     std::int32_t stage = 0;
     std::int32_t warp_epoch = 0;
-    std::int16_t thread = 0;
+    std::uint32_t lanes = 0;
     std::int16_t warp = 0;
     Op op = Op::kDone;
     bool write = false;
@@ -168,11 +165,17 @@ class HazardDetector {
   class Arena {
    public:
     static constexpr std::int32_t kChunkEntries = kArenaChunkEntries;
-    const Entry& operator[](std::int32_t at) const {
-      return (*chunks_[static_cast<std::size_t>(at / kChunkEntries)])[static_cast<std::size_t>(at % kChunkEntries)];
+    const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
+    // An entry appended since this state was last copied or restored: its chunk is its own.
+    Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
+    // Appends `entry`; returns its index. Inline while the last chunk has room and is this
+    // state's alone (no checkpoint took it since): most appends.
+    std::int32_t Append(const Entry& entry) {
+      const std::size_t slot = SlotOf(size_);
+      if (slot == 0 || chunks_.back().use_count() != 1) return AppendToOwnChunk(entry);
+      (*chunks_.back())[slot] = entry;
+      return size_++;
     }
-    // Appends `entry`; returns its index.
-    std::int32_t Append(const Entry& entry);
     void Clear();
     void Release() { std::vector<std::shared_ptr<Chunk>>().swap(chunks_), size_ = 0; }
     std::int32_t size() const { return size_; }
@@ -183,6 +186,11 @@ class HazardDetector {
 
    private:
     using Chunk = std::array<Entry, kChunkEntries>;
+    // Indices are never negative: unsigned arithmetic makes these a shift and a mask.
+    static std::size_t ChunkOf(std::int32_t at) { return static_cast<std::uint32_t>(at) / kChunkEntries; }
+    static std::size_t SlotOf(std::int32_t at) { return static_cast<std::uint32_t>(at) % kChunkEntries; }
+    // The rest: a chunk to start, or this state's copy of one another state holds.
+    std::int32_t AppendToOwnChunk(const Entry& entry);
     std::vector<std::shared_ptr<Chunk>> chunks_;
     std::int32_t size_ = 0;
   };
@@ -204,11 +212,45 @@ class HazardDetector {
     float value_expected;
   };
 
+  // Checks `access` against its cell's entries of this generation; the cell's shadow.
+  template <typename Report>
+  CellShadow& CheckAgainst(const SharedAccess& access, int block_epoch, Report& report) {
+    CellShadow& cell = cells_[static_cast<std::size_t>(access.block) * cells_per_block_ + access.word];
+    if (cell.epoch != block_epoch) cell = CellShadow{block_epoch, -1, -1};
+    const Arena& arena = arenas_[static_cast<std::size_t>(access.block)];
+    // Two reads never race: a read is checked against writes only, a write against both.
+    for (std::int32_t at = cell.writes; at >= 0;) {
+      const Entry& earlier = arena[at];
+      Check(earlier, at, access, report);
+      at = earlier.next;
+    }
+    if (access.write) {
+      for (std::int32_t at = cell.reads; at >= 0;) {
+        const Entry& earlier = arena[at];
+        Check(earlier, at, access, report);
+        at = earlier.next;
+      }
+    }
+    return cell;
+  }
   template <typename Report>
   static void Check(const Entry& earlier, std::int32_t at, const SharedAccess& access, Report& report) {
-    if (earlier.thread == access.thread) return;  // program order orders a thread's own accesses
-    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
-    if (earlier.warp == access.warp && earlier.warp_epoch != access.warp_epoch) return;
+    std::uint32_t lanes = earlier.lanes;
+    if (earlier.warp == access.warp) {
+      // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
+      if (earlier.warp_epoch != access.warp_epoch) return;
+      lanes &= ~LaneBit(access);  // program order orders a thread's own accesses
+    }
+    if (lanes == 0) return;
+    Conflict conflict = ConflictWith(earlier, at, access);
+    // The entry's lanes came in order: the newest first, as the list runs.
+    for (; lanes != 0; lanes &= ~(1u << conflict.earlier_lane)) {
+      conflict.earlier_lane = 31 - __builtin_clz(lanes);
+      report(conflict);
+    }
+  }
+  // The conflict of `access` with any lane of the entry at `at` (all judge alike).
+  static Conflict ConflictWith(const Entry& earlier, std::int32_t at, const SharedAccess& access) {
     const Verdict verdict = Judge(earlier, access);
     Conflict conflict;
     conflict.kind = verdict.kind;
@@ -216,7 +258,7 @@ class HazardDetector {
     conflict.observed_in_program_order = verdict.observed_in_program_order;
     conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
     conflict.earlier = at;
-    report(conflict);
+    return conflict;
   }
   static Verdict Judge(const Entry& earlier, const SharedAccess& later) {
     const bool in_order = earlier.stage <= later.stage;
@@ -232,6 +274,153 @@ class HazardDetector {
   int cells_per_block_ = 0;
   std::vector<CellShadow> cells_;
   std::vector<Arena> arenas_;  // per block: this generation's accesses
+};
+
+// One warp-instruction's reads of its block's cells (an inner-product step reads two a lane),
+// what they share looked up once. Each read is checked like OnAccess, then remembered: in the
+// entry of an earlier lane of the warp-instruction that read the cell, if there is one.
+class HazardDetector::WarpReads {
+ public:
+  // `shared`: the block, warp, its __syncwarp() generation, the stage and op of the reads.
+  WarpReads(HazardDetector& detector, const SharedAccess& shared, int block_epoch)
+      : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
+        cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
+        access_(shared),
+        block_epoch_(block_epoch),
+        since_(arena_.size()) {}
+
+  // `thread` read `value` from `word`; calls report(const Conflict&) for each hazard.
+  template <typename Report>
+  void Read(int thread, int word, float value, Report&& report) {
+    access_.thread = thread;
+    access_.word = word;
+    access_.value = access_.old_value = value;
+    const CellShadow& cell = Shadow(word);
+    for (std::int32_t at = cell.writes; at >= 0;) {
+      const Entry& earlier = arena_[at];
+      Check(earlier, at, access_, report);
+      at = earlier.next;
+    }
+    RememberLanes(word, value, LaneBit(access_));
+  }
+  // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
+  // one warp-instruction find the same writes, so a cell holding at most one write this
+  // generation (a phase's store) is judged once for all of them. CountRead gives the hazards
+  // `lane` finds reading `word` (of `table`: 0 for As, 1 for Bs) that held `value`, or -1
+  // where Read must list them (more writes, or another cell judged in the same place);
+  // Finish remembers the reads it counted and reports count(conflict, n) for each cell's n.
+  int CountRead(int table, int lane, int word, float value) {
+    const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
+    Judged& judged = judged_[static_cast<std::size_t>(table)][place];
+    if ((used_[table] >> place & 1) == 0) {
+      used_[table] |= 1u << place;
+      JudgeCell(judged, word, value);
+    } else if (judged.word != word) {
+      return -1;
+    }
+    if (!judged.sole) return -1;
+    const std::uint32_t lane_bit = 1u << lane;
+    // A lane of the write's own warp does not conflict with its own store.
+    const int count = judged.count - (judged.same_warp && (judged.lanes & lane_bit) != 0 ? 1 : 0);
+    judged.readers |= lane_bit;
+    judged.hazards += static_cast<std::uint64_t>(count);
+    return count;
+  }
+  template <typename Count>
+  void Finish(Count&& count) {
+    for (std::size_t table = 0; table < judged_.size(); ++table) {
+      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
+        const Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
+        if (judged.readers != 0) RememberLanes(judged.word, judged.value, judged.readers);
+        if (judged.hazards == 0) continue;
+        Conflict conflict;
+        conflict.kind = judged.kind;
+        conflict.severity = judged.same_warp ? Severity::kWarning : Severity::kError;
+        conflict.observed_in_program_order = judged.observed_in_program_order;
+        conflict.corrupted = judged.corrupted;
+        conflict.earlier = judged.write;
+        count(conflict, judged.hazards);
+      }
+      used_[table] = 0;
+    }
+  }
+  // Remembers the reads of `word` by `lanes` of the warp, which saw `value`.
+  void RememberLanes(int word, float value, std::uint32_t lanes) {
+    access_.thread = access_.warp * kWarpSize + __builtin_ctz(lanes);
+    access_.word = word;
+    access_.value = access_.old_value = value;
+    CellShadow& cell = Shadow(word);
+    if (cell.reads >= since_) {
+      // Appended since the warp-instruction began, so in a chunk no other state holds.
+      arena_.AppendedSince(cell.reads).lanes |= lanes;
+    } else {
+      Entry entry(cell.reads, access_);
+      entry.lanes = lanes;
+      cell.reads = arena_.Append(entry);
+    }
+  }
+  // The last read, as Describe wants it.
+  const SharedAccess& access() const { return access_; }
+
+ private:
+  // A cell CountRead judged: its one write's conflict with a read, and the reads counted.
+  // Plain members, set by JudgeCell: a warp-instruction makes 64 of them and uses a few.
+  struct Judged {
+    std::int32_t word;
+    float value;
+    bool sole;                // at most one write: else Read lists them
+    bool same_warp;
+    std::uint32_t lanes;      // the write's lanes a read conflicts with (0: none, or ordered by a __syncwarp())
+    int count;                // of them
+    std::int32_t write;       // the write's entry
+    HazardKind kind;
+    bool observed_in_program_order;
+    bool corrupted;
+    std::uint32_t readers;
+    std::uint64_t hazards;
+  };
+  void JudgeCell(Judged& judged, int word, float value) {
+    judged.word = word;
+    judged.value = value;
+    judged.same_warp = false;
+    judged.lanes = 0;
+    judged.count = 0;
+    judged.readers = 0;
+    judged.hazards = 0;
+    const CellShadow& cell = Shadow(word);
+    judged.write = cell.writes;
+    judged.sole = cell.writes < 0 || arena_[cell.writes].next < 0;
+    if (cell.writes < 0 || !judged.sole) return;
+    const Entry& write = arena_[cell.writes];
+    judged.same_warp = write.warp == access_.warp;
+    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
+    if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
+    judged.lanes = write.lanes;
+    judged.count = CountBits(write.lanes);
+    access_.word = word;
+    access_.value = access_.old_value = value;
+    const Verdict verdict = HazardDetector::Judge(write, access_);
+    judged.kind = verdict.kind;
+    judged.observed_in_program_order = verdict.observed_in_program_order;
+    judged.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
+  }
+  // The cell's shadow, emptied if it is of an earlier generation.
+  CellShadow& Shadow(int word) {
+    CellShadow& cell = cells_[word];
+    if (cell.epoch != block_epoch_) cell = CellShadow{block_epoch_, -1, -1};
+    return cell;
+  }
+
+  Arena& arena_;
+  CellShadow* cells_;
+  SharedAccess access_;
+  int block_epoch_;
+  std::int32_t since_;
+  // CountRead's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
+  // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
+  // bit p of used_[t] set where judged_[t][p] holds one.
+  std::array<std::array<Judged, kWarpSize>, 2> judged_;
+  std::array<std::uint32_t, 2> used_{};
 };
 
 }  // namespace sim

@@ -6,6 +6,8 @@
 #include <utility>
 
 #include "sim/bank_conflicts.h"
+#include "sim/bits.h"
+#include "sim/fused_multiply_add.h"
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
 
@@ -14,6 +16,13 @@ namespace {
 
 constexpr int kBytesPerFloat = 4;
 constexpr int kSectorBytes = 32;
+
+// Runs `run(thread)` for each lane of `lanes` (bit l: lane l of the warp whose lane 0 is at
+// `warp_lanes`), the lowest first.
+template <typename Run>
+void ForEachLane(Thread* warp_lanes, std::uint32_t lanes, Run&& run) {
+  for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
+}
 
 }  // namespace
 
@@ -24,8 +33,9 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
       memory_(config.m, config.n, config.k, std::move(a), std::move(b)) {
   for (int op = 0; op < kOpCount; ++op) lines_[static_cast<std::size_t>(op)] = LineOf(config.kernel, static_cast<Op>(op));
   const Geometry& g = geometry_;
+  shared_accesses_can_race_ = SharedAccessesCanRace(config);
   state_.shared = SharedMemory(g.naive ? 0 : g.blocks, g.tm, g.tn, g.tk, config.bs_layout == SharedLayout::kTransposed);
-  state_.hazard_detector = HazardDetector(g.blocks, g.naive ? 0 : state_.shared.CellsPerBlock());
+  state_.hazard_detector = HazardDetector(g.blocks, shared_accesses_can_race_ ? state_.shared.CellsPerBlock() : 0);
   state_.scheduler = Scheduler(config.scheduler, config.seed, g.threads(), g.warps(), g.warps_per_block,
                                BlocksPerSm(KernelChoice::Of(config), *FindClassroomGpu("h100")));
   state_.reads = GlobalReadCounter(g.m * g.k, g.k * g.n, g.blocks);
@@ -35,10 +45,15 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   InitThreads();
   PrecomputeBankConflicts();
   logs_.reads.reserve(ReadLogBound(geometry_));
-  // With both barriers __syncthreads(), a read of As/Bs never shares a block generation
-  // with a write of its cell (stores come before the first barrier, the next phase's after
-  // the second), so reads cannot race and the detector need not see them.
-  shared_reads_can_race_ = g.naive || config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads;
+}
+
+bool Machine::SharedAccessesCanRace(const LessonConfig& config) {
+  // With both barriers __syncthreads(), an access of As/Bs shares its block generation with
+  // no other thread's access of its cell: a phase's stores (each thread its own cells) come
+  // before the first barrier, its reads after it, and the next phase's stores after the
+  // second. The naive kernel has no shared memory.
+  return config.kernel != KernelKind::kNaive &&
+         (config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads);
 }
 
 std::size_t Machine::ReadLogBound(const Geometry& g) {
@@ -98,6 +113,7 @@ void Machine::InitThreads() {
 
 void Machine::Restore(const MachineState& state) {
   state_ = state;
+  step_events_built_ = false;
   logs_.reads.resize(state.read_log_size);
   logs_.hazards.resize(state.hazard_log_size);
   logs_.out_of_bounds.resize(state.out_of_bounds_log_size);
@@ -109,56 +125,91 @@ bool Machine::Step() {
   ++state_.step;
   ++state_.counters.steps;
   state_.counters.barrier_stall_steps += static_cast<std::uint64_t>(state_.waiting_threads);
-  state_.last_step_events.clear();
   state_.last_unit = *unit;
+  StepRecord& record = state_.last_step;
+  record.hazard_slots = 0;
+  record.releases.clear();
+  record.hazard_log_size = state_.hazard_log_size;
+  record.out_of_bounds_log_size = state_.out_of_bounds_log_size;
+  step_events_built_ = false;
   if (unit->is_warp) {
     ExecuteWarp(unit->index);
   } else {
-    Thread* thread = &state_.threads[static_cast<std::size_t>(unit->index)];
-    Execute(&thread, 1, LeadsWarpInstruction(*thread));
+    Thread& thread = state_.threads[static_cast<std::size_t>(unit->index)];
+    Execute(&thread - thread.lane, 1u << thread.lane, LeadsWarpInstruction(thread));
   }
   if (sink_ != nullptr) {
-    for (const TraceEvent& event : state_.last_step_events) sink_->OnEvent(event);
+    for (const TraceEvent& event : last_step_events()) sink_->OnEvent(event);
   }
+  if (const int next = state_.scheduler.LikelyNextWarp(); next >= 0) Prefetch(next);
   return true;
 }
 
-void Machine::ExecuteWarp(int warp_index) {
-  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
-  // Lockstep with reconvergence: the lanes at the earliest point of the program issue
-  // together; lanes that skipped ahead (a shorter strided loop) wait for them.
-  std::array<Thread*, kWarpSize> lanes;
-  int count = 0;
-  std::int64_t earliest = std::numeric_limits<std::int64_t>::max();
-  ProgramCounter earliest_pc{};
-  Thread* const first = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread* thread = first + lane;
-    if (!thread->Runnable()) continue;
-    // Keys are one-to-one with program counters: a converged warp compares its lanes'
-    // counters and never computes a key past the first lane's.
-    if (count > 0 && thread->pc == earliest_pc) {
-      lanes[static_cast<std::size_t>(count++)] = thread;
-      continue;
-    }
-    const std::int64_t key = thread->pc.Key();
-    if (key < earliest) {
-      earliest = key;
-      earliest_pc = thread->pc;
-      count = 0;
-    }
-    if (key == earliest) lanes[static_cast<std::size_t>(count++)] = thread;
+void Machine::Prefetch(int warp_index) const {
+  // A large lesson's threads are far more than the caches hold, and the realistic scheduler
+  // visits the warps in turn: fetching the next warp's lanes ahead overlaps their misses with
+  // the scheduling of the next step instead of waiting for each in its loop.
+  __builtin_prefetch(&state_.warps[static_cast<std::size_t>(warp_index)]);
+  state_.scheduler.Prefetch(warp_index);
+  // Where its lanes are, from the geometry: the Warp itself is still on its way.
+  const Geometry& g = geometry_;
+  const int first_lane = (warp_index % g.warps_per_block) * kWarpSize;
+  const Thread* const lanes =
+      &state_.threads[static_cast<std::size_t>(warp_index / g.warps_per_block) * g.block_threads + first_lane];
+  const int lane_count = std::min(kWarpSize, g.block_threads - first_lane);
+  for (int lane = 0; lane < lane_count; ++lane) __builtin_prefetch(lanes + lane);
+}
+
+const std::vector<TraceEvent>& Machine::last_step_events() const {
+  if (!step_events_built_) {
+    BuildStepEvents(step_events_);
+    step_events_built_ = true;
   }
-  const ProgramCounter pc = lanes[0]->pc;
+  return step_events_;
+}
+
+void Machine::ExecuteWarp(int warp_index) {
+  Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  // The next k of an inner product runs the lanes that ran the last one, when no other lane
+  // can run: the scan below would find exactly them.
+  std::uint32_t lanes = warp.next_lanes;
+  if (lanes == 0 || CountBits(lanes) != warp.runnable_lanes) lanes = EarliestLanes(warp);
+  const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
   last_l2_halves_ = 0;
   const std::uint64_t sectors_before = state_.counters.global_sectors;
-  const bool global_load = Execute(lanes.data(), count, true);
+  const bool global_load = Execute(warp_lanes, lanes, true);
+  warp.next_lanes = pc.op == Op::kFma && !geometry_.naive && pc.j + 1 < geometry_.tk ? lanes : 0;
   Scheduler::Issue issue;
   issue.l2_halves = global_load ? last_l2_halves_ : 0;
   issue.sectors = static_cast<int>(state_.counters.global_sectors - sectors_before);
   issue.wavefronts = SharedWavefronts(warp.index_in_block, pc);
   issue.stores_shared = pc.op == Op::kStoreAs || pc.op == Op::kStoreBs;
   state_.scheduler.OnIssued(warp_index, issue);
+}
+
+std::uint32_t Machine::EarliestLanes(const Warp& warp) const {
+  // Lockstep with reconvergence: the lanes at the earliest point of the program issue
+  // together; lanes that skipped ahead (a shorter strided loop) wait for them.
+  const Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  std::uint32_t lanes = 0;
+  std::int64_t earliest_key = std::numeric_limits<std::int64_t>::max();
+  ProgramCounter earliest{};
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    const Thread& thread = warp_lanes[lane];
+    if (!thread.Runnable()) continue;
+    // Keys are one-to-one with program counters: a converged warp compares its lanes'
+    // counters and computes one key.
+    if (lanes == 0 || thread.pc != earliest) {
+      const std::int64_t key = thread.pc.Key();
+      if (key > earliest_key) continue;
+      earliest_key = key;
+      earliest = thread.pc;
+      lanes = 0;
+    }
+    lanes |= 1u << lane;
+  }
+  return lanes;
 }
 
 int Machine::SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const {
@@ -180,44 +231,38 @@ bool Machine::LeadsWarpInstruction(const Thread& thread) const {
   return true;
 }
 
-bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instruction) {
-  Thread& first = *lanes[0];
+bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction) {
+  Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   if (leads_warp_instruction) CountWarpInstruction(first);
-  const int line = lines_[static_cast<std::size_t>(pc.op)];
-  state_.counters.thread_instructions += static_cast<std::uint64_t>(count);
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    thread.last_line = static_cast<std::int16_t>(line);
-    ++thread.instructions;
-    (geometry_.naive ? thread.regs.k : thread.regs.t) = pc.t;
-  }
+  state_.counters.thread_instructions += static_cast<std::uint64_t>(CountBits(lanes));
+  StepRecord& record = state_.last_step;
+  record.pc = pc;
+  record.first_thread = static_cast<std::int32_t>(warp_lanes - state_.threads.data());
+  record.lanes = lanes;
+  // Each instruction's loop over its lanes starts each lane's instruction itself.
+  const LaneStart start{static_cast<std::int16_t>(lines_[static_cast<std::size_t>(pc.op)]), pc.t, geometry_.naive};
   switch (pc.op) {
     case Op::kFma:
-      // The inner product is most of every run: its lanes go through one tight loop.
-      Fma(lanes, count);
-      if (!geometry_.naive && pc.j + 1 < geometry_.tk) {
-        for (int i = 0; i < count; ++i) ++lanes[i]->pc.j;  // the next k, for every lane at once
-      } else {
-        for (int i = 0; i < count; ++i) Advance(*lanes[i]);
-      }
+      Fma(warp_lanes, lanes, start);
       return false;
     case Op::kLoadA:
     case Op::kLoadB:
-      return LoadGlobal(lanes, count);
+      return LoadGlobal(warp_lanes, lanes, start);
     case Op::kStoreAs:
     case Op::kStoreBs:
-      StoreShared(lanes, count);
+      StoreShared(warp_lanes, lanes, start);
       return false;
     case Op::kBarrier1:
     case Op::kBarrier2:
-      Arrive(lanes, count);  // the barrier's release moves the threads on
+      Arrive(warp_lanes, lanes, start);  // the barrier's release moves the threads on
       return false;
     case Op::kStoreC:
-      for (int i = 0; i < count; ++i) {
-        StoreC(*lanes[i]);
-        Advance(*lanes[i]);
-      }
+      ForEachLane(warp_lanes, lanes, [this, start, pc](Thread& thread) {
+        start(thread);
+        StoreC(thread);
+        Advance(thread, pc);
+      });
       return false;
     case Op::kDone:
       return false;
@@ -225,210 +270,203 @@ bool Machine::Execute(Thread* const* lanes, int count, bool leads_warp_instructi
   return false;
 }
 
-bool Machine::LoadGlobal(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
+bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  const bool a = pc.op == Op::kLoadA;
-  // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
-  const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
-  LoadContext context{a ? MatrixId::kA : MatrixId::kB, &PhaseOf(first), EventOf(first, EventKind::kGlobalLoad)};
+  const MatrixId id = pc.op == Op::kLoadA ? MatrixId::kA : MatrixId::kB;
+  const float* const values = (id == MatrixId::kA ? memory_.a() : memory_.b()).data();
+  const long long cols = memory_.cols(id);
+  const auto phase_index = static_cast<std::int16_t>(geometry_.naive ? 0 : pc.t);
+  std::uint64_t inside = 0;
   bool loaded = false;
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    if (a) {
-      const long long col = geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j);
-      loaded |= Load(thread, context, thread.regs.row, col, thread.regs.a);
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    start(thread);
+    const GlobalPlace place = LoadPlace(thread, pc);
+    float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
+    if (memory_.Inside(id, place.row, place.col)) {
+      // Most loads: an element of the matrix, counted below for all such lanes at once.
+      const long long element = place.row * cols + place.col;
+      reg = values[element];
+      state_.reads.CountElement(id, element);
+      LogRead(thread, id, element, phase_index);
+      ++inside;
     } else {
-      const long long row = geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j);
-      loaded |= Load(thread, context, row, thread.regs.col, thread.regs.b);
+      loaded |= LoadOutside(thread, place, phase_index, reg);
     }
-    Advance(thread);
-  }
-  return loaded;
-}
-
-bool Machine::Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg) {
-  const MatrixId id = context.matrix;
-  const bool inside = memory_.Inside(id, row, col);
-  TraceEvent* event = &state_.last_step_events.emplace_back(context.event);
-  event->thread = thread.index_in_block;
-  event->from = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-  if (config_.guard && !inside) {
-    // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
-    reg = 0.0f;
-    ++state_.counters.select_zero;
-    event->kind = EventKind::kSelectZero;
-    event->value = 0.0f;
-    return false;
-  }
-  long long element = 0;
-  if (inside) {
-    element = row * memory_.cols(id) + col;
-    reg = (id == MatrixId::kA ? memory_.a() : memory_.b())[static_cast<std::size_t>(element)];
-  } else {
-    reg = memory_.Load(id, row, col);
-    element = memory_.ElementAt(id, row, col);
-  }
-  event->value = reg;
-  state_.reads.Count(id, element, thread.block);
-  if (id == MatrixId::kA) {
-    ++state_.counters.global_reads_a;
-    ++context.phase->global_reads_a;
-  } else {
-    ++state_.counters.global_reads_b;
-    ++context.phase->global_reads_b;
-  }
-  if (element >= 0 && state_.read_log_size < kMaxLoggedReads) {
-    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-    ReadRecord& record = logs_.reads.emplace_back();
-    record.step = state_.step;
-    record.element = static_cast<std::int32_t>(element);
-    record.block = thread.block;
-    record.thread = static_cast<std::int16_t>(thread.index_in_block);
-    record.phase = static_cast<std::int16_t>(geometry_.naive ? 0 : thread.pc.t);
-    record.matrix = id;
-    ++state_.read_log_size;
-  }
-  if (!inside) RecordOutOfBounds(thread, id, row, col, false, element >= 0, reg);
+    Advance(thread, pc);
+  });
+  if (inside == 0) return loaded;
+  state_.reads.CountBlock(id, first.block, inside);
+  PhaseCounters& phase = PhaseOf(first);
+  (id == MatrixId::kA ? state_.counters.global_reads_a : state_.counters.global_reads_b) += inside;
+  (id == MatrixId::kA ? phase.global_reads_a : phase.global_reads_b) += inside;
   return true;
 }
 
-void Machine::StoreShared(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
+bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg) {
+  const MatrixId id = place.matrix;
+  if (config_.guard) {
+    // `cond ? A[...] : 0.0f` with a false condition: zero padding, no memory access.
+    reg = 0.0f;
+    ++state_.counters.select_zero;
+    return false;
+  }
+  // No guard: the read lands where the address falls (GlobalMemory::Load), and is flagged.
+  reg = memory_.Load(id, place.row, place.col);
+  const long long element = memory_.ElementAt(id, place.row, place.col);
+  state_.reads.CountElement(id, element);
+  state_.reads.CountBlock(id, thread.block, 1);
+  PhaseCounters& phase = PhaseOf(thread);
+  ++(id == MatrixId::kA ? state_.counters.global_reads_a : state_.counters.global_reads_b);
+  ++(id == MatrixId::kA ? phase.global_reads_a : phase.global_reads_b);
+  if (element >= 0) LogRead(thread, id, element, phase_index);
+  RecordOutOfBounds(thread, id, place.row, place.col, false, element >= 0, reg);
+  return true;
+}
+
+void Machine::LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
+  if (state_.read_log_size >= kMaxLoggedReads) return;
+  // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+  ReadRecord& record = logs_.reads.emplace_back();
+  record.step = state_.step;
+  record.element = static_cast<std::int32_t>(element);
+  record.block = thread.block;
+  record.thread = static_cast<std::int16_t>(thread.index_in_block);
+  record.phase = phase_index;
+  record.matrix = id;
+  ++state_.read_log_size;
+}
+
+void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  const TileId tile = pc.op == Op::kStoreAs ? TileId::kAs : TileId::kBs;
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
-  SharedCell* cells = &state_.shared.Cell(first.block, 0);
-  const auto n = static_cast<std::uint64_t>(count);
+  SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  const auto n = static_cast<std::uint64_t>(CountBits(lanes));
+  PhaseCounters& phase = PhaseOf(first);
   state_.counters.shared_writes += n;
-  PhaseOf(first).shared_writes += n;
-  const TraceEvent pattern = EventOf(first, EventKind::kSharedStore);
-  const TraceEvent hazard_pattern = HazardPattern(first, tile);
+  phase.shared_writes += n;
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
-  const int first_k = pc.t * geometry_.tk;
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    const bool as = tile == TileId::kAs;
-    const int row = as ? thread.ty : program_.BRow(thread, pc.j);
-    const int col = as ? program_.AColumn(thread, pc.j) : thread.tx;
-    const float value = as ? thread.regs.a : thread.regs.b;
-    const int word = state_.shared.Word(tile, row, col);
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    start(thread);
+    const SharedPlace place = StorePlace(thread, pc);
+    const float value = place.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
+    const int word = state_.shared.Word(place.tile, place.row, place.col);
     SharedCell& cell = cells[word];
-    RecordHazards(SharedAccess{thread.block, word, thread.index_in_block, warp.index_in_block,
-                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value},
-                  block_epoch, row, col, hazard_pattern);
+    if (shared_accesses_can_race_) {
+      const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
+                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value};
+      std::uint32_t found = 0;
+      state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
+        ++found;
+        CountHazards(conflict, phase, 1);
+        // Past the log's limit hazards are counted and traced, not described.
+        if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
+      });
+      NoteHazards(thread.lane, 0, found);
+    }
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
-    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
-    event.thread = thread.index_in_block;
-    event.to = Place::Shared(tile, row, col);
-    // Where the stored register came from: the element this thread's load named (zero
-    // padding when the guard kept it from reading).
-    event.from = as ? Place::Global(MatrixId::kA, thread.regs.row, first_k + col)
-                    : Place::Global(MatrixId::kB, first_k + row, thread.regs.col);
-    event.value = value;
-    Advance(thread);
-  }
+    Advance(thread, pc);
+  });
 }
 
-void Machine::Fma(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
-  const int k = first.pc.j;
-  const auto n = static_cast<std::uint64_t>(count);
+void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+  // The inner product is most of every run: its lanes go through one tight loop each.
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const ProgramCounter pc = first.pc;
+  const auto n = static_cast<std::uint64_t>(CountBits(lanes));
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.fma_executed += n;
   phase.fma += n;
-  // The lanes' events differ only in the thread, the cells read and the values.
-  TraceEvent pattern = EventOf(first, EventKind::kFma);
-  std::vector<TraceEvent>& events = state_.last_step_events;
   if (geometry_.naive) {
-    for (int i = 0; i < count; ++i) {
-      Thread& thread = *lanes[i];
-      // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
-      thread.regs.sum = std::fma(thread.regs.a, thread.regs.b, thread.regs.sum);
-      TraceEvent& event = events.emplace_back(pattern);
-      event.thread = thread.index_in_block;
-      event.operand_a = thread.regs.a;
-      event.operand_b = thread.regs.b;
-      event.value = thread.regs.sum;
-    }
-    return;
+    WithFusedMultiplyAdd([&](auto fmaf) {
+      ForEachLane(warp_lanes, lanes, [start, fmaf](Thread& thread) {
+        start(thread);
+        // fmaf, in the kernel's order: the GPU's result to the bit (a separate multiply and add is not).
+        thread.regs.sum = fmaf(thread.regs.a, thread.regs.b, thread.regs.sum);
+      });
+    });
+  } else {
+    state_.counters.shared_reads += 2 * n;
+    phase.shared_reads += 2 * n;
+    if (shared_accesses_can_race_) CheckTileReads(warp_lanes, lanes);
+    FmaReadingTiles(warp_lanes, lanes, start);
   }
-  state_.counters.shared_reads += 2 * n;
-  phase.shared_reads += 2 * n;
-  pattern.from = Place::Shared(TileId::kAs, 0, k);
-  pattern.from2 = Place::Shared(TileId::kBs, k, 0);
-  if (shared_reads_can_race_) {
-    FmaCheckingReads(lanes, count, pattern);
-    return;
-  }
-  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
-  const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
-  const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
-  const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    // sum = fmaf(As[ty][k], Bs[k][tx], sum)
-    thread.regs.k = k;
-    const int a_word = a_column + thread.ty * a_stride;
-    const int b_word = b_row + thread.tx;
-    const float a = cells[a_word].value;
-    const float b = cells[b_word].value;
-    thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    TraceEvent& event = events.emplace_back(pattern);
-    event.thread = thread.index_in_block;
-    event.from.row = thread.ty;
-    event.from2.col = thread.tx;
-    event.operand_a = a;
-    event.operand_b = b;
-    event.value = thread.regs.sum;
+  if (geometry_.naive || pc.j + 1 == geometry_.tk) {
+    ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
   }
 }
 
-void Machine::FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern) {
-  // The same inner product, each read of As and Bs checked against this generation's
-  // writes of its cell: a hazard's events come before the fma event of its lane.
-  const Thread& first = *lanes[0];
+void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
-  const SharedCell* cells = &state_.shared.Cell(first.block, 0);
+  const int next_k = k + 1 < geometry_.tk ? k + 1 : k;  // else Fma moves the lanes past the loop
+  const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  const int a_column = state_.shared.Word(TileId::kAs, 0, k);  // As[ty][k] = a_column + ty * TK
+  const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
+  const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
+  WithFusedMultiplyAdd([&](auto fmaf) {
+    ForEachLane(warp_lanes, lanes, [start, fmaf, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
+      start(thread);
+      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+      thread.regs.k = k;
+      const float a = cells[a_column + thread.ty * a_stride].value;
+      const float b = cells[b_row + thread.tx].value;
+      thread.regs.sum = fmaf(a, b, thread.regs.sum);
+      thread.pc.j = next_k;
+    });
+  });
+}
+
+void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
+  // Each lane's reads of As[ty][k] and Bs[k][tx], checked against this generation's writes of
+  // their cells, lane by lane as the lanes run.
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const int k = first.pc.j;
+  const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
-  const TraceEvent as_hazard = HazardPattern(first, TileId::kAs);
-  const TraceEvent bs_hazard = HazardPattern(first, TileId::kBs);
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
-  SharedAccess read{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), first.pc.Stage(), Op::kFma,
-                    false, 0.0f, 0.0f};
-  std::vector<TraceEvent>& events = state_.last_step_events;
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
-    thread.regs.k = k;
-    read.thread = thread.index_in_block;
-    read.word = state_.shared.Word(TileId::kAs, thread.ty, k);
-    const float a = read.value = read.old_value = cells[read.word].value;
-    RecordHazards(read, block_epoch, thread.ty, k, as_hazard);
-    read.word = state_.shared.Word(TileId::kBs, k, thread.tx);
-    const float b = read.value = read.old_value = cells[read.word].value;
-    RecordHazards(read, block_epoch, k, thread.tx, bs_hazard);
-    thread.regs.sum = std::fma(a, b, thread.regs.sum);
-    TraceEvent& event = events.emplace_back(pattern);
-    event.thread = thread.index_in_block;
-    event.from.row = thread.ty;
-    event.from2.col = thread.tx;
-    event.operand_a = a;
-    event.operand_b = b;
-    event.value = thread.regs.sum;
-  }
+  HazardDetector::WarpReads reads(state_.hazard_detector,
+                                  SharedAccess{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(),
+                                               first.pc.Stage(), Op::kFma, false, 0.0f, 0.0f},
+                                  block_epoch);
+  PhaseCounters& phase = PhaseOf(first);
+  // Past the log's limit hazards are counted, not described: the detector judges each cell
+  // once for the lanes that read it (WarpReads::CountRead).
+  const bool counting = state_.hazard_log_size >= kMaxLoggedHazards;
+  const auto read = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
+    const int word = state_.shared.Word(cell.tile, cell.row, cell.col);
+    const float value = cells[word].value;
+    const int count = counting ? reads.CountRead(access_slot, thread.lane, word, value) : -1;
+    NoteHazards(thread.lane, access_slot,
+                count >= 0 ? static_cast<std::uint32_t>(count) : ListReadHazards(reads, thread, cell, word, value, phase));
+  };
+  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+    read(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
+    read(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+  });
+  reads.Finish([&](const Conflict& conflict, std::uint64_t count) { CountHazards(conflict, phase, count); });
+}
+
+std::uint32_t Machine::ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell,
+                                       int word, float value, PhaseCounters& phase) {
+  std::uint32_t found = 0;
+  reads.Read(thread.index_in_block, word, value, [&](const Conflict& conflict) {
+    ++found;
+    CountHazards(conflict, phase, 1);
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(reads.access(), conflict, cell);
+  });
+  return found;
 }
 
 void Machine::StoreC(Thread& thread) {
   const int row = thread.regs.row;
   const int col = thread.regs.col;
   const bool inside = memory_.Inside(MatrixId::kC, row, col);
-  if (config_.guard && !inside) {
-    TraceEvent& event = NewEvent(thread, EventKind::kSkipStoreC);
-    event.to = Place::Global(MatrixId::kC, row, col);
-    return;
-  }
+  if (config_.guard && !inside) return;  // the guard skips the store
   if (!inside) {
     RecordOutOfBounds(thread, MatrixId::kC, row, col, true, false, thread.regs.sum);
     return;
@@ -437,38 +475,38 @@ void Machine::StoreC(Thread& thread) {
   state_.c[element] = thread.regs.sum;
   state_.c_written[element] = 1;
   ++state_.counters.global_writes;
-  TraceEvent& event = NewEvent(thread, EventKind::kStoreC);
-  event.to = Place::Global(MatrixId::kC, row, col);
-  event.value = thread.regs.sum;
 }
 
-void Machine::Arrive(Thread* const* lanes, int count) {
-  const Thread& first = *lanes[0];
+void Machine::Arrive(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const Op op = first.pc.op;
-  const auto n = static_cast<std::uint64_t>(count);
-  state_.counters.barrier_arrivals += n;
-  PhaseOf(first).barrier_arrivals += n;
+  const int n = CountBits(lanes);
+  state_.counters.barrier_arrivals += static_cast<std::uint64_t>(n);
+  PhaseOf(first).barrier_arrivals += static_cast<std::uint64_t>(n);
   const ThreadState waiting = op == Op::kBarrier1 ? ThreadState::kWaitingBarrier1 : ThreadState::kWaitingBarrier2;
-  const bool block_wide = program_.BarrierKind(op) == SyncKind::kSyncthreads;
-  // Taken before any lane arrives: the last arrival releases the barrier and moves the lanes on.
-  const TraceEvent pattern = EventOf(first, EventKind::kBarrierArrive);
-  for (int i = 0; i < count; ++i) {
-    Thread& thread = *lanes[i];
+  const auto first_thread = static_cast<int>(warp_lanes - state_.threads.data());
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    start(thread);
     thread.state = waiting;
-    SetRunnable(thread, false);
-    ++state_.waiting_threads;
-    state_.last_step_events.emplace_back(pattern).thread = thread.index_in_block;
-    if (block_wide) {
-      state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.Arrive();
-      TryReleaseBlock(thread.block);
-    } else {
-      state_.warps[static_cast<std::size_t>(thread.warp)].syncwarp.Arrive();
-      TryReleaseWarp(thread.warp);
-    }
+    state_.scheduler.SetThreadRunnable(first_thread + thread.lane, false);
+  });
+  AddRunnableLanes(first.warp, -n);
+  state_.waiting_threads += n;
+  // Only the last of the lanes can be the arrival that completes the barrier: the others
+  // arrive before it, and it waits for them.
+  const int last_lane = 31 - __builtin_clz(lanes);
+  if (program_.BarrierKind(op) == SyncKind::kSyncthreads) {
+    Barrier& barrier = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads;
+    for (int i = 0; i < n; ++i) barrier.Arrive();
+    TryReleaseBlock(first.block, last_lane);
+  } else {
+    Barrier& barrier = state_.warps[static_cast<std::size_t>(first.warp)].syncwarp;
+    for (int i = 0; i < n; ++i) barrier.Arrive();
+    TryReleaseWarp(first.warp, last_lane);
   }
 }
 
-void Machine::TryReleaseBlock(int block_index) {
+void Machine::TryReleaseBlock(int block_index, int lane) {
   Block& block = state_.blocks[static_cast<std::size_t>(block_index)];
   if (!block.syncthreads.CanRelease(block.LiveThreads())) return;
   TraceEvent event;
@@ -476,23 +514,15 @@ void Machine::TryReleaseBlock(int block_index) {
   event.block = block_index;
   event.thread = -1;
   event.index = 0;
-  for (int i = 0; i < block.thread_count; ++i) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
-    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
-    if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncthreads) continue;
-    event.op = thread.pc.op;
-    event.phase = thread.pc.t;
-    ++event.index;
-    Wake(thread);
-  }
+  for (int w = 0; w < block.warp_count; ++w) WakeWaiting(block.first_warp + w, SyncKind::kSyncthreads, event);
   block.syncthreads.Release();
   state_.hazard_detector.OnBlockBarrier(block_index);
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
-  Emit(event);
+  Emit(event, lane);
 }
 
-void Machine::TryReleaseWarp(int warp_index) {
+void Machine::TryReleaseWarp(int warp_index, int lane) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   if (!warp.syncwarp.CanRelease(warp.lane_count - warp.exited_lanes)) return;
   TraceEvent event;
@@ -500,36 +530,30 @@ void Machine::TryReleaseWarp(int warp_index) {
   event.block = warp.block;
   event.thread = -1;
   event.index = 0;
-  for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
-    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
-    if (program_.BarrierKind(thread.pc.op) != SyncKind::kSyncwarp) continue;
-    event.op = thread.pc.op;
-    event.phase = thread.pc.t;
-    ++event.index;
-    Wake(thread);
-  }
+  WakeWaiting(warp_index, SyncKind::kSyncwarp, event);
   warp.syncwarp.Release();
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
-  Emit(event);
+  Emit(event, lane);
 }
 
-void Machine::Wake(Thread& thread) {
-  thread.state = ThreadState::kRunning;
-  --state_.waiting_threads;
-  SetRunnable(thread, true, true);
-  Advance(thread);
-}
-
-void Machine::Advance(Thread& thread) {
-  // Most steps move to the next k of the inner product: skip the general sequencing.
-  if (thread.pc.op == Op::kFma && !geometry_.naive && thread.pc.j + 1 < geometry_.tk) {
-    ++thread.pc.j;
-    return;
+void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
+  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  int woken = 0;
+  for (int lane = 0; lane < warp.lane_count; ++lane) {
+    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
+    if (program_.BarrierKind(thread.pc.op) != kind) continue;
+    release.op = thread.pc.op;
+    release.phase = thread.pc.t;
+    ++release.index;
+    thread.state = ThreadState::kRunning;
+    state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
+    Advance(thread, thread.pc);
+    ++woken;
   }
-  thread.pc = program_.Next(thread, thread.pc);
-  if (thread.pc.op == Op::kDone) Exit(thread);
+  state_.waiting_threads -= woken;
+  AddRunnableLanes(warp_index, woken, true);
 }
 
 void Machine::Exit(Thread& thread) {
@@ -541,8 +565,8 @@ void Machine::Exit(Thread& thread) {
   ++warp.exited_lanes;
   ++block.exited_threads;
   // An exited thread no longer counts at a barrier: the others may now be complete.
-  if (block.syncthreads.arrived() > 0) TryReleaseBlock(thread.block);
-  if (warp.syncwarp.arrived() > 0) TryReleaseWarp(thread.warp);
+  if (block.syncthreads.arrived() > 0) TryReleaseBlock(thread.block, thread.lane);
+  if (warp.syncwarp.arrived() > 0) TryReleaseWarp(thread.warp, thread.lane);
   if (block.LiveThreads() == 0) {
     state_.hazard_detector.OnBlockExit(thread.block);
     state_.scheduler.OnBlockExit(thread.block);
@@ -623,52 +647,19 @@ void Machine::PrecomputeBankConflicts() {
   }
 }
 
-void Machine::RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern) {
-  Counters& counters = state_.counters;
-  PhaseCounters& phase = counters.phases[PhaseIndex(pattern.phase)];
-  state_.hazard_detector.OnAccess(access, block_epoch, [&](const Conflict& conflict) {
-    ++counters.hazards;
-    ++phase.hazards;
-    ++(conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors);
-    ++(conflict.kind == HazardKind::kRaw ? counters.hazards_raw
-                                         : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw));
-    if (!conflict.observed_in_program_order) ++counters.hazards_witnessed;
-    if (conflict.corrupted) ++counters.hazards_corrupting;
-    TraceEvent& event = state_.last_step_events.emplace_back(pattern);
-    event.thread = access.thread;
-    event.to.row = row;
-    event.to.col = col;
-    event.value = access.value;
-    // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(access, conflict, event);
-  });
-}
-
-void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event) {
-  event.index = static_cast<std::int32_t>(logs_.hazards.size());
+void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell) {
   Hazard& hazard = logs_.hazards.emplace_back(state_.hazard_detector.Describe(access, conflict));
   hazard.step = state_.step;
-  hazard.tile = event.to.tile;
-  hazard.row = event.to.row;
-  hazard.col = event.to.col;
+  hazard.tile = cell.tile;
+  hazard.row = cell.row;
+  hazard.col = cell.col;
   state_.hazard_log_size = logs_.hazards.size();
-}
-
-TraceEvent Machine::HazardPattern(const Thread& thread, TileId tile) const {
-  TraceEvent event = EventOf(thread, EventKind::kHazard);
-  event.phase = thread.pc.Stage() / 8;  // a hazard is in the phase of its second access
-  event.to = Place::Shared(tile, 0, 0);
-  return event;
 }
 
 void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,
                                 bool inside, float value) {
   ++state_.counters.out_of_bounds;
-  TraceEvent& event = NewEvent(thread, EventKind::kOutOfBounds);
-  (write ? event.to : event.from) = Place::Global(id, static_cast<int>(row), static_cast<int>(col));
-  event.value = value;
   if (logs_.out_of_bounds.size() < kMaxLoggedOutOfBounds) {
-    event.index = static_cast<std::int32_t>(logs_.out_of_bounds.size());
     logs_.out_of_bounds.push_back(OutOfBoundsAccess{state_.step, thread.block, thread.index_in_block, id,
                                                     thread.pc.op, static_cast<std::int32_t>(row),
                                                     static_cast<std::int32_t>(col), write, inside, value});
@@ -676,25 +667,21 @@ void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row
   }
 }
 
-TraceEvent Machine::EventOf(const Thread& thread, EventKind kind) const {
+TraceEvent Machine::EventOf(const Thread& thread, const ProgramCounter& pc, EventKind kind) const {
   TraceEvent event;
   event.step = state_.step;
   event.kind = kind;
-  event.op = thread.pc.op;
-  event.line = lines_[static_cast<std::size_t>(thread.pc.op)];
+  event.op = pc.op;
+  event.line = lines_[static_cast<std::size_t>(pc.op)];
   event.block = thread.block;
   event.thread = thread.index_in_block;
-  event.phase = geometry_.naive ? 0 : thread.pc.t;
+  event.phase = geometry_.naive ? 0 : pc.t;
   return event;
 }
 
-TraceEvent& Machine::NewEvent(const Thread& thread, EventKind kind) {
-  return state_.last_step_events.emplace_back(EventOf(thread, kind));
-}
-
-void Machine::Emit(TraceEvent event) {
+void Machine::Emit(TraceEvent event, int lane) {
   event.step = state_.step;
-  state_.last_step_events.push_back(event);
+  state_.last_step.releases.push_back({static_cast<std::uint8_t>(lane), event});
 }
 
 }  // namespace sim

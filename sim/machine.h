@@ -5,6 +5,8 @@
 // MachineState, a plain value, so history can checkpoint it and step back exactly; the
 // append-only logs (readers of A and B, hazards, out-of-bounds accesses) are kept outside
 // and cut back to the lengths a restored state recorded. A and B never change.
+// A step's events are not built while it runs: the state keeps a StepRecord of it, from
+// which last_step_events() builds them when they are first asked for (step_events.cpp).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -52,6 +54,35 @@ struct MachineLogs {
   std::vector<OutOfBoundsAccess> out_of_bounds;
 };
 
+// What the last step ran, kept in place of its events. A warp-instruction has an event per
+// lane and a racing one an event per hazard as well, while most steps' events are never read
+// (a run to the end, a replay for step back): the instruction, its lanes and what the state
+// cannot tell afterwards (the hazards each access found, the barrier releases) give them all
+// again, together with the state after the step.
+struct StepRecord {
+  ProgramCounter pc{};             // the instruction its lanes ran
+  std::int32_t first_thread = 0;   // global index of lane 0 of their warp
+  std::uint32_t lanes = 0;         // bit l: lane l ran (0 before the first step)
+  std::size_t hazard_log_size = 0;         // the logs' lengths before the step: the index
+  std::size_t out_of_bounds_log_size = 0;  // its first logged hazard or access takes
+  // Hazards each shared access of a lane found, by slot 2·lane + access (access 0: the lane's
+  // store, or its read of As; 1: its read of Bs); bit s of hazard_slots set where slot s found
+  // any (the other counts are left over from earlier steps).
+  static int HazardSlot(int lane, int access) { return 2 * lane + access; }
+  std::uint64_t hazard_slots = 0;
+  std::array<std::uint32_t, 2 * kWarpSize> hazard_counts{};
+  std::uint32_t HazardsAt(int slot) const { return (hazard_slots >> slot & 1) != 0 ? hazard_counts[static_cast<std::size_t>(slot)] : 0; }
+  // A barrier released by a lane's arrival or exit: its event follows that lane's.
+  struct Release {
+    std::uint8_t lane = 0;
+    TraceEvent event;
+    bool operator==(const Release& o) const { return lane == o.lane && event == o.event; }
+  };
+  std::vector<Release> releases;
+
+  bool operator==(const StepRecord& o) const;
+};
+
 struct MachineState {
   std::int64_t step = 0;
   std::vector<Thread> threads;
@@ -67,7 +98,7 @@ struct MachineState {
   std::int32_t waiting_threads = 0;
   std::int32_t exited_threads = 0;
   Unit last_unit{};
-  std::vector<TraceEvent> last_step_events;
+  StepRecord last_step;
   std::size_t read_log_size = 0;
   std::size_t hazard_log_size = 0;
   std::size_t out_of_bounds_log_size = 0;
@@ -86,6 +117,20 @@ class Machine {
   bool Finished() const { return state_.exited_threads == geometry_.threads(); }
   void Restore(const MachineState& state);
   void SetSink(TraceSink* sink) { sink_ = sink; }
+  // The events of the last step, built from its record on the first call after it. Like
+  // every read of a machine, on the thread that steps it.
+  const std::vector<TraceEvent>& last_step_events() const;
+  // What the last step's events share but its barrier releases, told without building them
+  // (the whole-run pass looks at every step): whether any lane ran, the instruction and phase
+  // of every other event, and whether hazards and releases are among them.
+  struct StepOutline {
+    bool ran = false;
+    Op op = Op::kDone;
+    int phase = 0;
+    bool hazards = false;
+    bool releases = false;
+  };
+  StepOutline LastStepOutline() const;
 
   const LessonConfig& config() const { return config_; }
   const Geometry& geometry() const { return geometry_; }
@@ -95,43 +140,100 @@ class Machine {
   const MachineLogs& logs() const { return logs_; }
   // Global reads the read log holds at most (reserved up front) for this launch.
   static std::size_t ReadLogBound(const Geometry& g);
+  // Whether two threads' accesses of a shared cell can race in this lesson: only then does the
+  // hazard detector see them and keep a shadow of each cell.
+  static bool SharedAccessesCanRace(const LessonConfig& config);
 
  private:
   void InitThreads();
+  void Prefetch(int warp) const;
   void ExecuteWarp(int warp);
+  // The runnable lanes at the warp's earliest instruction (bit l: lane l).
+  std::uint32_t EarliestLanes(const Warp& warp) const;
   // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
   int SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const;
-  // Runs one instruction for `count` lanes of a warp at the same instruction (a lockstep
-  // warp-instruction, or one thread); true when any of them read global memory.
-  bool Execute(Thread* const* lanes, int count, bool leads_warp_instruction);
+  // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
+  // warp-instruction, or one thread), bit l for the thread at warp_lanes[l]; true when any of
+  // them read global memory.
+  bool Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction);
   bool LeadsWarpInstruction(const Thread& thread) const;
-  // What the lanes of one global load share: the matrix, their phase's counters, their event.
-  struct LoadContext {
+  // The element a thread's global load at `pc` names (outside its matrix when the guard is off).
+  struct GlobalPlace {
     MatrixId matrix;
-    PhaseCounters* phase;
-    TraceEvent event;
+    long long row;
+    long long col;
   };
-  bool LoadGlobal(Thread* const* lanes, int count);
-  bool Load(Thread& thread, const LoadContext& context, long long row, long long col, float& reg);
-  void StoreShared(Thread* const* lanes, int count);
-  void Fma(Thread* const* lanes, int count);
-  void FmaCheckingReads(Thread* const* lanes, int count, const TraceEvent& pattern);
+  GlobalPlace LoadPlace(const Thread& thread, const ProgramCounter& pc) const {
+    // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
+    const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+    if (pc.op == Op::kLoadA) {
+      return {MatrixId::kA, thread.regs.row, geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j)};
+    }
+    return {MatrixId::kB, geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j), thread.regs.col};
+  }
+  // The cell a thread's shared store at `pc` writes.
+  struct SharedPlace {
+    TileId tile;
+    int row;
+    int col;
+  };
+  SharedPlace StorePlace(const Thread& thread, const ProgramCounter& pc) const {
+    if (pc.op == Op::kStoreAs) return {TileId::kAs, thread.ty, program_.AColumn(thread, pc.j)};
+    return {TileId::kBs, program_.BRow(thread, pc.j), thread.tx};
+  }
+  // What each lane of an instruction does first: note its line, count it, set its loop index
+  // (the tiled kernels' t, the naive kernel's k). The same for all the lanes of a step, so
+  // made once and passed by value (a copy the lanes' stores cannot alias).
+  struct LaneStart {
+    std::int16_t line;
+    std::int32_t t;
+    bool naive;
+    void operator()(Thread& thread) const {
+      thread.last_line = line;
+      ++thread.instructions;
+      (naive ? thread.regs.k : thread.regs.t) = t;
+    }
+  };
+  // Each runs the instruction for its lanes, starting each, and moves them on.
+  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // A load outside its matrix: zero padding under the guard, else a flagged read.
+  bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
+  void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index);
+  void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
+  void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // Checks the step's reads of As and Bs for hazards (before FmaReadingTiles runs it).
+  void CheckTileReads(Thread* warp_lanes, std::uint32_t lanes);
+  // One read, its hazards listed, counted and logged; how many. Out of line: most reads are
+  // only counted.
+  std::uint32_t ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell, int word,
+                                float value, PhaseCounters& phase);
   void StoreC(Thread& thread);
-  void Arrive(Thread* const* lanes, int count);
-  void TryReleaseBlock(int block);
-  void TryReleaseWarp(int warp);
-  void Wake(Thread& thread);
-  void Advance(Thread& thread);
+  void Arrive(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
+  void TryReleaseBlock(int block, int lane);
+  void TryReleaseWarp(int warp, int lane);
+  // Wakes the warp's lanes waiting at a barrier of `kind`, counting them in `release`.
+  void WakeWaiting(int warp, SyncKind kind, TraceEvent& release);
+  // Moves a thread past its instruction at `pc` (its own).
+  void Advance(Thread& thread, const ProgramCounter& pc) {
+    thread.pc = program_.Next(thread, pc);
+    if (thread.pc.op == Op::kDone) Exit(thread);
+  }
   void Exit(Thread& thread);
-  // Inline: every barrier arrival and release changes it, thread by thread.
-  // `released`: runnable again because a barrier released it (the scheduler's resume latency).
-  void SetRunnable(Thread& thread, bool runnable, bool released = false) {
-    const std::size_t global = static_cast<std::size_t>(&thread - state_.threads.data());
-    state_.scheduler.SetThreadRunnable(static_cast<int>(global), runnable);
-    Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  // `count` lanes of the warp became runnable (negative: stopped being). The scheduler hears
+  // of the warp when it gains its first runnable lane or loses its last; `released`: by a
+  // barrier (the scheduler's resume latency).
+  void AddRunnableLanes(int warp_index, int count, bool released = false) {
+    Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
     const int before = warp.runnable_lanes;
-    warp.runnable_lanes += runnable ? 1 : -1;
-    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(thread.warp, warp.runnable_lanes > 0, released);
+    warp.runnable_lanes += count;
+    if ((before > 0) != (warp.runnable_lanes > 0)) state_.scheduler.SetWarpRunnable(warp_index, warp.runnable_lanes > 0, released);
+  }
+  void SetRunnable(Thread& thread, bool runnable) {
+    state_.scheduler.SetThreadRunnable(static_cast<int>(&thread - state_.threads.data()), runnable);
+    AddRunnableLanes(thread.warp, runnable ? 1 : -1);
   }
   void CountWarpInstruction(const Thread& leader);
   // Distinct 32-byte sectors the warp-instruction touches; ORs into `l2_halves` bit h for
@@ -139,17 +241,44 @@ class Machine {
   std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
-  // Checks a shared access of cell (row, col) for hazards, counts and logs them; each one's
-  // event is a copy of `pattern`, HazardPattern() of the accessing thread and the cell's tile.
-  void RecordHazards(const SharedAccess& access, int block_epoch, int row, int col, const TraceEvent& pattern);
-  void LogHazard(const SharedAccess& access, const Conflict& conflict, TraceEvent& event);
-  TraceEvent HazardPattern(const Thread& thread, TileId tile) const;
+  // Counts `count` hazards alike, found by the detector, in the totals and in `phase` (their
+  // second access's).
+  void CountHazards(const Conflict& conflict, PhaseCounters& phase, std::uint64_t count) {
+    Counters& counters = state_.counters;
+    counters.hazards += count;
+    phase.hazards += count;
+    (conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors) += count;
+    (conflict.kind == HazardKind::kRaw ? counters.hazards_raw
+                                       : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw)) +=
+        count;
+    if (!conflict.observed_in_program_order) counters.hazards_witnessed += count;
+    if (conflict.corrupted) counters.hazards_corrupting += count;
+  }
+  // Notes in the step's record that an access of a lane (`access_slot`, as StepRecord::Hazards
+  // names it) found `found` hazards.
+  void NoteHazards(int lane, int access_slot, std::uint32_t found) {
+    if (found == 0) return;
+    const int slot = StepRecord::HazardSlot(lane, access_slot);
+    state_.last_step.hazard_counts[static_cast<std::size_t>(slot)] = found;
+    state_.last_step.hazard_slots |= std::uint64_t{1} << slot;
+  }
+  void LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
-  void Emit(TraceEvent event);
-  // The event of `kind` for this thread's current instruction, and the same appended to the step's events.
-  TraceEvent EventOf(const Thread& thread, EventKind kind) const;
-  TraceEvent& NewEvent(const Thread& thread, EventKind kind);
+  void Emit(TraceEvent event, int lane);
+  // step_events.cpp: the last step's events, from its record and the state after it.
+  struct StepEventCursor {
+    std::size_t hazard_index = 0;  // the next logged hazard's and out-of-bounds access's index
+    std::size_t out_of_bounds_index = 0;
+  };
+  void BuildStepEvents(std::vector<TraceEvent>& events) const;
+  void AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::vector<TraceEvent>& events) const;
+  void AddHazardEvents(const Thread& thread, int access, const SharedPlace& cell, float value,
+                       StepEventCursor& cursor, std::vector<TraceEvent>& events) const;
+  void AddOutOfBoundsEvent(const Thread& thread, Place place, float value, StepEventCursor& cursor,
+                           std::vector<TraceEvent>& events) const;
+  // The event of `kind` for this thread's instruction at `pc`.
+  TraceEvent EventOf(const Thread& thread, const ProgramCounter& pc, EventKind kind) const;
   std::size_t PhaseIndex(int phase) const {
     // Clamped into the phases the counters keep (a store of C runs at t = phases).
     const int last = static_cast<int>(state_.counters.phases.size()) - 1;
@@ -167,8 +296,11 @@ class Machine {
   MachineState state_;
   MachineLogs logs_;
   TraceSink* sink_ = nullptr;
+  // last_step_events(), built on demand: a cache of what the record gives.
+  mutable std::vector<TraceEvent> step_events_;
+  mutable bool step_events_built_ = true;
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
-  bool shared_reads_can_race_ = true;
+  bool shared_accesses_can_race_ = true;  // else the hazard detector sees no access
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
 };
 

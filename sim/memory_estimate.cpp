@@ -29,9 +29,9 @@ U64 Threads(const LessonConfig& config) {
   return CeilDiv(U64(config.m), U64(tiles.tm)) * CeilDiv(U64(config.n), U64(tiles.tn)) * U64(tiles.tm) * U64(tiles.tn);
 }
 
-// Accesses one block's hazard arena holds. A generation runs from one __syncthreads() of the
-// block to the next, filling the arena from empty to its most. Only stores are seen where
-// both barriers order the reads (Machine: shared reads cannot race then). Without a
+// Entries one block's hazard arena holds. A generation runs from one __syncthreads() of the
+// block to the next, filling the arena from empty to its most. None are seen where both
+// barriers order them (Machine::SharedAccessesCanRace). Without a
 // __syncthreads() the generation is the block's whole run. The realistic scheduler runs the
 // blocks side by side (one or more per SM), so their arenas are full together; the other
 // policies finish blocks one after another, freeing theirs all along the run.
@@ -46,13 +46,27 @@ struct ArenaAccesses {
   U64 live = 0;
   U64 checkpoint = 0;
 };
+// Arena entries a block's inner product adds in a phase under a policy that runs whole warps:
+// the lanes of a warp-instruction that read one cell share an entry, so a warp's step reads
+// as many As cells as its lanes span rows and as many Bs cells as they span columns.
+U64 WarpReadEntriesPerPhase(const Geometry& g) {
+  U64 entries = 0;
+  for (int first = 0; first < g.block_threads; first += int(kWarpSize)) {
+    const int count = std::min(int(kWarpSize), g.block_threads - first);
+    const int rows = (first + count - 1) / g.tn - first / g.tn + 1;
+    const int columns = rows == 1 ? count : std::min(g.tn, count);
+    entries += U64(g.tk) * U64(rows + columns);
+  }
+  return entries;
+}
+
 ArenaAccesses ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& g) {
-  if (g.naive) return {};
+  if (!Machine::SharedAccessesCanRace(config)) return {};
   const U64 stores = U64(g.tm) * g.tk + U64(g.tk) * g.tn;  // one As and one Bs tile a phase
   const int barriers = (config.barrier1 == SyncKind::kSyncthreads) + (config.barrier2 == SyncKind::kSyncthreads);
-  if (barriers == 2) return {stores / 2, stores / 2};
-  const U64 reads = U64(g.block_threads) * 2 * g.tk;  // As[ty][k] and Bs[k][tx] for every k
   const bool side_by_side = config.scheduler == SchedulerKind::kRealistic;
+  // As[ty][k] and Bs[k][tx] for every k: an entry a read where lanes run one at a time.
+  const U64 reads = side_by_side ? WarpReadEntriesPerPhase(g) : U64(g.block_threads) * 2 * g.tk;
   const U64 tail = U64(HazardDetector::kArenaChunkEntries);
   if (barriers == 1) return side_by_side ? ArenaAccesses{stores + reads, stores + reads} : ArenaAccesses{(stores + reads) / 2, (stores + reads) / 2};
   if (!side_by_side) return {(stores + reads) * U64(g.phases) / 4, (stores + reads) * U64(g.phases) / 4};
@@ -63,6 +77,7 @@ ArenaAccesses ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& 
 U64 StateBytes(const LessonConfig& config, const Geometry& g, U64 accesses) {
   const U64 threads = U64(g.threads()), warps = U64(g.warps()), blocks = U64(g.blocks);
   const U64 cells = g.naive ? 0 : blocks * (U64(g.tm) * g.tk + U64(g.tk) * g.tn);
+  const U64 shadows = Machine::SharedAccessesCanRace(config) ? cells : 0;  // the hazard detector's
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n, c = U64(g.m) * g.n;
   // The realistic policy keeps per warp a flag and three cycles, about two queue entries and
   // up to two loads in flight (listed per SM and GPU-wide); per block a flag; per SM its
@@ -76,7 +91,7 @@ U64 StateBytes(const LessonConfig& config, const Geometry& g, U64 accesses) {
   const U64 chunks = CeilDiv(accesses, HazardDetector::kArenaChunkEntries);
   const U64 arena_bytes = chunks * (HazardDetector::kArenaChunkEntries * HazardDetector::BytesPerAccess() + 48);
   return sizeof(MachineState) + threads * sizeof(Thread) + warps * sizeof(Warp) + blocks * sizeof(Block) +
-         cells * (sizeof(SharedCell) + HazardDetector::BytesPerCell()) + blocks * (sizeof(std::vector<int>) + arena_bytes) +
+         cells * sizeof(SharedCell) + shadows * HazardDetector::BytesPerCell() + blocks * (sizeof(std::vector<int>) + arena_bytes) +
          scheduler + a_and_b * sizeof(std::uint32_t) + blocks * 2 * sizeof(U64) + c * (sizeof(float) + 1) +
          U64(std::max(g.phases, 1)) * sizeof(PhaseCounters);
 }

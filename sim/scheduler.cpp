@@ -21,10 +21,8 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   warps_per_block_ = std::max(warps_per_block, 1);
   blocks_per_sm_ = std::max(blocks_per_sm, 1);
   const int blocks = (warps + warps_per_block_ - 1) / warps_per_block_;
-  warp_runnable_.assign(static_cast<std::size_t>(warps), 0);
-  warp_ready_.assign(static_cast<std::size_t>(warps), 0);
-  load_section_.assign(static_cast<std::size_t>(warps), -1);
-  queued_at_.assign(static_cast<std::size_t>(warps), -1);
+  warps_.resize(static_cast<std::size_t>(warps));
+  for (int w = 0; w < warps; ++w) warps_[static_cast<std::size_t>(w)].sub_partition = SubPartitionOf(w);
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
   shared_free_.assign(static_cast<std::size_t>(sms), 0);
@@ -74,27 +72,26 @@ int Scheduler::SubPartitionOf(int warp) const {
 }
 
 void Scheduler::Queue(int warp, std::int64_t cycle) {
-  queued_at_[static_cast<std::size_t>(warp)] = cycle;
-  queue_.emplace_back(cycle, warp);
-  std::push_heap(queue_.begin(), queue_.end(), std::greater<>());
+  warps_[static_cast<std::size_t>(warp)].queued_at = cycle;
+  queue_.Push(cycle, warp);
 }
 
 void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
   if (!IssuesWarps()) return;  // the other policies pick threads
-  const auto w = static_cast<std::size_t>(warp);
-  warp_runnable_[w] = runnable;
+  WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
+  timing.runnable = runnable;
   if (!runnable) {
-    queued_at_[w] = -1;
+    timing.queued_at = -1;
     return;
   }
-  if (released) warp_ready_[w] = std::max(warp_ready_[w], cycle_ + kBarrierResumeLatency);
-  if (block_launched_[static_cast<std::size_t>(warp / warps_per_block_)]) Queue(warp, warp_ready_[w]);
+  if (released) timing.ready = std::max(timing.ready, cycle_ + kBarrierResumeLatency);
+  if (block_launched_[static_cast<std::size_t>(warp / warps_per_block_)]) Queue(warp, timing.ready);
 }
 
 void Scheduler::OnIssued(int warp, const Issue& issue) {
-  const auto w = static_cast<std::size_t>(warp);
+  WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
   std::int64_t ready = cycle_ + 1;
-  std::int64_t& section = load_section_[w];
+  std::int64_t& section = timing.load_section;
   if (issue.l2_halves != 0) {
     // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
     // together, ahead of the shared stores that use them; the model runs each store right
@@ -125,8 +122,8 @@ void Scheduler::OnIssued(int warp, const Issue& issue) {
     device_in_flight_.emplace_back(back, issue.sectors * 32);
     std::push_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
     device_bytes_ += issue.sectors * 32;
-    warp_ready_[w] = std::max(warp_ready_[w], ready);
-    if (warp_runnable_[w]) Queue(warp, warp_ready_[w]);
+    timing.ready = std::max(timing.ready, ready);
+    if (timing.runnable) Queue(warp, timing.ready);
     return;
   }
   if (!issue.stores_shared) section = -1;  // a use of the loaded tiles: the next loads are a new section
@@ -138,17 +135,18 @@ void Scheduler::OnIssued(int warp, const Issue& issue) {
     pipe = start + (issue.wavefronts + kSharedWavefrontsPerCycle - 1) / kSharedWavefrontsPerCycle;
     ready = std::max(ready, pipe);
   }
-  warp_ready_[w] = std::max(warp_ready_[w], ready);
-  if (warp_runnable_[w]) Queue(warp, warp_ready_[w]);
+  timing.ready = std::max(timing.ready, ready);
+  if (timing.runnable) Queue(warp, timing.ready);
 }
 
 void Scheduler::Launch(int block, std::int64_t cycle) {
   block_launched_[static_cast<std::size_t>(block)] = 1;
   for (int warp = block * warps_per_block_; warp < (block + 1) * warps_per_block_; ++warp) {
     const auto w = static_cast<std::size_t>(warp);
-    if (w >= warp_ready_.size()) break;
-    warp_ready_[w] = std::max(warp_ready_[w], cycle);
-    if (warp_runnable_[w]) Queue(warp, warp_ready_[w]);
+    if (w >= warps_.size()) break;
+    WarpTiming& timing = warps_[w];
+    timing.ready = std::max(timing.ready, cycle);
+    if (timing.runnable) Queue(warp, timing.ready);
   }
 }
 
@@ -159,19 +157,18 @@ void Scheduler::OnBlockExit(int block) {
 }
 
 std::optional<int> Scheduler::NextWarp() {
-  while (!queue_.empty()) {
-    const auto [cycle, warp] = queue_.front();
-    std::pop_heap(queue_.begin(), queue_.end(), std::greater<>());
-    queue_.pop_back();
-    if (queued_at_[static_cast<std::size_t>(warp)] != cycle) continue;  // stale
+  while (!queue_.Empty()) {
+    const auto [cycle, warp] = queue_.Pop();
+    WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
+    if (timing.queued_at != cycle) continue;  // stale
     // One warp-instruction a cycle per sub-partition: a later turn if this one is taken.
-    std::int64_t& issue = issue_free_[static_cast<std::size_t>(SubPartitionOf(warp))];
+    std::int64_t& issue = issue_free_[static_cast<std::size_t>(timing.sub_partition)];
     if (issue > cycle) {
       Queue(warp, issue);
       continue;
     }
     issue = cycle + 1;
-    queued_at_[static_cast<std::size_t>(warp)] = -1;
+    timing.queued_at = -1;
     cycle_ = cycle;
     return warp;
   }
@@ -212,20 +209,22 @@ std::size_t Scheduler::Bytes() const {
       in_flight_.capacity() * sizeof(in_flight_[0]) + device_in_flight_.capacity() * sizeof(device_in_flight_[0]);
   for (const auto& sm : in_flight_) in_flight += sm.capacity() * sizeof(sm[0]);
   return runnable_threads_.capacity() * sizeof(std::uint64_t) +
-         (runnable_list_.capacity() + list_position_.capacity()) * sizeof(std::int32_t) + warp_runnable_.capacity() +
-         block_launched_.capacity() +
-         (warp_ready_.capacity() + load_section_.capacity() + queued_at_.capacity() + issue_free_.capacity() +
-          shared_free_.capacity()) *
-             sizeof(std::int64_t) +
-         queue_.capacity() * sizeof(queue_[0]) + in_flight;
+         (runnable_list_.capacity() + list_position_.capacity()) * sizeof(std::int32_t) +
+         warps_.capacity() * sizeof(WarpTiming) + block_launched_.capacity() +
+         (issue_free_.capacity() + shared_free_.capacity()) * sizeof(std::int64_t) + queue_.Bytes() + in_flight;
+}
+
+bool Scheduler::WarpTiming::operator==(const WarpTiming& o) const {
+  return ready == o.ready && load_section == o.load_section && queued_at == o.queued_at &&
+         sub_partition == o.sub_partition && runnable == o.runnable;
 }
 
 bool Scheduler::operator==(const Scheduler& o) const {
   return kind_ == o.kind_ && random_ == o.random_ && cycle_ == o.cycle_ && last_thread_ == o.last_thread_ &&
-         runnable_threads_ == o.runnable_threads_ && runnable_list_ == o.runnable_list_ &&
-         warp_runnable_ == o.warp_runnable_ && block_launched_ == o.block_launched_ && warp_ready_ == o.warp_ready_ &&
-         queued_at_ == o.queued_at_ && device_in_flight_ == o.device_in_flight_ && device_bytes_ == o.device_bytes_ && load_section_ == o.load_section_ && in_flight_ == o.in_flight_ && issue_free_ == o.issue_free_ && shared_free_ == o.shared_free_ &&
-         queue_ == o.queue_;
+         runnable_threads_ == o.runnable_threads_ && runnable_list_ == o.runnable_list_ && warps_ == o.warps_ &&
+         block_launched_ == o.block_launched_ && device_in_flight_ == o.device_in_flight_ &&
+         device_bytes_ == o.device_bytes_ && in_flight_ == o.in_flight_ && issue_free_ == o.issue_free_ &&
+         shared_free_ == o.shared_free_ && queue_ == o.queue_;
 }
 
 }  // namespace sim

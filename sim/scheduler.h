@@ -25,6 +25,7 @@
 
 #include "sim/lesson_config.h"
 #include "sim/random.h"
+#include "sim/turn_queue.h"
 
 namespace sim {
 
@@ -107,6 +108,11 @@ class Scheduler {
   void OnBlockExit(int block);
   // The next unit to run, or nullopt when nothing can run. Advances the clock.
   std::optional<Unit> Next();
+  // Realistic policy: the warp likely to issue next, when the queue can tell at no cost (a
+  // hint for fetching its data early: its turn may yet be stale or wait), else -1.
+  int LikelyNextWarp() const { return IssuesWarps() ? queue_.PeekWarp() : -1; }
+  // Starts fetching what the warp's next turn reads of the scheduler.
+  void Prefetch(int warp) const { __builtin_prefetch(&warps_[static_cast<std::size_t>(warp)]); }
   std::int64_t cycle() const { return cycle_; }
   std::size_t Bytes() const;
   bool operator==(const Scheduler& o) const;
@@ -141,21 +147,26 @@ class Scheduler {
   // Realistic policy only.
   int warps_per_block_ = 1;
   int blocks_per_sm_ = 1;
-  std::vector<std::uint8_t> warp_runnable_;
+  // What the policy keeps per warp, together: a turn reads and writes all of it.
+  struct WarpTiming {
+    std::int64_t ready = 0;          // the first cycle the warp may issue again
+    // When its current section of global loads (up to a use of the tiles) issued its latest
+    // load, as the GPU would have; -1 outside a section.
+    std::int64_t load_section = -1;
+    std::int64_t queued_at = -1;     // the cycle of its live entry in queue_, or -1
+    std::int32_t sub_partition = 0;  // SubPartitionOf, kept
+    bool runnable = false;
+    bool operator==(const WarpTiming& o) const;
+  };
+  std::vector<WarpTiming> warps_;
   std::vector<std::uint8_t> block_launched_;     // resident on its SM
-  std::vector<std::int64_t> warp_ready_;         // the first cycle the warp may issue again
-  // Per warp: when its current section of global loads (up to a use of the tiles) issued
-  // its latest load, as the GPU would have; -1 outside a section.
-  std::vector<std::int64_t> load_section_;
   std::vector<std::pair<std::int64_t, std::int32_t>> device_in_flight_;
   std::int64_t device_bytes_ = 0;
-  std::vector<std::int64_t> queued_at_;          // the cycle of its live entry in queue_, or -1
   std::vector<std::int64_t> issue_free_;         // per SM sub-partition: its next free issue cycle
   std::vector<std::int64_t> shared_free_;        // per SM: the cycle its shared-memory pipe is free
   std::vector<std::vector<std::pair<std::int64_t, std::int32_t>>> in_flight_;  // per SM: (return cycle, bytes)
-  // Min-heap of (cycle, warp): oldest warp first among equal cycles. An entry whose cycle is
-  // not queued_at_ of its warp is stale and skipped.
-  std::vector<std::pair<std::int64_t, std::int32_t>> queue_;
+  // Turns to issue; an entry whose cycle is not queued_at_ of its warp is stale and skipped.
+  TurnQueue queue_;
 };
 
 }  // namespace sim

@@ -24,6 +24,9 @@ bool Has(const std::vector<TraceEvent>& events, EventKind kind) {
 // whole run (a std::set cost more than the step that made the event).
 class PhaseFlags {
  public:
+  bool Marked(int phase) const {
+    return phase >= 0 && static_cast<std::size_t>(phase) < seen_.size() && seen_[static_cast<std::size_t>(phase)] != 0;
+  }
   // True the first time `phase` is marked (events' phases are t or stage / 8: never negative).
   bool Mark(int phase) {
     if (phase < 0) return false;
@@ -51,7 +54,13 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
     if (cancel && cancel->load(std::memory_order_relaxed)) return std::nullopt;
     if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
     const std::int64_t step = machine.state().step;
-    for (const TraceEvent& event : machine.state().last_step_events) {
+    // Most steps can add no mark: their phase has started and seen its first hazard, and no
+    // barrier released. Only the others' events are built and read.
+    const Machine::StepOutline outline = machine.LastStepOutline();
+    const bool may_start = outline.ran && outline.op != Op::kStoreC && !phases_started.Marked(outline.phase);
+    const bool may_race = outline.hazards && !phases_with_hazard.Marked(outline.phase);
+    if (!outline.releases && !may_start && !may_race) continue;
+    for (const TraceEvent& event : machine.last_step_events()) {
       if (event.kind == EventKind::kBarrierRelease && releases++ < kMaxTimelineMarks) {
         timeline.marks.push_back({TimelineMark::Kind::kBarrierRelease, step, event.phase, event.block});
       } else if (event.kind == EventKind::kHazard && phases_with_hazard.Mark(event.phase)) {

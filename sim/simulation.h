@@ -94,7 +94,7 @@ class Simulation {
   void AdoptTimeline(Timeline timeline);
 
   Snapshot snapshot() const { return Snapshot(machine_); }
-  const std::vector<TraceEvent>& last_step_events() const { return machine_.state().last_step_events; }
+  const std::vector<TraceEvent>& last_step_events() const { return machine_.last_step_events(); }
   const Counters& counters() const { return machine_.state().counters; }
   const std::vector<Hazard>& hazards() const { return machine_.logs().hazards; }
   const std::vector<OutOfBoundsAccess>& out_of_bounds() const { return machine_.logs().out_of_bounds; }

@@ -82,7 +82,7 @@ class Snapshot {
   const Counters& counters() const { return state_->counters; }
   const std::vector<Hazard>& hazards() const { return machine_->logs().hazards; }
   const std::vector<OutOfBoundsAccess>& out_of_bounds() const { return machine_->logs().out_of_bounds; }
-  const std::vector<TraceEvent>& last_step_events() const { return state_->last_step_events; }
+  const std::vector<TraceEvent>& last_step_events() const { return machine_->last_step_events(); }
   // Threads of `block` that have run the instruction at `pc` or gone past it (narration).
   int ThreadsAtOrPast(int block, const ProgramCounter& pc) const;
 

@@ -22,6 +22,7 @@ bool Thread::operator==(const Thread& o) const {
 bool Warp::operator==(const Warp& o) const {
   return block == o.block && index_in_block == o.index_in_block && first_thread == o.first_thread &&
          lane_count == o.lane_count && exited_lanes == o.exited_lanes && runnable_lanes == o.runnable_lanes &&
+         next_lanes == o.next_lanes &&
          syncwarp == o.syncwarp;
 }
 
@@ -75,6 +76,17 @@ bool OutOfBoundsAccess::operator==(const OutOfBoundsAccess& o) const {
          SameBits(value, o.value);
 }
 
+bool StepRecord::operator==(const StepRecord& o) const {
+  if (!(pc == o.pc && first_thread == o.first_thread && lanes == o.lanes && hazard_log_size == o.hazard_log_size &&
+        out_of_bounds_log_size == o.out_of_bounds_log_size && hazard_slots == o.hazard_slots && releases == o.releases)) {
+    return false;
+  }
+  for (int slot = 0; slot < 2 * kWarpSize; ++slot) {
+    if (HazardsAt(slot) != o.HazardsAt(slot)) return false;
+  }
+  return true;
+}
+
 bool MachineState::operator==(const MachineState& o) const {
   auto same_floats = [](const std::vector<float>& x, const std::vector<float>& y) {
     if (x.size() != y.size()) return false;
@@ -87,7 +99,7 @@ bool MachineState::operator==(const MachineState& o) const {
          hazard_detector == o.hazard_detector && scheduler == o.scheduler && reads == o.reads &&
          same_floats(c, o.c) && c_written == o.c_written && counters == o.counters &&
          waiting_threads == o.waiting_threads && exited_threads == o.exited_threads && last_unit == o.last_unit &&
-         last_step_events == o.last_step_events && read_log_size == o.read_log_size &&
+         last_step == o.last_step && read_log_size == o.read_log_size &&
          hazard_log_size == o.hazard_log_size && out_of_bounds_log_size == o.out_of_bounds_log_size;
 }
 
@@ -95,7 +107,8 @@ std::size_t MachineState::Bytes() const {
   return sizeof(MachineState) + threads.capacity() * sizeof(Thread) + warps.capacity() * sizeof(Warp) +
          blocks.capacity() * sizeof(Block) + shared.Bytes() + hazard_detector.Bytes() + scheduler.Bytes() +
          reads.Bytes() + c.capacity() * sizeof(float) + c_written.capacity() +
-         counters.phases.capacity() * sizeof(PhaseCounters) + last_step_events.capacity() * sizeof(TraceEvent);
+         counters.phases.capacity() * sizeof(PhaseCounters) +
+         last_step.releases.capacity() * sizeof(StepRecord::Release);
 }
 
 }  // namespace sim

@@ -16,6 +16,9 @@ struct Warp {
   std::int32_t lane_count = 0;    // live lanes: 32 except in the last warp of a small block
   std::int32_t exited_lanes = 0;
   std::int32_t runnable_lanes = 0;
+  // The lanes that ran its last inner-product step, which run the next k together (bit l:
+  // lane l); 0 when its last warp-instruction was another.
+  std::uint32_t next_lanes = 0;
   Barrier syncwarp{};             // __syncwarp(): orders only this warp's lanes
 
   bool operator==(const Warp& o) const;

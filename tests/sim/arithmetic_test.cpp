@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <vector>
 
+#include "sim/fused_multiply_add.h"
 #include "sim/random.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
@@ -123,6 +126,39 @@ TEST(Arithmetic, UnguardedReadsWrapAndPoison) {
   EXPECT_TRUE(poisoned);
   EXPECT_TRUE(dropped);
   EXPECT_EQ(sim::Assess(simulation).verdict, sim::Verdict::kWrong);
+}
+
+// The model's loops take the FMA instruction where the CPU has it (WithFusedMultiplyAdd);
+// it must give what libm's fmaf gives, to the bit, also where rounding is hardest (products
+// that cancel the sum, subnormals, overflow, infinities) and for NaNs with payloads (the
+// shared tiles' poison meeting an out-of-bounds read's). Where the CPU has no FMA both are
+// libm's.
+TEST(Arithmetic, TheFmaInstructionRoundsAsLibmToTheBit) {
+  std::vector<float> values{0.0f, -0.0f, 1.0f, -1.0f, 0.1f, 3.0f, 1e-38f, 1e-45f, -1e-45f, 1e38f, 3.4e38f,
+                            std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                            std::numeric_limits<float>::quiet_NaN(), sim::SharedPoison(), sim::GlobalPoison(),
+                            1.0f + std::numeric_limits<float>::epsilon(), 1.0f - std::numeric_limits<float>::epsilon() / 2};
+  sim::SplitMix64 random(7);
+  for (int i = 0; i < 2000; ++i) {
+    std::uint32_t bits = static_cast<std::uint32_t>(random.Next());
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    values.push_back(value);
+  }
+  std::vector<float> libm, instruction;
+  const auto products = [&values](std::vector<float>& out, auto fmaf) {
+    for (std::size_t i = 0; i + 2 < values.size(); ++i) out.push_back(fmaf(values[i], values[i + 1], values[i + 2]));
+    for (const float a : {1.0f + std::numeric_limits<float>::epsilon(), 0.1f}) {
+      out.push_back(fmaf(a, a, -(a * a)));  // the product's rounding error, exactly
+    }
+  };
+  // libm's own fmaf, one call each as the model's lane loops make them: through a pointer the
+  // compiler cannot see through (it would fold, inline or vectorize std::fma here).
+  float (*volatile const libm_fmaf)(float, float, float) = std::fma;
+  products(libm, libm_fmaf);
+  sim::WithFusedMultiplyAdd([&](auto fmaf) { products(instruction, fmaf); });
+  ASSERT_EQ(libm.size(), instruction.size());
+  EXPECT_EQ(DifferingBits(libm, instruction), 0);
 }
 
 TEST(Arithmetic, FloorTileCountIsSilentlyWrong) {

@@ -256,7 +256,8 @@ TEST(Hazards, WitnessedButValuesCoincided) {
   EXPECT_NE(sim::Describe(outcome, 16).find("values coincided"), std::string::npos);
 }
 
-// No shipped kernel writes a cell twice: drive the detector with synthetic accesses.
+// No shipped kernel writes a cell twice: drive the detector with synthetic accesses. Their
+// threads are numbered as the model cuts warps: warp w holds threads 32w to 32w + 31.
 sim::SharedAccess Write(int thread, int warp, int stage, float value, float old_value) {
   sim::SharedAccess access;
   access.word = 3;
@@ -275,7 +276,7 @@ TEST(Hazards, WawFromSyntheticAccesses) {
   std::vector<sim::Conflict> found;
   auto keep = [&found](const sim::Conflict& conflict) { found.push_back(conflict); };
   detector.OnAccess(Write(0, 0, 8, 1.0f, 0.0f), 0, keep);
-  const sim::SharedAccess second = Write(1, 1, 0, 2.0f, 1.0f);  // program-earlier write, observed later
+  const sim::SharedAccess second = Write(33, 1, 0, 2.0f, 1.0f);  // program-earlier write, observed later
   detector.OnAccess(second, 0, keep);
   ASSERT_EQ(found.size(), 1u);
   EXPECT_EQ(found[0].kind, HazardKind::kWaw);
@@ -287,7 +288,7 @@ TEST(Hazards, WawFromSyntheticAccesses) {
   EXPECT_EQ(hazard.severity, Severity::kError);
   EXPECT_FALSE(hazard.observed_in_program_order);
   EXPECT_EQ(hazard.first.thread, 0);
-  EXPECT_EQ(hazard.second.thread, 1);
+  EXPECT_EQ(hazard.second.thread, 33);
   EXPECT_EQ(hazard.current_value, 1.0f);
   EXPECT_EQ(hazard.incoming_value, 2.0f);
   EXPECT_EQ(hazard.value_seen, 2.0f);
@@ -308,7 +309,7 @@ TEST(Hazards, BarrierGenerationOrdersAccesses) {
   later.warp_epoch = 1;
   detector.OnAccess(later, 1, keep);
   EXPECT_TRUE(found.empty());
-  sim::SharedAccess other_warp = Write(3, 1, 9, 4.0f, 3.0f);
+  sim::SharedAccess other_warp = Write(35, 1, 9, 4.0f, 3.0f);
   other_warp.warp_epoch = 1;
   detector.OnAccess(other_warp, 1, keep);
   EXPECT_EQ(found.size(), 2u);
