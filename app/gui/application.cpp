@@ -29,6 +29,11 @@ constexpr float kMinPresentationFontSize = 24.0f;
 constexpr float kMaxPresentationFontSize = 32.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMinFramesForScreenshot = 3;
+// Frames a change needs to be laid out before an automated run ends on it: a window a scripted
+// step opens, or text in a new font size, is measured in its first frame (ImGui's auto-size),
+// sized in the next and its wrapped text final in the third. A step held back by a page (a
+// tour still being prepared) can come on a run's last frame otherwise.
+constexpr long kFramesToSettle = 3;
 constexpr int kMaxFramesPerSecond = 60;  // a display's usual refresh
 // Exit statuses, as the command line's: a bad option or script is a usage error; an output
 // the run was asked for (a screenshot, a state dump) that could not be written is a failure,
@@ -299,6 +304,7 @@ void Application::DrawFrame() {
     ApplyTheme(presentation_ ? ThemeKind::kHighContrast : ThemeKind::kNormal, fonts_.size);
     window_->RebuildFontTexture();
     pending_font_size_ = 0.0f;
+    layout_changed_at_frame_ = frame_count_;
   }
   window_->BeginFrame();
   HandleKeys();
@@ -382,6 +388,7 @@ void Application::AdvanceScript() {
       return;  // again next frame; the window draws meanwhile
     }
     ++script_.next;
+    layout_changed_at_frame_ = frame_count_;
     // Applied here, one by one, so the hold above sees what each step started (a lesson
     // opening) before the next one runs.
     Apply({step.name, step.argument, true});
@@ -607,7 +614,8 @@ bool Application::AutomatedRunFinished() const {
   const long min_frames = std::max<long>(options_.frames, kMinFramesForScreenshot);
   // An action a page queued this frame (a tour's stop that ends on the Live GPU page) is still
   // to be applied: the run ends after it, not before.
-  return frame_count_ >= min_frames && script_.Done() && !AnyPageBusy() && queue_.Empty();
+  return frame_count_ >= min_frames && script_.Done() && frame_count_ >= layout_changed_at_frame_ + kFramesToSettle &&
+         !AnyPageBusy() && queue_.Empty();
 }
 
 bool Application::SaveScreenshot(const std::string& path) {

@@ -111,6 +111,7 @@ class Application {
   std::vector<RegionScreenshot> region_screenshots_;  // Asked for by pages while drawing.
   long frame_count_ = 0;
   bool ready_ = false;  // "tilescope: ready" printed
+  long layout_changed_at_frame_ = 0;  // frames drawn before a scripted step or a new font size last changed what is laid out
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;
   // CPU seconds of the window's thread over the same frames: the frame rate depends on what
