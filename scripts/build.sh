@@ -18,6 +18,10 @@ esac
 
 bash scripts/setup.sh
 jobs=$(nproc)
+# ccache keys on paths relative to the checkout, and not on the folder itself (the sanitized and
+# fuzz builds carry -g1, which would otherwise add it): a fresh clone elsewhere, as CI makes,
+# reuses what an earlier build compiled instead of compiling all three builds cold.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 
 configure_and_build() {  # DIR [cmake args...]
   local dir=$1; shift
