@@ -178,14 +178,33 @@ void Machine::ExecuteWarp(int warp_index) {
   const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
   last_l2_halves_ = 0;
   const std::uint64_t sectors_before = state_.counters.global_sectors;
+  warp.next_lanes = 0;  // lanes at a barrier wait: their release, even during this step, sets it
   const bool global_load = Execute(warp_lanes, lanes, true);
-  warp.next_lanes = pc.op == Op::kFma && !geometry_.naive && pc.j + 1 < geometry_.tk ? lanes : 0;
+  if (!IsBarrier(pc.op)) warp.next_lanes = NextLanes(warp_lanes, lanes, pc);
   Scheduler::Issue issue;
   issue.l2_halves = global_load ? last_l2_halves_ : 0;
   issue.sectors = static_cast<int>(state_.counters.global_sectors - sectors_before);
   issue.wavefronts = SharedWavefronts(warp.index_in_block, pc);
   issue.stores_shared = pc.op == Op::kStoreAs || pc.op == Op::kStoreBs;
   state_.scheduler.OnIssued(warp_index, issue);
+}
+
+std::uint32_t Machine::NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
+  // A load's next instruction, and the next k of an inner product, are the same for every
+  // thread (Program::Next tells them from the instruction alone); others may differ by thread.
+  const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
+                         (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
+  return same_next || AtOneInstruction(warp_lanes, lanes) ? lanes : 0;
+}
+
+bool Machine::AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes) {
+  if (lanes == 0) return false;
+  const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
+  for (; lanes != 0; lanes &= lanes - 1) {
+    const Thread& thread = warp_lanes[__builtin_ctz(lanes)];
+    if (!thread.Runnable() || thread.pc != pc) return false;
+  }
+  return true;
 }
 
 std::uint32_t Machine::EarliestLanes(const Warp& warp) const {
@@ -538,10 +557,11 @@ void Machine::TryReleaseWarp(int warp_index, int lane) {
 }
 
 void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
-  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
-  int woken = 0;
+  Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  std::uint32_t woken_lanes = 0;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    Thread& thread = warp_lanes[lane];
     if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
     if (program_.BarrierKind(thread.pc.op) != kind) continue;
     release.op = thread.pc.op;
@@ -550,10 +570,13 @@ void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
     thread.state = ThreadState::kRunning;
     state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
     Advance(thread, thread.pc);
-    ++woken;
+    woken_lanes |= 1u << lane;
   }
+  const int woken = CountBits(woken_lanes);
   state_.waiting_threads -= woken;
   AddRunnableLanes(warp_index, woken, true);
+  // Released together, they issue together where they went on to one instruction.
+  warp.next_lanes = AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
 }
 
 void Machine::Exit(Thread& thread) {

@@ -150,6 +150,10 @@ class Machine {
   void ExecuteWarp(int warp);
   // The runnable lanes at the warp's earliest instruction (bit l: lane l).
   std::uint32_t EarliestLanes(const Warp& warp) const;
+  // What Warp::next_lanes becomes after `lanes` ran the instruction at `pc`.
+  std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
+  // Whether `lanes` (not none) are all runnable and at one instruction.
+  static bool AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes);
   // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
   int SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const;
   // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
