@@ -296,11 +296,14 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   const float* const values = (id == MatrixId::kA ? memory_.a() : memory_.b()).data();
   const long long cols = memory_.cols(id);
   const auto phase_index = static_cast<std::int16_t>(geometry_.naive ? 0 : pc.t);
+  // A load's next instruction is the same for every thread (Program::Next), and never the end.
+  const ProgramCounter next = program_.Next(first, pc);
+  const GlobalPlaces places = GlobalPlacesAt(pc);
   std::uint64_t inside = 0;
   bool loaded = false;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
-    const GlobalPlace place = LoadPlace(thread, pc);
+    const GlobalPlace place = places.Of(thread);
     float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
     if (memory_.Inside(id, place.row, place.col)) {
       // Most loads: an element of the matrix, counted below for all such lanes at once.
@@ -312,7 +315,7 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
     } else {
       loaded |= LoadOutside(thread, place, phase_index, reg);
     }
-    Advance(thread, pc);
+    thread.pc = next;
   });
   if (inside == 0) return loaded;
   state_.reads.CountBlock(id, first.block, inside);
@@ -343,52 +346,52 @@ bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t
   return true;
 }
 
-void Machine::LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
-  if (state_.read_log_size >= kMaxLoggedReads) return;
-  // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-  ReadRecord& record = logs_.reads.emplace_back();
-  record.step = state_.step;
-  record.element = static_cast<std::int32_t>(element);
-  record.block = thread.block;
-  record.thread = static_cast<std::int16_t>(thread.index_in_block);
-  record.phase = phase_index;
-  record.matrix = id;
-  ++state_.read_log_size;
-}
-
 void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const auto n = static_cast<std::uint64_t>(CountBits(lanes));
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.shared_writes += n;
   phase.shared_writes += n;
-  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  // A lane stores As[ty][AColumn] or Bs[BRow][tx], and a word is row · stride + column + base:
+  // its word is ty · row_stride + tx + offset, the same step and offset for all the lanes.
+  const bool as = pc.op == Op::kStoreAs;
+  const TileId tile = as ? TileId::kAs : TileId::kBs;
+  const SharedMemory& shared = state_.shared;
+  const int row_stride = shared.Word(tile, 1, 0) - shared.Word(tile, 0, 0);
+  const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
+  float Registers::*const source = as ? &Registers::a : &Registers::b;
+  const bool checked = shared_accesses_can_race_;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
-    const SharedPlace place = StorePlace(thread, pc);
-    const float value = place.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
-    const int word = state_.shared.Word(place.tile, place.row, place.col);
+    const float value = thread.regs.*source;
+    const int word = thread.ty * row_stride + thread.tx + offset;
     SharedCell& cell = cells[word];
-    if (shared_accesses_can_race_) {
-      const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
-                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value};
-      std::uint32_t found = 0;
-      state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
-        ++found;
-        CountHazards(conflict, phase, 1);
-        // Past the log's limit hazards are counted and traced, not described.
-        if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
-      });
-      NoteHazards(thread.lane, 0, found);
-    }
+    if (checked) CheckStore(thread, pc, word, value, cell.value, phase);
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
-    Advance(thread, pc);
+    // A store's next instruction is never the end (Program::Next): no exit to look for.
+    thread.pc = program_.Next(thread, pc);
   });
+}
+
+void Machine::CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
+                         PhaseCounters& phase) {
+  const SharedPlace place = StorePlace(thread, pc);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.generation();
+  const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
+                           warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, overwritten};
+  std::uint32_t found = 0;
+  state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
+    ++found;
+    CountHazards(conflict, phase, 1);
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
+  });
+  NoteHazards(thread.lane, 0, found);
 }
 
 void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
@@ -613,26 +616,21 @@ void Machine::CountWarpInstruction(const Thread& leader) {
 
 std::uint64_t Machine::CountSectors(const Thread& leader, std::uint8_t& l2_halves) const {
   const ProgramCounter pc = leader.pc;
+  const GlobalPlaces places = GlobalPlacesAt(pc);
+  const MatrixId id = places.matrix;
+  const long long cols = memory_.cols(id);
+  // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
+  const bool outside_skipped = config_.guard || id == MatrixId::kC;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
+  const Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
   std::array<std::int64_t, kWarpSize> sectors;
   int distinct = 0;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    const Thread& thread = warp_lanes[lane];
     if (!program_.Contains(thread, pc)) continue;
-    const long long tile_base = static_cast<long long>(pc.t) * geometry_.tk;
-    MatrixId id = MatrixId::kC;
-    long long row = thread.regs.row;
-    long long col = thread.regs.col;
-    if (pc.op == Op::kLoadA) {
-      id = MatrixId::kA;
-      col = geometry_.naive ? pc.t : tile_base + program_.AColumn(thread, pc.j);
-    } else if (pc.op == Op::kLoadB) {
-      id = MatrixId::kB;
-      row = geometry_.naive ? pc.t : tile_base + program_.BRow(thread, pc.j);
-    }
-    // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
-    if (!memory_.Inside(id, row, col) && (config_.guard || id == MatrixId::kC)) continue;
-    const std::int64_t sector = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
+    const GlobalPlace place = places.Of(thread);
+    if (outside_skipped && !memory_.Inside(id, place.row, place.col)) continue;
+    const std::int64_t sector = (place.row * cols + place.col) * kBytesPerFloat / kSectorBytes;
     // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then a
     // linear look-up, beat sorting.
     if (distinct > 0 && sectors[static_cast<std::size_t>(distinct - 1)] == sector) continue;

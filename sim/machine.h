@@ -161,19 +161,37 @@ class Machine {
   // them read global memory.
   bool Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction);
   bool LeadsWarpInstruction(const Thread& thread) const;
-  // The element a thread's global load at `pc` names (outside its matrix when the guard is off).
+  // The element a thread's global access names (outside its matrix when the guard is off).
   struct GlobalPlace {
     MatrixId matrix;
     long long row;
     long long col;
   };
-  GlobalPlace LoadPlace(const Thread& thread, const ProgramCounter& pc) const {
-    // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
-    const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
-    if (pc.op == Op::kLoadA) {
-      return {MatrixId::kA, thread.regs.row, geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j)};
+  // The elements the lanes of a global access at `pc` name, made once for all its lanes: a
+  // lane's row and column follow from its own by one step and offset (the naive kernel's loop
+  // index k, the tiled kernels' element t·TK + j of the phase along the tile).
+  struct GlobalPlaces {
+    MatrixId matrix;
+    int step;          // per tx along A's columns, per ty down B's rows: 0 (naive) or 1
+    long long offset;
+    GlobalPlace Of(const Thread& thread) const {
+      switch (matrix) {
+        case MatrixId::kA:
+          return {matrix, thread.regs.row, thread.tx * step + offset};
+        case MatrixId::kB:
+          return {matrix, thread.ty * step + offset, thread.regs.col};
+        case MatrixId::kC:
+          break;
+      }
+      return {matrix, thread.regs.row, thread.regs.col};
     }
-    return {MatrixId::kB, geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j), thread.regs.col};
+  };
+  GlobalPlaces GlobalPlacesAt(const ProgramCounter& pc) const {
+    const bool naive = geometry_.naive;
+    const long long tile_base = naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+    if (pc.op == Op::kLoadA) return {MatrixId::kA, naive ? 0 : 1, naive ? tile_base : tile_base + program_.AColumnOffset(pc.j)};
+    if (pc.op == Op::kLoadB) return {MatrixId::kB, naive ? 0 : 1, naive ? tile_base : tile_base + program_.BRowOffset(pc.j)};
+    return {MatrixId::kC, 0, 0};
   }
   // The cell a thread's shared store at `pc` writes.
   struct SharedPlace {
@@ -202,8 +220,22 @@ class Machine {
   bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // A load outside its matrix: zero padding under the guard, else a flagged read.
   bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
-  void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index);
+  void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
+    if (state_.read_log_size >= kMaxLoggedReads) return;
+    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+    ReadRecord& record = logs_.reads.emplace_back();
+    record.step = state_.step;
+    record.element = static_cast<std::int32_t>(element);
+    record.block = thread.block;
+    record.thread = static_cast<std::int16_t>(thread.index_in_block);
+    record.phase = phase_index;
+    record.matrix = id;
+    ++state_.read_log_size;
+  }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // A lane's store of `value` over `overwritten` in `word`, checked for hazards (where they can race).
+  void CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
+                  PhaseCounters& phase);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
