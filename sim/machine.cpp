@@ -18,9 +18,14 @@ constexpr int kBytesPerFloat = 4;
 constexpr int kSectorBytes = 32;
 
 // Runs `run(thread)` for each lane of `lanes` (bit l: lane l of the warp whose lane 0 is at
-// `warp_lanes`), the lowest first.
-template <typename Run>
-void ForEachLane(Thread* warp_lanes, std::uint32_t lanes, Run&& run) {
+// `warp_lanes`), the lowest first. A whole warp, the common case, is a plain walk along its
+// lanes, which spares each lane the bit arithmetic that finds it.
+template <typename LaneThread, typename Run>
+void ForEachLane(LaneThread* warp_lanes, std::uint32_t lanes, Run&& run) {
+  if (lanes == ~std::uint32_t{0}) {
+    for (LaneThread* thread = warp_lanes; thread != warp_lanes + kWarpSize; ++thread) run(*thread);
+    return;
+  }
   for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
 }
 
@@ -200,11 +205,9 @@ std::uint32_t Machine::NextLanes(const Thread* warp_lanes, std::uint32_t lanes, 
 bool Machine::AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes) {
   if (lanes == 0) return false;
   const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
-  for (; lanes != 0; lanes &= lanes - 1) {
-    const Thread& thread = warp_lanes[__builtin_ctz(lanes)];
-    if (!thread.Runnable() || thread.pc != pc) return false;
-  }
-  return true;
+  bool at_one = true;
+  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) { at_one &= thread.Runnable() && thread.pc == pc; });
+  return at_one;
 }
 
 std::uint32_t Machine::EarliestLanes(const Warp& warp) const {
