@@ -14,8 +14,6 @@
 namespace sim {
 namespace {
 
-constexpr int kBytesPerFloat = 4;
-constexpr int kSectorBytes = 32;
 
 // Runs `run(thread)` for each lane of `lanes` (bit l: lane l of the warp whose lane 0 is at
 // `warp_lanes`), the lowest first. A whole warp, the common case, is a plain walk along its
@@ -256,7 +254,10 @@ bool Machine::LeadsWarpInstruction(const Thread& thread) const {
 bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction) {
   Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  if (leads_warp_instruction) CountWarpInstruction(first);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  const bool all_lanes = lanes == (warp.lane_count == kWarpSize ? ~std::uint32_t{0} : (1u << warp.lane_count) - 1);
+  const bool load_counts_sectors = leads_warp_instruction && all_lanes && (pc.op == Op::kLoadA || pc.op == Op::kLoadB);
+  if (leads_warp_instruction && !load_counts_sectors) CountWarpInstruction(first);
   state_.counters.thread_instructions += static_cast<std::uint64_t>(CountBits(lanes));
   StepRecord& record = state_.last_step;
   record.pc = pc;
@@ -270,7 +271,7 @@ bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_i
       return false;
     case Op::kLoadA:
     case Op::kLoadB:
-      return LoadGlobal(warp_lanes, lanes, start);
+      return LoadGlobal(warp_lanes, lanes, start, load_counts_sectors);
     case Op::kStoreAs:
     case Op::kStoreBs:
       StoreShared(warp_lanes, lanes, start);
@@ -292,7 +293,7 @@ bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_i
   return false;
 }
 
-bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, bool counts_sectors) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   const MatrixId id = pc.op == Op::kLoadA ? MatrixId::kA : MatrixId::kB;
@@ -302,6 +303,9 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   // A load's next instruction is the same for every thread (Program::Next), and never the end.
   const ProgramCounter next = program_.Next(first, pc);
   const GlobalPlaces places = GlobalPlacesAt(pc);
+  // A guarded lane outside the matrix makes no access (SectorsOf).
+  const bool sectors_outside = counts_sectors && !config_.guard;
+  Sectors sectors;
   std::uint64_t inside = 0;
   bool loaded = false;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
@@ -311,15 +315,18 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
     if (memory_.Inside(id, place.row, place.col)) {
       // Most loads: an element of the matrix, counted below for all such lanes at once.
       const long long element = place.row * cols + place.col;
+      if (counts_sectors) sectors.Add(id, element);
       reg = values[element];
       state_.reads.CountElement(id, element);
       LogRead(thread, id, element, phase_index);
       ++inside;
     } else {
+      if (sectors_outside) sectors.Add(id, place.row * cols + place.col);
       loaded |= LoadOutside(thread, place, phase_index, reg);
     }
     thread.pc = next;
   });
+  if (counts_sectors) CountSectors(first, sectors);
   if (inside == 0) return loaded;
   state_.reads.CountBlock(id, first.block, inside);
   PhaseCounters& phase = PhaseOf(first);
@@ -607,9 +614,7 @@ void Machine::CountWarpInstruction(const Thread& leader) {
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
   std::uint64_t added = 0;
   if (pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC) {
-    added = CountSectors(leader, last_l2_halves_);
-    state_.counters.global_sectors += added;
-    if (pc.op != Op::kStoreC) PhaseOf(leader).global_sectors += added;
+    CountSectors(leader, SectorsOf(leader));
     return;
   }
   added = bank_conflicts_[ConflictSlot(state_.warps[static_cast<std::size_t>(leader.warp)].index_in_block, pc)];
@@ -617,7 +622,14 @@ void Machine::CountWarpInstruction(const Thread& leader) {
   PhaseOf(leader).bank_conflicts += added;
 }
 
-std::uint64_t Machine::CountSectors(const Thread& leader, std::uint8_t& l2_halves) const {
+void Machine::CountSectors(const Thread& leader, const Sectors& sectors) {
+  const auto added = static_cast<std::uint64_t>(sectors.distinct);
+  state_.counters.global_sectors += added;
+  if (leader.pc.op != Op::kStoreC) PhaseOf(leader).global_sectors += added;
+  last_l2_halves_ |= sectors.l2_halves;
+}
+
+Machine::Sectors Machine::SectorsOf(const Thread& leader) const {
   const ProgramCounter pc = leader.pc;
   const GlobalPlaces places = GlobalPlacesAt(pc);
   const MatrixId id = places.matrix;
@@ -626,23 +638,15 @@ std::uint64_t Machine::CountSectors(const Thread& leader, std::uint8_t& l2_halve
   const bool outside_skipped = config_.guard || id == MatrixId::kC;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
   const Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  std::array<std::int64_t, kWarpSize> sectors;
-  int distinct = 0;
+  Sectors sectors;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
     const Thread& thread = warp_lanes[lane];
     if (!program_.Contains(thread, pc)) continue;
     const GlobalPlace place = places.Of(thread);
     if (outside_skipped && !memory_.Inside(id, place.row, place.col)) continue;
-    const std::int64_t sector = (place.row * cols + place.col) * kBytesPerFloat / kSectorBytes;
-    // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then a
-    // linear look-up, beat sorting.
-    if (distinct > 0 && sectors[static_cast<std::size_t>(distinct - 1)] == sector) continue;
-    if (std::find(sectors.begin(), sectors.begin() + distinct, sector) == sectors.begin() + distinct) {
-      sectors[static_cast<std::size_t>(distinct++)] = sector;
-      l2_halves |= static_cast<std::uint8_t>(1u << L2HalfOf(static_cast<int>(id), sector / kSectorsPerL2Line));
-    }
+    sectors.Add(id, place.row * cols + place.col);
   }
-  return static_cast<std::uint64_t>(distinct);
+  return sectors;
 }
 
 std::size_t Machine::ConflictSlot(int warp_in_block, const ProgramCounter& pc) const {

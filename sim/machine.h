@@ -8,6 +8,7 @@
 // A step's events are not built while it runs: the state keeps a StepRecord of it, from
 // which last_step_events() builds them when they are first asked for (step_events.cpp).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -217,7 +218,9 @@ class Machine {
     }
   };
   // Each runs the instruction for its lanes, starting each, and moves them on.
-  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // `counts_sectors`: the lanes are all the warp's and lead their warp-instruction, so they
+  // count its sectors as they run (CountWarpInstruction does not).
+  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, bool counts_sectors);
   // A load outside its matrix: zero padding under the guard, else a flagged read.
   bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
   void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
@@ -272,9 +275,28 @@ class Machine {
     AddRunnableLanes(thread.warp, runnable ? 1 : -1);
   }
   void CountWarpInstruction(const Thread& leader);
-  // Distinct 32-byte sectors the warp-instruction touches; ORs into `l2_halves` bit h for
-  // every L2 line it touches in half h (L2HalfOf).
-  std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
+  static constexpr int kBytesPerFloat = 4;
+  static constexpr int kSectorBytes = 32;
+  // The distinct 32-byte sectors a warp-instruction's lanes touch in one matrix, and the L2
+  // halves of their lines (bit h: a line in half h, L2HalfOf).
+  struct Sectors {
+    std::array<std::int64_t, kWarpSize> seen;
+    int distinct = 0;
+    std::uint8_t l2_halves = 0;
+    void Add(MatrixId matrix, long long element) {
+      const std::int64_t sector = element * kBytesPerFloat / kSectorBytes;
+      // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then
+      // a linear look-up, beat sorting.
+      if (distinct > 0 && seen[static_cast<std::size_t>(distinct - 1)] == sector) return;
+      if (std::find(seen.begin(), seen.begin() + distinct, sector) != seen.begin() + distinct) return;
+      seen[static_cast<std::size_t>(distinct++)] = sector;
+      l2_halves |= static_cast<std::uint8_t>(1u << L2HalfOf(static_cast<int>(matrix), sector / kSectorsPerL2Line));
+    }
+  };
+  // The sectors of the warp-instruction `leader` leads, over every lane whose program has it.
+  Sectors SectorsOf(const Thread& leader) const;
+  // Counts a global access's sectors (leader: the lane that leads it) for the scheduler and the counters.
+  void CountSectors(const Thread& leader, const Sectors& sectors);
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
   // Counts `count` hazards alike, found by the detector, in the totals and in `phase` (their
