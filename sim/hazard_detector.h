@@ -135,6 +135,8 @@ class HazardDetector {
   static std::uint32_t LaneBit(const SharedAccess& access) { return 1u << (access.thread - access.warp * kWarpSize); }
   // Accesses of one cell by lanes of one warp-instruction (bit l: thread warp · kWarpSize + l).
   struct Entry {
+    // No member initializers: a new chunk is zeroed at once rather than built entry by entry
+    // (its entries past the arena's size are never read).
     Entry() = default;
     Entry(std::int32_t next_entry, const SharedAccess& access)
         : next(next_entry),
@@ -146,15 +148,15 @@ class HazardDetector {
           write(access.write),
           value(access.value),
           old_value(access.old_value) {}
-    std::int32_t next = -1;
-    std::int32_t stage = 0;
-    std::int32_t warp_epoch = 0;
-    std::uint32_t lanes = 0;
-    std::int16_t warp = 0;
-    Op op = Op::kDone;
-    bool write = false;
-    float value = 0.0f;
-    float old_value = 0.0f;
+    std::int32_t next;
+    std::int32_t stage;
+    std::int32_t warp_epoch;
+    std::uint32_t lanes;
+    std::int16_t warp;
+    Op op;
+    bool write;
+    float value;
+    float old_value;
     bool operator==(const Entry& o) const;
   };
   // One block's accesses of its current generation, append-only until the next barrier, in

@@ -14,13 +14,16 @@
 namespace sim {
 namespace {
 
-constexpr int kBytesPerFloat = 4;
-constexpr int kSectorBytes = 32;
 
 // Runs `run(thread)` for each lane of `lanes` (bit l: lane l of the warp whose lane 0 is at
-// `warp_lanes`), the lowest first.
-template <typename Run>
-void ForEachLane(Thread* warp_lanes, std::uint32_t lanes, Run&& run) {
+// `warp_lanes`), the lowest first. A whole warp, the common case, is a plain walk along its
+// lanes, which spares each lane the bit arithmetic that finds it.
+template <typename LaneThread, typename Run>
+void ForEachLane(LaneThread* warp_lanes, std::uint32_t lanes, Run&& run) {
+  if (lanes == ~std::uint32_t{0}) {
+    for (LaneThread* thread = warp_lanes; thread != warp_lanes + kWarpSize; ++thread) run(*thread);
+    return;
+  }
   for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
 }
 
@@ -157,7 +160,15 @@ void Machine::Prefetch(int warp_index) const {
   const Thread* const lanes =
       &state_.threads[static_cast<std::size_t>(warp_index / g.warps_per_block) * g.block_threads + first_lane];
   const int lane_count = std::min(kWarpSize, g.block_threads - first_lane);
-  for (int lane = 0; lane < lane_count; ++lane) __builtin_prefetch(lanes + lane);
+  // Four lanes (lines) a turn: the loop is most of the cost of a prefetch each.
+  int lane = 0;
+  for (; lane + 4 <= lane_count; lane += 4) {
+    __builtin_prefetch(lanes + lane);
+    __builtin_prefetch(lanes + lane + 1);
+    __builtin_prefetch(lanes + lane + 2);
+    __builtin_prefetch(lanes + lane + 3);
+  }
+  for (; lane < lane_count; ++lane) __builtin_prefetch(lanes + lane);
 }
 
 const std::vector<TraceEvent>& Machine::last_step_events() const {
@@ -178,14 +189,31 @@ void Machine::ExecuteWarp(int warp_index) {
   const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
   last_l2_halves_ = 0;
   const std::uint64_t sectors_before = state_.counters.global_sectors;
+  warp.next_lanes = 0;  // lanes at a barrier wait: their release, even during this step, sets it
   const bool global_load = Execute(warp_lanes, lanes, true);
-  warp.next_lanes = pc.op == Op::kFma && !geometry_.naive && pc.j + 1 < geometry_.tk ? lanes : 0;
+  if (!IsBarrier(pc.op)) warp.next_lanes = NextLanes(warp_lanes, lanes, pc);
   Scheduler::Issue issue;
   issue.l2_halves = global_load ? last_l2_halves_ : 0;
   issue.sectors = static_cast<int>(state_.counters.global_sectors - sectors_before);
   issue.wavefronts = SharedWavefronts(warp.index_in_block, pc);
   issue.stores_shared = pc.op == Op::kStoreAs || pc.op == Op::kStoreBs;
   state_.scheduler.OnIssued(warp_index, issue);
+}
+
+std::uint32_t Machine::NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
+  // A load's next instruction, and the next k of an inner product, are the same for every
+  // thread (Program::Next tells them from the instruction alone); others may differ by thread.
+  const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
+                         (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
+  return same_next || AtOneInstruction(warp_lanes, lanes) ? lanes : 0;
+}
+
+bool Machine::AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes) {
+  if (lanes == 0) return false;
+  const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
+  bool at_one = true;
+  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) { at_one &= thread.Runnable() && thread.pc == pc; });
+  return at_one;
 }
 
 std::uint32_t Machine::EarliestLanes(const Warp& warp) const {
@@ -234,7 +262,10 @@ bool Machine::LeadsWarpInstruction(const Thread& thread) const {
 bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction) {
   Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  if (leads_warp_instruction) CountWarpInstruction(first);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  const bool all_lanes = lanes == (warp.lane_count == kWarpSize ? ~std::uint32_t{0} : (1u << warp.lane_count) - 1);
+  const bool load_counts_sectors = leads_warp_instruction && all_lanes && (pc.op == Op::kLoadA || pc.op == Op::kLoadB);
+  if (leads_warp_instruction && !load_counts_sectors) CountWarpInstruction(first);
   state_.counters.thread_instructions += static_cast<std::uint64_t>(CountBits(lanes));
   StepRecord& record = state_.last_step;
   record.pc = pc;
@@ -248,7 +279,7 @@ bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_i
       return false;
     case Op::kLoadA:
     case Op::kLoadB:
-      return LoadGlobal(warp_lanes, lanes, start);
+      return LoadGlobal(warp_lanes, lanes, start, load_counts_sectors);
     case Op::kStoreAs:
     case Op::kStoreBs:
       StoreShared(warp_lanes, lanes, start);
@@ -270,31 +301,40 @@ bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_i
   return false;
 }
 
-bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, bool counts_sectors) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   const MatrixId id = pc.op == Op::kLoadA ? MatrixId::kA : MatrixId::kB;
   const float* const values = (id == MatrixId::kA ? memory_.a() : memory_.b()).data();
   const long long cols = memory_.cols(id);
   const auto phase_index = static_cast<std::int16_t>(geometry_.naive ? 0 : pc.t);
+  // A load's next instruction is the same for every thread (Program::Next), and never the end.
+  const ProgramCounter next = program_.Next(first, pc);
+  const GlobalPlaces places = GlobalPlacesAt(pc);
+  // A guarded lane outside the matrix makes no access (SectorsOf).
+  const bool sectors_outside = counts_sectors && !config_.guard;
+  Sectors sectors;
   std::uint64_t inside = 0;
   bool loaded = false;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
-    const GlobalPlace place = LoadPlace(thread, pc);
+    const GlobalPlace place = places.Of(thread);
     float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
     if (memory_.Inside(id, place.row, place.col)) {
       // Most loads: an element of the matrix, counted below for all such lanes at once.
       const long long element = place.row * cols + place.col;
+      if (counts_sectors) sectors.Add(id, element);
       reg = values[element];
       state_.reads.CountElement(id, element);
       LogRead(thread, id, element, phase_index);
       ++inside;
     } else {
+      if (sectors_outside) sectors.Add(id, place.row * cols + place.col);
       loaded |= LoadOutside(thread, place, phase_index, reg);
     }
-    Advance(thread, pc);
+    thread.pc = next;
   });
+  if (counts_sectors) CountSectors(first, sectors);
   if (inside == 0) return loaded;
   state_.reads.CountBlock(id, first.block, inside);
   PhaseCounters& phase = PhaseOf(first);
@@ -324,52 +364,52 @@ bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t
   return true;
 }
 
-void Machine::LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
-  if (state_.read_log_size >= kMaxLoggedReads) return;
-  // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-  ReadRecord& record = logs_.reads.emplace_back();
-  record.step = state_.step;
-  record.element = static_cast<std::int32_t>(element);
-  record.block = thread.block;
-  record.thread = static_cast<std::int16_t>(thread.index_in_block);
-  record.phase = phase_index;
-  record.matrix = id;
-  ++state_.read_log_size;
-}
-
 void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const auto n = static_cast<std::uint64_t>(CountBits(lanes));
   PhaseCounters& phase = PhaseOf(first);
   state_.counters.shared_writes += n;
   phase.shared_writes += n;
-  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  // A lane stores As[ty][AColumn] or Bs[BRow][tx], and a word is row · stride + column + base:
+  // its word is ty · row_stride + tx + offset, the same step and offset for all the lanes.
+  const bool as = pc.op == Op::kStoreAs;
+  const TileId tile = as ? TileId::kAs : TileId::kBs;
+  const SharedMemory& shared = state_.shared;
+  const int row_stride = shared.Word(tile, 1, 0) - shared.Word(tile, 0, 0);
+  const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
+  float Registers::*const source = as ? &Registers::a : &Registers::b;
+  const bool checked = shared_accesses_can_race_;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
-    const SharedPlace place = StorePlace(thread, pc);
-    const float value = place.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
-    const int word = state_.shared.Word(place.tile, place.row, place.col);
+    const float value = thread.regs.*source;
+    const int word = thread.ty * row_stride + thread.tx + offset;
     SharedCell& cell = cells[word];
-    if (shared_accesses_can_race_) {
-      const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
-                               warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, cell.value};
-      std::uint32_t found = 0;
-      state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
-        ++found;
-        CountHazards(conflict, phase, 1);
-        // Past the log's limit hazards are counted and traced, not described.
-        if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
-      });
-      NoteHazards(thread.lane, 0, found);
-    }
+    if (checked) CheckStore(thread, pc, word, value, cell.value, phase);
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
-    Advance(thread, pc);
+    // A store's next instruction is never the end (Program::Next): no exit to look for.
+    thread.pc = program_.Next(thread, pc);
   });
+}
+
+void Machine::CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
+                         PhaseCounters& phase) {
+  const SharedPlace place = StorePlace(thread, pc);
+  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.generation();
+  const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
+                           warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, overwritten};
+  std::uint32_t found = 0;
+  state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
+    ++found;
+    CountHazards(conflict, phase, 1);
+    // Past the log's limit hazards are counted and traced, not described.
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
+  });
+  NoteHazards(thread.lane, 0, found);
 }
 
 void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
@@ -538,10 +578,11 @@ void Machine::TryReleaseWarp(int warp_index, int lane) {
 }
 
 void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
-  const Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
-  int woken = 0;
+  Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
+  Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  std::uint32_t woken_lanes = 0;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    Thread& thread = warp_lanes[lane];
     if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
     if (program_.BarrierKind(thread.pc.op) != kind) continue;
     release.op = thread.pc.op;
@@ -550,10 +591,13 @@ void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
     thread.state = ThreadState::kRunning;
     state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
     Advance(thread, thread.pc);
-    ++woken;
+    woken_lanes |= 1u << lane;
   }
+  const int woken = CountBits(woken_lanes);
   state_.waiting_threads -= woken;
   AddRunnableLanes(warp_index, woken, true);
+  // Released together, they issue together where they went on to one instruction.
+  warp.next_lanes = AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
 }
 
 void Machine::Exit(Thread& thread) {
@@ -578,9 +622,7 @@ void Machine::CountWarpInstruction(const Thread& leader) {
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
   std::uint64_t added = 0;
   if (pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC) {
-    added = CountSectors(leader, last_l2_halves_);
-    state_.counters.global_sectors += added;
-    if (pc.op != Op::kStoreC) PhaseOf(leader).global_sectors += added;
+    CountSectors(leader, SectorsOf(leader));
     return;
   }
   added = bank_conflicts_[ConflictSlot(state_.warps[static_cast<std::size_t>(leader.warp)].index_in_block, pc)];
@@ -588,37 +630,31 @@ void Machine::CountWarpInstruction(const Thread& leader) {
   PhaseOf(leader).bank_conflicts += added;
 }
 
-std::uint64_t Machine::CountSectors(const Thread& leader, std::uint8_t& l2_halves) const {
+void Machine::CountSectors(const Thread& leader, const Sectors& sectors) {
+  const auto added = static_cast<std::uint64_t>(sectors.distinct);
+  state_.counters.global_sectors += added;
+  if (leader.pc.op != Op::kStoreC) PhaseOf(leader).global_sectors += added;
+  last_l2_halves_ |= sectors.l2_halves;
+}
+
+Machine::Sectors Machine::SectorsOf(const Thread& leader) const {
   const ProgramCounter pc = leader.pc;
+  const GlobalPlaces places = GlobalPlacesAt(pc);
+  const MatrixId id = places.matrix;
+  const long long cols = memory_.cols(id);
+  // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
+  const bool outside_skipped = config_.guard || id == MatrixId::kC;
   const Warp& warp = state_.warps[static_cast<std::size_t>(leader.warp)];
-  std::array<std::int64_t, kWarpSize> sectors;
-  int distinct = 0;
+  const Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  Sectors sectors;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    const Thread& thread = state_.threads[static_cast<std::size_t>(warp.first_thread + lane)];
+    const Thread& thread = warp_lanes[lane];
     if (!program_.Contains(thread, pc)) continue;
-    const long long tile_base = static_cast<long long>(pc.t) * geometry_.tk;
-    MatrixId id = MatrixId::kC;
-    long long row = thread.regs.row;
-    long long col = thread.regs.col;
-    if (pc.op == Op::kLoadA) {
-      id = MatrixId::kA;
-      col = geometry_.naive ? pc.t : tile_base + program_.AColumn(thread, pc.j);
-    } else if (pc.op == Op::kLoadB) {
-      id = MatrixId::kB;
-      row = geometry_.naive ? pc.t : tile_base + program_.BRow(thread, pc.j);
-    }
-    // Guarded lanes outside the matrix make no access; an unguarded store outside C is dropped.
-    if (!memory_.Inside(id, row, col) && (config_.guard || id == MatrixId::kC)) continue;
-    const std::int64_t sector = (row * memory_.cols(id) + col) * kBytesPerFloat / kSectorBytes;
-    // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then a
-    // linear look-up, beat sorting.
-    if (distinct > 0 && sectors[static_cast<std::size_t>(distinct - 1)] == sector) continue;
-    if (std::find(sectors.begin(), sectors.begin() + distinct, sector) == sectors.begin() + distinct) {
-      sectors[static_cast<std::size_t>(distinct++)] = sector;
-      l2_halves |= static_cast<std::uint8_t>(1u << L2HalfOf(static_cast<int>(id), sector / kSectorsPerL2Line));
-    }
+    const GlobalPlace place = places.Of(thread);
+    if (outside_skipped && !memory_.Inside(id, place.row, place.col)) continue;
+    sectors.Add(id, place.row * cols + place.col);
   }
-  return static_cast<std::uint64_t>(distinct);
+  return sectors;
 }
 
 std::size_t Machine::ConflictSlot(int warp_in_block, const ProgramCounter& pc) const {

@@ -8,6 +8,7 @@
 // A step's events are not built while it runs: the state keeps a StepRecord of it, from
 // which last_step_events() builds them when they are first asked for (step_events.cpp).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -150,6 +151,10 @@ class Machine {
   void ExecuteWarp(int warp);
   // The runnable lanes at the warp's earliest instruction (bit l: lane l).
   std::uint32_t EarliestLanes(const Warp& warp) const;
+  // What Warp::next_lanes becomes after `lanes` ran the instruction at `pc`.
+  std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
+  // Whether `lanes` (not none) are all runnable and at one instruction.
+  static bool AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes);
   // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
   int SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const;
   // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
@@ -157,19 +162,37 @@ class Machine {
   // them read global memory.
   bool Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction);
   bool LeadsWarpInstruction(const Thread& thread) const;
-  // The element a thread's global load at `pc` names (outside its matrix when the guard is off).
+  // The element a thread's global access names (outside its matrix when the guard is off).
   struct GlobalPlace {
     MatrixId matrix;
     long long row;
     long long col;
   };
-  GlobalPlace LoadPlace(const Thread& thread, const ProgramCounter& pc) const {
-    // The naive kernel's loop index is its k; the tiled kernels load element t·TK + j of the phase.
-    const long long tile_base = geometry_.naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
-    if (pc.op == Op::kLoadA) {
-      return {MatrixId::kA, thread.regs.row, geometry_.naive ? tile_base : tile_base + program_.AColumn(thread, pc.j)};
+  // The elements the lanes of a global access at `pc` name, made once for all its lanes: a
+  // lane's row and column follow from its own by one step and offset (the naive kernel's loop
+  // index k, the tiled kernels' element t·TK + j of the phase along the tile).
+  struct GlobalPlaces {
+    MatrixId matrix;
+    int step;          // per tx along A's columns, per ty down B's rows: 0 (naive) or 1
+    long long offset;
+    GlobalPlace Of(const Thread& thread) const {
+      switch (matrix) {
+        case MatrixId::kA:
+          return {matrix, thread.regs.row, thread.tx * step + offset};
+        case MatrixId::kB:
+          return {matrix, thread.ty * step + offset, thread.regs.col};
+        case MatrixId::kC:
+          break;
+      }
+      return {matrix, thread.regs.row, thread.regs.col};
     }
-    return {MatrixId::kB, geometry_.naive ? tile_base : tile_base + program_.BRow(thread, pc.j), thread.regs.col};
+  };
+  GlobalPlaces GlobalPlacesAt(const ProgramCounter& pc) const {
+    const bool naive = geometry_.naive;
+    const long long tile_base = naive ? pc.t : static_cast<long long>(pc.t) * geometry_.tk;
+    if (pc.op == Op::kLoadA) return {MatrixId::kA, naive ? 0 : 1, naive ? tile_base : tile_base + program_.AColumnOffset(pc.j)};
+    if (pc.op == Op::kLoadB) return {MatrixId::kB, naive ? 0 : 1, naive ? tile_base : tile_base + program_.BRowOffset(pc.j)};
+    return {MatrixId::kC, 0, 0};
   }
   // The cell a thread's shared store at `pc` writes.
   struct SharedPlace {
@@ -195,11 +218,27 @@ class Machine {
     }
   };
   // Each runs the instruction for its lanes, starting each, and moves them on.
-  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // `counts_sectors`: the lanes are all the warp's and lead their warp-instruction, so they
+  // count its sectors as they run (CountWarpInstruction does not).
+  bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, bool counts_sectors);
   // A load outside its matrix: zero padding under the guard, else a flagged read.
   bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
-  void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index);
+  void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
+    if (state_.read_log_size >= kMaxLoggedReads) return;
+    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
+    ReadRecord& record = logs_.reads.emplace_back();
+    record.step = state_.step;
+    record.element = static_cast<std::int32_t>(element);
+    record.block = thread.block;
+    record.thread = static_cast<std::int16_t>(thread.index_in_block);
+    record.phase = phase_index;
+    record.matrix = id;
+    ++state_.read_log_size;
+  }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // A lane's store of `value` over `overwritten` in `word`, checked for hazards (where they can race).
+  void CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
+                  PhaseCounters& phase);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
@@ -236,9 +275,28 @@ class Machine {
     AddRunnableLanes(thread.warp, runnable ? 1 : -1);
   }
   void CountWarpInstruction(const Thread& leader);
-  // Distinct 32-byte sectors the warp-instruction touches; ORs into `l2_halves` bit h for
-  // every L2 line it touches in half h (L2HalfOf).
-  std::uint64_t CountSectors(const Thread& leader, std::uint8_t& l2_halves) const;
+  static constexpr int kBytesPerFloat = 4;
+  static constexpr int kSectorBytes = 32;
+  // The distinct 32-byte sectors a warp-instruction's lanes touch in one matrix, and the L2
+  // halves of their lines (bit h: a line in half h, L2HalfOf).
+  struct Sectors {
+    std::array<std::int64_t, kWarpSize> seen;
+    int distinct = 0;
+    std::uint8_t l2_halves = 0;
+    void Add(MatrixId matrix, long long element) {
+      const std::int64_t sector = element * kBytesPerFloat / kSectorBytes;
+      // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then
+      // a linear look-up, beat sorting.
+      if (distinct > 0 && seen[static_cast<std::size_t>(distinct - 1)] == sector) return;
+      if (std::find(seen.begin(), seen.begin() + distinct, sector) != seen.begin() + distinct) return;
+      seen[static_cast<std::size_t>(distinct++)] = sector;
+      l2_halves |= static_cast<std::uint8_t>(1u << L2HalfOf(static_cast<int>(matrix), sector / kSectorsPerL2Line));
+    }
+  };
+  // The sectors of the warp-instruction `leader` leads, over every lane whose program has it.
+  Sectors SectorsOf(const Thread& leader) const;
+  // Counts a global access's sectors (leader: the lane that leads it) for the scheduler and the counters.
+  void CountSectors(const Thread& leader, const Sectors& sectors);
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
   void PrecomputeBankConflicts();
   // Counts `count` hazards alike, found by the detector, in the totals and in `phase` (their

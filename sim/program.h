@@ -23,8 +23,10 @@ class Program {
   // Whether this thread's program contains the instruction at `pc` (its warp-instruction).
   bool Contains(const Thread& thread, const ProgramCounter& pc) const;
   // The rect kernel's strided loops: the As column / Bs row the j-th iteration stores.
-  int AColumn(const Thread& thread, int j) const { return thread.tx + j * geometry_.tn; }
-  int BRow(const Thread& thread, int j) const { return thread.ty + j * geometry_.tm; }
+  int AColumn(const Thread& thread, int j) const { return thread.tx + AColumnOffset(j); }
+  int BRow(const Thread& thread, int j) const { return thread.ty + BRowOffset(j); }
+  int AColumnOffset(int j) const { return j * geometry_.tn; }
+  int BRowOffset(int j) const { return j * geometry_.tm; }
   // Instructions in this thread's whole program (the closed form the tests check).
   long long Length(const Thread& thread) const;
   SyncKind BarrierKind(Op op) const { return op == Op::kBarrier1 ? barrier1_ : barrier2_; }

@@ -100,7 +100,7 @@ void Scheduler::OnIssued(int warp, const Issue& issue) {
     const std::int64_t issued = section < 0 ? cycle_ : section + 1;
     section = issued;
     // The load returns when its slowest line does: one in the half far from this SM's.
-    const int sm = SmOf(warp);
+    const int sm = timing.Sm();
     const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
     // It waits a random share of the bytes in flight from its SM and from the whole GPU.
     std::vector<std::pair<std::int64_t, std::int32_t>>& pending = in_flight_[static_cast<std::size_t>(sm)];
@@ -130,7 +130,7 @@ void Scheduler::OnIssued(int warp, const Issue& issue) {
   if (issue.wavefronts > 0) {
     // The warp's shared accesses wait their turn at the SM's pipe; its next instruction
     // needs them served.
-    std::int64_t& pipe = shared_free_[static_cast<std::size_t>(SmOf(warp))];
+    std::int64_t& pipe = shared_free_[static_cast<std::size_t>(timing.Sm())];
     const std::int64_t start = std::max(pipe, cycle_);
     pipe = start + (issue.wavefronts + kSharedWavefrontsPerCycle - 1) / kSharedWavefrontsPerCycle;
     ready = std::max(ready, pipe);

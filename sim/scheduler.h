@@ -156,6 +156,8 @@ class Scheduler {
     std::int64_t queued_at = -1;     // the cycle of its live entry in queue_, or -1
     std::int32_t sub_partition = 0;  // SubPartitionOf, kept
     bool runnable = false;
+    // SmOf the warp, from what is kept (a turn takes no division).
+    int Sm() const { return sub_partition / kSubPartitions; }
     bool operator==(const WarpTiming& o) const;
   };
   std::vector<WarpTiming> warps_;

@@ -40,7 +40,7 @@ void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::
   switch (pc.op) {
     case Op::kLoadA:
     case Op::kLoadB: {
-      const GlobalPlace place = LoadPlace(thread, pc);
+      const GlobalPlace place = GlobalPlacesAt(pc).Of(thread);
       const bool inside = memory_.Inside(place.matrix, place.row, place.col);
       const bool padded = config_.guard && !inside;  // `cond ? A[...] : 0.0f`: no access
       TraceEvent& event = events.emplace_back(EventOf(thread, pc, padded ? EventKind::kSelectZero : EventKind::kGlobalLoad));

@@ -16,8 +16,10 @@ struct Warp {
   std::int32_t lane_count = 0;    // live lanes: 32 except in the last warp of a small block
   std::int32_t exited_lanes = 0;
   std::int32_t runnable_lanes = 0;
-  // The lanes that ran its last inner-product step, which run the next k together (bit l:
-  // lane l); 0 when its last warp-instruction was another.
+  // Lanes known to be runnable at one instruction (bit l: lane l): those that ran its last
+  // warp-instruction, or that a barrier released together, when they all went on to the same
+  // next one; 0 when unknown. When they are all its runnable lanes they issue next, as the
+  // scan of every lane (Machine::EarliestLanes) would find.
   std::uint32_t next_lanes = 0;
   Barrier syncwarp{};             // __syncwarp(): orders only this warp's lanes
 
