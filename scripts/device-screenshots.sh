@@ -15,6 +15,8 @@
 #   roofline-h100.png               the same run as a roofline
 # and the frame rate of the default lesson on that GPU (--bench-frames).
 # Usage: scripts/device-screenshots.sh BUILD OUT   (TILESCOPE_FONT_DIR: DejaVu, if not installed)
+# Run it before scripts/device-check.sh, or on a fresh machine: after the GPU tests' injected
+# faults, NVIDIA's GL driver was seen to stall the live sweep and abort (docs/results/README.md).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 app=${1:?usage: scripts/device-screenshots.sh BUILD OUT}/tilescope
