@@ -307,43 +307,58 @@ class HazardDetector::WarpReads {
   }
   // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
   // one warp-instruction find the same writes, so a cell holding at most one write this
-  // generation (a phase's store) is judged once for all of them. CountRead gives the hazards
-  // `lane` finds reading `word` (of `table`: 0 for As, 1 for Bs) that held `value`, or -1
-  // where Read must list them (more writes, or another cell judged in the same place);
-  // Finish remembers the reads it counted and reports count(conflict, n) for each cell's n.
-  int CountRead(int table, int lane, int word, float value) {
+  // generation (a phase's store) is judged once for all of them: Gather notes each lane's read
+  // of `word` (of `table`: 0 for As, 1 for Bs), Judge judges each cell gathered; then a lane's
+  // read that Listed names goes through Read (a cell with more writes, or another cell gathered
+  // in the same place), and Finish remembers the other reads and reports
+  // count(conflict, table, lanes, own, n) for each cell whose reads found hazards: each of
+  // `lanes` found n, each of `own` n - 1 (a lane of the write's own warp does not conflict
+  // with its own store).
+  void Gather(int table, int lane, int word) {
     const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
+    const std::uint32_t lane_bit = 1u << lane;
     if ((used_[table] >> place & 1) == 0) {
       used_[table] |= 1u << place;
-      JudgeCell(judged, word, value);
-    } else if (judged.word != word) {
-      return -1;
+      judged.word = word;
+      judged.readers = lane_bit;
+    } else if (judged.word == word) {
+      judged.readers |= lane_bit;
+    } else {
+      listed_[table] |= lane_bit;
     }
-    if (!judged.sole) return -1;
-    const std::uint32_t lane_bit = 1u << lane;
-    // A lane of the write's own warp does not conflict with its own store.
-    const int count = judged.count - (judged.same_warp && (judged.lanes & lane_bit) != 0 ? 1 : 0);
-    judged.readers |= lane_bit;
-    judged.hazards += static_cast<std::uint64_t>(count);
-    return count;
   }
+  // Judges each cell Gather found, which holds cells[word].value.
+  void Judge(const SharedCell* cells) {
+    for (std::size_t table = 0; table < judged_.size(); ++table) {
+      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
+        Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
+        JudgeCell(judged, cells[judged.word].value);
+        if (!judged.sole) listed_[table] |= judged.readers;
+      }
+    }
+  }
+  bool AnyListed() const { return (listed_[0] | listed_[1]) != 0; }
+  bool Listed(int table, int lane) const { return (listed_[static_cast<std::size_t>(table)] >> lane & 1) != 0; }
   template <typename Count>
   void Finish(Count&& count) {
     for (std::size_t table = 0; table < judged_.size(); ++table) {
       for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
         const Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
-        if (judged.readers != 0) RememberLanes(judged.word, judged.value, judged.readers);
-        if (judged.hazards == 0) continue;
+        if (!judged.sole) continue;
+        RememberLanes(judged.word, judged.value, judged.readers);
+        const std::uint32_t own = judged.same_warp ? judged.readers & judged.lanes : 0;
+        if (judged.count == 0 || (judged.count == 1 && own == judged.readers)) continue;
         Conflict conflict;
         conflict.kind = judged.kind;
         conflict.severity = judged.same_warp ? Severity::kWarning : Severity::kError;
         conflict.observed_in_program_order = judged.observed_in_program_order;
         conflict.corrupted = judged.corrupted;
         conflict.earlier = judged.write;
-        count(conflict, judged.hazards);
+        count(conflict, static_cast<int>(table), judged.readers & ~own, own, static_cast<std::uint32_t>(judged.count));
       }
       used_[table] = 0;
+      listed_[table] = 0;
     }
   }
   // Remembers the reads of `word` by `lanes` of the warp, which saw `value`.
@@ -365,8 +380,8 @@ class HazardDetector::WarpReads {
   const SharedAccess& access() const { return access_; }
 
  private:
-  // A cell CountRead judged: its one write's conflict with a read, and the reads counted.
-  // Plain members, set by JudgeCell: a warp-instruction makes 64 of them and uses a few.
+  // A cell Gather found and Judge judged: its one write's conflict with a read, and its readers.
+  // Plain members, set by Gather and JudgeCell: a warp-instruction makes 64 of them and uses a few.
   struct Judged {
     std::int32_t word;
     float value;
@@ -379,16 +394,13 @@ class HazardDetector::WarpReads {
     bool observed_in_program_order;
     bool corrupted;
     std::uint32_t readers;
-    std::uint64_t hazards;
   };
-  void JudgeCell(Judged& judged, int word, float value) {
-    judged.word = word;
+  void JudgeCell(Judged& judged, float value) {
+    const int word = judged.word;
     judged.value = value;
     judged.same_warp = false;
     judged.lanes = 0;
     judged.count = 0;
-    judged.readers = 0;
-    judged.hazards = 0;
     const CellShadow& cell = Shadow(word);
     judged.write = cell.writes;
     judged.sole = cell.writes < 0 || arena_[cell.writes].next < 0;
@@ -418,11 +430,13 @@ class HazardDetector::WarpReads {
   SharedAccess access_;
   int block_epoch_;
   std::int32_t since_;
-  // CountRead's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
+  // Gather's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
   // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
-  // bit p of used_[t] set where judged_[t][p] holds one.
+  // bit p of used_[t] set where judged_[t][p] holds one, bit l of listed_[t] where lane l's
+  // read of tile t must go through Read.
   std::array<std::array<Judged, kWarpSize>, 2> judged_;
   std::array<std::uint32_t, 2> used_{};
+  std::array<std::uint32_t, 2> listed_{};
 };
 
 }  // namespace sim

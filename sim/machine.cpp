@@ -462,7 +462,7 @@ void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart
 
 void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
   // Each lane's reads of As[ty][k] and Bs[k][tx], checked against this generation's writes of
-  // their cells, lane by lane as the lanes run.
+  // their cells.
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
   const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
@@ -473,21 +473,40 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
                                                first.pc.Stage(), Op::kFma, false, 0.0f, 0.0f},
                                   block_epoch);
   PhaseCounters& phase = PhaseOf(first);
-  // Past the log's limit hazards are counted, not described: the detector judges each cell
-  // once for the lanes that read it (WarpReads::CountRead).
-  const bool counting = state_.hazard_log_size >= kMaxLoggedHazards;
-  const auto read = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
+  const auto list = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
     const int word = state_.shared.Word(cell.tile, cell.row, cell.col);
-    const float value = cells[word].value;
-    const int count = counting ? reads.CountRead(access_slot, thread.lane, word, value) : -1;
-    NoteHazards(thread.lane, access_slot,
-                count >= 0 ? static_cast<std::uint32_t>(count) : ListReadHazards(reads, thread, cell, word, value, phase));
+    NoteHazards(thread.lane, access_slot, ListReadHazards(reads, thread, cell, word, cells[word].value, phase));
   };
+  // While the hazard log has room, each read is listed, lane by lane as the lanes run.
+  if (state_.hazard_log_size < kMaxLoggedHazards) {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      list(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
+      list(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+    });
+    return;
+  }
+  // Past it hazards are counted, not described: the detector judges each cell once for the
+  // lanes that read it (WarpReads::Gather), As[ty][k] at a_column + ty · a_stride, Bs[k][tx]
+  // at b_row + tx.
+  const int a_column = state_.shared.Word(TileId::kAs, 0, k);
+  const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
+  const int b_row = state_.shared.Word(TileId::kBs, k, 0);
   ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
-    read(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
-    read(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+    reads.Gather(0, thread.lane, a_column + thread.ty * a_stride);
+    reads.Gather(1, thread.lane, b_row + thread.tx);
   });
-  reads.Finish([&](const Conflict& conflict, std::uint64_t count) { CountHazards(conflict, phase, count); });
+  reads.Judge(cells);
+  if (reads.AnyListed()) {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      if (reads.Listed(0, thread.lane)) list(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
+      if (reads.Listed(1, thread.lane)) list(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+    });
+  }
+  reads.Finish([&](const Conflict& conflict, int access_slot, std::uint32_t others, std::uint32_t own, std::uint32_t count) {
+    CountHazards(conflict, phase, std::uint64_t{count} * CountBits(others) + std::uint64_t{count - 1} * CountBits(own));
+    for (; others != 0; others &= others - 1) NoteHazards(__builtin_ctz(others), access_slot, count);
+    for (; own != 0; own &= own - 1) NoteHazards(__builtin_ctz(own), access_slot, count - 1);
+  });
 }
 
 std::uint32_t Machine::ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell,
