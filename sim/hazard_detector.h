@@ -8,7 +8,9 @@
 // generations order two lanes of one warp and nothing across warps. Every access of the
 // current block generation is therefore kept per cell, and each new access is checked
 // against those of the other threads: the verdict does not depend on which schedule ran,
-// so a lockstep warp whose C comes out right still reports its hazard.
+// so a lockstep warp whose C comes out right still reports its hazard. Only a write checks
+// reads: a read made when no thread of the block stores again before the generation ends is
+// checked, not kept.
 //
 // The kind is named by the order the missing barrier would have imposed — program order,
 // which is the stage (phase, part of the phase) of each access: write then read is RAW,
@@ -284,12 +286,15 @@ class HazardDetector {
 class HazardDetector::WarpReads {
  public:
   // `shared`: the block, warp, its __syncwarp() generation, the stage and op of the reads.
-  WarpReads(HazardDetector& detector, const SharedAccess& shared, int block_epoch)
+  // `remembered`: whether a write may yet come in this block generation, the only access
+  // that checks reads; where none can, the reads are checked but not kept.
+  WarpReads(HazardDetector& detector, const SharedAccess& shared, int block_epoch, bool remembered)
       : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
         cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
         access_(shared),
         block_epoch_(block_epoch),
-        since_(arena_.size()) {}
+        since_(arena_.size()),
+        remembered_(remembered) {}
 
   // `thread` read `value` from `word`; calls report(const Conflict&) for each hazard.
   template <typename Report>
@@ -303,7 +308,7 @@ class HazardDetector::WarpReads {
       Check(earlier, at, access_, report);
       at = earlier.next;
     }
-    RememberLanes(word, value, LaneBit(access_));
+    if (remembered_) RememberLanes(word, value, LaneBit(access_));
   }
   // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
   // one warp-instruction find the same writes, so a cell holding at most one write this
@@ -346,7 +351,7 @@ class HazardDetector::WarpReads {
       for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
         const Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
         if (!judged.sole) continue;
-        RememberLanes(judged.word, judged.value, judged.readers);
+        if (remembered_) RememberLanes(judged.word, judged.value, judged.readers);
         const std::uint32_t own = judged.same_warp ? judged.readers & judged.lanes : 0;
         if (judged.count == 0 || (judged.count == 1 && own == judged.readers)) continue;
         Conflict conflict;
@@ -430,6 +435,7 @@ class HazardDetector::WarpReads {
   SharedAccess access_;
   int block_epoch_;
   std::int32_t since_;
+  bool remembered_;
   // Gather's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
   // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
   // bit p of used_[t] set where judged_[t][p] holds one, bit l of listed_[t] where lane l's

@@ -109,6 +109,7 @@ void Machine::InitThreads() {
         ++block.exited_threads;
       } else {
         SetRunnable(thread, true);
+        if (shared_accesses_can_race_ && program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++block.shared_writers;
       }
     }
   }
@@ -381,6 +382,7 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
   float Registers::*const source = as ? &Registers::a : &Registers::b;
   const bool checked = shared_accesses_can_race_;
+  int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
     const float value = thread.regs.*source;
@@ -392,7 +394,9 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
     cell.phase = pc.t;
     // A store's next instruction is never the end (Program::Next): no exit to look for.
     thread.pc = program_.Next(thread, pc);
+    if (checked && !program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
   });
+  state_.blocks[static_cast<std::size_t>(first.block)].shared_writers -= last_stores;
 }
 
 void Machine::CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
@@ -467,11 +471,11 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
   const int k = first.pc.j;
   const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
-  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  const Block& block = state_.blocks[static_cast<std::size_t>(first.block)];
   HazardDetector::WarpReads reads(state_.hazard_detector,
                                   SharedAccess{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(),
                                                first.pc.Stage(), Op::kFma, false, 0.0f, 0.0f},
-                                  block_epoch);
+                                  block.syncthreads.generation(), block.shared_writers > 0);
   PhaseCounters& phase = PhaseOf(first);
   const auto list = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
     const int word = state_.shared.Word(cell.tile, cell.row, cell.col);
@@ -576,9 +580,18 @@ void Machine::TryReleaseBlock(int block_index, int lane) {
   for (int w = 0; w < block.warp_count; ++w) WakeWaiting(block.first_warp + w, SyncKind::kSyncthreads, event);
   block.syncthreads.Release();
   state_.hazard_detector.OnBlockBarrier(block_index);
+  if (shared_accesses_can_race_) CountSharedWriters(block);
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
   Emit(event, lane);
+}
+
+void Machine::CountSharedWriters(Block& block) {
+  block.shared_writers = 0;
+  for (int i = 0; i < block.thread_count; ++i) {
+    const Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
+    if (thread.state != ThreadState::kDone && program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++block.shared_writers;
+  }
 }
 
 void Machine::TryReleaseWarp(int warp_index, int lane) {

@@ -253,6 +253,8 @@ class Machine {
   // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
   void TryReleaseBlock(int block, int lane);
   void TryReleaseWarp(int warp, int lane);
+  // Counts the block's threads that store to shared memory before its next __syncthreads() release.
+  void CountSharedWriters(Block& block);
   // Wakes the warp's lanes waiting at a barrier of `kind`, counting them in `release`.
   void WakeWaiting(int warp, SyncKind kind, TraceEvent& release);
   // Moves a thread past its instruction at `pc` (its own).

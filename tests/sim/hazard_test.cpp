@@ -12,6 +12,7 @@
 
 #include "sim/hazard_detector.h"
 #include "sim/kernel_source.h"
+#include "sim/program.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
 #include "test_lessons.h"
@@ -313,6 +314,50 @@ TEST(Hazards, BarrierGenerationOrdersAccesses) {
   other_warp.warp_epoch = 1;
   detector.OnAccess(other_warp, 1, keep);
   EXPECT_EQ(found.size(), 2u);
+}
+
+// The machine keeps a block's reads only while one of its threads may yet store before the
+// next __syncthreads() (Program::StoresSharedBeforeSyncthreads): the closed form agrees with
+// walking each thread's program from every instruction, for every barrier setting and shape.
+TEST(Hazards, StoresBeforeSyncthreadsAgreesWithWalkingTheProgram) {
+  const std::vector<SyncKind> kinds{SyncKind::kNone, SyncKind::kSyncwarp, SyncKind::kSyncthreads};
+  const std::vector<LessonConfig> shapes{sim_test::Tiled(7, 9, 13, 2), sim_test::Tiled(8, 8, 16, 4),
+                                         sim_test::Rect(9, 5, 11, 4, 2, 4), sim_test::Rect(9, 10, 13, 2, 4, 8),
+                                         sim_test::Rect(7, 11, 13, 3, 5, 2), sim_test::Naive(5, 6, 7, 4)};
+  int stores_seen = 0, none_seen = 0;
+  for (LessonConfig config : shapes) {
+    for (SyncKind b1 : kinds) {
+      for (SyncKind b2 : kinds) {
+        config.barrier1 = b1;
+        config.barrier2 = b2;
+        const sim::Geometry g = sim::MakeGeometry(config);
+        const sim::Program program(config, g);
+        for (int i = 0; i < g.block_threads; ++i) {
+          sim::Thread thread;
+          thread.tx = static_cast<std::int16_t>(i % g.tn);
+          thread.ty = static_cast<std::int16_t>(i / g.tn);
+          thread.regs.row = thread.ty;
+          thread.regs.col = thread.tx;
+          for (sim::ProgramCounter pc = program.First(thread); pc.op != sim::Op::kDone; pc = program.Next(thread, pc)) {
+            bool stores = false;
+            for (sim::ProgramCounter at = pc; at.op != sim::Op::kDone; at = program.Next(thread, at)) {
+              if (sim::IsBarrier(at.op) && program.BarrierKind(at.op) == SyncKind::kSyncthreads) break;
+              if (at.op == sim::Op::kStoreAs || at.op == sim::Op::kStoreBs) {
+                stores = true;
+                break;
+              }
+            }
+            EXPECT_EQ(program.StoresSharedBeforeSyncthreads(thread, pc), stores)
+                << sim::Name(config.kernel) << " barriers " << int(b1) << int(b2) << " thread " << i << " at op "
+                << int(pc.op) << " t " << pc.t << " j " << pc.j;
+            ++(stores ? stores_seen : none_seen);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(stores_seen, 0);
+  EXPECT_GT(none_seen, 0);
 }
 
 }  // namespace
