@@ -415,7 +415,8 @@ class HazardDetector::WarpReads {
     // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
     if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
     judged.lanes = write.lanes;
-    judged.count = CountBits(write.lanes);
+    // One lane, a store's (OnAccess), but for the bit count.
+    judged.count = (write.lanes & (write.lanes - 1)) == 0 ? 1 : CountBits(write.lanes);
     access_.word = word;
     access_.value = access_.old_value = value;
     const Verdict verdict = HazardDetector::Judge(write, access_);

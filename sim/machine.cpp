@@ -132,6 +132,7 @@ bool Machine::Step() {
   state_.last_unit = *unit;
   StepRecord& record = state_.last_step;
   record.hazard_slots = 0;
+  record.many_hazard_slots = 0;
   record.releases.clear();
   record.hazard_log_size = state_.hazard_log_size;
   record.out_of_bounds_log_size = state_.out_of_bounds_log_size;
@@ -507,9 +508,17 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
     });
   }
   reads.Finish([&](const Conflict& conflict, int access_slot, std::uint32_t others, std::uint32_t own, std::uint32_t count) {
-    CountHazards(conflict, phase, std::uint64_t{count} * CountBits(others) + std::uint64_t{count - 1} * CountBits(own));
-    for (; others != 0; others &= others - 1) NoteHazards(__builtin_ctz(others), access_slot, count);
-    for (; own != 0; own &= own - 1) NoteHazards(__builtin_ctz(own), access_slot, count - 1);
+    // A cell's one write is one lane's store (HazardDetector::OnAccess): count is 1, and the
+    // writer's own lane finds none.
+    if (count == 1) {
+      NoteOneHazardEach(others, access_slot);
+      CountHazards(conflict, phase, static_cast<std::uint64_t>(CountBits(others)));
+      return;
+    }
+    std::uint64_t hazards = 0;
+    for (; others != 0; others &= others - 1, hazards += count) NoteHazards(__builtin_ctz(others), access_slot, count);
+    for (; own != 0; own &= own - 1, hazards += count - 1) NoteHazards(__builtin_ctz(own), access_slot, count - 1);
+    CountHazards(conflict, phase, hazards);
   });
 }
 
