@@ -312,25 +312,25 @@ class HazardDetector::WarpReads {
   }
   // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
   // one warp-instruction find the same writes, so a cell holding at most one write this
-  // generation (a phase's store) is judged once for all of them: Gather notes each lane's read
-  // of `word` (of `table`: 0 for As, 1 for Bs), Judge judges each cell gathered; then a lane's
+  // generation (a phase's store) is judged once for all of them: Gather notes the reads of
+  // `word` (of `table`: 0 for As, 1 for Bs) by `lanes` (to be noted in the order of their
+  // lowest lanes, as lane by lane), Judge judges each cell gathered; then a lane's
   // read that Listed names goes through Read (a cell with more writes, or another cell gathered
   // in the same place), and Finish remembers the other reads and reports
   // count(conflict, table, lanes, own, n) for each cell whose reads found hazards: each of
   // `lanes` found n, each of `own` n - 1 (a lane of the write's own warp does not conflict
   // with its own store).
-  void Gather(int table, int lane, int word) {
+  void Gather(int table, int word, std::uint32_t lanes) {
     const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
-    const std::uint32_t lane_bit = 1u << lane;
     if ((used_[table] >> place & 1) == 0) {
       used_[table] |= 1u << place;
       judged.word = word;
-      judged.readers = lane_bit;
+      judged.readers = lanes;
     } else if (judged.word == word) {
-      judged.readers |= lane_bit;
+      judged.readers |= lanes;
     } else {
-      listed_[table] |= lane_bit;
+      listed_[table] |= lanes;
     }
   }
   // Judges each cell Gather found, which holds cells[word].value.

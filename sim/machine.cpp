@@ -496,10 +496,14 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
   const int a_column = state_.shared.Word(TileId::kAs, 0, k);
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);
-  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
-    reads.Gather(0, thread.lane, a_column + thread.ty * a_stride);
-    reads.Gather(1, thread.lane, b_row + thread.tx);
-  });
+  if (lanes == ~std::uint32_t{0}) {
+    GatherWarpReads(reads, first.index_in_block, a_column, a_stride, b_row);
+  } else {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      reads.Gather(0, a_column + thread.ty * a_stride, 1u << thread.lane);
+      reads.Gather(1, b_row + thread.tx, 1u << thread.lane);
+    });
+  }
   reads.Judge(cells);
   if (reads.AnyListed()) {
     ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
@@ -520,6 +524,27 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
     for (; own != 0; own &= own - 1, hazards += count - 1) NoteHazards(__builtin_ctz(own), access_slot, count - 1);
     CountHazards(conflict, phase, hazards);
   });
+}
+
+void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread, int a_column, int a_stride,
+                              int b_row) const {
+  // Threads are numbered along the block's rows (ty · TN + tx): a row's lanes, which read its
+  // As cell, are a run; every TN-th lane reads the same Bs cell. Each cell's lanes go together,
+  // in the order of their lowest lane.
+  const int tn = geometry_.tn;
+  for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
+    const int begin = std::max(row * tn - first_thread, 0);
+    const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
+    const std::uint32_t run = end - begin == kWarpSize ? ~std::uint32_t{0} : ((1u << (end - begin)) - 1) << begin;
+    reads.Gather(0, a_column + row * a_stride, run);
+  }
+  std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...
+  for (int lane = 0; lane < kWarpSize; lane += tn) every_tn |= 1u << lane;
+  int tx = first_thread % tn;
+  for (int lane = 0; lane < std::min(tn, kWarpSize); ++lane) {
+    reads.Gather(1, b_row + tx, every_tn << lane);
+    if (++tx == tn) tx = 0;
+  }
 }
 
 std::uint32_t Machine::ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell,

@@ -250,6 +250,9 @@ class Machine {
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // Checks the step's reads of As and Bs for hazards (before FmaReadingTiles runs it).
   void CheckTileReads(Thread* warp_lanes, std::uint32_t lanes);
+  // Gathers the inner-product step's reads of a whole warp whose lane 0 is `first_thread` of its
+  // block (As[ty][k] at a_column + ty · a_stride, Bs[k][tx] at b_row + tx).
+  void GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread, int a_column, int a_stride, int b_row) const;
   // One read, its hazards listed, counted and logged; how many. Out of line: most reads are
   // only counted.
   std::uint32_t ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell, int word,

@@ -316,6 +316,47 @@ TEST(Hazards, BarrierGenerationOrdersAccesses) {
   EXPECT_EQ(found.size(), 2u);
 }
 
+// Without the 1st barrier each phase's reads race with its stores: every read of a cell by a
+// thread other than its writer is one RAW hazard, a warning where both are in one warp, an
+// error otherwise, whatever the schedule. Lessons past the hazard log's limit count most of
+// them by cell (WarpReads::Gather, a whole warp's lanes by the geometry): the counts agree
+// with the geometry's, across tile shapes (TN dividing the warp, not dividing it, above it).
+TEST(Hazards, CountedPastTheLogAsTheGeometryGives) {
+  for (LessonConfig config : {sim_test::Tiled(64, 64, 64, 8), sim_test::Tiled(64, 64, 64, 16),
+                              sim_test::Tiled(64, 64, 64, 32), sim_test::Rect(60, 72, 48, 4, 12, 8),
+                              sim_test::Rect(64, 96, 32, 2, 48, 16), sim_test::Rect(64, 64, 64, 8, 4, 16)}) {
+    config.barrier1 = SyncKind::kNone;
+    config = sim_test::WithRandomFill(config, 3);
+    const sim::Geometry g = sim::MakeGeometry(config);
+    // As[r][c] is stored by thread (r, c mod TN) and read by row r's threads; Bs[r][c] stored by
+    // (r mod TM, c) and read by column c's.
+    std::uint64_t warnings = 0, errors = 0;
+    const auto count = [&](int writer, int reader) {
+      if (reader == writer) return;
+      ++(reader / 32 == writer / 32 ? warnings : errors);
+    };
+    for (int r = 0; r < g.tm; ++r) {
+      for (int c = 0; c < g.tk; ++c) {
+        for (int tx = 0; tx < g.tn; ++tx) count(r * g.tn + c % g.tn, r * g.tn + tx);
+      }
+    }
+    for (int r = 0; r < g.tk; ++r) {
+      for (int c = 0; c < g.tn; ++c) {
+        for (int ty = 0; ty < g.tm; ++ty) count((r % g.tm) * g.tn + c, ty * g.tn + c);
+      }
+    }
+    const std::uint64_t runs = static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases);
+    const sim::Simulation simulation = RunToEnd(config);
+    const sim::Counters& counted = simulation.counters();
+    const std::string shape = std::to_string(g.tm) + "x" + std::to_string(g.tn) + "x" + std::to_string(g.tk);
+    ASSERT_GT(counted.hazards, sim::kMaxLoggedHazards) << shape;
+    EXPECT_EQ(counted.hazards, runs * (warnings + errors)) << shape;
+    EXPECT_EQ(counted.hazards_raw, counted.hazards) << shape;
+    EXPECT_EQ(counted.hazard_warnings, runs * warnings) << shape;
+    EXPECT_EQ(counted.hazard_errors, runs * errors) << shape;
+  }
+}
+
 // The machine keeps a block's reads only while one of its threads may yet store before the
 // next __syncthreads() (Program::StoresSharedBeforeSyncthreads): the closed form agrees with
 // walking each thread's program from every instruction, for every barrier setting and shape.
