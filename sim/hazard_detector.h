@@ -180,6 +180,9 @@ class HazardDetector {
       (*chunks_.back())[slot] = entry;
       return size_++;
     }
+    void PrefetchChunks() const {
+      if (!chunks_.empty()) __builtin_prefetch(chunks_.data());
+    }
     void Clear();
     void Release() { std::vector<std::shared_ptr<Chunk>>().swap(chunks_), size_ = 0; }
     std::int32_t size() const { return size_; }
@@ -294,7 +297,9 @@ class HazardDetector::WarpReads {
         access_(shared),
         block_epoch_(block_epoch),
         since_(arena_.size()),
-        remembered_(remembered) {}
+        remembered_(remembered) {
+    arena_.PrefetchChunks();
+  }
 
   // `thread` read `value` from `word`; calls report(const Conflict&) for each hazard.
   template <typename Report>
@@ -324,6 +329,7 @@ class HazardDetector::WarpReads {
     const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
     if ((used_[table] >> place & 1) == 0) {
+      __builtin_prefetch(&cells_[word]);  // for Judge (see there)
       used_[table] |= 1u << place;
       judged.word = word;
       judged.readers = lanes;
@@ -333,8 +339,20 @@ class HazardDetector::WarpReads {
       listed_[table] |= lanes;
     }
   }
-  // Judges each cell Gather found, which holds cells[word].value.
+  // Judges each cell Gather found, which holds cells[word].value. The realistic scheduler runs
+  // every block at once, so a step's cells, their shadows and their writes are rarely in
+  // cache: each is asked for before any is waited for (the shadows by Gather, the arena's chunk
+  // list on construction), not a cell's misses one after another.
   void Judge(const SharedCell* cells) {
+    for (std::size_t table = 0; table < judged_.size(); ++table) {
+      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
+        Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
+        judged.write = Shadow(judged.word).writes;
+        __builtin_prefetch(&cells[judged.word]);
+        judged.entry = judged.write >= 0 ? &arena_[judged.write] : nullptr;
+        __builtin_prefetch(judged.entry);
+      }
+    }
     for (std::size_t table = 0; table < judged_.size(); ++table) {
       for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
         Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
@@ -394,30 +412,29 @@ class HazardDetector::WarpReads {
     bool same_warp;
     std::uint32_t lanes;      // the write's lanes a read conflicts with (0: none, or ordered by a __syncwarp())
     int count;                // of them
-    std::int32_t write;       // the write's entry
+    std::int32_t write;       // the write's entry (-1: none)
+    const Entry* entry;       // ... itself, while Judge runs (no entry is appended then)
     HazardKind kind;
     bool observed_in_program_order;
     bool corrupted;
     std::uint32_t readers;
   };
+  // Judges the cell's reads against its write (judged.write and entry set).
   void JudgeCell(Judged& judged, float value) {
-    const int word = judged.word;
     judged.value = value;
     judged.same_warp = false;
     judged.lanes = 0;
     judged.count = 0;
-    const CellShadow& cell = Shadow(word);
-    judged.write = cell.writes;
-    judged.sole = cell.writes < 0 || arena_[cell.writes].next < 0;
-    if (cell.writes < 0 || !judged.sole) return;
-    const Entry& write = arena_[cell.writes];
+    judged.sole = judged.entry == nullptr || judged.entry->next < 0;
+    if (judged.entry == nullptr || !judged.sole) return;
+    const Entry& write = *judged.entry;
     judged.same_warp = write.warp == access_.warp;
     // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
     if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
     judged.lanes = write.lanes;
     // One lane, a store's (OnAccess), but for the bit count.
     judged.count = (write.lanes & (write.lanes - 1)) == 0 ? 1 : CountBits(write.lanes);
-    access_.word = word;
+    access_.word = judged.word;
     access_.value = access_.old_value = value;
     const Verdict verdict = HazardDetector::Judge(write, access_);
     judged.kind = verdict.kind;
