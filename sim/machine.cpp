@@ -383,13 +383,23 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
   float Registers::*const source = as ? &Registers::a : &Registers::b;
   const bool checked = shared_accesses_can_race_;
+  // What the lanes' stores share, as the hazard detector sees them.
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  SharedAccess write{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), pc.Stage(), pc.op, true, 0.0f, 0.0f};
   int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
     const float value = thread.regs.*source;
     const int word = thread.ty * row_stride + thread.tx + offset;
     SharedCell& cell = cells[word];
-    if (checked) CheckStore(thread, pc, word, value, cell.value, phase);
+    if (checked) {
+      write.word = word;
+      write.thread = thread.index_in_block;
+      write.value = value;
+      write.old_value = cell.value;
+      CheckStore(thread, write, block_epoch, phase);
+    }
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
@@ -400,19 +410,13 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   state_.blocks[static_cast<std::size_t>(first.block)].shared_writers -= last_stores;
 }
 
-void Machine::CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
-                         PhaseCounters& phase) {
-  const SharedPlace place = StorePlace(thread, pc);
-  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  const int block_epoch = state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.generation();
-  const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
-                           warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, overwritten};
+void Machine::CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase) {
   std::uint32_t found = 0;
   state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
     ++found;
     CountHazards(conflict, phase, 1);
     // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, StorePlace(thread, thread.pc));
   });
   NoteHazards(thread.lane, 0, found);
 }

@@ -242,9 +242,8 @@ class Machine {
     ++state_.read_log_size;
   }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
-  // A lane's store of `value` over `overwritten` in `word`, checked for hazards (where they can race).
-  void CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
-                  PhaseCounters& phase);
+  // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
+  void CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
