@@ -169,6 +169,18 @@ class HazardDetector {
   class Arena {
    public:
     static constexpr std::int32_t kChunkEntries = kArenaChunkEntries;
+    Arena() = default;
+    // A copy takes the chunks that hold entries, not those kept for later generations (Clear).
+    Arena(const Arena& o) : chunks_(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse()), size_(o.size_) {}
+    Arena& operator=(const Arena& o) {
+      if (this != &o) {
+        chunks_.assign(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse());
+        size_ = o.size_;
+      }
+      return *this;
+    }
+    Arena(Arena&&) = default;
+    Arena& operator=(Arena&&) = default;
     const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
     // An entry appended since this state was last copied or restored: its chunk is its own.
     Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
@@ -176,8 +188,8 @@ class HazardDetector {
     // state's alone (no checkpoint took it since): most appends.
     std::int32_t Append(const Entry& entry) {
       const std::size_t slot = SlotOf(size_);
-      if (slot == 0 || chunks_.back().use_count() != 1) return AppendToOwnChunk(entry);
-      (*chunks_.back())[slot] = entry;
+      if (slot == 0 || chunks_[ChunkOf(size_)].use_count() != 1) return AppendToOwnChunk(entry);
+      (*chunks_[ChunkOf(size_)])[slot] = entry;
       return size_++;
     }
     void PrefetchChunks() const {
@@ -196,6 +208,7 @@ class HazardDetector {
     // Indices are never negative: unsigned arithmetic makes these a shift and a mask.
     static std::size_t ChunkOf(std::int32_t at) { return static_cast<std::uint32_t>(at) / kChunkEntries; }
     static std::size_t SlotOf(std::int32_t at) { return static_cast<std::uint32_t>(at) % kChunkEntries; }
+    std::ptrdiff_t ChunksInUse() const { return (size_ + kChunkEntries - 1) / kChunkEntries; }
     // The rest: a chunk to start, or this state's copy of one another state holds.
     std::int32_t AppendToOwnChunk(const Entry& entry);
     std::vector<std::shared_ptr<Chunk>> chunks_;
