@@ -192,6 +192,7 @@ class HazardDetector {
       (*chunks_[ChunkOf(size_)])[slot] = entry;
       return size_++;
     }
+    // Starts fetching the chunk list, which every entry's address goes through.
     void PrefetchChunks() const {
       if (!chunks_.empty()) __builtin_prefetch(chunks_.data());
     }
@@ -330,14 +331,14 @@ class HazardDetector::WarpReads {
   }
   // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
   // one warp-instruction find the same writes, so a cell holding at most one write this
-  // generation (a phase's store) is judged once for all of them: Gather notes the reads of
-  // `word` (of `table`: 0 for As, 1 for Bs) by `lanes` (to be noted in the order of their
-  // lowest lanes, as lane by lane), Judge judges each cell gathered; then a lane's
-  // read that Listed names goes through Read (a cell with more writes, or another cell gathered
-  // in the same place), and Finish remembers the other reads and reports
-  // count(conflict, table, lanes, own, n) for each cell whose reads found hazards: each of
-  // `lanes` found n, each of `own` n - 1 (a lane of the write's own warp does not conflict
-  // with its own store).
+  // generation (a phase's store) is judged once for all of them. Gather notes the reads of
+  // `word` (of `table`: 0 for As, 1 for Bs) by `lanes`, a table's cells in the order of their
+  // lowest lanes (the places they claim are then those that lane by lane would claim); Judge
+  // judges each cell gathered; a lane's read that Listed names then goes through Read (a cell
+  // with more writes, or another cell gathered in the same place); and Finish remembers the
+  // other reads and reports count(conflict, table, lanes, own, n) for each cell whose reads
+  // found hazards: each of `lanes` found n, each of `own` n - 1 (a lane of the write's own
+  // warp does not conflict with its own store).
   void Gather(int table, int word, std::uint32_t lanes) {
     const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
@@ -417,7 +418,8 @@ class HazardDetector::WarpReads {
 
  private:
   // A cell Gather found and Judge judged: its one write's conflict with a read, and its readers.
-  // Plain members, set by Gather and JudgeCell: a warp-instruction makes 64 of them and uses a few.
+  // Plain members, set by Gather, Judge and JudgeCell: a warp-instruction makes 64 of them and
+  // uses a few.
   struct Judged {
     std::int32_t word;
     float value;
@@ -445,7 +447,7 @@ class HazardDetector::WarpReads {
     // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
     if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
     judged.lanes = write.lanes;
-    // One lane, a store's (OnAccess), but for the bit count.
+    // A write's entry is one lane's store (OnAccess): its one bit needs no count.
     judged.count = (write.lanes & (write.lanes - 1)) == 0 ? 1 : CountBits(write.lanes);
     access_.word = judged.word;
     access_.value = access_.old_value = value;
