@@ -457,15 +457,30 @@ void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   WithFusedMultiplyAdd([&](auto fmaf) {
-    ForEachLane(warp_lanes, lanes, [start, fmaf, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
+    // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+    const auto run = [start, fmaf, k, next_k](Thread& thread, float a, float b) {
       start(thread);
-      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
       thread.regs.k = k;
-      const float a = cells[a_column + thread.ty * a_stride].value;
-      const float b = cells[b_row + thread.tx].value;
       thread.regs.sum = fmaf(a, b, thread.regs.sum);
       thread.pc.j = next_k;
-    });
+    };
+    if (lanes != ~std::uint32_t{0}) {
+      ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+        run(thread, cells[a_column + thread.ty * a_stride].value, cells[b_row + thread.tx].value);
+      });
+      return;
+    }
+    // A whole warp, row by row: threads are numbered along the block's rows (ty · TN + tx), so
+    // a row's lanes are a run, reading one As cell and Bs along its row.
+    const int first_thread = first.index_in_block;
+    const int tn = geometry_.tn;
+    for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
+      const int begin = std::max(row * tn - first_thread, 0);
+      const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
+      const float a = cells[a_column + row * a_stride].value;
+      const int b_lane0 = b_row + first_thread - row * tn;  // a lane's Bs[k][tx] is b_lane0 + lane
+      for (int lane = begin; lane < end; ++lane) run(warp_lanes[lane], a, cells[b_lane0 + lane].value);
+    }
   });
 }
 
