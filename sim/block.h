@@ -15,6 +15,10 @@ struct Block {
   std::int32_t first_warp = 0;
   std::int32_t warp_count = 0;
   std::int32_t exited_threads = 0;
+  // Threads that may store to shared memory before the block's next __syncthreads() release
+  // (Program::StoresSharedBeforeSyncthreads), counted where shared accesses can race: at 0 no
+  // read until then can race with a later write, so the hazard detector need not remember it.
+  std::int32_t shared_writers = 0;
   Barrier syncthreads{};
 
   int LiveThreads() const { return thread_count - exited_threads; }

@@ -1,5 +1,7 @@
 #include "sim/hazard_detector.h"
 
+#include <algorithm>
+
 #include "sim/bits.h"
 
 namespace sim {
@@ -52,12 +54,11 @@ std::int32_t HazardDetector::Arena::AppendToOwnChunk(const Entry& entry) {
 }
 
 void HazardDetector::Arena::Clear() {
-  // A generation mostly fits in one chunk: keep it for the next one unless another state holds it.
-  if (!chunks_.empty() && chunks_.front().use_count() == 1) {
-    chunks_.resize(1);
-  } else {
-    chunks_.clear();
-  }
+  // The chunks no other state holds are kept for the next generation, which fills them again
+  // instead of allocating and zeroing new ones (a generation without the 1st barrier takes
+  // several); those a checkpoint holds stay its own.
+  chunks_.erase(std::remove_if(chunks_.begin(), chunks_.end(), [](const std::shared_ptr<Chunk>& chunk) { return chunk.use_count() != 1; }),
+                chunks_.end());
   size_ = 0;
 }
 

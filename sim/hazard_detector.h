@@ -8,7 +8,9 @@
 // generations order two lanes of one warp and nothing across warps. Every access of the
 // current block generation is therefore kept per cell, and each new access is checked
 // against those of the other threads: the verdict does not depend on which schedule ran,
-// so a lockstep warp whose C comes out right still reports its hazard.
+// so a lockstep warp whose C comes out right still reports its hazard. Only a write checks
+// reads: a read made when no thread of the block stores again before the generation ends is
+// checked, not kept.
 //
 // The kind is named by the order the missing barrier would have imposed — program order,
 // which is the stage (phase, part of the phase) of each access: write then read is RAW,
@@ -167,6 +169,18 @@ class HazardDetector {
   class Arena {
    public:
     static constexpr std::int32_t kChunkEntries = kArenaChunkEntries;
+    Arena() = default;
+    // A copy takes the chunks that hold entries, not those kept for later generations (Clear).
+    Arena(const Arena& o) : chunks_(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse()), size_(o.size_) {}
+    Arena& operator=(const Arena& o) {
+      if (this != &o) {
+        chunks_.assign(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse());
+        size_ = o.size_;
+      }
+      return *this;
+    }
+    Arena(Arena&&) = default;
+    Arena& operator=(Arena&&) = default;
     const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
     // An entry appended since this state was last copied or restored: its chunk is its own.
     Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
@@ -174,9 +188,13 @@ class HazardDetector {
     // state's alone (no checkpoint took it since): most appends.
     std::int32_t Append(const Entry& entry) {
       const std::size_t slot = SlotOf(size_);
-      if (slot == 0 || chunks_.back().use_count() != 1) return AppendToOwnChunk(entry);
-      (*chunks_.back())[slot] = entry;
+      if (slot == 0 || chunks_[ChunkOf(size_)].use_count() != 1) return AppendToOwnChunk(entry);
+      (*chunks_[ChunkOf(size_)])[slot] = entry;
       return size_++;
+    }
+    // Starts fetching the chunk list, which every entry's address goes through.
+    void PrefetchChunks() const {
+      if (!chunks_.empty()) __builtin_prefetch(chunks_.data());
     }
     void Clear();
     void Release() { std::vector<std::shared_ptr<Chunk>>().swap(chunks_), size_ = 0; }
@@ -191,6 +209,7 @@ class HazardDetector {
     // Indices are never negative: unsigned arithmetic makes these a shift and a mask.
     static std::size_t ChunkOf(std::int32_t at) { return static_cast<std::uint32_t>(at) / kChunkEntries; }
     static std::size_t SlotOf(std::int32_t at) { return static_cast<std::uint32_t>(at) % kChunkEntries; }
+    std::ptrdiff_t ChunksInUse() const { return (size_ + kChunkEntries - 1) / kChunkEntries; }
     // The rest: a chunk to start, or this state's copy of one another state holds.
     std::int32_t AppendToOwnChunk(const Entry& entry);
     std::vector<std::shared_ptr<Chunk>> chunks_;
@@ -284,12 +303,17 @@ class HazardDetector {
 class HazardDetector::WarpReads {
  public:
   // `shared`: the block, warp, its __syncwarp() generation, the stage and op of the reads.
-  WarpReads(HazardDetector& detector, const SharedAccess& shared, int block_epoch)
+  // `remembered`: whether a write may yet come in this block generation, the only access
+  // that checks reads; where none can, the reads are checked but not kept.
+  WarpReads(HazardDetector& detector, const SharedAccess& shared, int block_epoch, bool remembered)
       : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
         cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
         access_(shared),
         block_epoch_(block_epoch),
-        since_(arena_.size()) {}
+        since_(arena_.size()),
+        remembered_(remembered) {
+    arena_.PrefetchChunks();
+  }
 
   // `thread` read `value` from `word`; calls report(const Conflict&) for each hazard.
   template <typename Report>
@@ -303,47 +327,75 @@ class HazardDetector::WarpReads {
       Check(earlier, at, access_, report);
       at = earlier.next;
     }
-    RememberLanes(word, value, LaneBit(access_));
+    if (remembered_) RememberLanes(word, value, LaneBit(access_));
   }
   // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
   // one warp-instruction find the same writes, so a cell holding at most one write this
-  // generation (a phase's store) is judged once for all of them. CountRead gives the hazards
-  // `lane` finds reading `word` (of `table`: 0 for As, 1 for Bs) that held `value`, or -1
-  // where Read must list them (more writes, or another cell judged in the same place);
-  // Finish remembers the reads it counted and reports count(conflict, n) for each cell's n.
-  int CountRead(int table, int lane, int word, float value) {
+  // generation (a phase's store) is judged once for all of them. Gather notes the reads of
+  // `word` (of `table`: 0 for As, 1 for Bs) by `lanes`, a table's cells in the order of their
+  // lowest lanes (the places they claim are then those that lane by lane would claim); Judge
+  // judges each cell gathered; a lane's read that Listed names then goes through Read (a cell
+  // with more writes, or another cell gathered in the same place); and Finish remembers the
+  // other reads and reports count(conflict, table, lanes, own, n) for each cell whose reads
+  // found hazards: each of `lanes` found n, each of `own` n - 1 (a lane of the write's own
+  // warp does not conflict with its own store).
+  void Gather(int table, int word, std::uint32_t lanes) {
     const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
     Judged& judged = judged_[static_cast<std::size_t>(table)][place];
     if ((used_[table] >> place & 1) == 0) {
+      __builtin_prefetch(&cells_[word]);  // for Judge (see there)
       used_[table] |= 1u << place;
-      JudgeCell(judged, word, value);
-    } else if (judged.word != word) {
-      return -1;
+      judged.word = word;
+      judged.readers = lanes;
+    } else if (judged.word == word) {
+      judged.readers |= lanes;
+    } else {
+      listed_[table] |= lanes;
     }
-    if (!judged.sole) return -1;
-    const std::uint32_t lane_bit = 1u << lane;
-    // A lane of the write's own warp does not conflict with its own store.
-    const int count = judged.count - (judged.same_warp && (judged.lanes & lane_bit) != 0 ? 1 : 0);
-    judged.readers |= lane_bit;
-    judged.hazards += static_cast<std::uint64_t>(count);
-    return count;
   }
+  // Judges each cell Gather found, which holds cells[word].value. The realistic scheduler runs
+  // every block at once, so a step's cells, their shadows and their writes are rarely in
+  // cache: each is asked for before any is waited for (the shadows by Gather, the arena's chunk
+  // list on construction), not a cell's misses one after another.
+  void Judge(const SharedCell* cells) {
+    for (std::size_t table = 0; table < judged_.size(); ++table) {
+      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
+        Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
+        judged.write = Shadow(judged.word).writes;
+        __builtin_prefetch(&cells[judged.word]);
+        judged.entry = judged.write >= 0 ? &arena_[judged.write] : nullptr;
+        __builtin_prefetch(judged.entry);
+      }
+    }
+    for (std::size_t table = 0; table < judged_.size(); ++table) {
+      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
+        Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
+        JudgeCell(judged, cells[judged.word].value);
+        if (!judged.sole) listed_[table] |= judged.readers;
+      }
+    }
+  }
+  bool AnyListed() const { return (listed_[0] | listed_[1]) != 0; }
+  bool Listed(int table, int lane) const { return (listed_[static_cast<std::size_t>(table)] >> lane & 1) != 0; }
   template <typename Count>
   void Finish(Count&& count) {
     for (std::size_t table = 0; table < judged_.size(); ++table) {
       for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
         const Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
-        if (judged.readers != 0) RememberLanes(judged.word, judged.value, judged.readers);
-        if (judged.hazards == 0) continue;
+        if (!judged.sole) continue;
+        if (remembered_) RememberLanes(judged.word, judged.value, judged.readers);
+        const std::uint32_t own = judged.same_warp ? judged.readers & judged.lanes : 0;
+        if (judged.count == 0 || (judged.count == 1 && own == judged.readers)) continue;
         Conflict conflict;
         conflict.kind = judged.kind;
         conflict.severity = judged.same_warp ? Severity::kWarning : Severity::kError;
         conflict.observed_in_program_order = judged.observed_in_program_order;
         conflict.corrupted = judged.corrupted;
         conflict.earlier = judged.write;
-        count(conflict, judged.hazards);
+        count(conflict, static_cast<int>(table), judged.readers & ~own, own, static_cast<std::uint32_t>(judged.count));
       }
       used_[table] = 0;
+      listed_[table] = 0;
     }
   }
   // Remembers the reads of `word` by `lanes` of the warp, which saw `value`.
@@ -365,8 +417,9 @@ class HazardDetector::WarpReads {
   const SharedAccess& access() const { return access_; }
 
  private:
-  // A cell CountRead judged: its one write's conflict with a read, and the reads counted.
-  // Plain members, set by JudgeCell: a warp-instruction makes 64 of them and uses a few.
+  // A cell Gather found and Judge judged: its one write's conflict with a read, and its readers.
+  // Plain members, set by Gather, Judge and JudgeCell: a warp-instruction makes 64 of them and
+  // uses a few.
   struct Judged {
     std::int32_t word;
     float value;
@@ -374,32 +427,29 @@ class HazardDetector::WarpReads {
     bool same_warp;
     std::uint32_t lanes;      // the write's lanes a read conflicts with (0: none, or ordered by a __syncwarp())
     int count;                // of them
-    std::int32_t write;       // the write's entry
+    std::int32_t write;       // the write's entry (-1: none)
+    const Entry* entry;       // ... itself, while Judge runs (no entry is appended then)
     HazardKind kind;
     bool observed_in_program_order;
     bool corrupted;
     std::uint32_t readers;
-    std::uint64_t hazards;
   };
-  void JudgeCell(Judged& judged, int word, float value) {
-    judged.word = word;
+  // Judges the cell's reads against its write (judged.write and entry set).
+  void JudgeCell(Judged& judged, float value) {
     judged.value = value;
     judged.same_warp = false;
     judged.lanes = 0;
     judged.count = 0;
-    judged.readers = 0;
-    judged.hazards = 0;
-    const CellShadow& cell = Shadow(word);
-    judged.write = cell.writes;
-    judged.sole = cell.writes < 0 || arena_[cell.writes].next < 0;
-    if (cell.writes < 0 || !judged.sole) return;
-    const Entry& write = arena_[cell.writes];
+    judged.sole = judged.entry == nullptr || judged.entry->next < 0;
+    if (judged.entry == nullptr || !judged.sole) return;
+    const Entry& write = *judged.entry;
     judged.same_warp = write.warp == access_.warp;
     // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
     if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
     judged.lanes = write.lanes;
-    judged.count = CountBits(write.lanes);
-    access_.word = word;
+    // A write's entry is one lane's store (OnAccess): its one bit needs no count.
+    judged.count = (write.lanes & (write.lanes - 1)) == 0 ? 1 : CountBits(write.lanes);
+    access_.word = judged.word;
     access_.value = access_.old_value = value;
     const Verdict verdict = HazardDetector::Judge(write, access_);
     judged.kind = verdict.kind;
@@ -418,11 +468,14 @@ class HazardDetector::WarpReads {
   SharedAccess access_;
   int block_epoch_;
   std::int32_t since_;
-  // CountRead's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
+  bool remembered_;
+  // Gather's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
   // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
-  // bit p of used_[t] set where judged_[t][p] holds one.
+  // bit p of used_[t] set where judged_[t][p] holds one, bit l of listed_[t] where lane l's
+  // read of tile t must go through Read.
   std::array<std::array<Judged, kWarpSize>, 2> judged_;
   std::array<std::uint32_t, 2> used_{};
+  std::array<std::uint32_t, 2> listed_{};
 };
 
 }  // namespace sim

@@ -109,6 +109,7 @@ void Machine::InitThreads() {
         ++block.exited_threads;
       } else {
         SetRunnable(thread, true);
+        if (shared_accesses_can_race_ && program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++block.shared_writers;
       }
     }
   }
@@ -131,6 +132,7 @@ bool Machine::Step() {
   state_.last_unit = *unit;
   StepRecord& record = state_.last_step;
   record.hazard_slots = 0;
+  record.many_hazard_slots = 0;
   record.releases.clear();
   record.hazard_log_size = state_.hazard_log_size;
   record.out_of_bounds_log_size = state_.out_of_bounds_log_size;
@@ -381,33 +383,40 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
   float Registers::*const source = as ? &Registers::a : &Registers::b;
   const bool checked = shared_accesses_can_race_;
+  // What the lanes' stores share, as the hazard detector sees them.
+  const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
+  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  SharedAccess write{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), pc.Stage(), pc.op, true, 0.0f, 0.0f};
+  int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
     const float value = thread.regs.*source;
     const int word = thread.ty * row_stride + thread.tx + offset;
     SharedCell& cell = cells[word];
-    if (checked) CheckStore(thread, pc, word, value, cell.value, phase);
+    if (checked) {
+      write.word = word;
+      write.thread = thread.index_in_block;
+      write.value = value;
+      write.old_value = cell.value;
+      CheckStore(thread, write, block_epoch, phase);
+    }
     cell.value = value;
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
     // A store's next instruction is never the end (Program::Next): no exit to look for.
     thread.pc = program_.Next(thread, pc);
+    if (checked && !program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
   });
+  state_.blocks[static_cast<std::size_t>(first.block)].shared_writers -= last_stores;
 }
 
-void Machine::CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
-                         PhaseCounters& phase) {
-  const SharedPlace place = StorePlace(thread, pc);
-  const Warp& warp = state_.warps[static_cast<std::size_t>(thread.warp)];
-  const int block_epoch = state_.blocks[static_cast<std::size_t>(thread.block)].syncthreads.generation();
-  const SharedAccess write{thread.block, word, thread.index_in_block, warp.index_in_block,
-                           warp.syncwarp.generation(), pc.Stage(), pc.op, true, value, overwritten};
+void Machine::CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase) {
   std::uint32_t found = 0;
   state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
     ++found;
     CountHazards(conflict, phase, 1);
     // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, place);
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, StorePlace(thread, thread.pc));
   });
   NoteHazards(thread.lane, 0, found);
 }
@@ -448,46 +457,113 @@ void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);     // Bs[k][tx] = b_row + tx
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   WithFusedMultiplyAdd([&](auto fmaf) {
-    ForEachLane(warp_lanes, lanes, [start, fmaf, k, next_k, cells, a_column, b_row, a_stride](Thread& thread) {
+    // sum = fmaf(As[ty][k], Bs[k][tx], sum)
+    const auto run = [start, fmaf, k, next_k](Thread& thread, float a, float b) {
       start(thread);
-      // sum = fmaf(As[ty][k], Bs[k][tx], sum)
       thread.regs.k = k;
-      const float a = cells[a_column + thread.ty * a_stride].value;
-      const float b = cells[b_row + thread.tx].value;
       thread.regs.sum = fmaf(a, b, thread.regs.sum);
       thread.pc.j = next_k;
-    });
+    };
+    if (lanes != ~std::uint32_t{0}) {
+      ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+        run(thread, cells[a_column + thread.ty * a_stride].value, cells[b_row + thread.tx].value);
+      });
+      return;
+    }
+    // A whole warp, row by row: threads are numbered along the block's rows (ty · TN + tx), so
+    // a row's lanes are a run, reading one As cell and Bs along its row.
+    const int first_thread = first.index_in_block;
+    const int tn = geometry_.tn;
+    for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
+      const int begin = std::max(row * tn - first_thread, 0);
+      const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
+      const float a = cells[a_column + row * a_stride].value;
+      const int b_lane0 = b_row + first_thread - row * tn;  // a lane's Bs[k][tx] is b_lane0 + lane
+      for (int lane = begin; lane < end; ++lane) run(warp_lanes[lane], a, cells[b_lane0 + lane].value);
+    }
   });
 }
 
 void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
   // Each lane's reads of As[ty][k] and Bs[k][tx], checked against this generation's writes of
-  // their cells, lane by lane as the lanes run.
+  // their cells.
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
   const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
-  const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
+  const Block& block = state_.blocks[static_cast<std::size_t>(first.block)];
   HazardDetector::WarpReads reads(state_.hazard_detector,
                                   SharedAccess{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(),
                                                first.pc.Stage(), Op::kFma, false, 0.0f, 0.0f},
-                                  block_epoch);
+                                  block.syncthreads.generation(), block.shared_writers > 0);
   PhaseCounters& phase = PhaseOf(first);
-  // Past the log's limit hazards are counted, not described: the detector judges each cell
-  // once for the lanes that read it (WarpReads::CountRead).
-  const bool counting = state_.hazard_log_size >= kMaxLoggedHazards;
-  const auto read = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
+  const auto list = [&](const Thread& thread, const SharedPlace& cell, int access_slot) {
     const int word = state_.shared.Word(cell.tile, cell.row, cell.col);
-    const float value = cells[word].value;
-    const int count = counting ? reads.CountRead(access_slot, thread.lane, word, value) : -1;
-    NoteHazards(thread.lane, access_slot,
-                count >= 0 ? static_cast<std::uint32_t>(count) : ListReadHazards(reads, thread, cell, word, value, phase));
+    NoteHazards(thread.lane, access_slot, ListReadHazards(reads, thread, cell, word, cells[word].value, phase));
   };
-  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
-    read(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
-    read(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+  // While the hazard log has room, each read is listed, lane by lane as the lanes run.
+  if (state_.hazard_log_size < kMaxLoggedHazards) {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      list(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
+      list(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+    });
+    return;
+  }
+  // Past it hazards are counted, not described: the detector judges each cell once for the
+  // lanes that read it (WarpReads::Gather), As[ty][k] at a_column + ty · a_stride, Bs[k][tx]
+  // at b_row + tx.
+  const int a_column = state_.shared.Word(TileId::kAs, 0, k);
+  const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
+  const int b_row = state_.shared.Word(TileId::kBs, k, 0);
+  if (lanes == ~std::uint32_t{0}) {
+    GatherWarpReads(reads, first.index_in_block, a_column, a_stride, b_row);
+  } else {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      reads.Gather(0, a_column + thread.ty * a_stride, 1u << thread.lane);
+      reads.Gather(1, b_row + thread.tx, 1u << thread.lane);
+    });
+  }
+  reads.Judge(cells);
+  if (reads.AnyListed()) {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      if (reads.Listed(0, thread.lane)) list(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
+      if (reads.Listed(1, thread.lane)) list(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
+    });
+  }
+  reads.Finish([&](const Conflict& conflict, int access_slot, std::uint32_t others, std::uint32_t own, std::uint32_t count) {
+    // A cell's one write is one lane's store (HazardDetector::OnAccess): count is 1, and the
+    // writer's own lane finds none.
+    if (count == 1) {
+      NoteOneHazardEach(others, access_slot);
+      CountHazards(conflict, phase, static_cast<std::uint64_t>(CountBits(others)));
+      return;
+    }
+    std::uint64_t hazards = 0;
+    for (; others != 0; others &= others - 1, hazards += count) NoteHazards(__builtin_ctz(others), access_slot, count);
+    for (; own != 0; own &= own - 1, hazards += count - 1) NoteHazards(__builtin_ctz(own), access_slot, count - 1);
+    CountHazards(conflict, phase, hazards);
   });
-  reads.Finish([&](const Conflict& conflict, std::uint64_t count) { CountHazards(conflict, phase, count); });
+}
+
+void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread, int a_column, int a_stride,
+                              int b_row) const {
+  // Threads are numbered along the block's rows (ty · TN + tx): a row's lanes, which read its
+  // As cell, are a run; every TN-th lane reads the same Bs cell. Each cell's lanes go together,
+  // in the order of their lowest lane.
+  const int tn = geometry_.tn;
+  for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
+    const int begin = std::max(row * tn - first_thread, 0);
+    const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
+    const std::uint32_t run = end - begin == kWarpSize ? ~std::uint32_t{0} : ((1u << (end - begin)) - 1) << begin;
+    reads.Gather(0, a_column + row * a_stride, run);
+  }
+  std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...
+  for (int lane = 0; lane < kWarpSize; lane += tn) every_tn |= 1u << lane;
+  int tx = first_thread % tn;
+  for (int lane = 0; lane < std::min(tn, kWarpSize); ++lane) {
+    reads.Gather(1, b_row + tx, every_tn << lane);
+    if (++tx == tn) tx = 0;
+  }
 }
 
 std::uint32_t Machine::ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell,
@@ -557,9 +633,18 @@ void Machine::TryReleaseBlock(int block_index, int lane) {
   for (int w = 0; w < block.warp_count; ++w) WakeWaiting(block.first_warp + w, SyncKind::kSyncthreads, event);
   block.syncthreads.Release();
   state_.hazard_detector.OnBlockBarrier(block_index);
+  if (shared_accesses_can_race_) CountSharedWriters(block);
   ++state_.counters.barrier_releases;
   event.line = lines_[static_cast<std::size_t>(event.op)];
   Emit(event, lane);
+}
+
+void Machine::CountSharedWriters(Block& block) {
+  block.shared_writers = 0;
+  for (int i = 0; i < block.thread_count; ++i) {
+    const Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
+    if (thread.state != ThreadState::kDone && program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++block.shared_writers;
+  }
 }
 
 void Machine::TryReleaseWarp(int warp_index, int lane) {

@@ -67,12 +67,18 @@ struct StepRecord {
   std::size_t hazard_log_size = 0;         // the logs' lengths before the step: the index
   std::size_t out_of_bounds_log_size = 0;  // its first logged hazard or access takes
   // Hazards each shared access of a lane found, by slot 2·lane + access (access 0: the lane's
-  // store, or its read of As; 1: its read of Bs); bit s of hazard_slots set where slot s found
-  // any (the other counts are left over from earlier steps).
+  // store, or its read of As; 1: its read of Bs): bit s of hazard_slots set where slot s found
+  // any, of many_hazard_slots where it found more than one, hazard_counts[s] then holding how
+  // many (the other counts are left over from earlier steps). Most accesses that find any find
+  // one, the one write of their cell: a bit says so, with no count to store.
   static int HazardSlot(int lane, int access) { return 2 * lane + access; }
   std::uint64_t hazard_slots = 0;
+  std::uint64_t many_hazard_slots = 0;
   std::array<std::uint32_t, 2 * kWarpSize> hazard_counts{};
-  std::uint32_t HazardsAt(int slot) const { return (hazard_slots >> slot & 1) != 0 ? hazard_counts[static_cast<std::size_t>(slot)] : 0; }
+  std::uint32_t HazardsAt(int slot) const {
+    if ((hazard_slots >> slot & 1) == 0) return 0;
+    return (many_hazard_slots >> slot & 1) != 0 ? hazard_counts[static_cast<std::size_t>(slot)] : 1;
+  }
   // A barrier released by a lane's arrival or exit: its event follows that lane's.
   struct Release {
     std::uint8_t lane = 0;
@@ -236,14 +242,16 @@ class Machine {
     ++state_.read_log_size;
   }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
-  // A lane's store of `value` over `overwritten` in `word`, checked for hazards (where they can race).
-  void CheckStore(const Thread& thread, const ProgramCounter& pc, int word, float value, float overwritten,
-                  PhaseCounters& phase);
+  // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
+  void CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
   void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // Checks the step's reads of As and Bs for hazards (before FmaReadingTiles runs it).
   void CheckTileReads(Thread* warp_lanes, std::uint32_t lanes);
+  // Gathers the inner-product step's reads of a whole warp whose lane 0 is `first_thread` of its
+  // block (As[ty][k] at a_column + ty · a_stride, Bs[k][tx] at b_row + tx).
+  void GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread, int a_column, int a_stride, int b_row) const;
   // One read, its hazards listed, counted and logged; how many. Out of line: most reads are
   // only counted.
   std::uint32_t ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell, int word,
@@ -253,6 +261,8 @@ class Machine {
   // `lane`: the lane whose arrival or exit may release it (its event follows that lane's).
   void TryReleaseBlock(int block, int lane);
   void TryReleaseWarp(int warp, int lane);
+  // Counts the block's threads that store to shared memory before its next __syncthreads() release.
+  void CountSharedWriters(Block& block);
   // Wakes the warp's lanes waiting at a barrier of `kind`, counting them in `release`.
   void WakeWaiting(int warp, SyncKind kind, TraceEvent& release);
   // Moves a thread past its instruction at `pc` (its own).
@@ -317,8 +327,21 @@ class Machine {
   void NoteHazards(int lane, int access_slot, std::uint32_t found) {
     if (found == 0) return;
     const int slot = StepRecord::HazardSlot(lane, access_slot);
-    state_.last_step.hazard_counts[static_cast<std::size_t>(slot)] = found;
     state_.last_step.hazard_slots |= std::uint64_t{1} << slot;
+    if (found == 1) return;
+    state_.last_step.many_hazard_slots |= std::uint64_t{1} << slot;
+    state_.last_step.hazard_counts[static_cast<std::size_t>(slot)] = found;
+  }
+  // Notes that an access of each of `lanes` found one hazard.
+  void NoteOneHazardEach(std::uint32_t lanes, int access_slot) {
+    // Lane l's bit to bit 2·l (StepRecord::HazardSlot), by halves, quarters, ... in turn.
+    std::uint64_t slots = lanes;
+    slots = (slots | slots << 16) & 0x0000ffff0000ffffu;
+    slots = (slots | slots << 8) & 0x00ff00ff00ff00ffu;
+    slots = (slots | slots << 4) & 0x0f0f0f0f0f0f0f0fu;
+    slots = (slots | slots << 2) & 0x3333333333333333u;
+    slots = (slots | slots << 1) & 0x5555555555555555u;
+    state_.last_step.hazard_slots |= slots << access_slot;
   }
   void LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,

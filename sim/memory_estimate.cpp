@@ -68,7 +68,11 @@ ArenaAccesses ArenaAccessesPerBlock(const LessonConfig& config, const Geometry& 
   // As[ty][k] and Bs[k][tx] for every k: an entry a read where lanes run one at a time.
   const U64 reads = side_by_side ? WarpReadEntriesPerPhase(g) : U64(g.block_threads) * 2 * g.tk;
   const U64 tail = U64(HazardDetector::kArenaChunkEntries);
-  if (barriers == 1) return side_by_side ? ArenaAccesses{stores + reads, stores + reads} : ArenaAccesses{(stores + reads) / 2, (stores + reads) / 2};
+  // The realistic policy's warps of a block mostly finish a phase's stores before they read:
+  // where the 2nd barrier ends the generation, its reads come after its stores and are kept
+  // only while a store may yet come (Block::shared_writers), so few are.
+  const U64 kept_reads = side_by_side && config.barrier2 == SyncKind::kSyncthreads ? 0 : reads;
+  if (barriers == 1) return side_by_side ? ArenaAccesses{stores + kept_reads, stores + kept_reads} : ArenaAccesses{(stores + reads) / 2, (stores + reads) / 2};
   if (!side_by_side) return {(stores + reads) * U64(g.phases) / 4, (stores + reads) * U64(g.phases) / 4};
   return {(stores + reads) * U64(g.phases), tail};
 }

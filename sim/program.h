@@ -27,6 +27,10 @@ class Program {
   int BRow(const Thread& thread, int j) const { return thread.ty + BRowOffset(j); }
   int AColumnOffset(int j) const { return j * geometry_.tn; }
   int BRowOffset(int j) const { return j * geometry_.tm; }
+  // Whether a thread at `pc` stores to shared memory (at `pc` or later) before it next waits at
+  // a __syncthreads(): once no thread of a block does, the block's shared reads until its
+  // next __syncthreads() can race with no write.
+  bool StoresSharedBeforeSyncthreads(const Thread& thread, const ProgramCounter& pc) const;
   // Instructions in this thread's whole program (the closed form the tests check).
   long long Length(const Thread& thread) const;
   SyncKind BarrierKind(Op op) const { return op == Op::kBarrier1 ? barrier1_ : barrier2_; }
@@ -100,6 +104,31 @@ inline ProgramCounter Program::Next(const Thread& thread, const ProgramCounter& 
       return {Op::kStoreC, geometry_.phases, 0};
     default:
       return {Op::kDone, pc.t, 0};
+  }
+}
+
+inline bool Program::StoresSharedBeforeSyncthreads(const Thread& thread, const ProgramCounter& pc) const {
+  if (geometry_.naive) return false;
+  switch (pc.op) {
+    case Op::kLoadA:
+    case Op::kStoreAs:
+    case Op::kLoadB:
+    case Op::kStoreBs:
+      return true;  // a load is followed by its store
+    case Op::kBarrier1:
+      if (barrier1_ == SyncKind::kSyncthreads) return false;
+      [[fallthrough]];
+    case Op::kFma:
+    case Op::kBarrier2: {
+      if (barrier2_ == SyncKind::kSyncthreads) return false;
+      // On into the next phase, whose loads (and stores) come first where the thread has any:
+      // a thread without them has none in any phase.
+      if (pc.t + 1 >= geometry_.phases) return false;
+      const Op first = StartPhase(thread, pc.t + 1).op;
+      return first == Op::kLoadA || first == Op::kLoadB;
+    }
+    default:
+      return false;
   }
 }
 

@@ -29,7 +29,7 @@ bool Warp::operator==(const Warp& o) const {
 bool Block::operator==(const Block& o) const {
   return bx == o.bx && by == o.by && first_thread == o.first_thread && thread_count == o.thread_count &&
          first_warp == o.first_warp && warp_count == o.warp_count && exited_threads == o.exited_threads &&
-         syncthreads == o.syncthreads;
+         shared_writers == o.shared_writers && syncthreads == o.syncthreads;
 }
 
 bool SharedCell::operator==(const SharedCell& o) const {

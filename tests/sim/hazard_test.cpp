@@ -12,6 +12,7 @@
 
 #include "sim/hazard_detector.h"
 #include "sim/kernel_source.h"
+#include "sim/program.h"
 #include "sim/reference.h"
 #include "sim/simulation.h"
 #include "test_lessons.h"
@@ -313,6 +314,91 @@ TEST(Hazards, BarrierGenerationOrdersAccesses) {
   other_warp.warp_epoch = 1;
   detector.OnAccess(other_warp, 1, keep);
   EXPECT_EQ(found.size(), 2u);
+}
+
+// Without the 1st barrier each phase's reads race with its stores: every read of a cell by a
+// thread other than its writer is one RAW hazard, a warning where both are in one warp, an
+// error otherwise, whatever the schedule. Lessons past the hazard log's limit count most of
+// them by cell (WarpReads::Gather, a whole warp's lanes by the geometry): the counts agree
+// with the geometry's, across tile shapes (TN dividing the warp, not dividing it, above it).
+TEST(Hazards, CountedPastTheLogAsTheGeometryGives) {
+  for (LessonConfig config : {sim_test::Tiled(64, 64, 64, 8), sim_test::Tiled(64, 64, 64, 16),
+                              sim_test::Tiled(64, 64, 64, 32), sim_test::Rect(60, 72, 48, 4, 12, 8),
+                              sim_test::Rect(64, 96, 32, 2, 48, 16), sim_test::Rect(64, 64, 64, 8, 4, 16)}) {
+    config.barrier1 = SyncKind::kNone;
+    config = sim_test::WithRandomFill(config, 3);
+    const sim::Geometry g = sim::MakeGeometry(config);
+    // As[r][c] is stored by thread (r, c mod TN) and read by row r's threads; Bs[r][c] stored by
+    // (r mod TM, c) and read by column c's.
+    std::uint64_t warnings = 0, errors = 0;
+    const auto count = [&](int writer, int reader) {
+      if (reader == writer) return;
+      ++(reader / 32 == writer / 32 ? warnings : errors);
+    };
+    for (int r = 0; r < g.tm; ++r) {
+      for (int c = 0; c < g.tk; ++c) {
+        for (int tx = 0; tx < g.tn; ++tx) count(r * g.tn + c % g.tn, r * g.tn + tx);
+      }
+    }
+    for (int r = 0; r < g.tk; ++r) {
+      for (int c = 0; c < g.tn; ++c) {
+        for (int ty = 0; ty < g.tm; ++ty) count((r % g.tm) * g.tn + c, ty * g.tn + c);
+      }
+    }
+    const std::uint64_t runs = static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases);
+    const sim::Simulation simulation = RunToEnd(config);
+    const sim::Counters& counted = simulation.counters();
+    const std::string shape = std::to_string(g.tm) + "x" + std::to_string(g.tn) + "x" + std::to_string(g.tk);
+    ASSERT_GT(counted.hazards, sim::kMaxLoggedHazards) << shape;
+    EXPECT_EQ(counted.hazards, runs * (warnings + errors)) << shape;
+    EXPECT_EQ(counted.hazards_raw, counted.hazards) << shape;
+    EXPECT_EQ(counted.hazard_warnings, runs * warnings) << shape;
+    EXPECT_EQ(counted.hazard_errors, runs * errors) << shape;
+  }
+}
+
+// The machine keeps a block's reads only while one of its threads may yet store before the
+// next __syncthreads() (Program::StoresSharedBeforeSyncthreads): the closed form agrees with
+// walking each thread's program from every instruction, for every barrier setting and shape.
+TEST(Hazards, StoresBeforeSyncthreadsAgreesWithWalkingTheProgram) {
+  const std::vector<SyncKind> kinds{SyncKind::kNone, SyncKind::kSyncwarp, SyncKind::kSyncthreads};
+  const std::vector<LessonConfig> shapes{sim_test::Tiled(7, 9, 13, 2), sim_test::Tiled(8, 8, 16, 4),
+                                         sim_test::Rect(9, 5, 11, 4, 2, 4), sim_test::Rect(9, 10, 13, 2, 4, 8),
+                                         sim_test::Rect(7, 11, 13, 3, 5, 2), sim_test::Naive(5, 6, 7, 4)};
+  int stores_seen = 0, none_seen = 0;
+  for (LessonConfig config : shapes) {
+    for (SyncKind b1 : kinds) {
+      for (SyncKind b2 : kinds) {
+        config.barrier1 = b1;
+        config.barrier2 = b2;
+        const sim::Geometry g = sim::MakeGeometry(config);
+        const sim::Program program(config, g);
+        for (int i = 0; i < g.block_threads; ++i) {
+          sim::Thread thread;
+          thread.tx = static_cast<std::int16_t>(i % g.tn);
+          thread.ty = static_cast<std::int16_t>(i / g.tn);
+          thread.regs.row = thread.ty;
+          thread.regs.col = thread.tx;
+          for (sim::ProgramCounter pc = program.First(thread); pc.op != sim::Op::kDone; pc = program.Next(thread, pc)) {
+            bool stores = false;
+            for (sim::ProgramCounter at = pc; at.op != sim::Op::kDone; at = program.Next(thread, at)) {
+              if (sim::IsBarrier(at.op) && program.BarrierKind(at.op) == SyncKind::kSyncthreads) break;
+              if (at.op == sim::Op::kStoreAs || at.op == sim::Op::kStoreBs) {
+                stores = true;
+                break;
+              }
+            }
+            EXPECT_EQ(program.StoresSharedBeforeSyncthreads(thread, pc), stores)
+                << sim::Name(config.kernel) << " barriers " << int(b1) << int(b2) << " thread " << i << " at op "
+                << int(pc.op) << " t " << pc.t << " j " << pc.j;
+            ++(stores ? stores_seen : none_seen);
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(stores_seen, 0);
+  EXPECT_GT(none_seen, 0);
 }
 
 }  // namespace
