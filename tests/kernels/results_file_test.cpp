@@ -225,17 +225,29 @@ std::string Replace(std::string text, const std::string& from, const std::string
   return at == std::string::npos ? text : text.replace(at, from.size(), to);
 }
 
+// A results file made bad in one place, and the words its refusal must contain.
+struct BadResults {
+  std::string text;
+  bool csv;
+  const char* named;
+};
+
+template <std::size_t N>
+void ExpectEachRefusedNaming(const BadResults (&cases)[N]) {
+  ResultsFile loaded;
+  for (const BadResults& bad : cases) {
+    const auto error = bad.csv ? ResultsFromCsv(bad.text, loaded) : ResultsFromJson(bad.text, loaded);
+    ASSERT_TRUE(error) << bad.named;
+    EXPECT_NE(error->find(bad.named), std::string::npos) << *error;
+  }
+}
+
 // -1e300 cast to uint64 (memory_bytes) and 1e300 cast to int are undefined behaviour: each
 // out-of-range number is an error naming the field instead.
 TEST(ResultsFile, NumbersOutOfRangeAreNamedNotCast) {
   const std::string json = ResultsToJson(SampleFile());
   const std::string csv = ResultsToCsv(SampleFile());
-  ResultsFile loaded;
-  const struct {
-    std::string text;
-    bool csv;
-    const char* named;
-  } cases[] = {
+  const BadResults cases[] = {
       {Replace(json, "\"memory_bytes\": 85000000000.0", "\"memory_bytes\": -1e300"), false,
        "memory_bytes = -1.0000000000000001e+300 is not a byte count"},
       {Replace(csv, "# memory_bytes: 85000000000", "# memory_bytes: -1e300"), true,
@@ -249,11 +261,7 @@ TEST(ResultsFile, NumbersOutOfRangeAreNamedNotCast) {
        "field m = '-5' is not valid: -5 is not a size from 1 to 2147483647"},
       {Replace(json, "\"version\": 1", "\"version\": 1.5"), false, "unknown version 1.5"},
   };
-  for (const auto& bad : cases) {
-    const auto error = bad.csv ? ResultsFromCsv(bad.text, loaded) : ResultsFromJson(bad.text, loaded);
-    ASSERT_TRUE(error) << bad.named;
-    EXPECT_NE(error->find(bad.named), std::string::npos) << *error;
-  }
+  ExpectEachRefusedNaming(cases);
 }
 
 // A measured figure is never negative or infinite: a GFLOPS of -5 once loaded and was plotted.
@@ -263,11 +271,7 @@ TEST(ResultsFile, NegativeOrInfiniteFiguresAreNamedAndNoneStillLoads) {
   const std::string json = ResultsToJson(SampleFile());
   const std::string csv = ResultsToCsv(SampleFile());
   ResultsFile loaded;
-  const struct {
-    std::string text;
-    bool csv;
-    const char* named;
-  } cases[] = {
+  const BadResults cases[] = {
       {Replace(json, "\"gflops\": 8205.5", "\"gflops\": -5"), false,
        "result 1: gflops: -5 is negative: a measured figure is at least 0"},
       {Replace(csv, "16.875,8205.5,", "16.875,-5,"), true,
@@ -278,11 +282,7 @@ TEST(ResultsFile, NegativeOrInfiniteFiguresAreNamedAndNoneStillLoads) {
        "line 7: '# fp32_peak_gflops: -66908.160000000003' has no valid number: -66908.160000000003 is negative"},
       {Replace(json, "\"fp32_peak_gflops\": 66908.16", "\"fp32_peak_gflops\": -1"), false, "-1 is negative"},
   };
-  for (const auto& bad : cases) {
-    const auto error = bad.csv ? ResultsFromCsv(bad.text, loaded) : ResultsFromJson(bad.text, loaded);
-    ASSERT_TRUE(error) << bad.named;
-    EXPECT_NE(error->find(bad.named), std::string::npos) << *error;
-  }
+  ExpectEachRefusedNaming(cases);
   // The sample's second result has a NaN error and its third no times at all: both formats
   // read them back as none.
   ASSERT_FALSE(ResultsFromCsv(csv, loaded));
