@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <iostream>
 
@@ -25,6 +26,12 @@ InterruptGuard::InterruptGuard() {
 InterruptGuard::~InterruptGuard() { std::signal(SIGINT, previous_); }
 
 bool Interrupted() { return g_interrupted != 0; }
+
+std::string PercentDone(double fraction) {
+  return std::to_string(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100.0)) + "%";
+}
+
+std::string CtrlCHint() { return Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"; }
 
 ProgressLine::ProgressLine() : enabled_(isatty(STDERR_FILENO) != 0) {}
 

@@ -1,6 +1,5 @@
 #include "app/cli/tour_command.h"
 
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -25,8 +24,6 @@ struct TourOptions {
   std::vector<std::string> ask;
 };
 
-constexpr std::chrono::milliseconds kProgressInterval{100};
-
 // An existing file is read; otherwise the preset of that name (as `trace --lesson`). The tour
 // is prepared by PrepareTour() below, which Ctrl+C can stop.
 sim::LessonLoad Load(const std::string& lesson) {
@@ -45,7 +42,7 @@ sim::PreparedTour PrepareStoppable(const sim::LessonConfig& lesson, const sim::T
   while (!job.Wait(kProgressInterval)) {
     if (Interrupted()) job.Cancel();
     progress.Show("preparing the tour: " + std::to_string(job.Done()) + " of " + std::to_string(tour.stops.size()) +
-                  " stops" + (Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"));
+                  " stops" + CtrlCHint());
   }
   progress.Clear();
   return job.LastResult().value_or(sim::PreparedTour{{}, sim::kTourCancelled});

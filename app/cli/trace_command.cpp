@@ -27,7 +27,6 @@ constexpr int kExitCannotWrite = 1;
 constexpr std::size_t kNoHistory = 0;
 // The default lesson has four blocks: show them all, and no more than that by default.
 constexpr int kDefaultShownBlocks = 4;
-constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 // Steps between two looks at the clock while the lesson runs: a step takes about a microsecond.
 constexpr std::int64_t kStepsBetweenClockReads = 4096;
 
@@ -36,12 +35,6 @@ struct TraceOptions {
   std::string json;
   int blocks = kDefaultShownBlocks;
 };
-
-std::string Percent(double fraction) {
-  return std::to_string(static_cast<int>(std::clamp(fraction, 0.0, 1.0) * 100.0)) + "%";
-}
-
-std::string Stopping() { return Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"; }
 
 // A 512³ lesson runs for seconds on the model, and its comparison kernel as long again: on a
 // terminal a progress line says how far each has got, and the first Ctrl+C stops either between
@@ -55,7 +48,7 @@ bool RunLesson(sim::Simulation& simulation, ProgressLine& progress, double& frac
     if (now.step() % kStepsBetweenClockReads == 0 && std::chrono::steady_clock::now() - shown >= kProgressInterval) {
       shown = std::chrono::steady_clock::now();
       progress.Show("running the lesson on the model: step " + std::to_string(now.step()) + ", " +
-                    Percent(double(now.counters().thread_instructions) / expected) + Stopping());
+                    PercentDone(double(now.counters().thread_instructions) / expected) + CtrlCHint());
     }
     return true;
   });
@@ -76,7 +69,7 @@ bool CountComparison(const sim::Simulation& simulation, TraceReport& report, Pro
   const std::string kernel = sim::Name(sim::ComparisonLesson(simulation.config()).kernel);
   while (!job.Wait(kProgressInterval)) {
     if (Interrupted()) job.Cancel();
-    progress.Show("counting the " + kernel + " kernel for comparison: " + Percent(counted.load()) + Stopping());
+    progress.Show("counting the " + kernel + " kernel for comparison: " + PercentDone(counted.load()) + CtrlCHint());
   }
   progress.Clear();
   fraction = counted.load();
@@ -125,7 +118,7 @@ int Run(const TraceOptions& options) {
   double fraction = 0.0;
   if (!RunLesson(simulation, progress, fraction)) {
     std::fprintf(stderr, "tilescope trace: stopped by Ctrl+C at step %lld of the lesson's run (%s of it); nothing "
-                 "was printed\n", static_cast<long long>(simulation.step()), Percent(fraction).c_str());
+                 "was printed\n", static_cast<long long>(simulation.step()), PercentDone(fraction).c_str());
     return kExitInterrupted;
   }
   simulation.SetSink(nullptr);
@@ -137,7 +130,7 @@ int Run(const TraceOptions& options) {
   report.expected_c = built.lesson->expected_c;
   if (!CountComparison(simulation, report, progress, fraction)) {
     std::fprintf(stderr, "tilescope trace: stopped by Ctrl+C while counting the comparison kernel (%s of it), after "
-                 "the lesson's whole run; nothing was printed\n", Percent(fraction).c_str());
+                 "the lesson's whole run; nothing was printed\n", PercentDone(fraction).c_str());
     return kExitInterrupted;
   }
   if (!json_only) PrintTrace(stdout, report);

@@ -1,8 +1,6 @@
 #include "app/cli/verify_command.h"
 
-#include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -22,7 +20,6 @@ namespace {
 
 constexpr int kExitUsage = 2;
 constexpr const char* kDefaultKernel = "tiled16";
-constexpr auto kProgressInterval = std::chrono::milliseconds(100);
 
 struct VerifyOptions {
   std::string file;
@@ -76,9 +73,7 @@ Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase&
   });
   while (!job.Wait(kProgressInterval)) {
     if (Interrupted()) job.Cancel();
-    const int percent = static_cast<int>(std::clamp(fraction.load(), 0.0, 1.0) * 100.0);
-    progress.Show(Describe(at) + " on the model: " + std::to_string(percent) + "%" +
-                  (Interrupted() ? " \u2014 stopping" : " (Ctrl+C stops)"));
+    progress.Show(Describe(at) + " on the model: " + PercentDone(fraction.load()) + CtrlCHint());
   }
   progress.Clear();
   const kernels::ModelRun model = job.LastResult().value_or(kernels::ModelRun{{}, "no result", false});
