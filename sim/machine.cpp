@@ -46,7 +46,7 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.c_written.assign(state_.c.size(), 0);
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
-  PrecomputeBankConflicts();
+  PrecomputeSharedCosts();
   logs_.reads.reserve(ReadLogBound(geometry_));
 }
 
@@ -190,6 +190,7 @@ void Machine::ExecuteWarp(int warp_index) {
   if (lanes == 0 || CountBits(lanes) != warp.runnable_lanes) lanes = EarliestLanes(warp);
   const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
   last_l2_halves_ = 0;
+  last_wavefronts_ = 0;
   const std::uint64_t sectors_before = state_.counters.global_sectors;
   warp.next_lanes = 0;  // lanes at a barrier wait: their release, even during this step, sets it
   const bool global_load = Execute(warp_lanes, lanes, true);
@@ -197,7 +198,7 @@ void Machine::ExecuteWarp(int warp_index) {
   Scheduler::Issue issue;
   issue.l2_halves = global_load ? last_l2_halves_ : 0;
   issue.sectors = static_cast<int>(state_.counters.global_sectors - sectors_before);
-  issue.wavefronts = SharedWavefronts(warp.index_in_block, pc);
+  issue.wavefronts = last_wavefronts_;
   issue.stores_shared = pc.op == Op::kStoreAs || pc.op == Op::kStoreBs;
   state_.scheduler.OnIssued(warp_index, issue);
 }
@@ -240,15 +241,6 @@ std::uint32_t Machine::EarliestLanes(const Warp& warp) const {
     lanes |= 1u << lane;
   }
   return lanes;
-}
-
-int Machine::SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const {
-  if (geometry_.naive) return 0;
-  // A store is one access, an inner-product step two (As and Bs); a conflict adds its ways.
-  int accesses = 0;
-  if (pc.op == Op::kStoreAs || pc.op == Op::kStoreBs) accesses = 1;
-  if (pc.op == Op::kFma) accesses = 2;
-  return accesses == 0 ? 0 : accesses + bank_conflicts_[ConflictSlot(warp_in_block, pc)];
 }
 
 bool Machine::LeadsWarpInstruction(const Thread& thread) const {
@@ -705,14 +697,14 @@ void Machine::Exit(Thread& thread) {
 void Machine::CountWarpInstruction(const Thread& leader) {
   const ProgramCounter pc = leader.pc;
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
-  std::uint64_t added = 0;
   if (pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC) {
     CountSectors(leader, SectorsOf(leader));
     return;
   }
-  added = bank_conflicts_[ConflictSlot(state_.warps[static_cast<std::size_t>(leader.warp)].index_in_block, pc)];
-  state_.counters.bank_conflicts += added;
-  PhaseOf(leader).bank_conflicts += added;
+  const SharedCost& cost = SharedCostOf(state_.warps[static_cast<std::size_t>(leader.warp)].index_in_block, pc);
+  state_.counters.bank_conflicts += cost.conflicts;
+  PhaseOf(leader).bank_conflicts += cost.conflicts;
+  last_wavefronts_ = cost.wavefronts;
 }
 
 void Machine::CountSectors(const Thread& leader, const Sectors& sectors) {
@@ -742,28 +734,24 @@ Machine::Sectors Machine::SectorsOf(const Thread& leader) const {
   return sectors;
 }
 
-std::size_t Machine::ConflictSlot(int warp_in_block, const ProgramCounter& pc) const {
-  // Per warp of a block: store_as by j, store_bs by j, then fma by k.
-  std::size_t slot = static_cast<std::size_t>(pc.j);
-  if (pc.op == Op::kStoreBs) slot += static_cast<std::size_t>(geometry_.tk);
-  if (pc.op == Op::kFma) slot += 2 * static_cast<std::size_t>(geometry_.tk);
-  return static_cast<std::size_t>(warp_in_block) * 3 * static_cast<std::size_t>(geometry_.tk) + slot;
-}
-
-void Machine::PrecomputeBankConflicts() {
+void Machine::PrecomputeSharedCosts() {
   // Shared words depend only on (tx, ty) and the loop index, never on the block or the
   // phase: every block's warp w has the same conflicts, computed once here.
   if (geometry_.naive) return;
   const Geometry& g = geometry_;
-  bank_conflicts_.assign(static_cast<std::size_t>(g.warps_per_block) * 3 * g.tk, 0);
+  shared_costs_.assign(static_cast<std::size_t>(g.warps_per_block) * 3 * g.tk, SharedCost{});
   // An access of N ways takes N − 1 extra wavefronts.
   const auto extra = [this](int w, WarpAccess access, int j) { return std::max(0, BankWays(config_, w, access, j) - 1); };
+  const auto set = [this](int w, Op op, int j, int accesses, int conflicts) {
+    SharedCost& cost = shared_costs_[SharedCostSlot(w, {op, 0, j})];
+    cost.conflicts = static_cast<std::uint8_t>(conflicts);
+    cost.wavefronts = static_cast<std::uint8_t>(accesses + conflicts);
+  };
   for (int w = 0; w < g.warps_per_block; ++w) {
     for (int j = 0; j < g.tk; ++j) {
-      bank_conflicts_[ConflictSlot(w, {Op::kStoreAs, 0, j})] = static_cast<std::uint8_t>(extra(w, WarpAccess::kStoreAs, j));
-      bank_conflicts_[ConflictSlot(w, {Op::kStoreBs, 0, j})] = static_cast<std::uint8_t>(extra(w, WarpAccess::kStoreBs, j));
-      bank_conflicts_[ConflictSlot(w, {Op::kFma, 0, j})] =
-          static_cast<std::uint8_t>(extra(w, WarpAccess::kReadAs, j) + extra(w, WarpAccess::kReadBs, j));
+      set(w, Op::kStoreAs, j, 1, extra(w, WarpAccess::kStoreAs, j));
+      set(w, Op::kStoreBs, j, 1, extra(w, WarpAccess::kStoreBs, j));
+      set(w, Op::kFma, j, 2, extra(w, WarpAccess::kReadAs, j) + extra(w, WarpAccess::kReadBs, j));
     }
   }
 }

@@ -161,8 +161,6 @@ class Machine {
   std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
   // Whether `lanes` (not none) are all runnable and at one instruction.
   static bool AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes);
-  // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
-  int SharedWavefronts(int warp_in_block, const ProgramCounter& pc) const;
   // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread), bit l for the thread at warp_lanes[l]; true when any of
   // them read global memory.
@@ -307,8 +305,24 @@ class Machine {
   Sectors SectorsOf(const Thread& leader) const;
   // Counts a global access's sectors (leader: the lane that leads it) for the scheduler and the counters.
   void CountSectors(const Thread& leader, const Sectors& sectors);
-  std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
-  void PrecomputeBankConflicts();
+  // What a warp's shared instruction costs: its bank conflicts' extra wavefronts, and all its
+  // wavefronts at the SM's shared-memory pipe (an access each, As and Bs for an inner-product
+  // step, plus the conflicts).
+  struct SharedCost {
+    std::uint8_t conflicts = 0;
+    std::uint8_t wavefronts = 0;
+  };
+  // The cost of the shared instruction (a store or an inner-product step) at `pc` for warp
+  // `warp_in_block` of any block.
+  const SharedCost& SharedCostOf(int warp_in_block, const ProgramCounter& pc) const {
+    return shared_costs_[SharedCostSlot(warp_in_block, pc)];
+  }
+  std::size_t SharedCostSlot(int warp_in_block, const ProgramCounter& pc) const {
+    // Per warp of a block: store_as by j, store_bs by j, then fma by k.
+    constexpr std::array<int, kOpCount + 1> kSection{0, 0, 0, 1, 0, 2, 0, 0, 0};
+    return static_cast<std::size_t>((warp_in_block * 3 + kSection[static_cast<std::size_t>(pc.op)]) * geometry_.tk + pc.j);
+  }
+  void PrecomputeSharedCosts();
   // Counts `count` hazards alike, found by the detector, in the totals and in `phase` (their
   // second access's).
   void CountHazards(const Conflict& conflict, PhaseCounters& phase, std::uint64_t count) {
@@ -380,9 +394,10 @@ class Machine {
   // last_step_events(), built on demand: a cache of what the record gives.
   mutable std::vector<TraceEvent> step_events_;
   mutable bool step_events_built_ = true;
-  std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
+  std::vector<SharedCost> shared_costs_;  // per warp of a block and shared instruction (SharedCostOf)
   bool shared_accesses_can_race_ = true;  // else the hazard detector sees no access
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
+  std::uint8_t last_wavefronts_ = 0;  // of the shared instruction being executed (CountWarpInstruction); read at once
 };
 
 }  // namespace sim
