@@ -11,6 +11,10 @@
 #include "sim/kernel_source.h"
 #include "sim/occupancy.h"
 
+// What one step runs, inlined into Step: each is called once a step, and their calls and
+// saved registers cost as much as the lanes of an inner-product step.
+#define TILESCOPE_STEP_INLINE __attribute__((always_inline)) inline
+
 namespace sim {
 namespace {
 
@@ -181,7 +185,7 @@ const std::vector<TraceEvent>& Machine::last_step_events() const {
   return step_events_;
 }
 
-void Machine::ExecuteWarp(int warp_index) {
+TILESCOPE_STEP_INLINE void Machine::ExecuteWarp(int warp_index) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
   // The next k of an inner product runs the lanes that ran the last one, when no other lane
@@ -253,7 +257,7 @@ bool Machine::LeadsWarpInstruction(const Thread& thread) const {
   return true;
 }
 
-bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction) {
+TILESCOPE_STEP_INLINE bool Machine::Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction) {
   Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
@@ -413,7 +417,7 @@ void Machine::CheckStore(const Thread& thread, const SharedAccess& write, int bl
   NoteHazards(thread.lane, 0, found);
 }
 
-void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+TILESCOPE_STEP_INLINE void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   // The inner product is most of every run: its lanes go through one tight loop each.
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
@@ -440,7 +444,7 @@ void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   }
 }
 
-void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
+TILESCOPE_STEP_INLINE void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const int k = first.pc.j;
   const int next_k = k + 1 < geometry_.tk ? k + 1 : k;  // else Fma moves the lanes past the loop
@@ -694,7 +698,7 @@ void Machine::Exit(Thread& thread) {
   }
 }
 
-void Machine::CountWarpInstruction(const Thread& leader) {
+TILESCOPE_STEP_INLINE void Machine::CountWarpInstruction(const Thread& leader) {
   const ProgramCounter pc = leader.pc;
   if (IsBarrier(pc.op) || (geometry_.naive && pc.op == Op::kFma)) return;  // no memory touched
   if (pc.op == Op::kLoadA || pc.op == Op::kLoadB || pc.op == Op::kStoreC) {
