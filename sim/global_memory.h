@@ -34,6 +34,40 @@ struct ReadRecord {
   bool operator==(const ReadRecord& o) const;
 };
 
+// A ReadRecord as the read log keeps it, in 16 bytes instead of 24: the log holds millions
+// (reserved up front, each page faulted in as it fills). The step takes 48 bits (the machine
+// logs no read past step 2^48), the phase the 16 above them; a block and the thread's index
+// in it are one index of the launch's threads (fewer than 2^31), whose top bit holds the matrix.
+// No default values: a warp's reads are gathered in an array before they are logged.
+struct LoggedRead {
+  static constexpr int kStepBits = 48;
+  static constexpr std::int64_t kStepLimit = std::int64_t{1} << kStepBits;
+  std::uint64_t step_and_phase;
+  std::int32_t element;
+  std::uint32_t thread_and_matrix;
+
+  // What a read at `step` in `phase` shares with the other reads of its warp-instruction.
+  static std::uint64_t StepAndPhase(std::int64_t step, std::int16_t phase) {
+    return static_cast<std::uint64_t>(step) | std::uint64_t{static_cast<std::uint16_t>(phase)} << kStepBits;
+  }
+  static std::uint32_t ThreadAndMatrix(std::int32_t thread, MatrixId matrix) {
+    return static_cast<std::uint32_t>(thread) | static_cast<std::uint32_t>(matrix == MatrixId::kB) << 31;
+  }
+  MatrixId matrix() const { return (thread_and_matrix >> 31) != 0 ? MatrixId::kB : MatrixId::kA; }
+  ReadRecord Unpacked(int block_threads) const {
+    const auto thread = static_cast<std::int32_t>(thread_and_matrix & 0x7fffffffu);
+    ReadRecord record;
+    record.step = static_cast<std::int64_t>(step_and_phase & (std::uint64_t{kStepLimit} - 1));
+    record.element = element;
+    record.block = thread / block_threads;
+    record.thread = static_cast<std::int16_t>(thread % block_threads);
+    record.phase = static_cast<std::int16_t>(step_and_phase >> kStepBits);
+    record.matrix = matrix();
+    return record;
+  }
+};
+static_assert(sizeof(LoggedRead) == 16, "a logged read is 16 bytes");
+
 class GlobalMemory {
  public:
   GlobalMemory() = default;
@@ -68,6 +102,11 @@ class GlobalReadCounter {
   // count apart, as a warp's lanes add to one block at once.
   void CountElement(MatrixId id, long long element) {
     if (element >= 0) ++(id == MatrixId::kA ? reads_a_ : reads_b_)[static_cast<std::size_t>(element)];
+  }
+  // Reads of `count` elements first, first + step, first + 2·step, ... (a run of a warp's lanes).
+  void CountRun(MatrixId id, long long first, int count, long long step) {
+    std::uint32_t* const reads = (id == MatrixId::kA ? reads_a_ : reads_b_).data() + first;
+    for (int i = 0; i < count; ++i) ++reads[i * step];
   }
   void CountBlock(MatrixId id, int block, std::uint64_t reads) {
     (id == MatrixId::kA ? block_reads_a_ : block_reads_b_)[static_cast<std::size_t>(block)] += reads;

@@ -27,6 +27,16 @@ void ForEachLane(LaneThread* warp_lanes, std::uint32_t lanes, Run&& run) {
   for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
 }
 
+// Runs `run(begin, end)` for each row of the block a whole warp's lanes lie on, lanes begin to
+// end − 1, in order: threads are numbered along the block's rows (ty · TN + tx), so a row's
+// lanes are a run whose tx grows by one a lane. `first_thread`: lane 0's index in the block.
+template <typename Run>
+void ForEachRowRun(int first_thread, int tn, Run&& run) {
+  for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
+    run(std::max(row * tn - first_thread, 0), std::min((row + 1) * tn - first_thread, kWarpSize));
+  }
+}
+
 }  // namespace
 
 Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<float> b)
@@ -47,6 +57,9 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
   PrecomputeBankConflicts();
+  for (int w = 0; w < g.warps_per_block; ++w) {
+    warp_corners_.push_back(program_.CornersOf(w * kWarpSize, std::min((w + 1) * kWarpSize, g.block_threads) - 1));
+  }
   logs_.reads.reserve(ReadLogBound(geometry_));
 }
 
@@ -207,7 +220,11 @@ std::uint32_t Machine::NextLanes(const Thread* warp_lanes, std::uint32_t lanes, 
   // thread (Program::Next tells them from the instruction alone); others may differ by thread.
   const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
                          (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
-  return same_next || AtOneInstruction(warp_lanes, lanes) ? lanes : 0;
+  if (same_next) return lanes;
+  // Lanes that went on to one instruction, not the end, are all runnable there.
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  if (next) return next->op != Op::kDone ? lanes : 0;
+  return AtOneInstruction(warp_lanes, lanes) ? lanes : 0;
 }
 
 bool Machine::AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes) {
@@ -318,24 +335,29 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   Sectors sectors;
   std::uint64_t inside = 0;
   bool loaded = false;
-  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    start(thread);
-    const GlobalPlace place = places.Of(thread);
-    float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
-    if (memory_.Inside(id, place.row, place.col)) {
-      // Most loads: an element of the matrix, counted below for all such lanes at once.
-      const long long element = place.row * cols + place.col;
-      if (counts_sectors) sectors.Add(id, element);
-      reg = values[element];
-      state_.reads.CountElement(id, element);
-      LogRead(thread, id, element, phase_index);
-      ++inside;
-    } else {
-      if (sectors_outside) sectors.Add(id, place.row * cols + place.col);
-      loaded |= LoadOutside(thread, place, phase_index, reg);
-    }
-    thread.pc = next;
-  });
+  if (lanes == ~std::uint32_t{0} && WarpInside(warp_lanes, places)) {
+    LoadWarpInside(warp_lanes, start, places, next, phase_index, counts_sectors ? &sectors : nullptr);
+    inside = kWarpSize;
+  } else {
+    ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+      start(thread);
+      const GlobalPlace place = places.Of(thread);
+      float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
+      if (memory_.Inside(id, place.row, place.col)) {
+        // Most loads: an element of the matrix, counted below for all such lanes at once.
+        const long long element = place.row * cols + place.col;
+        if (counts_sectors) sectors.Add(id, element);
+        reg = values[element];
+        state_.reads.CountElement(id, element);
+        LogRead(thread, id, element, phase_index);
+        ++inside;
+      } else {
+        if (sectors_outside) sectors.Add(id, place.row * cols + place.col);
+        loaded |= LoadOutside(thread, place, phase_index, reg);
+      }
+      thread.pc = next;
+    });
+  }
   if (counts_sectors) CountSectors(first, sectors);
   if (inside == 0) return loaded;
   state_.reads.CountBlock(id, first.block, inside);
@@ -343,6 +365,46 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   (id == MatrixId::kA ? state_.counters.global_reads_a : state_.counters.global_reads_b) += inside;
   (id == MatrixId::kA ? phase.global_reads_a : phase.global_reads_b) += inside;
   return true;
+}
+
+bool Machine::WarpInside(const Thread* warp_lanes, const GlobalPlaces& places) const {
+  // Along a row's run a lane's column grows (A's with tx by the places' step, B's as col does)
+  // and its row stays: the run is inside where its ends are.
+  bool inside = true;
+  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
+    const GlobalPlace low = places.Of(warp_lanes[begin]);
+    const GlobalPlace high = places.Of(warp_lanes[end - 1]);
+    inside = inside && memory_.Inside(places.matrix, low.row, low.col) && memory_.Inside(places.matrix, high.row, high.col);
+  });
+  return inside;
+}
+
+void Machine::LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPlaces& places, ProgramCounter next,
+                             std::int16_t phase_index, Sectors* sectors) {
+  const MatrixId id = places.matrix;
+  const float* const values = (id == MatrixId::kA ? memory_.a() : memory_.b()).data();
+  float Registers::*const reg = id == MatrixId::kA ? &Registers::a : &Registers::b;
+  const long long cols = memory_.cols(id);
+  // Along a row's run the element grows with tx: A's by the places' step (0 in the naive
+  // kernel, whose lanes of a row read one element), B's by one.
+  const long long lane_step = id == MatrixId::kA ? places.step : 1;
+  std::array<LoggedRead, kWarpSize> reads;
+  const std::uint64_t step_and_phase = LoggedRead::StepAndPhase(state_.step, phase_index);
+  const std::uint32_t lane0 = LoggedRead::ThreadAndMatrix(static_cast<std::int32_t>(warp_lanes - state_.threads.data()), id);
+  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
+    const GlobalPlace place = places.Of(warp_lanes[begin]);
+    long long element = place.row * cols + place.col;
+    if (sectors != nullptr) sectors->AddRun(id, element, element + (end - 1 - begin) * lane_step);
+    state_.reads.CountRun(id, element, end - begin, lane_step);
+    for (int lane = begin; lane < end; ++lane, element += lane_step) {
+      Thread& thread = warp_lanes[lane];
+      start(thread);
+      thread.regs.*reg = values[element];
+      thread.pc = next;
+      reads[static_cast<std::size_t>(lane)] = {step_and_phase, static_cast<std::int32_t>(element), lane0 + lane};
+    }
+  });
+  LogReads(reads.data(), reads.size());
 }
 
 bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg) {
@@ -387,6 +449,15 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess write{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), pc.Stage(), pc.op, true, 0.0f, 0.0f};
+  // Where every lane goes on to one instruction (WarpNext), and the corners agree on whether
+  // it stores again before the next __syncthreads(), the lanes need not ask one by one.
+  const std::optional<ProgramCounter> same_next = WarpNext(warp_lanes[0], pc);
+  std::optional<bool> stores_again;
+  if (checked && same_next) {
+    const Program::Corners& corners = warp_corners_[static_cast<std::size_t>(warp.index_in_block)];
+    const bool low = program_.StoresSharedBeforeSyncthreads(corners.low, *same_next);
+    if (low == program_.StoresSharedBeforeSyncthreads(corners.high, *same_next)) stores_again = low;
+  }
   int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
@@ -404,9 +475,10 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
     cell.writer = thread.index_in_block;
     cell.phase = pc.t;
     // A store's next instruction is never the end (Program::Next): no exit to look for.
-    thread.pc = program_.Next(thread, pc);
-    if (checked && !program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
+    thread.pc = same_next ? *same_next : program_.Next(thread, pc);
+    if (checked && !stores_again && !program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
   });
+  if (stores_again && !*stores_again) last_stores = static_cast<int>(n);
   state_.blocks[static_cast<std::size_t>(first.block)].shared_writers -= last_stores;
 }
 
@@ -443,9 +515,7 @@ void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
     if (shared_accesses_can_race_) CheckTileReads(warp_lanes, lanes);
     FmaReadingTiles(warp_lanes, lanes, start);
   }
-  if (geometry_.naive || pc.j + 1 == geometry_.tk) {
-    ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
-  }
+  if (geometry_.naive || pc.j + 1 == geometry_.tk) AdvanceLanes(warp_lanes, lanes, pc);
 }
 
 void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
@@ -665,24 +735,49 @@ void Machine::TryReleaseWarp(int warp_index, int lane) {
 void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  std::uint32_t woken_lanes = 0;
+  std::uint32_t woken_lanes = 0;  // those waiting at a barrier of `kind`
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = warp_lanes[lane];
-    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
-    if (program_.BarrierKind(thread.pc.op) != kind) continue;
-    release.op = thread.pc.op;
-    release.phase = thread.pc.t;
-    ++release.index;
-    thread.state = ThreadState::kRunning;
-    state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
-    Advance(thread, thread.pc);
-    woken_lanes |= 1u << lane;
+    const Thread& thread = warp_lanes[lane];
+    const bool waiting = thread.state != ThreadState::kDone && !thread.Runnable();
+    if (waiting && program_.BarrierKind(thread.pc.op) == kind) woken_lanes |= 1u << lane;
+  }
+  if (woken_lanes == 0) {
+    warp.next_lanes = 0;
+    return;
   }
   const int woken = CountBits(woken_lanes);
+  const ProgramCounter last_pc = warp_lanes[31 - __builtin_clz(woken_lanes)].pc;
+  release.op = last_pc.op;
+  release.phase = last_pc.t;
+  release.index += woken;
+  // A barrier's next instruction is never the end (Program::Next): no lane exits. Lanes at
+  // the first woken lane's barrier go on to one instruction where WarpNext says so.
+  const ProgramCounter pc = warp_lanes[__builtin_ctz(woken_lanes)].pc;
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  bool one_next = next.has_value();
+  ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {
+    thread.state = ThreadState::kRunning;
+    state_.scheduler.SetThreadRunnable(warp.first_thread + thread.lane, true);
+    if (next && thread.pc == pc) {
+      thread.pc = *next;
+    } else {
+      thread.pc = program_.Next(thread, thread.pc);
+      one_next = false;
+    }
+  });
   state_.waiting_threads -= woken;
   AddRunnableLanes(warp_index, woken, true);
   // Released together, they issue together where they went on to one instruction.
-  warp.next_lanes = AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
+  warp.next_lanes = one_next || AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
+}
+
+void Machine::AdvanceLanes(Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) {
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  if (next && next->op != Op::kDone) {
+    ForEachLane(warp_lanes, lanes, [&](Thread& thread) { thread.pc = *next; });
+    return;
+  }
+  ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
 }
 
 void Machine::Exit(Thread& thread) {

@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/block.h"
@@ -50,7 +51,7 @@ constexpr std::size_t kMaxLoggedHazards = std::size_t{1} << 16;
 constexpr std::size_t kMaxLoggedOutOfBounds = std::size_t{1} << 16;
 
 struct MachineLogs {
-  std::vector<ReadRecord> reads;
+  std::vector<LoggedRead> reads;
   std::vector<Hazard> hazards;
   std::vector<OutOfBoundsAccess> out_of_bounds;
 };
@@ -229,17 +230,27 @@ class Machine {
   bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, bool counts_sectors);
   // A load outside its matrix: zero padding under the guard, else a flagged read.
   bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
+  // Whether the read log takes `reads` more reads, all of this step.
+  bool ReadLogTakes(std::size_t reads) const {
+    return state_.read_log_size + reads <= kMaxLoggedReads && state_.step < LoggedRead::kStepLimit;
+  }
   void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
-    if (state_.read_log_size >= kMaxLoggedReads) return;
-    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-    ReadRecord& record = logs_.reads.emplace_back();
-    record.step = state_.step;
-    record.element = static_cast<std::int32_t>(element);
-    record.block = thread.block;
-    record.thread = static_cast<std::int16_t>(thread.index_in_block);
-    record.phase = phase_index;
-    record.matrix = id;
-    ++state_.read_log_size;
+    const auto index = static_cast<std::int32_t>(&thread - state_.threads.data());
+    const LoggedRead read{LoggedRead::StepAndPhase(state_.step, phase_index), static_cast<std::int32_t>(element),
+                          LoggedRead::ThreadAndMatrix(index, id)};
+    LogReads(&read, 1);
+  }
+  // Logs reads of this step, as many as the log takes.
+  void LogReads(const LoggedRead* reads, std::size_t count) {
+    if (ReadLogTakes(count)) {
+      logs_.reads.insert(logs_.reads.end(), reads, reads + count);
+      state_.read_log_size += count;
+      return;
+    }
+    for (; count > 0 && ReadLogTakes(1); --count, ++reads) {
+      logs_.reads.push_back(*reads);
+      ++state_.read_log_size;
+    }
   }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
@@ -270,6 +281,16 @@ class Machine {
     thread.pc = program_.Next(thread, pc);
     if (thread.pc.op == Op::kDone) Exit(thread);
   }
+  // Advance for `lanes` of a warp, all at `pc`.
+  void AdvanceLanes(Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc);
+  // The instruction after `pc` of every lane of the warp whose lane 0 is `lane0`, where
+  // Program::Next gives them all the same one (its corners agree); else nullopt.
+  std::optional<ProgramCounter> WarpNext(const Thread& lane0, const ProgramCounter& pc) const {
+    const Program::Corners& corners = warp_corners_[static_cast<std::size_t>(lane0.index_in_block / kWarpSize)];
+    const ProgramCounter next = program_.Next(corners.low, pc);
+    if (next != program_.Next(corners.high, pc)) return std::nullopt;
+    return next;
+  }
   void Exit(Thread& thread);
   // `count` lanes of the warp became runnable (negative: stopped being). The scheduler hears
   // of the warp when it gains its first runnable lane or loses its last; `released`: by a
@@ -293,8 +314,15 @@ class Machine {
     std::array<std::int64_t, kWarpSize> seen;
     int distinct = 0;
     std::uint8_t l2_halves = 0;
-    void Add(MatrixId matrix, long long element) {
-      const std::int64_t sector = element * kBytesPerFloat / kSectorBytes;
+    void Add(MatrixId matrix, long long element) { AddSector(matrix, element * kBytesPerFloat / kSectorBytes); }
+    // The sectors of the elements first..last, each touched (a run of lanes, one element apart or none).
+    void AddRun(MatrixId matrix, long long first, long long last) {
+      for (std::int64_t sector = first * kBytesPerFloat / kSectorBytes; sector <= last * kBytesPerFloat / kSectorBytes;
+           ++sector) {
+        AddSector(matrix, sector);
+      }
+    }
+    void AddSector(MatrixId matrix, std::int64_t sector) {
       // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then
       // a linear look-up, beat sorting.
       if (distinct > 0 && seen[static_cast<std::size_t>(distinct - 1)] == sector) return;
@@ -305,6 +333,12 @@ class Machine {
   };
   // The sectors of the warp-instruction `leader` leads, over every lane whose program has it.
   Sectors SectorsOf(const Thread& leader) const;
+  // Whether every lane of a whole warp's global access at `places` lies inside its matrix.
+  bool WarpInside(const Thread* warp_lanes, const GlobalPlaces& places) const;
+  // LoadGlobal for a whole warp whose lanes all load inside their matrix, row by row; adds the
+  // sectors to `sectors` unless null.
+  void LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPlaces& places, ProgramCounter next,
+                      std::int16_t phase_index, Sectors* sectors);
   // Counts a global access's sectors (leader: the lane that leads it) for the scheduler and the counters.
   void CountSectors(const Thread& leader, const Sectors& sectors);
   std::size_t ConflictSlot(int warp_in_block, const ProgramCounter& pc) const;
@@ -381,6 +415,7 @@ class Machine {
   mutable std::vector<TraceEvent> step_events_;
   mutable bool step_events_built_ = true;
   std::vector<std::uint8_t> bank_conflicts_;  // per warp of a block and shared instruction
+  std::vector<Program::Corners> warp_corners_;  // of each warp of a block's lanes
   bool shared_accesses_can_race_ = true;  // else the hazard detector sees no access
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
 };
