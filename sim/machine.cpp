@@ -458,6 +458,24 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
     const bool low = program_.StoresSharedBeforeSyncthreads(corners.low, *same_next);
     if (low == program_.StoresSharedBeforeSyncthreads(corners.high, *same_next)) stores_again = low;
   }
+  if (lanes == ~std::uint32_t{0} && same_next && !checked) {
+    // A whole warp with no store to check, row by row: along a row's run tx, and with it the
+    // word, grows by one a lane.
+    const ProgramCounter next = *same_next;
+    const int first_thread = warp_lanes[0].index_in_block;
+    ForEachRowRun(first_thread, geometry_.tn, [&](int begin, int end) {
+      SharedCell* cell = &cells[warp_lanes[begin].ty * row_stride + warp_lanes[begin].tx + offset];
+      for (int lane = begin; lane < end; ++lane, ++cell) {
+        Thread& thread = warp_lanes[lane];
+        start(thread);
+        cell->value = thread.regs.*source;
+        cell->writer = first_thread + lane;
+        cell->phase = pc.t;
+        thread.pc = next;
+      }
+    });
+    return;
+  }
   int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     start(thread);
@@ -735,40 +753,50 @@ void Machine::TryReleaseWarp(int warp_index, int lane) {
 void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  std::uint32_t woken_lanes = 0;  // those waiting at a barrier of `kind`
+  // A lane waits at a barrier of `kind` when its state says it waits at barrier 1 or 2 (Arrive
+  // sets it from the barrier it reached) and that barrier is of `kind`: bit s, state s.
+  const unsigned woken_states =
+      (program_.BarrierKind(Op::kBarrier1) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier1) : 0u) |
+      (program_.BarrierKind(Op::kBarrier2) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier2) : 0u);
+  std::uint32_t woken_lanes = 0;
+  // A barrier's next instruction is never the end (Program::Next): no lane exits. Lanes at
+  // the first woken lane's barrier, `pc`, go on to `next` where WarpNext says they all do.
+  ProgramCounter pc{};
+  std::optional<ProgramCounter> next;
+  bool one_next = true;
+  ProgramCounter last_elsewhere{};  // the last woken lane's barrier where it is not at pc
+  bool last_at_pc = true;
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    const Thread& thread = warp_lanes[lane];
-    const bool waiting = thread.state != ThreadState::kDone && !thread.Runnable();
-    if (waiting && program_.BarrierKind(thread.pc.op) == kind) woken_lanes |= 1u << lane;
+    Thread& thread = warp_lanes[lane];
+    if ((woken_states >> static_cast<int>(thread.state) & 1u) == 0) continue;
+    if (woken_lanes == 0) {
+      pc = thread.pc;
+      next = WarpNext(warp_lanes[0], pc);
+    }
+    thread.state = ThreadState::kRunning;
+    state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
+    last_at_pc = thread.pc == pc;
+    if (next && last_at_pc) {
+      thread.pc = *next;
+    } else {
+      last_elsewhere = thread.pc;
+      thread.pc = program_.Next(thread, thread.pc);
+      one_next = false;
+    }
+    woken_lanes |= 1u << lane;
   }
   if (woken_lanes == 0) {
     warp.next_lanes = 0;
     return;
   }
   const int woken = CountBits(woken_lanes);
-  const ProgramCounter last_pc = warp_lanes[31 - __builtin_clz(woken_lanes)].pc;
-  release.op = last_pc.op;
-  release.phase = last_pc.t;
+  release.op = last_at_pc ? pc.op : last_elsewhere.op;
+  release.phase = last_at_pc ? pc.t : last_elsewhere.t;
   release.index += woken;
-  // A barrier's next instruction is never the end (Program::Next): no lane exits. Lanes at
-  // the first woken lane's barrier go on to one instruction where WarpNext says so.
-  const ProgramCounter pc = warp_lanes[__builtin_ctz(woken_lanes)].pc;
-  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
-  bool one_next = next.has_value();
-  ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {
-    thread.state = ThreadState::kRunning;
-    state_.scheduler.SetThreadRunnable(warp.first_thread + thread.lane, true);
-    if (next && thread.pc == pc) {
-      thread.pc = *next;
-    } else {
-      thread.pc = program_.Next(thread, thread.pc);
-      one_next = false;
-    }
-  });
   state_.waiting_threads -= woken;
   AddRunnableLanes(warp_index, woken, true);
   // Released together, they issue together where they went on to one instruction.
-  warp.next_lanes = one_next || AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
+  warp.next_lanes = (next && one_next) || AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
 }
 
 void Machine::AdvanceLanes(Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) {
