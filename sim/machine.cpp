@@ -60,7 +60,8 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   for (int w = 0; w < g.warps_per_block; ++w) {
     warp_corners_.push_back(program_.CornersOf(w * kWarpSize, std::min((w + 1) * kWarpSize, g.block_threads) - 1));
   }
-  logs_.reads.reserve(ReadLogBound(geometry_));
+  const ReadLogBounds bounds = ReadLogBound(config_, geometry_);
+  logs_.reads.Reserve(bounds.reads, bounds.loads);
 }
 
 bool Machine::SharedAccessesCanRace(const LessonConfig& config) {
@@ -72,15 +73,21 @@ bool Machine::SharedAccessesCanRace(const LessonConfig& config) {
          (config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads);
 }
 
-std::size_t Machine::ReadLogBound(const Geometry& g) {
+Machine::ReadLogBounds Machine::ReadLogBound(const LessonConfig& config, const Geometry& g) {
   // Every block loads its As and Bs tiles once a phase (the naive kernel: an element of A
   // and of B per k): at most that many reads are logged. Reserving it spares the log its
   // doublings, each a copy and, for a moment, the old and the new buffer together.
-  const std::uint64_t loads =
-      g.naive ? std::uint64_t{2} * static_cast<std::uint64_t>(g.threads()) * static_cast<std::uint64_t>(g.k)
-              : static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases) *
-                    static_cast<std::uint64_t>(g.tm * g.tk + g.tk * g.tn);
-  return static_cast<std::size_t>(std::min<std::uint64_t>(loads, kMaxLoggedReads));
+  using U64 = std::uint64_t;
+  const U64 reads = std::min<U64>(g.naive ? U64{2} * U64(g.threads()) * U64(g.k)
+                                          : U64(g.blocks) * U64(g.phases) * U64(g.tm * g.tk + g.tk * g.tn),
+                                  kMaxLoggedReads);
+  // A step's reads are one load. A scheduler of threads takes a step for each read; one of
+  // warps, a step for each load instruction of a warp: per phase the A loop's iterations
+  // (TK / TN, rounded up) and the B loop's (TK / TM), the naive kernel's two per k.
+  const U64 warp_loads = g.naive ? U64{2} * U64(g.warps()) * U64(g.k)
+                                 : U64(g.warps()) * U64(g.phases) * U64((g.tk + g.tn - 1) / g.tn + (g.tk + g.tm - 1) / g.tm);
+  const U64 loads = config.scheduler == SchedulerKind::kRealistic ? std::min(warp_loads, reads) : reads;
+  return {static_cast<std::size_t>(reads), static_cast<std::size_t>(loads)};
 }
 
 void Machine::InitThreads() {
@@ -131,7 +138,7 @@ void Machine::InitThreads() {
 void Machine::Restore(const MachineState& state) {
   state_ = state;
   step_events_built_ = false;
-  logs_.reads.resize(state.read_log_size);
+  logs_.reads.Resize(state.read_log_size);
   logs_.hazards.resize(state.hazard_log_size);
   logs_.out_of_bounds.resize(state.out_of_bounds_log_size);
 }
@@ -388,9 +395,7 @@ void Machine::LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPl
   // Along a row's run the element grows with tx: A's by the places' step (0 in the naive
   // kernel, whose lanes of a row read one element), B's by one.
   const long long lane_step = id == MatrixId::kA ? places.step : 1;
-  std::array<LoggedRead, kWarpSize> reads;
-  const std::uint64_t step_and_phase = LoggedRead::StepAndPhase(state_.step, phase_index);
-  const std::uint32_t lane0 = LoggedRead::ThreadAndMatrix(static_cast<std::int32_t>(warp_lanes - state_.threads.data()), id);
+  std::array<std::int32_t, kWarpSize> elements;
   ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
     const GlobalPlace place = places.Of(warp_lanes[begin]);
     long long element = place.row * cols + place.col;
@@ -401,10 +406,10 @@ void Machine::LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPl
       start(thread);
       thread.regs.*reg = values[element];
       thread.pc = next;
-      reads[static_cast<std::size_t>(lane)] = {step_and_phase, static_cast<std::int32_t>(element), lane0 + lane};
+      elements[static_cast<std::size_t>(lane)] = static_cast<std::int32_t>(element);
     }
   });
-  LogReads(reads.data(), reads.size());
+  LogWarpReads(warp_lanes, id, elements, phase_index);
 }
 
 bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg) {

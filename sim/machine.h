@@ -47,11 +47,13 @@ struct OutOfBoundsAccess {
 
 // Log limits: past them the counters go on counting and the logs stop growing.
 constexpr std::size_t kMaxLoggedReads = std::size_t{1} << 22;
+// A logged load has a logged read: their indices stay below the reads'.
+static_assert(kMaxLoggedReads <= std::size_t{1} << (32 - ReadLog::kLaneBits), "the read log names every load");
 constexpr std::size_t kMaxLoggedHazards = std::size_t{1} << 16;
 constexpr std::size_t kMaxLoggedOutOfBounds = std::size_t{1} << 16;
 
 struct MachineLogs {
-  std::vector<LoggedRead> reads;
+  ReadLog reads;
   std::vector<Hazard> hazards;
   std::vector<OutOfBoundsAccess> out_of_bounds;
 };
@@ -146,8 +148,13 @@ class Machine {
   const GlobalMemory& memory() const { return memory_; }
   const MachineState& state() const { return state_; }
   const MachineLogs& logs() const { return logs_; }
-  // Global reads the read log holds at most (reserved up front) for this launch.
-  static std::size_t ReadLogBound(const Geometry& g);
+  // What the read log holds at most (reserved up front) for this launch: reads, and the loads
+  // (steps) they are part of.
+  struct ReadLogBounds {
+    std::size_t reads;
+    std::size_t loads;
+  };
+  static ReadLogBounds ReadLogBound(const LessonConfig& config, const Geometry& g);
   // Whether two threads' accesses of a shared cell can race in this lesson: only then does the
   // hazard detector see them and keep a shadow of each cell.
   static bool SharedAccessesCanRace(const LessonConfig& config);
@@ -232,25 +239,29 @@ class Machine {
   bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
   // Whether the read log takes `reads` more reads, all of this step.
   bool ReadLogTakes(std::size_t reads) const {
-    return state_.read_log_size + reads <= kMaxLoggedReads && state_.step < LoggedRead::kStepLimit;
+    return state_.read_log_size + reads <= kMaxLoggedReads && state_.step < ReadLog::kStepLimit;
+  }
+  // The load this step's reads by the warp whose lane 0 is `lane0` belong to.
+  ReadLog::LoggedLoad LoadOf(const Thread& lane0, MatrixId id, std::int16_t phase_index) const {
+    return ReadLog::Load(state_.step, phase_index, static_cast<std::int32_t>(&lane0 - state_.threads.data()), id);
   }
   void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
-    const auto index = static_cast<std::int32_t>(&thread - state_.threads.data());
-    const LoggedRead read{LoggedRead::StepAndPhase(state_.step, phase_index), static_cast<std::int32_t>(element),
-                          LoggedRead::ThreadAndMatrix(index, id)};
-    LogReads(&read, 1);
+    if (!ReadLogTakes(1)) return;
+    const ReadLog::LoggedLoad load = LoadOf(*(&thread - thread.lane), id, phase_index);
+    if (!logs_.reads.LastLoadIs(load)) logs_.reads.StartLoad(load);
+    logs_.reads.Append(static_cast<std::int32_t>(element), thread.lane);
+    ++state_.read_log_size;
   }
-  // Logs reads of this step, as many as the log takes.
-  void LogReads(const LoggedRead* reads, std::size_t count) {
-    if (ReadLogTakes(count)) {
-      logs_.reads.insert(logs_.reads.end(), reads, reads + count);
-      state_.read_log_size += count;
+  // Logs a whole warp's reads, of `elements` by lane, as many as the log takes.
+  void LogWarpReads(const Thread* warp_lanes, MatrixId id, const std::array<std::int32_t, kWarpSize>& elements,
+                    std::int16_t phase_index) {
+    if (!ReadLogTakes(kWarpSize)) {
+      for (int lane = 0; lane < kWarpSize; ++lane) LogRead(warp_lanes[lane], id, elements[lane], phase_index);
       return;
     }
-    for (; count > 0 && ReadLogTakes(1); --count, ++reads) {
-      logs_.reads.push_back(*reads);
-      ++state_.read_log_size;
-    }
+    logs_.reads.StartLoad(LoadOf(warp_lanes[0], id, phase_index));
+    logs_.reads.AppendWarp(elements);
+    state_.read_log_size += kWarpSize;
   }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
