@@ -436,72 +436,98 @@ bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t
 void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const auto n = static_cast<std::uint64_t>(CountBits(lanes));
-  PhaseCounters& phase = PhaseOf(first);
   state_.counters.shared_writes += n;
-  phase.shared_writes += n;
-  // A lane stores As[ty][AColumn] or Bs[BRow][tx], and a word is row · stride + column + base:
-  // its word is ty · row_stride + tx + offset, the same step and offset for all the lanes.
+  PhaseOf(first).shared_writes += n;
+  const StoreWords words = StoreWordsAt(pc);
+  // Every store is checked before any is written: no other lane of the instruction stores a
+  // lane's cell (each thread stores its own), so the old values are those the stores find.
+  if (shared_accesses_can_race_) CheckStores(warp_lanes, lanes, words);
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  WriteCells(warp_lanes, lanes, start, words, next);
+  if (shared_accesses_can_race_) CountLastStores(warp_lanes, lanes, next);
+}
+
+Machine::StoreWords Machine::StoreWordsAt(const ProgramCounter& pc) const {
+  // A lane stores As[ty][AColumn] or Bs[BRow][tx], and a word is row · stride + column + base.
   const bool as = pc.op == Op::kStoreAs;
   const TileId tile = as ? TileId::kAs : TileId::kBs;
   const SharedMemory& shared = state_.shared;
-  const int row_stride = shared.Word(tile, 1, 0) - shared.Word(tile, 0, 0);
-  const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
-  float Registers::*const source = as ? &Registers::a : &Registers::b;
-  const bool checked = shared_accesses_can_race_;
+  StoreWords words;
+  words.row_stride = shared.Word(tile, 1, 0) - shared.Word(tile, 0, 0);
+  words.offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
+  words.source = as ? &Registers::a : &Registers::b;
+  return words;
+}
+
+void Machine::CheckStores(const Thread* warp_lanes, std::uint32_t lanes, const StoreWords& words) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const ProgramCounter pc = first.pc;
+  const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  PhaseCounters& phase = PhaseOf(first);
   // What the lanes' stores share, as the hazard detector sees them.
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess write{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), pc.Stage(), pc.op, true, 0.0f, 0.0f};
-  // Where every lane goes on to one instruction (WarpNext), and the corners agree on whether
-  // it stores again before the next __syncthreads(), the lanes need not ask one by one.
-  const std::optional<ProgramCounter> same_next = WarpNext(warp_lanes[0], pc);
-  std::optional<bool> stores_again;
-  if (checked && same_next) {
-    const Program::Corners& corners = warp_corners_[static_cast<std::size_t>(warp.index_in_block)];
-    const bool low = program_.StoresSharedBeforeSyncthreads(corners.low, *same_next);
-    if (low == program_.StoresSharedBeforeSyncthreads(corners.high, *same_next)) stores_again = low;
-  }
-  if (lanes == ~std::uint32_t{0} && same_next && !checked) {
-    // A whole warp with no store to check, row by row: along a row's run tx, and with it the
-    // word, grows by one a lane.
-    const ProgramCounter next = *same_next;
-    const int first_thread = warp_lanes[0].index_in_block;
-    ForEachRowRun(first_thread, geometry_.tn, [&](int begin, int end) {
-      SharedCell* cell = &cells[warp_lanes[begin].ty * row_stride + warp_lanes[begin].tx + offset];
-      for (int lane = begin; lane < end; ++lane, ++cell) {
-        Thread& thread = warp_lanes[lane];
-        start(thread);
-        cell->value = thread.regs.*source;
-        cell->writer = first_thread + lane;
-        cell->phase = pc.t;
-        thread.pc = next;
-      }
+  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+    write.word = words.Of(thread);
+    write.thread = thread.index_in_block;
+    write.value = thread.regs.*words.source;
+    write.old_value = cells[write.word].value;
+    CheckStore(thread, write, block_epoch, phase);
+  });
+}
+
+void Machine::WriteCells(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, const StoreWords& words,
+                         const std::optional<ProgramCounter>& next) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const int t = first.pc.t;
+  SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  float Registers::*const source = words.source;
+  if (lanes != ~std::uint32_t{0} || !next) {
+    const ProgramCounter pc = first.pc;
+    ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+      start(thread);
+      SharedCell& cell = cells[words.Of(thread)];
+      cell.value = thread.regs.*source;
+      cell.writer = thread.index_in_block;
+      cell.phase = t;
+      // A store's next instruction is never the end (Program::Next): no exit to look for.
+      thread.pc = next ? *next : program_.Next(thread, pc);
     });
     return;
   }
-  int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
-  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    start(thread);
-    const float value = thread.regs.*source;
-    const int word = thread.ty * row_stride + thread.tx + offset;
-    SharedCell& cell = cells[word];
-    if (checked) {
-      write.word = word;
-      write.thread = thread.index_in_block;
-      write.value = value;
-      write.old_value = cell.value;
-      CheckStore(thread, write, block_epoch, phase);
+  // A whole warp going on to one instruction, row by row: along a row's run tx, and with it
+  // the word, grows by one a lane.
+  const ProgramCounter same_next = *next;
+  const int first_thread = warp_lanes[0].index_in_block;
+  ForEachRowRun(first_thread, geometry_.tn, [&](int begin, int end) {
+    SharedCell* cell = &cells[words.Of(warp_lanes[begin])];
+    for (int lane = begin; lane < end; ++lane, ++cell) {
+      Thread& thread = warp_lanes[lane];
+      start(thread);
+      cell->value = thread.regs.*source;
+      cell->writer = first_thread + lane;
+      cell->phase = t;
+      thread.pc = same_next;
     }
-    cell.value = value;
-    cell.writer = thread.index_in_block;
-    cell.phase = pc.t;
-    // A store's next instruction is never the end (Program::Next): no exit to look for.
-    thread.pc = same_next ? *same_next : program_.Next(thread, pc);
-    if (checked && !stores_again && !program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
   });
-  if (stores_again && !*stores_again) last_stores = static_cast<int>(n);
+}
+
+void Machine::CountLastStores(const Thread* warp_lanes, std::uint32_t lanes, const std::optional<ProgramCounter>& next) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  int last_stores = 0;
+  // Where every lane went on to `next` and the corners agree on whether it stores again
+  // before the next __syncthreads(), so does every lane.
+  const Program::Corners& corners = warp_corners_[static_cast<std::size_t>(first.index_in_block / kWarpSize)];
+  const bool low_stores_again = next && program_.StoresSharedBeforeSyncthreads(corners.low, *next);
+  if (next && low_stores_again == program_.StoresSharedBeforeSyncthreads(corners.high, *next)) {
+    last_stores = low_stores_again ? 0 : CountBits(lanes);
+  } else {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      if (!program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
+    });
+  }
   state_.blocks[static_cast<std::size_t>(first.block)].shared_writers -= last_stores;
 }
 

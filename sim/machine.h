@@ -264,6 +264,23 @@ class Machine {
     state_.read_log_size += kWarpSize;
   }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // The words a shared store writes, a lane's ty · row_stride + tx + offset, and the register
+  // it stores.
+  struct StoreWords {
+    int row_stride;
+    int offset;
+    float Registers::*source;
+    int Of(const Thread& thread) const { return thread.ty * row_stride + thread.tx + offset; }
+  };
+  StoreWords StoreWordsAt(const ProgramCounter& pc) const;
+  // StoreShared's parts: the hazard detector's look at each store, the stores (each lane
+  // started and moved on to its next instruction, `next` where WarpNext gave one), and the
+  // count of the block's threads that store before the next __syncthreads(), less the lanes'
+  // last such stores.
+  void CheckStores(const Thread* warp_lanes, std::uint32_t lanes, const StoreWords& words);
+  void WriteCells(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, const StoreWords& words,
+                  const std::optional<ProgramCounter>& next);
+  void CountLastStores(const Thread* warp_lanes, std::uint32_t lanes, const std::optional<ProgramCounter>& next);
   // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
   void CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
