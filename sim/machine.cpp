@@ -222,12 +222,7 @@ void Machine::ExecuteWarp(int warp_index) {
   state_.scheduler.OnIssued(warp_index, issue);
 }
 
-std::uint32_t Machine::NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
-  // A load's next instruction, and the next k of an inner product, are the same for every
-  // thread (Program::Next tells them from the instruction alone); others may differ by thread.
-  const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
-                         (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
-  if (same_next) return lanes;
+std::uint32_t Machine::NextLanesAsked(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
   // Lanes that went on to one instruction, not the end, are all runnable there.
   const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
   if (next) return next->op != Op::kDone ? lanes : 0;
@@ -790,30 +785,13 @@ void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
       (program_.BarrierKind(Op::kBarrier1) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier1) : 0u) |
       (program_.BarrierKind(Op::kBarrier2) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier2) : 0u);
   std::uint32_t woken_lanes = 0;
-  // A barrier's next instruction is never the end (Program::Next): no lane exits. Lanes at
-  // the first woken lane's barrier, `pc`, go on to `next` where WarpNext says they all do.
-  ProgramCounter pc{};
-  std::optional<ProgramCounter> next;
-  bool one_next = true;
-  ProgramCounter last_elsewhere{};  // the last woken lane's barrier where it is not at pc
-  bool last_at_pc = true;
+  ProgramCounter pc{};  // the first woken lane's
+  bool one_pc = true;   // all of them at pc
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = warp_lanes[lane];
+    const Thread& thread = warp_lanes[lane];
     if ((woken_states >> static_cast<int>(thread.state) & 1u) == 0) continue;
-    if (woken_lanes == 0) {
-      pc = thread.pc;
-      next = WarpNext(warp_lanes[0], pc);
-    }
-    thread.state = ThreadState::kRunning;
-    state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
-    last_at_pc = thread.pc == pc;
-    if (next && last_at_pc) {
-      thread.pc = *next;
-    } else {
-      last_elsewhere = thread.pc;
-      thread.pc = program_.Next(thread, thread.pc);
-      one_next = false;
-    }
+    if (woken_lanes == 0) pc = thread.pc;
+    one_pc = one_pc && thread.pc == pc;
     woken_lanes |= 1u << lane;
   }
   if (woken_lanes == 0) {
@@ -821,13 +799,32 @@ void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
     return;
   }
   const int woken = CountBits(woken_lanes);
-  release.op = last_at_pc ? pc.op : last_elsewhere.op;
-  release.phase = last_at_pc ? pc.t : last_elsewhere.t;
+  const ProgramCounter last_pc = warp_lanes[31 - __builtin_clz(woken_lanes)].pc;
+  release.op = last_pc.op;
+  release.phase = last_pc.t;
   release.index += woken;
+  const auto wake = [&](Thread& thread) {
+    thread.state = ThreadState::kRunning;
+    state_.scheduler.SetThreadRunnable(warp.first_thread + thread.lane, true);
+  };
+  // A barrier's next instruction is never the end (Program::Next): no lane exits. Released
+  // together, the lanes issue together where they went on to one instruction.
+  if (const std::optional<ProgramCounter> next = one_pc ? WarpNext(warp_lanes[0], pc) : std::nullopt) {
+    const ProgramCounter same_next = *next;
+    ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {
+      wake(thread);
+      thread.pc = same_next;
+    });
+    warp.next_lanes = woken_lanes;
+  } else {
+    ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {
+      wake(thread);
+      thread.pc = program_.Next(thread, thread.pc);
+    });
+    warp.next_lanes = AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
+  }
   state_.waiting_threads -= woken;
   AddRunnableLanes(warp_index, woken, true);
-  // Released together, they issue together where they went on to one instruction.
-  warp.next_lanes = (next && one_next) || AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
 }
 
 void Machine::AdvanceLanes(Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) {

@@ -166,7 +166,15 @@ class Machine {
   // The runnable lanes at the warp's earliest instruction (bit l: lane l).
   std::uint32_t EarliestLanes(const Warp& warp) const;
   // What Warp::next_lanes becomes after `lanes` ran the instruction at `pc`.
-  std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
+  std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
+    // A load's next instruction, and the next k of an inner product, are the same for every
+    // thread (Program::Next tells them from the instruction alone): most steps, inline.
+    const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
+                           (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
+    return same_next ? lanes : NextLanesAsked(warp_lanes, lanes, pc);
+  }
+  // NextLanes where the lanes' next instructions may differ by thread.
+  std::uint32_t NextLanesAsked(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
   // Whether `lanes` (not none) are all runnable and at one instruction.
   static bool AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes);
   // Shared-memory wavefronts of the warp-instruction at `pc` (the realistic scheduler's pipe).
