@@ -6,6 +6,7 @@
 // like compute-sanitizer memcheck's "invalid global read". GlobalReadCounter counts reads
 // per element, per block and (through the simulation's counters) per phase.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -32,6 +33,90 @@ struct ReadRecord {
   std::int16_t phase = 0;
   MatrixId matrix = MatrixId::kA;
   bool operator==(const ReadRecord& o) const;
+};
+
+// The global reads of a run, in step order, as the GUI's hover lists them (ReadRecord). It
+// holds millions, reserved up front and each page faulted in as it fills, so what the reads of
+// one step share (the step, phase, matrix and warp) is kept once, in a LoggedLoad, and each read
+// is 8 bytes: its element, its load and its lane.
+class ReadLog {
+ public:
+  // A step's reads: step (48 bits: reads past step 2^48 are not logged) and phase in one word,
+  // the index of its warp's lane 0 among the launch's threads (fewer than 2^31) with the
+  // matrix in the top bit. No default values: filled when made.
+  struct LoggedLoad {
+    std::uint64_t step_and_phase;
+    std::uint32_t lane0_and_matrix;
+  };
+  struct LoggedRead {
+    std::int32_t element;
+    std::uint32_t load_and_lane;  // the LoggedLoad's index · 32 + the reading thread's lane
+  };
+  static constexpr int kStepBits = 48;
+  static constexpr std::int64_t kStepLimit = std::int64_t{1} << kStepBits;
+  static constexpr int kLaneBits = 5;  // load_and_lane names loads below 2^27
+
+  static LoggedLoad Load(std::int64_t step, std::int16_t phase, std::int32_t lane0, MatrixId matrix) {
+    return {static_cast<std::uint64_t>(step) | std::uint64_t{static_cast<std::uint16_t>(phase)} << kStepBits,
+            static_cast<std::uint32_t>(lane0) | static_cast<std::uint32_t>(matrix == MatrixId::kB) << 31};
+  }
+  // Bytes reserved for at most `reads` reads by at most `loads` loads.
+  static std::size_t Bytes(std::size_t reads, std::size_t loads) {
+    return reads * sizeof(LoggedRead) + loads * sizeof(LoggedLoad);
+  }
+  void Reserve(std::size_t reads, std::size_t loads) {
+    reads_.reserve(reads);
+    loads_.reserve(loads);
+  }
+  std::size_t Bytes() const { return Bytes(reads_.capacity(), loads_.capacity()); }
+  std::size_t size() const { return reads_.size(); }
+  // Whether `load` is the last load logged (a step's reads after its first).
+  bool LastLoadIs(const LoggedLoad& load) const {
+    return !loads_.empty() && loads_.back().step_and_phase == load.step_and_phase &&
+           loads_.back().lane0_and_matrix == load.lane0_and_matrix;
+  }
+  // Starts a load whose reads follow (Append, AppendWarp).
+  void StartLoad(const LoggedLoad& load) { loads_.push_back(load); }
+  // A read of the last load started, by `lane` of its warp.
+  void Append(std::int32_t element, int lane) {
+    reads_.push_back({element, static_cast<std::uint32_t>((loads_.size() - 1) << kLaneBits | static_cast<std::size_t>(lane))});
+  }
+  // Reads of the last load by lanes 0, 1, ... in order, of `elements`.
+  template <std::size_t kCount>
+  void AppendWarp(const std::array<std::int32_t, kCount>& elements) {
+    static_assert(kCount <= std::size_t{1} << kLaneBits, "a warp's lanes");
+    const auto load = static_cast<std::uint32_t>((loads_.size() - 1) << kLaneBits);
+    std::array<LoggedRead, kCount> reads;  // made aside: a vector's resize would clear them first
+    for (std::size_t lane = 0; lane < kCount; ++lane) reads[lane] = {elements[lane], load | static_cast<std::uint32_t>(lane)};
+    reads_.insert(reads_.end(), reads.begin(), reads.end());
+  }
+  // Cuts the log back to its first `reads` reads (a restored state's).
+  void Resize(std::size_t reads) {
+    reads_.resize(reads);
+    loads_.resize(reads == 0 ? 0 : (reads_.back().load_and_lane >> kLaneBits) + 1);
+  }
+  // Calls `visit(record)` for each read of `element` of `matrix`, in step order.
+  template <typename Visit>
+  void ForEachReadOf(MatrixId matrix, std::int32_t element, int block_threads, Visit&& visit) const {
+    for (const LoggedRead& read : reads_) {
+      if (read.element != element) continue;
+      const LoggedLoad& load = loads_[read.load_and_lane >> kLaneBits];
+      if (((load.lane0_and_matrix >> 31) != 0) != (matrix == MatrixId::kB)) continue;
+      const auto thread = static_cast<std::int32_t>((load.lane0_and_matrix & 0x7fffffffu) + (read.load_and_lane & 31u));
+      ReadRecord record;
+      record.step = static_cast<std::int64_t>(load.step_and_phase & (std::uint64_t{kStepLimit} - 1));
+      record.element = element;
+      record.block = thread / block_threads;
+      record.thread = static_cast<std::int16_t>(thread % block_threads);
+      record.phase = static_cast<std::int16_t>(load.step_and_phase >> kStepBits);
+      record.matrix = matrix;
+      visit(record);
+    }
+  }
+
+ private:
+  std::vector<LoggedRead> reads_;
+  std::vector<LoggedLoad> loads_;
 };
 
 class GlobalMemory {
@@ -68,6 +153,11 @@ class GlobalReadCounter {
   // count apart, as a warp's lanes add to one block at once.
   void CountElement(MatrixId id, long long element) {
     if (element >= 0) ++(id == MatrixId::kA ? reads_a_ : reads_b_)[static_cast<std::size_t>(element)];
+  }
+  // Reads of `count` elements first, first + step, first + 2·step, ... (a run of a warp's lanes).
+  void CountRun(MatrixId id, long long first, int count, long long step) {
+    std::uint32_t* const reads = (id == MatrixId::kA ? reads_a_ : reads_b_).data() + first;
+    for (int i = 0; i < count; ++i) ++reads[i * step];
   }
   void CountBlock(MatrixId id, int block, std::uint64_t reads) {
     (id == MatrixId::kA ? block_reads_a_ : block_reads_b_)[static_cast<std::size_t>(block)] += reads;

@@ -31,6 +31,16 @@ void ForEachLane(LaneThread* warp_lanes, std::uint32_t lanes, Run&& run) {
   for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
 }
 
+// Runs `run(begin, end)` for each row of the block a whole warp's lanes lie on, lanes begin to
+// end − 1, in order: threads are numbered along the block's rows (ty · TN + tx), so a row's
+// lanes are a run whose tx grows by one a lane. `first_thread`: lane 0's index in the block.
+template <typename Run>
+void ForEachRowRun(int first_thread, int tn, Run&& run) {
+  for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
+    run(std::max(row * tn - first_thread, 0), std::min((row + 1) * tn - first_thread, kWarpSize));
+  }
+}
+
 }  // namespace
 
 Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<float> b)
@@ -51,7 +61,11 @@ Machine::Machine(const LessonConfig& config, std::vector<float> a, std::vector<f
   state_.counters.phases.assign(static_cast<std::size_t>(std::max(g.phases, 1)), PhaseCounters{});
   InitThreads();
   PrecomputeSharedCosts();
-  logs_.reads.reserve(ReadLogBound(geometry_));
+  for (int w = 0; w < g.warps_per_block; ++w) {
+    warp_corners_.push_back(program_.CornersOf(w * kWarpSize, std::min((w + 1) * kWarpSize, g.block_threads) - 1));
+  }
+  const ReadLogBounds bounds = ReadLogBound(config_, geometry_);
+  logs_.reads.Reserve(bounds.reads, bounds.loads);
 }
 
 bool Machine::SharedAccessesCanRace(const LessonConfig& config) {
@@ -63,15 +77,21 @@ bool Machine::SharedAccessesCanRace(const LessonConfig& config) {
          (config.barrier1 != SyncKind::kSyncthreads || config.barrier2 != SyncKind::kSyncthreads);
 }
 
-std::size_t Machine::ReadLogBound(const Geometry& g) {
+Machine::ReadLogBounds Machine::ReadLogBound(const LessonConfig& config, const Geometry& g) {
   // Every block loads its As and Bs tiles once a phase (the naive kernel: an element of A
   // and of B per k): at most that many reads are logged. Reserving it spares the log its
   // doublings, each a copy and, for a moment, the old and the new buffer together.
-  const std::uint64_t loads =
-      g.naive ? std::uint64_t{2} * static_cast<std::uint64_t>(g.threads()) * static_cast<std::uint64_t>(g.k)
-              : static_cast<std::uint64_t>(g.blocks) * static_cast<std::uint64_t>(g.phases) *
-                    static_cast<std::uint64_t>(g.tm * g.tk + g.tk * g.tn);
-  return static_cast<std::size_t>(std::min<std::uint64_t>(loads, kMaxLoggedReads));
+  using U64 = std::uint64_t;
+  const U64 reads = std::min<U64>(g.naive ? U64{2} * U64(g.threads()) * U64(g.k)
+                                          : U64(g.blocks) * U64(g.phases) * U64(g.tm * g.tk + g.tk * g.tn),
+                                  kMaxLoggedReads);
+  // A step's reads are one load. A scheduler of threads takes a step for each read; one of
+  // warps, a step for each load instruction of a warp: per phase the A loop's iterations
+  // (TK / TN, rounded up) and the B loop's (TK / TM), the naive kernel's two per k.
+  const U64 warp_loads = g.naive ? U64{2} * U64(g.warps()) * U64(g.k)
+                                 : U64(g.warps()) * U64(g.phases) * U64((g.tk + g.tn - 1) / g.tn + (g.tk + g.tm - 1) / g.tm);
+  const U64 loads = config.scheduler == SchedulerKind::kRealistic ? std::min(warp_loads, reads) : reads;
+  return {static_cast<std::size_t>(reads), static_cast<std::size_t>(loads)};
 }
 
 void Machine::InitThreads() {
@@ -122,7 +142,7 @@ void Machine::InitThreads() {
 void Machine::Restore(const MachineState& state) {
   state_ = state;
   step_events_built_ = false;
-  logs_.reads.resize(state.read_log_size);
+  logs_.reads.Resize(state.read_log_size);
   logs_.hazards.resize(state.hazard_log_size);
   logs_.out_of_bounds.resize(state.out_of_bounds_log_size);
 }
@@ -207,12 +227,11 @@ TILESCOPE_STEP_INLINE void Machine::ExecuteWarp(int warp_index) {
   state_.scheduler.OnIssued(warp_index, issue);
 }
 
-std::uint32_t Machine::NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
-  // A load's next instruction, and the next k of an inner product, are the same for every
-  // thread (Program::Next tells them from the instruction alone); others may differ by thread.
-  const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
-                         (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
-  return same_next || AtOneInstruction(warp_lanes, lanes) ? lanes : 0;
+std::uint32_t Machine::NextLanesAsked(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
+  // Lanes that went on to one instruction, not the end, are all runnable there.
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  if (next) return next->op != Op::kDone ? lanes : 0;
+  return AtOneInstruction(warp_lanes, lanes) ? lanes : 0;
 }
 
 bool Machine::AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes) {
@@ -314,24 +333,29 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   Sectors sectors;
   std::uint64_t inside = 0;
   bool loaded = false;
-  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    start(thread);
-    const GlobalPlace place = places.Of(thread);
-    float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
-    if (memory_.Inside(id, place.row, place.col)) {
-      // Most loads: an element of the matrix, counted below for all such lanes at once.
-      const long long element = place.row * cols + place.col;
-      if (counts_sectors) sectors.Add(id, element);
-      reg = values[element];
-      state_.reads.CountElement(id, element);
-      LogRead(thread, id, element, phase_index);
-      ++inside;
-    } else {
-      if (sectors_outside) sectors.Add(id, place.row * cols + place.col);
-      loaded |= LoadOutside(thread, place, phase_index, reg);
-    }
-    thread.pc = next;
-  });
+  if (lanes == ~std::uint32_t{0} && WarpInside(warp_lanes, places)) {
+    LoadWarpInside(warp_lanes, start, places, next, phase_index, counts_sectors ? &sectors : nullptr);
+    inside = kWarpSize;
+  } else {
+    ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+      start(thread);
+      const GlobalPlace place = places.Of(thread);
+      float& reg = id == MatrixId::kA ? thread.regs.a : thread.regs.b;
+      if (memory_.Inside(id, place.row, place.col)) {
+        // Most loads: an element of the matrix, counted below for all such lanes at once.
+        const long long element = place.row * cols + place.col;
+        if (counts_sectors) sectors.Add(id, element);
+        reg = values[element];
+        state_.reads.CountElement(id, element);
+        LogRead(thread, id, element, phase_index);
+        ++inside;
+      } else {
+        if (sectors_outside) sectors.Add(id, place.row * cols + place.col);
+        loaded |= LoadOutside(thread, place, phase_index, reg);
+      }
+      thread.pc = next;
+    });
+  }
   if (counts_sectors) CountSectors(first, sectors);
   if (inside == 0) return loaded;
   state_.reads.CountBlock(id, first.block, inside);
@@ -339,6 +363,44 @@ bool Machine::LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   (id == MatrixId::kA ? state_.counters.global_reads_a : state_.counters.global_reads_b) += inside;
   (id == MatrixId::kA ? phase.global_reads_a : phase.global_reads_b) += inside;
   return true;
+}
+
+bool Machine::WarpInside(const Thread* warp_lanes, const GlobalPlaces& places) const {
+  // Along a row's run a lane's column grows (A's with tx by the places' step, B's as col does)
+  // and its row stays: the run is inside where its ends are.
+  bool inside = true;
+  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
+    const GlobalPlace low = places.Of(warp_lanes[begin]);
+    const GlobalPlace high = places.Of(warp_lanes[end - 1]);
+    inside = inside && memory_.Inside(places.matrix, low.row, low.col) && memory_.Inside(places.matrix, high.row, high.col);
+  });
+  return inside;
+}
+
+void Machine::LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPlaces& places, ProgramCounter next,
+                             std::int16_t phase_index, Sectors* sectors) {
+  const MatrixId id = places.matrix;
+  const float* const values = (id == MatrixId::kA ? memory_.a() : memory_.b()).data();
+  float Registers::*const reg = id == MatrixId::kA ? &Registers::a : &Registers::b;
+  const long long cols = memory_.cols(id);
+  // Along a row's run the element grows with tx: A's by the places' step (0 in the naive
+  // kernel, whose lanes of a row read one element), B's by one.
+  const long long lane_step = id == MatrixId::kA ? places.step : 1;
+  std::array<std::int32_t, kWarpSize> elements;
+  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
+    const GlobalPlace place = places.Of(warp_lanes[begin]);
+    long long element = place.row * cols + place.col;
+    if (sectors != nullptr) sectors->AddRun(id, element, element + (end - 1 - begin) * lane_step);
+    state_.reads.CountRun(id, element, end - begin, lane_step);
+    for (int lane = begin; lane < end; ++lane, element += lane_step) {
+      Thread& thread = warp_lanes[lane];
+      start(thread);
+      thread.regs.*reg = values[element];
+      thread.pc = next;
+      elements[static_cast<std::size_t>(lane)] = static_cast<std::int32_t>(element);
+    }
+  });
+  LogWarpReads(warp_lanes, id, elements, phase_index);
 }
 
 bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg) {
@@ -365,44 +427,98 @@ bool Machine::LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t
 void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
   const Thread& first = warp_lanes[__builtin_ctz(lanes)];
   const ProgramCounter pc = first.pc;
-  SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   const auto n = static_cast<std::uint64_t>(CountBits(lanes));
-  PhaseCounters& phase = PhaseOf(first);
   state_.counters.shared_writes += n;
-  phase.shared_writes += n;
-  // A lane stores As[ty][AColumn] or Bs[BRow][tx], and a word is row · stride + column + base:
-  // its word is ty · row_stride + tx + offset, the same step and offset for all the lanes.
+  PhaseOf(first).shared_writes += n;
+  const StoreWords words = StoreWordsAt(pc);
+  // Every store is checked before any is written: no other lane of the instruction stores a
+  // lane's cell (each thread stores its own), so the old values are those the stores find.
+  if (shared_accesses_can_race_) CheckStores(warp_lanes, lanes, words);
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  WriteCells(warp_lanes, lanes, start, words, next);
+  if (shared_accesses_can_race_) CountLastStores(warp_lanes, lanes, next);
+}
+
+Machine::StoreWords Machine::StoreWordsAt(const ProgramCounter& pc) const {
+  // A lane stores As[ty][AColumn] or Bs[BRow][tx], and a word is row · stride + column + base.
   const bool as = pc.op == Op::kStoreAs;
   const TileId tile = as ? TileId::kAs : TileId::kBs;
   const SharedMemory& shared = state_.shared;
-  const int row_stride = shared.Word(tile, 1, 0) - shared.Word(tile, 0, 0);
-  const int offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
-  float Registers::*const source = as ? &Registers::a : &Registers::b;
-  const bool checked = shared_accesses_can_race_;
+  StoreWords words;
+  words.row_stride = shared.Word(tile, 1, 0) - shared.Word(tile, 0, 0);
+  words.offset = as ? shared.Word(tile, 0, program_.AColumnOffset(pc.j)) : shared.Word(tile, program_.BRowOffset(pc.j), 0);
+  words.source = as ? &Registers::a : &Registers::b;
+  return words;
+}
+
+void Machine::CheckStores(const Thread* warp_lanes, std::uint32_t lanes, const StoreWords& words) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const ProgramCounter pc = first.pc;
+  const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  PhaseCounters& phase = PhaseOf(first);
   // What the lanes' stores share, as the hazard detector sees them.
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess write{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), pc.Stage(), pc.op, true, 0.0f, 0.0f};
-  int last_stores = 0;  // of the lanes' stores before the next __syncthreads()
-  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
-    start(thread);
-    const float value = thread.regs.*source;
-    const int word = thread.ty * row_stride + thread.tx + offset;
-    SharedCell& cell = cells[word];
-    if (checked) {
-      write.word = word;
-      write.thread = thread.index_in_block;
-      write.value = value;
-      write.old_value = cell.value;
-      CheckStore(thread, write, block_epoch, phase);
-    }
-    cell.value = value;
-    cell.writer = thread.index_in_block;
-    cell.phase = pc.t;
-    // A store's next instruction is never the end (Program::Next): no exit to look for.
-    thread.pc = program_.Next(thread, pc);
-    if (checked && !program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
+  ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+    write.word = words.Of(thread);
+    write.thread = thread.index_in_block;
+    write.value = thread.regs.*words.source;
+    write.old_value = cells[write.word].value;
+    CheckStore(thread, write, block_epoch, phase);
   });
+}
+
+void Machine::WriteCells(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, const StoreWords& words,
+                         const std::optional<ProgramCounter>& next) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  const int t = first.pc.t;
+  SharedCell* const cells = &state_.shared.Cell(first.block, 0);
+  float Registers::*const source = words.source;
+  if (lanes != ~std::uint32_t{0} || !next) {
+    const ProgramCounter pc = first.pc;
+    ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+      start(thread);
+      SharedCell& cell = cells[words.Of(thread)];
+      cell.value = thread.regs.*source;
+      cell.writer = thread.index_in_block;
+      cell.phase = t;
+      // A store's next instruction is never the end (Program::Next): no exit to look for.
+      thread.pc = next ? *next : program_.Next(thread, pc);
+    });
+    return;
+  }
+  // A whole warp going on to one instruction, row by row: along a row's run tx, and with it
+  // the word, grows by one a lane.
+  const ProgramCounter same_next = *next;
+  const int first_thread = warp_lanes[0].index_in_block;
+  ForEachRowRun(first_thread, geometry_.tn, [&](int begin, int end) {
+    SharedCell* cell = &cells[words.Of(warp_lanes[begin])];
+    for (int lane = begin; lane < end; ++lane, ++cell) {
+      Thread& thread = warp_lanes[lane];
+      start(thread);
+      cell->value = thread.regs.*source;
+      cell->writer = first_thread + lane;
+      cell->phase = t;
+      thread.pc = same_next;
+    }
+  });
+}
+
+void Machine::CountLastStores(const Thread* warp_lanes, std::uint32_t lanes, const std::optional<ProgramCounter>& next) {
+  const Thread& first = warp_lanes[__builtin_ctz(lanes)];
+  int last_stores = 0;
+  // Where every lane went on to `next` and the corners agree on whether it stores again
+  // before the next __syncthreads(), so does every lane.
+  const Program::Corners& corners = warp_corners_[static_cast<std::size_t>(first.index_in_block / kWarpSize)];
+  const bool low_stores_again = next && program_.StoresSharedBeforeSyncthreads(corners.low, *next);
+  if (next && low_stores_again == program_.StoresSharedBeforeSyncthreads(corners.high, *next)) {
+    last_stores = low_stores_again ? 0 : CountBits(lanes);
+  } else {
+    ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
+      if (!program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++last_stores;
+    });
+  }
   state_.blocks[static_cast<std::size_t>(first.block)].shared_writers -= last_stores;
 }
 
@@ -439,9 +555,7 @@ TILESCOPE_STEP_INLINE void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes,
     if (shared_accesses_can_race_) CheckTileReads(warp_lanes, lanes);
     FmaReadingTiles(warp_lanes, lanes, start);
   }
-  if (geometry_.naive || pc.j + 1 == geometry_.tk) {
-    ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
-  }
+  if (geometry_.naive || pc.j + 1 == geometry_.tk) AdvanceLanes(warp_lanes, lanes, pc);
 }
 
 TILESCOPE_STEP_INLINE void Machine::FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
@@ -661,24 +775,61 @@ void Machine::TryReleaseWarp(int warp_index, int lane) {
 void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
+  // A lane waits at a barrier of `kind` when its state says it waits at barrier 1 or 2 (Arrive
+  // sets it from the barrier it reached) and that barrier is of `kind`: bit s, state s.
+  const unsigned woken_states =
+      (program_.BarrierKind(Op::kBarrier1) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier1) : 0u) |
+      (program_.BarrierKind(Op::kBarrier2) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier2) : 0u);
   std::uint32_t woken_lanes = 0;
+  ProgramCounter pc{};  // the first woken lane's
+  bool one_pc = true;   // all of them at pc
   for (int lane = 0; lane < warp.lane_count; ++lane) {
-    Thread& thread = warp_lanes[lane];
-    if (thread.state == ThreadState::kDone || thread.Runnable()) continue;
-    if (program_.BarrierKind(thread.pc.op) != kind) continue;
-    release.op = thread.pc.op;
-    release.phase = thread.pc.t;
-    ++release.index;
-    thread.state = ThreadState::kRunning;
-    state_.scheduler.SetThreadRunnable(warp.first_thread + lane, true);
-    Advance(thread, thread.pc);
+    const Thread& thread = warp_lanes[lane];
+    if ((woken_states >> static_cast<int>(thread.state) & 1u) == 0) continue;
+    if (woken_lanes == 0) pc = thread.pc;
+    one_pc = one_pc && thread.pc == pc;
     woken_lanes |= 1u << lane;
   }
+  if (woken_lanes == 0) {
+    warp.next_lanes = 0;
+    return;
+  }
   const int woken = CountBits(woken_lanes);
+  const ProgramCounter last_pc = warp_lanes[31 - __builtin_clz(woken_lanes)].pc;
+  release.op = last_pc.op;
+  release.phase = last_pc.t;
+  release.index += woken;
+  const auto wake = [&](Thread& thread) {
+    thread.state = ThreadState::kRunning;
+    state_.scheduler.SetThreadRunnable(warp.first_thread + thread.lane, true);
+  };
+  // A barrier's next instruction is never the end (Program::Next): no lane exits. Released
+  // together, the lanes issue together where they went on to one instruction.
+  if (const std::optional<ProgramCounter> next = one_pc ? WarpNext(warp_lanes[0], pc) : std::nullopt) {
+    const ProgramCounter same_next = *next;
+    ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {
+      wake(thread);
+      thread.pc = same_next;
+    });
+    warp.next_lanes = woken_lanes;
+  } else {
+    ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {
+      wake(thread);
+      thread.pc = program_.Next(thread, thread.pc);
+    });
+    warp.next_lanes = AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
+  }
   state_.waiting_threads -= woken;
   AddRunnableLanes(warp_index, woken, true);
-  // Released together, they issue together where they went on to one instruction.
-  warp.next_lanes = AtOneInstruction(warp_lanes, woken_lanes) ? woken_lanes : 0;
+}
+
+void Machine::AdvanceLanes(Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) {
+  const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
+  if (next && next->op != Op::kDone) {
+    ForEachLane(warp_lanes, lanes, [&](Thread& thread) { thread.pc = *next; });
+    return;
+  }
+  ForEachLane(warp_lanes, lanes, [this, pc](Thread& thread) { Advance(thread, pc); });
 }
 
 void Machine::Exit(Thread& thread) {

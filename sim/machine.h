@@ -12,6 +12,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/block.h"
@@ -46,11 +47,13 @@ struct OutOfBoundsAccess {
 
 // Log limits: past them the counters go on counting and the logs stop growing.
 constexpr std::size_t kMaxLoggedReads = std::size_t{1} << 22;
+// A logged load has a logged read: their indices stay below the reads'.
+static_assert(kMaxLoggedReads <= std::size_t{1} << (32 - ReadLog::kLaneBits), "the read log names every load");
 constexpr std::size_t kMaxLoggedHazards = std::size_t{1} << 16;
 constexpr std::size_t kMaxLoggedOutOfBounds = std::size_t{1} << 16;
 
 struct MachineLogs {
-  std::vector<ReadRecord> reads;
+  ReadLog reads;
   std::vector<Hazard> hazards;
   std::vector<OutOfBoundsAccess> out_of_bounds;
 };
@@ -145,8 +148,13 @@ class Machine {
   const GlobalMemory& memory() const { return memory_; }
   const MachineState& state() const { return state_; }
   const MachineLogs& logs() const { return logs_; }
-  // Global reads the read log holds at most (reserved up front) for this launch.
-  static std::size_t ReadLogBound(const Geometry& g);
+  // What the read log holds at most (reserved up front) for this launch: reads, and the loads
+  // (steps) they are part of.
+  struct ReadLogBounds {
+    std::size_t reads;
+    std::size_t loads;
+  };
+  static ReadLogBounds ReadLogBound(const LessonConfig& config, const Geometry& g);
   // Whether two threads' accesses of a shared cell can race in this lesson: only then does the
   // hazard detector see them and keep a shadow of each cell.
   static bool SharedAccessesCanRace(const LessonConfig& config);
@@ -158,7 +166,15 @@ class Machine {
   // The runnable lanes at the warp's earliest instruction (bit l: lane l).
   std::uint32_t EarliestLanes(const Warp& warp) const;
   // What Warp::next_lanes becomes after `lanes` ran the instruction at `pc`.
-  std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
+  std::uint32_t NextLanes(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const {
+    // A load's next instruction, and the next k of an inner product, are the same for every
+    // thread (Program::Next tells them from the instruction alone): most steps, inline.
+    const bool same_next = pc.op == Op::kLoadA || pc.op == Op::kLoadB ||
+                           (pc.op == Op::kFma && (geometry_.naive || pc.j + 1 < geometry_.tk));
+    return same_next ? lanes : NextLanesAsked(warp_lanes, lanes, pc);
+  }
+  // NextLanes where the lanes' next instructions may differ by thread.
+  std::uint32_t NextLanesAsked(const Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc) const;
   // Whether `lanes` (not none) are all runnable and at one instruction.
   static bool AtOneInstruction(const Thread* warp_lanes, std::uint32_t lanes);
   // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
@@ -227,19 +243,50 @@ class Machine {
   bool LoadGlobal(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, bool counts_sectors);
   // A load outside its matrix: zero padding under the guard, else a flagged read.
   bool LoadOutside(Thread& thread, const GlobalPlace& place, std::int16_t phase_index, float& reg);
+  // Whether the read log takes `reads` more reads, all of this step.
+  bool ReadLogTakes(std::size_t reads) const {
+    return state_.read_log_size + reads <= kMaxLoggedReads && state_.step < ReadLog::kStepLimit;
+  }
+  // The load this step's reads by the warp whose lane 0 is `lane0` belong to.
+  ReadLog::LoggedLoad LoadOf(const Thread& lane0, MatrixId id, std::int16_t phase_index) const {
+    return ReadLog::Load(state_.step, phase_index, static_cast<std::int32_t>(&lane0 - state_.threads.data()), id);
+  }
   void LogRead(const Thread& thread, MatrixId id, long long element, std::int16_t phase_index) {
-    if (state_.read_log_size >= kMaxLoggedReads) return;
-    // Filled in place: a record built aside and copied in stalls on its own narrow stores.
-    ReadRecord& record = logs_.reads.emplace_back();
-    record.step = state_.step;
-    record.element = static_cast<std::int32_t>(element);
-    record.block = thread.block;
-    record.thread = static_cast<std::int16_t>(thread.index_in_block);
-    record.phase = phase_index;
-    record.matrix = id;
+    if (!ReadLogTakes(1)) return;
+    const ReadLog::LoggedLoad load = LoadOf(*(&thread - thread.lane), id, phase_index);
+    if (!logs_.reads.LastLoadIs(load)) logs_.reads.StartLoad(load);
+    logs_.reads.Append(static_cast<std::int32_t>(element), thread.lane);
     ++state_.read_log_size;
   }
+  // Logs a whole warp's reads, of `elements` by lane, as many as the log takes.
+  void LogWarpReads(const Thread* warp_lanes, MatrixId id, const std::array<std::int32_t, kWarpSize>& elements,
+                    std::int16_t phase_index) {
+    if (!ReadLogTakes(kWarpSize)) {
+      for (int lane = 0; lane < kWarpSize; ++lane) LogRead(warp_lanes[lane], id, elements[lane], phase_index);
+      return;
+    }
+    logs_.reads.StartLoad(LoadOf(warp_lanes[0], id, phase_index));
+    logs_.reads.AppendWarp(elements);
+    state_.read_log_size += kWarpSize;
+  }
   void StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  // The words a shared store writes, a lane's ty · row_stride + tx + offset, and the register
+  // it stores.
+  struct StoreWords {
+    int row_stride;
+    int offset;
+    float Registers::*source;
+    int Of(const Thread& thread) const { return thread.ty * row_stride + thread.tx + offset; }
+  };
+  StoreWords StoreWordsAt(const ProgramCounter& pc) const;
+  // StoreShared's parts: the hazard detector's look at each store, the stores (each lane
+  // started and moved on to its next instruction, `next` where WarpNext gave one), and the
+  // count of the block's threads that store before the next __syncthreads(), less the lanes'
+  // last such stores.
+  void CheckStores(const Thread* warp_lanes, std::uint32_t lanes, const StoreWords& words);
+  void WriteCells(Thread* warp_lanes, std::uint32_t lanes, LaneStart start, const StoreWords& words,
+                  const std::optional<ProgramCounter>& next);
+  void CountLastStores(const Thread* warp_lanes, std::uint32_t lanes, const std::optional<ProgramCounter>& next);
   // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
   void CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase);
   void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
@@ -268,6 +315,16 @@ class Machine {
     thread.pc = program_.Next(thread, pc);
     if (thread.pc.op == Op::kDone) Exit(thread);
   }
+  // Advance for `lanes` of a warp, all at `pc`.
+  void AdvanceLanes(Thread* warp_lanes, std::uint32_t lanes, const ProgramCounter& pc);
+  // The instruction after `pc` of every lane of the warp whose lane 0 is `lane0`, where
+  // Program::Next gives them all the same one (its corners agree); else nullopt.
+  std::optional<ProgramCounter> WarpNext(const Thread& lane0, const ProgramCounter& pc) const {
+    const Program::Corners& corners = warp_corners_[static_cast<std::size_t>(lane0.index_in_block / kWarpSize)];
+    const ProgramCounter next = program_.Next(corners.low, pc);
+    if (next != program_.Next(corners.high, pc)) return std::nullopt;
+    return next;
+  }
   void Exit(Thread& thread);
   // `count` lanes of the warp became runnable (negative: stopped being). The scheduler hears
   // of the warp when it gains its first runnable lane or loses its last; `released`: by a
@@ -291,8 +348,15 @@ class Machine {
     std::array<std::int64_t, kWarpSize> seen;
     int distinct = 0;
     std::uint8_t l2_halves = 0;
-    void Add(MatrixId matrix, long long element) {
-      const std::int64_t sector = element * kBytesPerFloat / kSectorBytes;
+    void Add(MatrixId matrix, long long element) { AddSector(matrix, element * kBytesPerFloat / kSectorBytes); }
+    // The sectors of the elements first..last, each touched (a run of lanes, one element apart or none).
+    void AddRun(MatrixId matrix, long long first, long long last) {
+      for (std::int64_t sector = first * kBytesPerFloat / kSectorBytes; sector <= last * kBytesPerFloat / kSectorBytes;
+           ++sector) {
+        AddSector(matrix, sector);
+      }
+    }
+    void AddSector(MatrixId matrix, std::int64_t sector) {
       // Neighbouring lanes mostly share a sector, and a warp touches few: the last one, then
       // a linear look-up, beat sorting.
       if (distinct > 0 && seen[static_cast<std::size_t>(distinct - 1)] == sector) return;
@@ -303,6 +367,12 @@ class Machine {
   };
   // The sectors of the warp-instruction `leader` leads, over every lane whose program has it.
   Sectors SectorsOf(const Thread& leader) const;
+  // Whether every lane of a whole warp's global access at `places` lies inside its matrix.
+  bool WarpInside(const Thread* warp_lanes, const GlobalPlaces& places) const;
+  // LoadGlobal for a whole warp whose lanes all load inside their matrix, row by row; adds the
+  // sectors to `sectors` unless null.
+  void LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPlaces& places, ProgramCounter next,
+                      std::int16_t phase_index, Sectors* sectors);
   // Counts a global access's sectors (leader: the lane that leads it) for the scheduler and the counters.
   void CountSectors(const Thread& leader, const Sectors& sectors);
   // What a warp's shared instruction costs: its bank conflicts' extra wavefronts, and all its
@@ -395,6 +465,7 @@ class Machine {
   mutable std::vector<TraceEvent> step_events_;
   mutable bool step_events_built_ = true;
   std::vector<SharedCost> shared_costs_;  // per warp of a block and shared instruction (SharedCostOf)
+  std::vector<Program::Corners> warp_corners_;  // of each warp of a block's lanes
   bool shared_accesses_can_race_ = true;  // else the hazard detector sees no access
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
   std::uint8_t last_wavefronts_ = 0;  // of the shared instruction being executed (CountWarpInstruction); read at once

@@ -103,7 +103,9 @@ U64 StateBytes(const LessonConfig& config, const Geometry& g, U64 accesses) {
 // A machine: its state, its read log (reserved whole), A and B.
 U64 MachineBytes(const LessonConfig& config, const Geometry& g) {
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n;
-  return StateBytes(config, g, ArenaAccessesPerBlock(config, g).live) + U64(Machine::ReadLogBound(g)) * sizeof(ReadRecord) + a_and_b * sizeof(float);
+  const Machine::ReadLogBounds read_log = Machine::ReadLogBound(config, g);
+  return StateBytes(config, g, ArenaAccessesPerBlock(config, g).live) + ReadLog::Bytes(read_log.reads, read_log.loads) +
+         a_and_b * sizeof(float);
 }
 
 // Steps of a whole run: warp-instructions where the scheduler issues warps, else

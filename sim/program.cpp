@@ -40,6 +40,17 @@ ProgramCounter Program::First(const Thread& thread) const {
   return StartPhase(thread, 0);
 }
 
+Program::Corners Program::CornersOf(int first, int last) const {
+  const int tn = geometry_.tn;
+  const bool one_row = first / tn == last / tn;
+  Corners corners;
+  corners.low.tx = static_cast<std::int16_t>(one_row ? first % tn : 0);
+  corners.low.ty = static_cast<std::int16_t>(first / tn);
+  corners.high.tx = static_cast<std::int16_t>(one_row ? last % tn : tn - 1);
+  corners.high.ty = static_cast<std::int16_t>(last / tn);
+  return corners;
+}
+
 long long Program::Length(const Thread& thread) const {
   long long length = 0;
   for (ProgramCounter pc = First(thread); pc.op != Op::kDone; pc = Next(thread, pc)) ++length;

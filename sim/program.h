@@ -34,6 +34,17 @@ class Program {
   // Instructions in this thread's whole program (the closed form the tests check).
   long long Length(const Thread& thread) const;
   SyncKind BarrierKind(Op op) const { return op == Op::kBarrier1 ? barrier1_ : barrier2_; }
+  // Stand-ins for a group of threads (a warp's lanes): `low` at the group's lowest tx and ty,
+  // `high` at its highest. Next and StoresSharedBeforeSyncthreads look at a thread only
+  // through conditions that hold up to some tx or ty and fail past it (`tx + j·TN < TK`,
+  // `ty + j·TM < TK`): every thread of the group, between the two, decides each condition as
+  // they do where they agree, so where they give the same answer each thread of it does.
+  struct Corners {
+    Thread low;
+    Thread high;
+  };
+  // The corners of the threads of a block with indices first..last (ty · TN + tx).
+  Corners CornersOf(int first, int last) const;
 
  private:
   ProgramCounter StartPhase(const Thread& thread, int t) const;

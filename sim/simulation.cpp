@@ -232,7 +232,7 @@ void Simulation::AdoptTimeline(Timeline timeline) {
 
 std::size_t Simulation::MemoryBytes() const {
   const MachineLogs& logs = machine_.logs();
-  return machine_.state().Bytes() + history_.Bytes() + logs.reads.capacity() * sizeof(ReadRecord) +
+  return machine_.state().Bytes() + history_.Bytes() + logs.reads.Bytes() +
          logs.hazards.capacity() * sizeof(Hazard) + logs.out_of_bounds.capacity() * sizeof(OutOfBoundsAccess) +
          (machine_.memory().a().capacity() + machine_.memory().b().capacity()) * sizeof(float);
 }

@@ -69,11 +69,10 @@ ReaderSummary Snapshot::Readers(MatrixId id, int row, int col) const {
   summary.reads = ReadsOf(id, row, col);
   summary.reads_by_phase.assign(static_cast<std::size_t>(std::max(geometry().phases, 1)), 0);
   const auto element = static_cast<std::int32_t>(Index(id, row, col));
-  for (const ReadRecord& record : machine_->logs().reads) {
-    if (record.matrix != id || record.element != element) continue;
+  machine_->logs().reads.ForEachReadOf(id, element, geometry().block_threads, [&](const ReadRecord& record) {
     summary.readers.push_back(record);
     ++summary.reads_by_phase[static_cast<std::size_t>(record.phase)];
-  }
+  });
   return summary;
 }
 
