@@ -71,11 +71,6 @@ int Scheduler::SubPartitionOf(int warp) const {
   return SmOf(warp) * kSubPartitions + sub;
 }
 
-void Scheduler::Queue(int warp, std::int64_t cycle) {
-  warps_[static_cast<std::size_t>(warp)].queued_at = cycle;
-  queue_.Push(cycle, warp);
-}
-
 void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
   if (!IssuesWarps()) return;  // the other policies pick threads
   WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
@@ -88,55 +83,37 @@ void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
   if (block_launched_[static_cast<std::size_t>(warp / warps_per_block_)]) Queue(warp, timing.ready);
 }
 
-void Scheduler::OnIssued(int warp, const Issue& issue) {
-  WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
-  std::int64_t ready = cycle_ + 1;
+std::int64_t Scheduler::LoadReturn(WarpTiming& timing, const Issue& issue) {
+  // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
+  // together, ahead of the shared stores that use them; the model runs each store right
+  // after its load, so its later loads of one section count as issued a cycle after the
+  // section's previous one.
   std::int64_t& section = timing.load_section;
-  if (issue.l2_halves != 0) {
-    // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
-    // together, ahead of the shared stores that use them; the model runs each store right
-    // after its load, so its later loads of one section count as issued a cycle after the
-    // section's previous one.
-    const std::int64_t issued = section < 0 ? cycle_ : section + 1;
-    section = issued;
-    // The load returns when its slowest line does: one in the half far from this SM's.
-    const int sm = timing.Sm();
-    const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
-    // It waits a random share of the bytes in flight from its SM and from the whole GPU.
-    std::vector<std::pair<std::int64_t, std::int32_t>>& pending = in_flight_[static_cast<std::size_t>(sm)];
-    pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const auto& p) { return p.first <= cycle_; }),
-                  pending.end());
-    std::int64_t bytes = std::int64_t{issue.sectors} * 32;
-    for (const auto& p : pending) bytes += p.second;
-    while (!device_in_flight_.empty() && device_in_flight_.front().first <= cycle_) {
-      device_bytes_ -= device_in_flight_.front().second;
-      std::pop_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
-      device_in_flight_.pop_back();
-    }
-    const std::int64_t queue =
-        bytes / kSmReturnBytesPerCycle + (device_bytes_ + std::int64_t{issue.sectors} * 32) / kL2ReturnBytesPerCycle;
-    const std::int64_t back = issued + kGlobalLoadLatency + (far ? kFarHalfLatency : 0) +
-                              static_cast<std::int64_t>(random_.Below(static_cast<std::uint64_t>(queue) + 1));
-    ready = std::max(ready, back);
-    pending.emplace_back(back, issue.sectors * 32);
-    device_in_flight_.emplace_back(back, issue.sectors * 32);
-    std::push_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
-    device_bytes_ += issue.sectors * 32;
-    timing.ready = std::max(timing.ready, ready);
-    if (timing.runnable) Queue(warp, timing.ready);
-    return;
+  const std::int64_t issued = section < 0 ? cycle_ : section + 1;
+  section = issued;
+  // The load returns when its slowest line does: one in the half far from this SM's.
+  const int sm = timing.Sm();
+  const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
+  // It waits a random share of the bytes in flight from its SM and from the whole GPU.
+  std::vector<std::pair<std::int64_t, std::int32_t>>& pending = in_flight_[static_cast<std::size_t>(sm)];
+  pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const auto& p) { return p.first <= cycle_; }),
+                pending.end());
+  std::int64_t bytes = std::int64_t{issue.sectors} * 32;
+  for (const auto& p : pending) bytes += p.second;
+  while (!device_in_flight_.empty() && device_in_flight_.front().first <= cycle_) {
+    device_bytes_ -= device_in_flight_.front().second;
+    std::pop_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
+    device_in_flight_.pop_back();
   }
-  if (!issue.stores_shared) section = -1;  // a use of the loaded tiles: the next loads are a new section
-  if (issue.wavefronts > 0) {
-    // The warp's shared accesses wait their turn at the SM's pipe; its next instruction
-    // needs them served.
-    std::int64_t& pipe = shared_free_[static_cast<std::size_t>(timing.Sm())];
-    const std::int64_t start = std::max(pipe, cycle_);
-    pipe = start + (issue.wavefronts + kSharedWavefrontsPerCycle - 1) / kSharedWavefrontsPerCycle;
-    ready = std::max(ready, pipe);
-  }
-  timing.ready = std::max(timing.ready, ready);
-  if (timing.runnable) Queue(warp, timing.ready);
+  const std::int64_t queue =
+      bytes / kSmReturnBytesPerCycle + (device_bytes_ + std::int64_t{issue.sectors} * 32) / kL2ReturnBytesPerCycle;
+  const std::int64_t back = issued + kGlobalLoadLatency + (far ? kFarHalfLatency : 0) +
+                            static_cast<std::int64_t>(random_.Below(static_cast<std::uint64_t>(queue) + 1));
+  pending.emplace_back(back, issue.sectors * 32);
+  device_in_flight_.emplace_back(back, issue.sectors * 32);
+  std::push_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
+  device_bytes_ += issue.sectors * 32;
+  return std::max(cycle_ + 1, back);
 }
 
 void Scheduler::Launch(int block, std::int64_t cycle) {
@@ -156,52 +133,30 @@ void Scheduler::OnBlockExit(int block) {
   if (next < static_cast<int>(block_launched_.size())) Launch(next, cycle_ + 1);
 }
 
-std::optional<int> Scheduler::NextWarp() {
-  while (!queue_.Empty()) {
-    const auto [cycle, warp] = queue_.Pop();
-    WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
-    if (timing.queued_at != cycle) continue;  // stale
-    // One warp-instruction a cycle per sub-partition: a later turn if this one is taken.
-    std::int64_t& issue = issue_free_[static_cast<std::size_t>(timing.sub_partition)];
-    if (issue > cycle) {
-      Queue(warp, issue);
-      continue;
-    }
-    issue = cycle + 1;
-    timing.queued_at = -1;
-    cycle_ = cycle;
-    return warp;
-  }
-  return std::nullopt;
-}
-
 std::optional<int> Scheduler::NextThreadInOrder() {
   if (auto thread = FindSet(runnable_threads_, last_thread_ + 1, thread_hint_)) return thread;
   return FindSet(runnable_threads_, 0, thread_hint_);
 }
 
-std::optional<Unit> Scheduler::Next() {
-  std::optional<int> index;
+std::optional<Unit> Scheduler::NextThread() {
+  std::optional<int> thread;
   switch (kind_) {
     case SchedulerKind::kRealistic:
-      index = NextWarp();
-      break;
+      break;  // it issues warps (Next)
     case SchedulerKind::kThreadOrder:
-      index = NextThreadInOrder();
+      thread = NextThreadInOrder();
       break;
     case SchedulerKind::kRandom:
-      if (!runnable_list_.empty()) index = runnable_list_[random_.Below(runnable_list_.size())];
+      if (!runnable_list_.empty()) thread = runnable_list_[random_.Below(runnable_list_.size())];
       break;
     case SchedulerKind::kRaceExposing:
-      index = FindSet(runnable_threads_, 0, thread_hint_);
+      thread = FindSet(runnable_threads_, 0, thread_hint_);
       break;
   }
-  if (!index) return std::nullopt;
-  if (!IssuesWarps()) {
-    ++cycle_;  // the realistic policy's clock is set by NextWarp
-    last_thread_ = *index;
-  }
-  return Unit{IssuesWarps(), *index};
+  if (!thread) return std::nullopt;
+  ++cycle_;  // the realistic policy's clock is set by NextWarp
+  last_thread_ = *thread;
+  return Unit{false, *thread};
 }
 
 std::size_t Scheduler::Bytes() const {

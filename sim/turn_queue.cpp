@@ -6,8 +6,7 @@
 
 namespace sim {
 
-void TurnQueue::Push(std::int64_t cycle, std::int32_t warp) {
-  ++size_;
+void TurnQueue::PushNowOrLater(std::int64_t cycle, std::int32_t warp) {
   if (cycle >= now_ + kWindow) {
     later_.emplace_back(cycle, warp);
     std::push_heap(later_.begin(), later_.end(), std::greater<>());
@@ -33,7 +32,7 @@ void TurnQueue::Admit() {
   }
 }
 
-TurnQueue::Turn TurnQueue::Pop() {
+TurnQueue::Turn TurnQueue::PopFromNextCycle() {
   while (slots_[Slot(now_)].empty()) {
     // The window is empty: jump to the heap's first turn.
     now_ = in_window_ == 0 ? later_.front().first : now_ + 1;
@@ -41,15 +40,9 @@ TurnQueue::Turn TurnQueue::Pop() {
     Admit();
   }
   std::vector<std::int32_t>& now = slots_[Slot(now_)];
-  if (!now_sorted_) {
-    std::sort(now.begin(), now.end(), std::greater<>());
-    now_sorted_ = true;
-  }
-  const std::int32_t warp = now.back();
-  now.pop_back();
-  --size_;
-  --in_window_;
-  return Turn{now_, warp};
+  std::sort(now.begin(), now.end(), std::greater<>());
+  now_sorted_ = true;
+  return Pop();
 }
 
 std::size_t TurnQueue::Bytes() const {
