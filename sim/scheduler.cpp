@@ -22,6 +22,7 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   blocks_per_sm_ = std::max(blocks_per_sm, 1);
   const int blocks = (warps + warps_per_block_ - 1) / warps_per_block_;
   warps_.resize(static_cast<std::size_t>(warps));
+  queue_ = TurnQueue(warps);
   for (int w = 0; w < warps; ++w) warps_[static_cast<std::size_t>(w)].sub_partition = SubPartitionOf(w);
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
