@@ -27,7 +27,7 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
   shared_free_.assign(static_cast<std::size_t>(sms), 0);
-  in_flight_.assign(static_cast<std::size_t>(sms), {});
+  sm_bytes_.assign(static_cast<std::size_t>(sms), 0);
   // The first blocks_per_sm blocks of every SM start at once; the others wait for a slot.
   block_launched_.assign(static_cast<std::size_t>(blocks), 0);
   const int resident = std::min(blocks, kSmCount * blocks_per_sm_);
@@ -96,24 +96,23 @@ std::int64_t Scheduler::LoadReturn(WarpTiming& timing, const Issue& issue) {
   const int sm = timing.Sm();
   const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
   // It waits a random share of the bytes in flight from its SM and from the whole GPU.
-  std::vector<std::pair<std::int64_t, std::int32_t>>& pending = in_flight_[static_cast<std::size_t>(sm)];
-  pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const auto& p) { return p.first <= cycle_; }),
-                pending.end());
-  std::int64_t bytes = std::int64_t{issue.sectors} * 32;
-  for (const auto& p : pending) bytes += p.second;
-  while (!device_in_flight_.empty() && device_in_flight_.front().first <= cycle_) {
-    device_bytes_ -= device_in_flight_.front().second;
-    std::pop_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
-    device_in_flight_.pop_back();
+  while (!loads_in_flight_.empty() && loads_in_flight_.front().back <= cycle_) {
+    const LoadInFlight& returned = loads_in_flight_.front();
+    device_bytes_ -= returned.bytes;
+    sm_bytes_[static_cast<std::size_t>(returned.sm)] -= returned.bytes;
+    std::pop_heap(loads_in_flight_.begin(), loads_in_flight_.end(), std::greater<>());
+    loads_in_flight_.pop_back();
   }
+  const std::int32_t bytes = issue.sectors * 32;
+  std::int64_t& sm_bytes = sm_bytes_[static_cast<std::size_t>(sm)];
   const std::int64_t queue =
-      bytes / kSmReturnBytesPerCycle + (device_bytes_ + std::int64_t{issue.sectors} * 32) / kL2ReturnBytesPerCycle;
+      (sm_bytes + bytes) / kSmReturnBytesPerCycle + (device_bytes_ + bytes) / kL2ReturnBytesPerCycle;
   const std::int64_t back = issued + kGlobalLoadLatency + (far ? kFarHalfLatency : 0) +
                             static_cast<std::int64_t>(random_.Below(static_cast<std::uint64_t>(queue) + 1));
-  pending.emplace_back(back, issue.sectors * 32);
-  device_in_flight_.emplace_back(back, issue.sectors * 32);
-  std::push_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
-  device_bytes_ += issue.sectors * 32;
+  loads_in_flight_.push_back(LoadInFlight{back, bytes, sm});
+  std::push_heap(loads_in_flight_.begin(), loads_in_flight_.end(), std::greater<>());
+  device_bytes_ += bytes;
+  sm_bytes += bytes;
   return std::max(cycle_ + 1, back);
 }
 
@@ -161,13 +160,11 @@ std::optional<Unit> Scheduler::NextThread() {
 }
 
 std::size_t Scheduler::Bytes() const {
-  std::size_t in_flight =
-      in_flight_.capacity() * sizeof(in_flight_[0]) + device_in_flight_.capacity() * sizeof(device_in_flight_[0]);
-  for (const auto& sm : in_flight_) in_flight += sm.capacity() * sizeof(sm[0]);
   return runnable_threads_.capacity() * sizeof(std::uint64_t) +
          (runnable_list_.capacity() + list_position_.capacity()) * sizeof(std::int32_t) +
          warps_.capacity() * sizeof(WarpTiming) + block_launched_.capacity() +
-         (issue_free_.capacity() + shared_free_.capacity()) * sizeof(std::int64_t) + queue_.Bytes() + in_flight;
+         (issue_free_.capacity() + shared_free_.capacity() + sm_bytes_.capacity()) * sizeof(std::int64_t) +
+         loads_in_flight_.capacity() * sizeof(LoadInFlight) + queue_.Bytes();
 }
 
 bool Scheduler::WarpTiming::operator==(const WarpTiming& o) const {
@@ -178,8 +175,8 @@ bool Scheduler::WarpTiming::operator==(const WarpTiming& o) const {
 bool Scheduler::operator==(const Scheduler& o) const {
   return kind_ == o.kind_ && random_ == o.random_ && cycle_ == o.cycle_ && last_thread_ == o.last_thread_ &&
          runnable_threads_ == o.runnable_threads_ && runnable_list_ == o.runnable_list_ && warps_ == o.warps_ &&
-         block_launched_ == o.block_launched_ && device_in_flight_ == o.device_in_flight_ &&
-         device_bytes_ == o.device_bytes_ && in_flight_ == o.in_flight_ && issue_free_ == o.issue_free_ &&
+         block_launched_ == o.block_launched_ && loads_in_flight_ == o.loads_in_flight_ &&
+         device_bytes_ == o.device_bytes_ && sm_bytes_ == o.sm_bytes_ && issue_free_ == o.issue_free_ &&
          shared_free_ == o.shared_free_ && queue_ == o.queue_;
 }
 

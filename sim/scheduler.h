@@ -207,11 +207,22 @@ class Scheduler {
   }
   std::vector<WarpTiming> warps_;
   std::vector<std::uint8_t> block_launched_;     // resident on its SM
-  std::vector<std::pair<std::int64_t, std::int32_t>> device_in_flight_;
-  std::int64_t device_bytes_ = 0;
+  // A global load on its way back, until the cycle it returns.
+  struct LoadInFlight {
+    std::int64_t back;  // the cycle it returns
+    std::int32_t bytes;
+    std::int32_t sm;
+    // Orders the heap, the earliest return on top.
+    bool operator>(const LoadInFlight& o) const { return back > o.back; }
+    bool operator==(const LoadInFlight& o) const { return back == o.back && bytes == o.bytes && sm == o.sm; }
+  };
+  // Every load in flight, a min-heap by return: those that returned leave it before a load
+  // counts the bytes ahead of it, which the totals below keep.
+  std::vector<LoadInFlight> loads_in_flight_;
+  std::int64_t device_bytes_ = 0;                // of loads_in_flight_
+  std::vector<std::int64_t> sm_bytes_;           // per SM: of its loads in loads_in_flight_
   std::vector<std::int64_t> issue_free_;         // per SM sub-partition: its next free issue cycle
   std::vector<std::int64_t> shared_free_;        // per SM: the cycle its shared-memory pipe is free
-  std::vector<std::vector<std::pair<std::int64_t, std::int32_t>>> in_flight_;  // per SM: (return cycle, bytes)
   // Turns to issue; an entry whose cycle is not queued_at_ of its warp is stale and skipped.
   TurnQueue queue_;
 };
