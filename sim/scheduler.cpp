@@ -138,7 +138,7 @@ std::optional<int> Scheduler::NextThreadInOrder() {
   return FindSet(runnable_threads_, 0, thread_hint_);
 }
 
-std::optional<Unit> Scheduler::NextThread() {
+bool Scheduler::NextThread(Unit& unit) {
   std::optional<int> thread;
   switch (kind_) {
     case SchedulerKind::kRealistic:
@@ -153,10 +153,11 @@ std::optional<Unit> Scheduler::NextThread() {
       thread = FindSet(runnable_threads_, 0, thread_hint_);
       break;
   }
-  if (!thread) return std::nullopt;
+  if (!thread) return false;
   ++cycle_;  // the realistic policy's clock is set by NextWarp
   last_thread_ = *thread;
-  return Unit{false, *thread};
+  unit = Unit{false, *thread};
+  return true;
 }
 
 std::size_t Scheduler::Bytes() const {

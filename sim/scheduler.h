@@ -112,12 +112,14 @@ class Scheduler {
   }
   // Realistic policy: every thread of the block exited; a waiting block takes its SM slot.
   void OnBlockExit(int block);
-  // The next unit to run, or nullopt when nothing can run. Advances the clock.
-  std::optional<Unit> Next() {
-    if (!IssuesWarps()) return NextThread();
-    const int warp = NextWarp();
-    if (warp < 0) return std::nullopt;
-    return Unit{true, warp};
+  // Sets `unit` to the next unit to run, or answers false when nothing can run (`unit` then
+  // means nothing). Advances the clock. Not an optional: returned as one, the unit went
+  // through the stack every step.
+  bool Next(Unit& unit) {
+    if (!IssuesWarps()) return NextThread(unit);
+    unit.is_warp = true;
+    unit.index = NextWarp();
+    return unit.index >= 0;
   }
   // Realistic policy: the warp likely to issue next, when the queue can tell at no cost (a
   // hint for fetching its data early: its turn may yet be stale or wait), else -1.
@@ -129,7 +131,7 @@ class Scheduler {
   bool operator==(const Scheduler& o) const;
 
  private:
-  std::optional<Unit> NextThread();
+  bool NextThread(Unit& unit);
   std::optional<int> NextThreadInOrder();
   // The warp whose turn comes next, or -1 when none can issue.
   int NextWarp() {
