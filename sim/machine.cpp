@@ -148,12 +148,12 @@ void Machine::Restore(const MachineState& state) {
 }
 
 bool Machine::Step() {
-  const std::optional<Unit> unit = state_.scheduler.Next();
-  if (!unit) return false;
+  Unit unit;
+  if (!state_.scheduler.Next(unit)) return false;
   ++state_.step;
   ++state_.counters.steps;
   state_.counters.barrier_stall_steps += static_cast<std::uint64_t>(state_.waiting_threads);
-  state_.last_unit = *unit;
+  state_.last_unit = unit;
   StepRecord& record = state_.last_step;
   record.hazard_slots = 0;
   record.many_hazard_slots = 0;
@@ -161,10 +161,10 @@ bool Machine::Step() {
   record.hazard_log_size = state_.hazard_log_size;
   record.out_of_bounds_log_size = state_.out_of_bounds_log_size;
   step_events_built_ = false;
-  if (unit->is_warp) {
-    ExecuteWarp(unit->index);
+  if (unit.is_warp) {
+    ExecuteWarp(unit.index);
   } else {
-    Thread& thread = state_.threads[static_cast<std::size_t>(unit->index)];
+    Thread& thread = state_.threads[static_cast<std::size_t>(unit.index)];
     Execute(&thread - thread.lane, 1u << thread.lane, LeadsWarpInstruction(thread));
   }
   if (sink_ != nullptr) {

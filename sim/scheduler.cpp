@@ -22,11 +22,12 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   blocks_per_sm_ = std::max(blocks_per_sm, 1);
   const int blocks = (warps + warps_per_block_ - 1) / warps_per_block_;
   warps_.resize(static_cast<std::size_t>(warps));
+  queue_ = TurnQueue(warps);
   for (int w = 0; w < warps; ++w) warps_[static_cast<std::size_t>(w)].sub_partition = SubPartitionOf(w);
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
   shared_free_.assign(static_cast<std::size_t>(sms), 0);
-  in_flight_.assign(static_cast<std::size_t>(sms), {});
+  sm_bytes_.assign(static_cast<std::size_t>(sms), 0);
   // The first blocks_per_sm blocks of every SM start at once; the others wait for a slot.
   block_launched_.assign(static_cast<std::size_t>(blocks), 0);
   const int resident = std::min(blocks, kSmCount * blocks_per_sm_);
@@ -71,11 +72,6 @@ int Scheduler::SubPartitionOf(int warp) const {
   return SmOf(warp) * kSubPartitions + sub;
 }
 
-void Scheduler::Queue(int warp, std::int64_t cycle) {
-  warps_[static_cast<std::size_t>(warp)].queued_at = cycle;
-  queue_.Push(cycle, warp);
-}
-
 void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
   if (!IssuesWarps()) return;  // the other policies pick threads
   WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
@@ -88,55 +84,36 @@ void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
   if (block_launched_[static_cast<std::size_t>(warp / warps_per_block_)]) Queue(warp, timing.ready);
 }
 
-void Scheduler::OnIssued(int warp, const Issue& issue) {
-  WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
-  std::int64_t ready = cycle_ + 1;
+std::int64_t Scheduler::LoadReturn(WarpTiming& timing, const Issue& issue) {
+  // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
+  // together, ahead of the shared stores that use them; the model runs each store right
+  // after its load, so its later loads of one section count as issued a cycle after the
+  // section's previous one.
   std::int64_t& section = timing.load_section;
-  if (issue.l2_halves != 0) {
-    // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
-    // together, ahead of the shared stores that use them; the model runs each store right
-    // after its load, so its later loads of one section count as issued a cycle after the
-    // section's previous one.
-    const std::int64_t issued = section < 0 ? cycle_ : section + 1;
-    section = issued;
-    // The load returns when its slowest line does: one in the half far from this SM's.
-    const int sm = timing.Sm();
-    const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
-    // It waits a random share of the bytes in flight from its SM and from the whole GPU.
-    std::vector<std::pair<std::int64_t, std::int32_t>>& pending = in_flight_[static_cast<std::size_t>(sm)];
-    pending.erase(std::remove_if(pending.begin(), pending.end(), [&](const auto& p) { return p.first <= cycle_; }),
-                  pending.end());
-    std::int64_t bytes = std::int64_t{issue.sectors} * 32;
-    for (const auto& p : pending) bytes += p.second;
-    while (!device_in_flight_.empty() && device_in_flight_.front().first <= cycle_) {
-      device_bytes_ -= device_in_flight_.front().second;
-      std::pop_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
-      device_in_flight_.pop_back();
-    }
-    const std::int64_t queue =
-        bytes / kSmReturnBytesPerCycle + (device_bytes_ + std::int64_t{issue.sectors} * 32) / kL2ReturnBytesPerCycle;
-    const std::int64_t back = issued + kGlobalLoadLatency + (far ? kFarHalfLatency : 0) +
-                              static_cast<std::int64_t>(random_.Below(static_cast<std::uint64_t>(queue) + 1));
-    ready = std::max(ready, back);
-    pending.emplace_back(back, issue.sectors * 32);
-    device_in_flight_.emplace_back(back, issue.sectors * 32);
-    std::push_heap(device_in_flight_.begin(), device_in_flight_.end(), std::greater<>());
-    device_bytes_ += issue.sectors * 32;
-    timing.ready = std::max(timing.ready, ready);
-    if (timing.runnable) Queue(warp, timing.ready);
-    return;
+  const std::int64_t issued = section < 0 ? cycle_ : section + 1;
+  section = issued;
+  // The load returns when its slowest line does: one in the half far from this SM's.
+  const int sm = timing.Sm();
+  const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
+  // It waits a random share of the bytes in flight from its SM and from the whole GPU.
+  while (!loads_in_flight_.empty() && loads_in_flight_.front().back <= cycle_) {
+    const LoadInFlight& returned = loads_in_flight_.front();
+    device_bytes_ -= returned.bytes;
+    sm_bytes_[static_cast<std::size_t>(returned.sm)] -= returned.bytes;
+    std::pop_heap(loads_in_flight_.begin(), loads_in_flight_.end(), std::greater<>());
+    loads_in_flight_.pop_back();
   }
-  if (!issue.stores_shared) section = -1;  // a use of the loaded tiles: the next loads are a new section
-  if (issue.wavefronts > 0) {
-    // The warp's shared accesses wait their turn at the SM's pipe; its next instruction
-    // needs them served.
-    std::int64_t& pipe = shared_free_[static_cast<std::size_t>(timing.Sm())];
-    const std::int64_t start = std::max(pipe, cycle_);
-    pipe = start + (issue.wavefronts + kSharedWavefrontsPerCycle - 1) / kSharedWavefrontsPerCycle;
-    ready = std::max(ready, pipe);
-  }
-  timing.ready = std::max(timing.ready, ready);
-  if (timing.runnable) Queue(warp, timing.ready);
+  const std::int32_t bytes = issue.sectors * 32;
+  std::int64_t& sm_bytes = sm_bytes_[static_cast<std::size_t>(sm)];
+  const std::int64_t queue =
+      (sm_bytes + bytes) / kSmReturnBytesPerCycle + (device_bytes_ + bytes) / kL2ReturnBytesPerCycle;
+  const std::int64_t back = issued + kGlobalLoadLatency + (far ? kFarHalfLatency : 0) +
+                            static_cast<std::int64_t>(random_.Below(static_cast<std::uint64_t>(queue) + 1));
+  loads_in_flight_.push_back(LoadInFlight{back, bytes, sm});
+  std::push_heap(loads_in_flight_.begin(), loads_in_flight_.end(), std::greater<>());
+  device_bytes_ += bytes;
+  sm_bytes += bytes;
+  return std::max(cycle_ + 1, back);
 }
 
 void Scheduler::Launch(int block, std::int64_t cycle) {
@@ -156,62 +133,39 @@ void Scheduler::OnBlockExit(int block) {
   if (next < static_cast<int>(block_launched_.size())) Launch(next, cycle_ + 1);
 }
 
-std::optional<int> Scheduler::NextWarp() {
-  while (!queue_.Empty()) {
-    const auto [cycle, warp] = queue_.Pop();
-    WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
-    if (timing.queued_at != cycle) continue;  // stale
-    // One warp-instruction a cycle per sub-partition: a later turn if this one is taken.
-    std::int64_t& issue = issue_free_[static_cast<std::size_t>(timing.sub_partition)];
-    if (issue > cycle) {
-      Queue(warp, issue);
-      continue;
-    }
-    issue = cycle + 1;
-    timing.queued_at = -1;
-    cycle_ = cycle;
-    return warp;
-  }
-  return std::nullopt;
-}
-
 std::optional<int> Scheduler::NextThreadInOrder() {
   if (auto thread = FindSet(runnable_threads_, last_thread_ + 1, thread_hint_)) return thread;
   return FindSet(runnable_threads_, 0, thread_hint_);
 }
 
-std::optional<Unit> Scheduler::Next() {
-  std::optional<int> index;
+bool Scheduler::NextThread(Unit& unit) {
+  std::optional<int> thread;
   switch (kind_) {
     case SchedulerKind::kRealistic:
-      index = NextWarp();
-      break;
+      break;  // it issues warps (Next)
     case SchedulerKind::kThreadOrder:
-      index = NextThreadInOrder();
+      thread = NextThreadInOrder();
       break;
     case SchedulerKind::kRandom:
-      if (!runnable_list_.empty()) index = runnable_list_[random_.Below(runnable_list_.size())];
+      if (!runnable_list_.empty()) thread = runnable_list_[random_.Below(runnable_list_.size())];
       break;
     case SchedulerKind::kRaceExposing:
-      index = FindSet(runnable_threads_, 0, thread_hint_);
+      thread = FindSet(runnable_threads_, 0, thread_hint_);
       break;
   }
-  if (!index) return std::nullopt;
-  if (!IssuesWarps()) {
-    ++cycle_;  // the realistic policy's clock is set by NextWarp
-    last_thread_ = *index;
-  }
-  return Unit{IssuesWarps(), *index};
+  if (!thread) return false;
+  ++cycle_;  // the realistic policy's clock is set by NextWarp
+  last_thread_ = *thread;
+  unit = Unit{false, *thread};
+  return true;
 }
 
 std::size_t Scheduler::Bytes() const {
-  std::size_t in_flight =
-      in_flight_.capacity() * sizeof(in_flight_[0]) + device_in_flight_.capacity() * sizeof(device_in_flight_[0]);
-  for (const auto& sm : in_flight_) in_flight += sm.capacity() * sizeof(sm[0]);
   return runnable_threads_.capacity() * sizeof(std::uint64_t) +
          (runnable_list_.capacity() + list_position_.capacity()) * sizeof(std::int32_t) +
          warps_.capacity() * sizeof(WarpTiming) + block_launched_.capacity() +
-         (issue_free_.capacity() + shared_free_.capacity()) * sizeof(std::int64_t) + queue_.Bytes() + in_flight;
+         (issue_free_.capacity() + shared_free_.capacity() + sm_bytes_.capacity()) * sizeof(std::int64_t) +
+         loads_in_flight_.capacity() * sizeof(LoadInFlight) + queue_.Bytes();
 }
 
 bool Scheduler::WarpTiming::operator==(const WarpTiming& o) const {
@@ -222,8 +176,8 @@ bool Scheduler::WarpTiming::operator==(const WarpTiming& o) const {
 bool Scheduler::operator==(const Scheduler& o) const {
   return kind_ == o.kind_ && random_ == o.random_ && cycle_ == o.cycle_ && last_thread_ == o.last_thread_ &&
          runnable_threads_ == o.runnable_threads_ && runnable_list_ == o.runnable_list_ && warps_ == o.warps_ &&
-         block_launched_ == o.block_launched_ && device_in_flight_ == o.device_in_flight_ &&
-         device_bytes_ == o.device_bytes_ && in_flight_ == o.in_flight_ && issue_free_ == o.issue_free_ &&
+         block_launched_ == o.block_launched_ && loads_in_flight_ == o.loads_in_flight_ &&
+         device_bytes_ == o.device_bytes_ && sm_bytes_ == o.sm_bytes_ && issue_free_ == o.issue_free_ &&
          shared_free_ == o.shared_free_ && queue_ == o.queue_;
 }
 

@@ -17,6 +17,7 @@
 // The scheduler owns only the runnable sets and its clock; the machine tells it when a
 // thread blocks, wakes or exits.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -103,11 +104,23 @@ class Scheduler {
     int wavefronts = 0;          // shared-memory wavefronts
     bool stores_shared = false;
   };
-  void OnIssued(int warp, const Issue& issue);
+  void OnIssued(int warp, const Issue& issue) {
+    WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
+    const std::int64_t ready = issue.l2_halves != 0 ? LoadReturn(timing, issue) : OnChipReady(timing, issue);
+    timing.ready = std::max(timing.ready, ready);
+    if (timing.runnable) Queue(warp, timing.ready);
+  }
   // Realistic policy: every thread of the block exited; a waiting block takes its SM slot.
   void OnBlockExit(int block);
-  // The next unit to run, or nullopt when nothing can run. Advances the clock.
-  std::optional<Unit> Next();
+  // Sets `unit` to the next unit to run, or answers false when nothing can run (`unit` then
+  // means nothing). Advances the clock. Not an optional: returned as one, the unit went
+  // through the stack every step.
+  bool Next(Unit& unit) {
+    if (!IssuesWarps()) return NextThread(unit);
+    unit.is_warp = true;
+    unit.index = NextWarp();
+    return unit.index >= 0;
+  }
   // Realistic policy: the warp likely to issue next, when the queue can tell at no cost (a
   // hint for fetching its data early: its turn may yet be stale or wait), else -1.
   int LikelyNextWarp() const { return IssuesWarps() ? queue_.PeekWarp() : -1; }
@@ -118,11 +131,33 @@ class Scheduler {
   bool operator==(const Scheduler& o) const;
 
  private:
+  bool NextThread(Unit& unit);
   std::optional<int> NextThreadInOrder();
-  std::optional<int> NextWarp();
+  // The warp whose turn comes next, or -1 when none can issue.
+  int NextWarp() {
+    while (!queue_.Empty()) {
+      const auto [cycle, warp] = queue_.Pop();
+      WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
+      if (timing.queued_at != cycle) continue;  // stale
+      // One warp-instruction a cycle per sub-partition: a later turn if this one is taken.
+      std::int64_t& issue = issue_free_[static_cast<std::size_t>(timing.sub_partition)];
+      if (issue > cycle) {
+        Queue(warp, issue);
+        continue;
+      }
+      issue = cycle + 1;
+      timing.queued_at = -1;
+      cycle_ = cycle;
+      return warp;
+    }
+    return -1;
+  }
   int SmOf(int warp) const { return (warp / warps_per_block_) % kSmCount; }
   int SubPartitionOf(int warp) const;
-  void Queue(int warp, std::int64_t cycle);
+  void Queue(int warp, std::int64_t cycle) {
+    warps_[static_cast<std::size_t>(warp)].queued_at = cycle;
+    queue_.Push(cycle, warp);
+  }
   void Launch(int block, std::int64_t cycle);
   static std::optional<int> FindSet(const std::vector<std::uint64_t>& bits, int from, int& hint);
   static void SetBit(std::vector<std::uint64_t>& bits, int index, bool value, int& hint) {
@@ -160,13 +195,36 @@ class Scheduler {
     int Sm() const { return sub_partition / kSubPartitions; }
     bool operator==(const WarpTiming& o) const;
   };
+  // OnIssued's cycle from which the warp may issue again after a global load (when it
+  // returns) or after any other instruction (its shared-memory accesses served).
+  std::int64_t LoadReturn(WarpTiming& timing, const Issue& issue);
+  std::int64_t OnChipReady(WarpTiming& timing, const Issue& issue) {
+    if (!issue.stores_shared) timing.load_section = -1;  // a use of the loaded tiles: the next loads are a new section
+    if (issue.wavefronts == 0) return cycle_ + 1;
+    // The warp's shared accesses wait their turn at the SM's pipe; its next instruction
+    // needs them served.
+    std::int64_t& pipe = shared_free_[static_cast<std::size_t>(timing.Sm())];
+    pipe = std::max(pipe, cycle_) + (issue.wavefronts + kSharedWavefrontsPerCycle - 1) / kSharedWavefrontsPerCycle;
+    return std::max(cycle_ + 1, pipe);
+  }
   std::vector<WarpTiming> warps_;
   std::vector<std::uint8_t> block_launched_;     // resident on its SM
-  std::vector<std::pair<std::int64_t, std::int32_t>> device_in_flight_;
-  std::int64_t device_bytes_ = 0;
+  // A global load on its way back, until the cycle it returns.
+  struct LoadInFlight {
+    std::int64_t back;  // the cycle it returns
+    std::int32_t bytes;
+    std::int32_t sm;
+    // Orders the heap, the earliest return on top.
+    bool operator>(const LoadInFlight& o) const { return back > o.back; }
+    bool operator==(const LoadInFlight& o) const { return back == o.back && bytes == o.bytes && sm == o.sm; }
+  };
+  // Every load in flight, a min-heap by return: those that returned leave it before a load
+  // counts the bytes ahead of it, which the totals below keep.
+  std::vector<LoadInFlight> loads_in_flight_;
+  std::int64_t device_bytes_ = 0;                // of loads_in_flight_
+  std::vector<std::int64_t> sm_bytes_;           // per SM: of its loads in loads_in_flight_
   std::vector<std::int64_t> issue_free_;         // per SM sub-partition: its next free issue cycle
   std::vector<std::int64_t> shared_free_;        // per SM: the cycle its shared-memory pipe is free
-  std::vector<std::vector<std::pair<std::int64_t, std::int32_t>>> in_flight_;  // per SM: (return cycle, bytes)
   // Turns to issue; an entry whose cycle is not queued_at_ of its warp is stale and skipped.
   TurnQueue queue_;
 };

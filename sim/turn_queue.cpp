@@ -6,20 +6,16 @@
 
 namespace sim {
 
-void TurnQueue::Push(std::int64_t cycle, std::int32_t warp) {
-  ++size_;
-  if (cycle >= now_ + kWindow) {
+void TurnQueue::PushNowOrLater(std::int64_t cycle, std::int32_t warp) {
+  if (cycle == now_) {
+    // The cycle being taken (the scheduler queues later ones; kept right all the same).
+    now_warps_.Insert(warp);
+  } else if (cycle >= now_ + kWindow) {
     later_.emplace_back(cycle, warp);
     std::push_heap(later_.begin(), later_.end(), std::greater<>());
-    return;
-  }
-  ++in_window_;
-  std::vector<std::int32_t>& slot = slots_[Slot(cycle)];
-  if (cycle == now_ && now_sorted_) {
-    // The cycle being taken (the scheduler queues later ones; kept right all the same).
-    slot.insert(std::upper_bound(slot.begin(), slot.end(), warp, std::greater<>()), warp);
   } else {
-    slot.push_back(warp);
+    slots_[Slot(cycle)].push_back(warp);
+    ++in_window_;
   }
 }
 
@@ -33,27 +29,21 @@ void TurnQueue::Admit() {
   }
 }
 
-TurnQueue::Turn TurnQueue::Pop() {
-  while (slots_[Slot(now_)].empty()) {
+void TurnQueue::TakeUpNextCycle() {
+  do {
     // The window is empty: jump to the heap's first turn.
     now_ = in_window_ == 0 ? later_.front().first : now_ + 1;
-    now_sorted_ = false;
     Admit();
-  }
+  } while (slots_[Slot(now_)].empty());
   std::vector<std::int32_t>& now = slots_[Slot(now_)];
-  if (!now_sorted_) {
-    std::sort(now.begin(), now.end(), std::greater<>());
-    now_sorted_ = true;
-  }
-  const std::int32_t warp = now.back();
-  now.pop_back();
-  --size_;
-  --in_window_;
-  return Turn{now_, warp};
+  for (const std::int32_t warp : now) now_warps_.Insert(warp);
+  in_window_ -= now.size();
+  now.clear();
 }
 
 std::size_t TurnQueue::Bytes() const {
-  std::size_t bytes = slots_.capacity() * sizeof(slots_[0]) + later_.capacity() * sizeof(later_[0]);
+  std::size_t bytes =
+      slots_.capacity() * sizeof(slots_[0]) + later_.capacity() * sizeof(later_[0]) + now_warps_.Bytes();
   for (const std::vector<std::int32_t>& slot : slots_) bytes += slot.capacity() * sizeof(std::int32_t);
   return bytes;
 }
