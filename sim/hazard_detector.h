@@ -186,6 +186,19 @@ class HazardDetector {
     const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
     // An entry appended since this state was last copied or restored: its chunk is its own.
     Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
+    // The chunk of such an entry, whose later slots take appends with no check, up to index `end`.
+    struct OwnChunk {
+      Entry* entries;
+      std::int32_t end;
+    };
+    OwnChunk OwnChunkOf(std::int32_t appended) {
+      return {chunks_[ChunkOf(appended)]->data(), static_cast<std::int32_t>((ChunkOf(appended) + 1) * kChunkEntries)};
+    }
+    // Appends `entry` into `own`, which holds the next slot (size() < own.end).
+    std::int32_t AppendInto(const OwnChunk& own, const Entry& entry) {
+      own.entries[SlotOf(size_)] = entry;
+      return size_++;
+    }
     // Appends `entry`; returns its index. Inline while the last chunk has room and is this
     // state's alone (no checkpoint took it since): most appends.
     std::int32_t Append(const Entry& entry) {
@@ -282,6 +295,7 @@ class HazardDetector {
   }
   // `earlier` against the later access, a write or read at `stage` of `value`.
   static Verdict Judge(const Entry& earlier, bool write, std::int32_t stage, float value) {
+    if (earlier.write && !write) return JudgeRead(earlier, stage, value);
     const bool in_order = earlier.stage <= stage;
     if (earlier.write && write) return {HazardKind::kWaw, in_order, value, in_order ? value : earlier.value};
     const bool write_first_in_program = (earlier.write == in_order);
@@ -290,6 +304,14 @@ class HazardDetector {
     if (write_first_in_program) return {HazardKind::kRaw, in_order, read, written};
     // The read should have seen the cell as it was before the write.
     return {HazardKind::kWar, in_order, read, in_order ? read : (earlier.write ? earlier.old_value : read)};
+  }
+  // Judge of a read at `stage` that saw `value`, against `write`, observed before it (most
+  // hazards: a read of a cell whose store this generation has run).
+  static Verdict JudgeRead(const Entry& write, std::int32_t stage, float value) {
+    // In program order the write comes first (RAW: the read should have seen its value), or
+    // the read (WAR: the read should have seen the cell as it was before the write).
+    if (write.stage <= stage) return {HazardKind::kRaw, true, value, write.value};
+    return {HazardKind::kWar, false, value, write.old_value};
   }
 
   int cells_per_block_ = 0;
@@ -309,6 +331,7 @@ class HazardDetector::WarpReads {
       : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
         cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
         access_(shared),
+        read_(-1, shared, 0),
         block_epoch_(block_epoch),
         since_(arena_.size()),
         remembered_(remembered) {
@@ -353,7 +376,10 @@ class HazardDetector::WarpReads {
     // The realistic scheduler runs every block at once, so a step's shadows are rarely in
     // cache: each is asked for before Judge waits for any.
     __builtin_prefetch(&cells_[word]);
-    gathered_[t][gathered_count_[t]++] = Gathered{word, lanes, lane_count};
+    Gathered& gathered = gathered_[t][gathered_count_[t]++];  // Judge finds its shadow and write
+    gathered.word = word;
+    gathered.readers = lanes;
+    gathered.reader_count = lane_count;
   }
   // The hazards the reads of one cell found against its write: each of `others` found `each`,
   // each of `own` each - 1 (a lane of the write's own warp does not conflict with its own
@@ -366,23 +392,33 @@ class HazardDetector::WarpReads {
   };
   // Judges each cell gathered, which holds cells[word].value, against its one write, and
   // reports count(conflict, table, const CellHazards&) for each whose reads found hazards.
-  // Then remembers the cell's reads as one entry.
+  // Then remembers the cell's reads as one entry. The realistic scheduler runs every block at
+  // once, so a step's cells and their writes are rarely in cache: each is asked for before any
+  // is waited for, not a cell's misses one after another.
   template <typename Count>
   void Judge(const SharedCell* cells, Count&& count) {
     for (std::size_t t = 0; t < gathered_.size(); ++t) {
       for (std::size_t i = 0; i < gathered_count_[t]; ++i) {
-        const Gathered gathered = gathered_[t][i];
-        CellShadow& cell = Shadow(gathered.word);
+        Gathered& gathered = gathered_[t][i];
+        gathered.shadow = &Shadow(gathered.word);
+        gathered.write = gathered.shadow->writes >= 0 ? &arena_[gathered.shadow->writes] : nullptr;
+        __builtin_prefetch(gathered.write);
+        __builtin_prefetch(&cells[gathered.word]);
+      }
+    }
+    for (std::size_t t = 0; t < gathered_.size(); ++t) {
+      for (std::size_t i = 0; i < gathered_count_[t]; ++i) {
+        const Gathered& gathered = gathered_[t][i];
+        CellShadow& cell = *gathered.shadow;
         const float value = cells[gathered.word].value;
-        if (cell.writes >= 0) {
-          const Entry& write = arena_[cell.writes];
-          if (write.next >= 0) {
+        if (gathered.write != nullptr) {
+          if (gathered.write->next >= 0) {
             listed_[t] |= gathered.readers;  // Read checks them against each write, and keeps them
             continue;
           }
-          JudgeCell(write, cell.writes, value, static_cast<int>(t), gathered, count);
+          JudgeCell(*gathered.write, cell.writes, value, static_cast<int>(t), gathered, count);
         }
-        if (remembered_) cell.reads = arena_.Append(ReadEntry(cell.reads, gathered.readers, value));
+        if (remembered_) cell.reads = Remember(cell.reads, gathered.readers, value);
       }
     }
   }
@@ -392,11 +428,14 @@ class HazardDetector::WarpReads {
   const SharedAccess& access() const { return access_; }
 
  private:
-  // Reads of one cell by `readers` (bit l: lane l) of the warp-instruction.
+  // Reads of one cell by `readers` (bit l: lane l) of the warp-instruction; Judge looks up the
+  // rest (no entry is appended while it does).
   struct Gathered {
     std::int32_t word;
     std::uint32_t readers;
     int reader_count;
+    CellShadow* shadow;
+    const Entry* write;  // the newest write of this generation (null: none)
   };
   // Judges the reads of a cell that saw `value` against its one write, the entry at `at`.
   template <typename Count>
@@ -417,7 +456,7 @@ class HazardDetector::WarpReads {
       found.total = found.each * static_cast<std::uint32_t>(reads.reader_count) - static_cast<std::uint32_t>(CountBits(found.own));
     }
     if (found.total == 0) return;
-    const Verdict verdict = HazardDetector::Judge(write, false, access_.stage, value);
+    const Verdict verdict = JudgeRead(write, access_.stage, value);
     Conflict conflict;
     conflict.kind = verdict.kind;
     conflict.severity = same_warp ? Severity::kWarning : Severity::kError;
@@ -434,14 +473,21 @@ class HazardDetector::WarpReads {
       // Appended since the warp-instruction began, so in a chunk no other state holds.
       arena_.AppendedSince(cell.reads).lanes |= lanes;
     } else {
-      cell.reads = arena_.Append(ReadEntry(cell.reads, lanes, value));
+      cell.reads = Remember(cell.reads, lanes, value);
     }
   }
-  // The entry of the reads by `lanes` that saw `value`, ahead of `next` in their cell's list.
-  Entry ReadEntry(std::int32_t next, std::uint32_t lanes, float value) const {
-    SharedAccess read = access_;
-    read.value = read.old_value = value;
-    return Entry(next, read, lanes);
+  // Appends the entry of the reads by `lanes` that saw `value`, ahead of `next` in their
+  // cell's list; its index.
+  std::int32_t Remember(std::int32_t next, std::uint32_t lanes, float value) {
+    Entry entry = read_;
+    entry.next = next;
+    entry.lanes = lanes;
+    entry.value = entry.old_value = value;
+    // After the first, a warp-instruction's entries mostly go into the chunk it went into.
+    if (arena_.size() < own_chunk_.end) return arena_.AppendInto(own_chunk_, entry);
+    const std::int32_t at = arena_.Append(entry);
+    own_chunk_ = arena_.OwnChunkOf(at);
+    return at;
   }
   // The cell's shadow, emptied if it is of an earlier generation.
   CellShadow& Shadow(int word) {
@@ -453,9 +499,11 @@ class HazardDetector::WarpReads {
   Arena& arena_;
   CellShadow* cells_;
   SharedAccess access_;
+  const Entry read_;  // what the entries of the reads share (next, lanes and value are each one's)
   int block_epoch_;
   std::int32_t since_;
   bool remembered_;
+  Arena::OwnChunk own_chunk_{nullptr, 0};  // where the last Remember appended
   // Gather's cells of this warp-instruction, As's and Bs's, in the order of their lowest lanes
   // (each lane reads one cell of each tile); bit l of listed_[t] set where lane l's read of
   // tile t must go through Read.

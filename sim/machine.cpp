@@ -563,12 +563,15 @@ void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread
     const std::uint32_t run = end - begin == kWarpSize ? ~std::uint32_t{0} : ((1u << (end - begin)) - 1) << begin;
     reads.GatherDistinct(0, a_column + row * a_stride, run, end - begin);
   }
-  std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...
-  for (int lane = 0; lane < kWarpSize; lane += tn) every_tn |= 1u << lane;
+  std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...: `readers` of them
+  int readers = 0;
+  for (int lane = 0; lane < kWarpSize; lane += tn, ++readers) every_tn |= 1u << lane;
+  // Lane l's cell is read by lanes l, l + TN, ... below the warp's 32: one fewer from lane
+  // 32 - (readers - 1) · TN on (never below TN, where TN divides 32).
+  const int fewer_from = kWarpSize - (readers - 1) * tn;
   int tx = first_thread % tn;
   for (int lane = 0; lane < std::min(tn, kWarpSize); ++lane) {
-    // Lanes lane, lane + TN, ... below the warp's 32.
-    reads.GatherDistinct(1, b_row + tx, every_tn << lane, (kWarpSize - 1 - lane) / tn + 1);
+    reads.GatherDistinct(1, b_row + tx, every_tn << lane, lane < fewer_from ? readers : readers - 1);
     if (++tx == tn) tx = 0;
   }
 }
