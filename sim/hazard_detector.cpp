@@ -86,14 +86,14 @@ void HazardDetector::OnBlockBarrier(int block) {
   arenas_[static_cast<std::size_t>(block)].Clear();
 }
 
-Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& conflict) const {
+Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& conflict, int earlier_lane) const {
   const Entry& earlier = arenas_[static_cast<std::size_t>(later.block)][conflict.earlier];
-  const Verdict verdict = Judge(earlier, later);
+  const Verdict verdict = Judge(earlier, later.write, later.stage, later.value);
   Hazard hazard;
   hazard.block = later.block;
   hazard.kind = verdict.kind;
   hazard.severity = conflict.severity;
-  hazard.first = HazardSide{earlier.warp * 32 + conflict.earlier_lane, earlier.warp, earlier.op, earlier.stage / 8,
+  hazard.first = HazardSide{earlier.warp * 32 + earlier_lane, earlier.warp, earlier.op, earlier.stage / 8,
                             earlier.write, earlier.value};
   hazard.second = HazardSide{later.thread, later.warp, later.op, later.stage / 8, later.write, later.value};
   hazard.phase = later.stage / 8;

@@ -87,14 +87,15 @@ struct Hazard {
   bool operator==(const Hazard& o) const;
 };
 
-// What counting a hazard needs, found while checking an access; Describe() gives the rest.
+// What counting hazards needs, found while checking an access against an earlier one, which
+// lanes of a warp-instruction may share; Describe() gives the rest.
 struct Conflict {
   HazardKind kind = HazardKind::kRaw;
   Severity severity = Severity::kError;
   bool observed_in_program_order = true;
   bool corrupted = false;   // Hazard::Corrupted()
-  std::int32_t earlier = 0;  // the earlier access, for Describe(): its entry and lane
-  std::int32_t earlier_lane = 0;
+  std::int32_t earlier = 0;  // the earlier access, for Describe(): its entry
+  std::uint32_t earlier_lanes = 0;  // ... and its lanes that conflict (bit l: lane l), a hazard each
 };
 
 class HazardDetector {
@@ -103,19 +104,20 @@ class HazardDetector {
   HazardDetector(int blocks, int cells_per_block);
 
   // Checks `access` against the other threads' accesses to its cell in this block
-  // generation, calls `report(const Conflict&)` for each that conflicts, then remembers the
-  // access. Inline, with a callback rather than a list: every shared access of a racing
-  // lesson comes through here, most of them with a hazard.
+  // generation, calls `report(const Conflict&)` for each that conflicts (an entry, its lanes
+  // the newest, the highest, first), then remembers the access. Inline, with a callback rather
+  // than a list: every shared access of a racing lesson comes through here, most of them with
+  // a hazard.
   template <typename Report>
   void OnAccess(const SharedAccess& access, int block_epoch, Report&& report) {
     CellShadow& cell = CheckAgainst(access, block_epoch, report);
     std::int32_t& head = access.write ? cell.writes : cell.reads;
-    head = arenas_[static_cast<std::size_t>(access.block)].Append(Entry(head, access));
+    head = arenas_[static_cast<std::size_t>(access.block)].Append(Entry(head, access, LaneBit(access)));
   }
   class WarpReads;
-  // The whole hazard between `access` and a conflict OnAccess or WarpReads found for it, before the
-  // block's next barrier (step and place are the caller's to fill in).
-  Hazard Describe(const SharedAccess& access, const Conflict& conflict) const;
+  // The whole hazard between `access` and lane `earlier_lane` of a conflict OnAccess or WarpReads
+  // found for it, before the block's next barrier (step and place are the caller's to fill in).
+  Hazard Describe(const SharedAccess& access, const Conflict& conflict, int earlier_lane) const;
   // The block passed a __syncthreads(): earlier accesses are ordered before all later ones.
   void OnBlockBarrier(int block);
   // Every thread of the block exited: its accesses can race with nothing any more.
@@ -140,11 +142,11 @@ class HazardDetector {
     // No member initializers: a new chunk is zeroed at once rather than built entry by entry
     // (its entries past the arena's size are never read).
     Entry() = default;
-    Entry(std::int32_t next_entry, const SharedAccess& access)
+    Entry(std::int32_t next_entry, const SharedAccess& access, std::uint32_t access_lanes)
         : next(next_entry),
           stage(access.stage),
           warp_epoch(access.warp_epoch),
-          lanes(LaneBit(access)),
+          lanes(access_lanes),
           warp(static_cast<std::int16_t>(access.warp)),
           op(access.op),
           write(access.write),
@@ -184,6 +186,19 @@ class HazardDetector {
     const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
     // An entry appended since this state was last copied or restored: its chunk is its own.
     Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
+    // The chunk of such an entry, whose later slots take appends with no check, up to index `end`.
+    struct OwnChunk {
+      Entry* entries;
+      std::int32_t end;
+    };
+    OwnChunk OwnChunkOf(std::int32_t appended) {
+      return {chunks_[ChunkOf(appended)]->data(), static_cast<std::int32_t>((ChunkOf(appended) + 1) * kChunkEntries)};
+    }
+    // Appends `entry` into `own`, which holds the next slot (size() < own.end).
+    std::int32_t AppendInto(const OwnChunk& own, const Entry& entry) {
+      own.entries[SlotOf(size_)] = entry;
+      return size_++;
+    }
     // Appends `entry`; returns its index. Inline while the last chunk has room and is this
     // state's alone (no checkpoint took it since): most appends.
     std::int32_t Append(const Entry& entry) {
@@ -264,15 +279,12 @@ class HazardDetector {
     }
     if (lanes == 0) return;
     Conflict conflict = ConflictWith(earlier, at, access);
-    // The entry's lanes came in order: the newest first, as the list runs.
-    for (; lanes != 0; lanes &= ~(1u << conflict.earlier_lane)) {
-      conflict.earlier_lane = 31 - __builtin_clz(lanes);
-      report(conflict);
-    }
+    conflict.earlier_lanes = lanes;
+    report(conflict);
   }
   // The conflict of `access` with any lane of the entry at `at` (all judge alike).
   static Conflict ConflictWith(const Entry& earlier, std::int32_t at, const SharedAccess& access) {
-    const Verdict verdict = Judge(earlier, access);
+    const Verdict verdict = Judge(earlier, access.write, access.stage, access.value);
     Conflict conflict;
     conflict.kind = verdict.kind;
     conflict.severity = earlier.warp == access.warp ? Severity::kWarning : Severity::kError;
@@ -281,15 +293,25 @@ class HazardDetector {
     conflict.earlier = at;
     return conflict;
   }
-  static Verdict Judge(const Entry& earlier, const SharedAccess& later) {
-    const bool in_order = earlier.stage <= later.stage;
-    if (earlier.write && later.write) return {HazardKind::kWaw, in_order, later.value, in_order ? later.value : earlier.value};
+  // `earlier` against the later access, a write or read at `stage` of `value`.
+  static Verdict Judge(const Entry& earlier, bool write, std::int32_t stage, float value) {
+    if (earlier.write && !write) return JudgeRead(earlier, stage, value);
+    const bool in_order = earlier.stage <= stage;
+    if (earlier.write && write) return {HazardKind::kWaw, in_order, value, in_order ? value : earlier.value};
     const bool write_first_in_program = (earlier.write == in_order);
-    const float written = earlier.write ? earlier.value : later.value;
-    const float read = earlier.write ? later.value : earlier.value;
+    const float written = earlier.write ? earlier.value : value;
+    const float read = earlier.write ? value : earlier.value;
     if (write_first_in_program) return {HazardKind::kRaw, in_order, read, written};
     // The read should have seen the cell as it was before the write.
     return {HazardKind::kWar, in_order, read, in_order ? read : (earlier.write ? earlier.old_value : read)};
+  }
+  // Judge of a read at `stage` that saw `value`, against `write`, observed before it (most
+  // hazards: a read of a cell whose store this generation has run).
+  static Verdict JudgeRead(const Entry& write, std::int32_t stage, float value) {
+    // In program order the write comes first (RAW: the read should have seen its value), or
+    // the read (WAR: the read should have seen the cell as it was before the write).
+    if (write.stage <= stage) return {HazardKind::kRaw, true, value, write.value};
+    return {HazardKind::kWar, false, value, write.old_value};
   }
 
   int cells_per_block_ = 0;
@@ -309,6 +331,7 @@ class HazardDetector::WarpReads {
       : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
         cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
         access_(shared),
+        read_(-1, shared, 0),
         block_epoch_(block_epoch),
         since_(arena_.size()),
         remembered_(remembered) {
@@ -332,129 +355,139 @@ class HazardDetector::WarpReads {
   // Where only the count matters (past the hazard log's limit). The lanes that read a cell in
   // one warp-instruction find the same writes, so a cell holding at most one write this
   // generation (a phase's store) is judged once for all of them. Gather notes the reads of
-  // `word` (of `table`: 0 for As, 1 for Bs) by `lanes`, a table's cells in the order of their
-  // lowest lanes (the places they claim are then those that lane by lane would claim); Judge
-  // judges each cell gathered; a lane's read that Listed names then goes through Read (a cell
-  // with more writes, or another cell gathered in the same place); and Finish remembers the
-  // other reads and reports count(conflict, table, lanes, own, n) for each cell whose reads
-  // found hazards: each of `lanes` found n, each of `own` n - 1 (a lane of the write's own
-  // warp does not conflict with its own store).
-  void Gather(int table, int word, std::uint32_t lanes) {
-    const std::uint32_t place = static_cast<std::uint32_t>(word) % kWarpSize;
-    Judged& judged = judged_[static_cast<std::size_t>(table)][place];
-    if ((used_[table] >> place & 1) == 0) {
-      __builtin_prefetch(&cells_[word]);  // for Judge (see there)
-      used_[table] |= 1u << place;
-      judged.word = word;
-      judged.readers = lanes;
-    } else if (judged.word == word) {
-      judged.readers |= lanes;
-    } else {
-      listed_[table] |= lanes;
-    }
-  }
-  // Judges each cell Gather found, which holds cells[word].value. The realistic scheduler runs
-  // every block at once, so a step's cells, their shadows and their writes are rarely in
-  // cache: each is asked for before any is waited for (the shadows by Gather, the arena's chunk
-  // list on construction), not a cell's misses one after another.
-  void Judge(const SharedCell* cells) {
-    for (std::size_t table = 0; table < judged_.size(); ++table) {
-      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
-        Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
-        judged.write = Shadow(judged.word).writes;
-        __builtin_prefetch(&cells[judged.word]);
-        judged.entry = judged.write >= 0 ? &arena_[judged.write] : nullptr;
-        __builtin_prefetch(judged.entry);
+  // `word` (of `table`: 0 for As, 1 for Bs) by `lane`; Judge judges and remembers each cell
+  // gathered; and the lanes Listed names, whose cell has more writes, then go through Read.
+  void Gather(int table, int word, int lane) {
+    const auto t = static_cast<std::size_t>(table);
+    // A row's lanes read one As cell one after another: the newest cell first.
+    for (std::size_t i = gathered_count_[t]; i-- > 0;) {
+      if (gathered_[t][i].word == word) {
+        gathered_[t][i].readers |= 1u << lane;
+        ++gathered_[t][i].reader_count;
+        return;
       }
     }
-    for (std::size_t table = 0; table < judged_.size(); ++table) {
-      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
-        Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
-        JudgeCell(judged, cells[judged.word].value);
-        if (!judged.sole) listed_[table] |= judged.readers;
+    GatherDistinct(table, word, 1u << lane, 1);
+  }
+  // Gather, for `lanes` (`lane_count` of them) that read a cell no read of `table` gathered
+  // before names (a whole warp's cells, which the caller knows in closed form).
+  void GatherDistinct(int table, int word, std::uint32_t lanes, int lane_count) {
+    const auto t = static_cast<std::size_t>(table);
+    // The realistic scheduler runs every block at once, so a step's shadows are rarely in
+    // cache: each is asked for before Judge waits for any.
+    __builtin_prefetch(&cells_[word]);
+    Gathered& gathered = gathered_[t][gathered_count_[t]++];  // Judge finds its shadow and write
+    gathered.word = word;
+    gathered.readers = lanes;
+    gathered.reader_count = lane_count;
+  }
+  // The hazards the reads of one cell found against its write: each of `others` found `each`,
+  // each of `own` each - 1 (a lane of the write's own warp does not conflict with its own
+  // store), `total` in all.
+  struct CellHazards {
+    std::uint32_t others;
+    std::uint32_t own;
+    std::uint32_t each;
+    std::uint32_t total;
+  };
+  // Judges each cell gathered, which holds cells[word].value, against its one write, and
+  // reports count(conflict, table, const CellHazards&) for each whose reads found hazards.
+  // Then remembers the cell's reads as one entry. The realistic scheduler runs every block at
+  // once, so a step's cells and their writes are rarely in cache: each is asked for before any
+  // is waited for, not a cell's misses one after another.
+  template <typename Count>
+  void Judge(const SharedCell* cells, Count&& count) {
+    for (std::size_t t = 0; t < gathered_.size(); ++t) {
+      for (std::size_t i = 0; i < gathered_count_[t]; ++i) {
+        Gathered& gathered = gathered_[t][i];
+        gathered.shadow = &Shadow(gathered.word);
+        gathered.write = gathered.shadow->writes >= 0 ? &arena_[gathered.shadow->writes] : nullptr;
+        __builtin_prefetch(gathered.write);
+        __builtin_prefetch(&cells[gathered.word]);
+      }
+    }
+    for (std::size_t t = 0; t < gathered_.size(); ++t) {
+      for (std::size_t i = 0; i < gathered_count_[t]; ++i) {
+        const Gathered& gathered = gathered_[t][i];
+        CellShadow& cell = *gathered.shadow;
+        const float value = cells[gathered.word].value;
+        if (gathered.write != nullptr) {
+          if (gathered.write->next >= 0) {
+            listed_[t] |= gathered.readers;  // Read checks them against each write, and keeps them
+            continue;
+          }
+          JudgeCell(*gathered.write, cell.writes, value, static_cast<int>(t), gathered, count);
+        }
+        if (remembered_) cell.reads = Remember(cell.reads, gathered.readers, value);
       }
     }
   }
   bool AnyListed() const { return (listed_[0] | listed_[1]) != 0; }
   bool Listed(int table, int lane) const { return (listed_[static_cast<std::size_t>(table)] >> lane & 1) != 0; }
+  // The last read, as Describe wants it.
+  const SharedAccess& access() const { return access_; }
+
+ private:
+  // Reads of one cell by `readers` (bit l: lane l) of the warp-instruction; Judge looks up the
+  // rest (no entry is appended while it does).
+  struct Gathered {
+    std::int32_t word;
+    std::uint32_t readers;
+    int reader_count;
+    CellShadow* shadow;
+    const Entry* write;  // the newest write of this generation (null: none)
+  };
+  // Judges the reads of a cell that saw `value` against its one write, the entry at `at`.
   template <typename Count>
-  void Finish(Count&& count) {
-    for (std::size_t table = 0; table < judged_.size(); ++table) {
-      for (std::uint32_t used = used_[table]; used != 0; used &= used - 1) {
-        const Judged& judged = judged_[table][static_cast<std::size_t>(__builtin_ctz(used))];
-        if (!judged.sole) continue;
-        if (remembered_) RememberLanes(judged.word, judged.value, judged.readers);
-        const std::uint32_t own = judged.same_warp ? judged.readers & judged.lanes : 0;
-        if (judged.count == 0 || (judged.count == 1 && own == judged.readers)) continue;
-        Conflict conflict;
-        conflict.kind = judged.kind;
-        conflict.severity = judged.same_warp ? Severity::kWarning : Severity::kError;
-        conflict.observed_in_program_order = judged.observed_in_program_order;
-        conflict.corrupted = judged.corrupted;
-        conflict.earlier = judged.write;
-        count(conflict, static_cast<int>(table), judged.readers & ~own, own, static_cast<std::uint32_t>(judged.count));
-      }
-      used_[table] = 0;
-      listed_[table] = 0;
+  void JudgeCell(const Entry& write, std::int32_t at, float value, int table, const Gathered& reads, Count& count) {
+    const bool same_warp = write.warp == access_.warp;
+    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
+    if (same_warp && write.warp_epoch != access_.warp_epoch) return;
+    CellHazards found;
+    found.own = same_warp ? reads.readers & write.lanes : 0;
+    found.others = reads.readers & ~found.own;
+    // A write's entry is one lane's store (OnAccess): its one bit needs no count, and its own
+    // lane, if it read the cell, is one.
+    if ((write.lanes & (write.lanes - 1)) == 0) {
+      found.each = 1;
+      found.total = static_cast<std::uint32_t>(reads.reader_count) - (found.own != 0 ? 1 : 0);
+    } else {
+      found.each = static_cast<std::uint32_t>(CountBits(write.lanes));
+      found.total = found.each * static_cast<std::uint32_t>(reads.reader_count) - static_cast<std::uint32_t>(CountBits(found.own));
     }
+    if (found.total == 0) return;
+    const Verdict verdict = JudgeRead(write, access_.stage, value);
+    Conflict conflict;
+    conflict.kind = verdict.kind;
+    conflict.severity = same_warp ? Severity::kWarning : Severity::kError;
+    conflict.observed_in_program_order = verdict.observed_in_program_order;
+    conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
+    conflict.earlier = at;
+    conflict.earlier_lanes = write.lanes;
+    count(conflict, table, found);
   }
-  // Remembers the reads of `word` by `lanes` of the warp, which saw `value`.
+  // Remembers the reads of `word` by `lanes` of the warp, which saw `value` (lane by lane).
   void RememberLanes(int word, float value, std::uint32_t lanes) {
-    access_.thread = access_.warp * kWarpSize + __builtin_ctz(lanes);
-    access_.word = word;
-    access_.value = access_.old_value = value;
     CellShadow& cell = Shadow(word);
     if (cell.reads >= since_) {
       // Appended since the warp-instruction began, so in a chunk no other state holds.
       arena_.AppendedSince(cell.reads).lanes |= lanes;
     } else {
-      Entry entry(cell.reads, access_);
-      entry.lanes = lanes;
-      cell.reads = arena_.Append(entry);
+      cell.reads = Remember(cell.reads, lanes, value);
     }
   }
-  // The last read, as Describe wants it.
-  const SharedAccess& access() const { return access_; }
-
- private:
-  // A cell Gather found and Judge judged: its one write's conflict with a read, and its readers.
-  // Plain members, set by Gather, Judge and JudgeCell: a warp-instruction makes 64 of them and
-  // uses a few.
-  struct Judged {
-    std::int32_t word;
-    float value;
-    bool sole;                // at most one write: else Read lists them
-    bool same_warp;
-    std::uint32_t lanes;      // the write's lanes a read conflicts with (0: none, or ordered by a __syncwarp())
-    int count;                // of them
-    std::int32_t write;       // the write's entry (-1: none)
-    const Entry* entry;       // ... itself, while Judge runs (no entry is appended then)
-    HazardKind kind;
-    bool observed_in_program_order;
-    bool corrupted;
-    std::uint32_t readers;
-  };
-  // Judges the cell's reads against its write (judged.write and entry set).
-  void JudgeCell(Judged& judged, float value) {
-    judged.value = value;
-    judged.same_warp = false;
-    judged.lanes = 0;
-    judged.count = 0;
-    judged.sole = judged.entry == nullptr || judged.entry->next < 0;
-    if (judged.entry == nullptr || !judged.sole) return;
-    const Entry& write = *judged.entry;
-    judged.same_warp = write.warp == access_.warp;
-    // A __syncwarp() passed by both lanes of one warp orders them; it orders nothing across warps.
-    if (judged.same_warp && write.warp_epoch != access_.warp_epoch) return;
-    judged.lanes = write.lanes;
-    // A write's entry is one lane's store (OnAccess): its one bit needs no count.
-    judged.count = (write.lanes & (write.lanes - 1)) == 0 ? 1 : CountBits(write.lanes);
-    access_.word = judged.word;
-    access_.value = access_.old_value = value;
-    const Verdict verdict = HazardDetector::Judge(write, access_);
-    judged.kind = verdict.kind;
-    judged.observed_in_program_order = verdict.observed_in_program_order;
-    judged.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
+  // Appends the entry of the reads by `lanes` that saw `value`, ahead of `next` in their
+  // cell's list; its index.
+  std::int32_t Remember(std::int32_t next, std::uint32_t lanes, float value) {
+    Entry entry = read_;
+    entry.next = next;
+    entry.lanes = lanes;
+    entry.value = entry.old_value = value;
+    // After the first, a warp-instruction's entries mostly go into the chunk it went into.
+    if (arena_.size() < own_chunk_.end) return arena_.AppendInto(own_chunk_, entry);
+    const std::int32_t at = arena_.Append(entry);
+    own_chunk_ = arena_.OwnChunkOf(at);
+    return at;
   }
   // The cell's shadow, emptied if it is of an earlier generation.
   CellShadow& Shadow(int word) {
@@ -466,15 +499,16 @@ class HazardDetector::WarpReads {
   Arena& arena_;
   CellShadow* cells_;
   SharedAccess access_;
+  const Entry read_;  // what the entries of the reads share (next, lanes and value are each one's)
   int block_epoch_;
   std::int32_t since_;
   bool remembered_;
-  // Gather's cells of this warp-instruction, As's and Bs's, by word (direct-mapped: a step's
-  // lanes read fewer cells of each tile than a warp has lanes, mostly in distinct places);
-  // bit p of used_[t] set where judged_[t][p] holds one, bit l of listed_[t] where lane l's
-  // read of tile t must go through Read.
-  std::array<std::array<Judged, kWarpSize>, 2> judged_;
-  std::array<std::uint32_t, 2> used_{};
+  Arena::OwnChunk own_chunk_{nullptr, 0};  // where the last Remember appended
+  // Gather's cells of this warp-instruction, As's and Bs's, in the order of their lowest lanes
+  // (each lane reads one cell of each tile); bit l of listed_[t] set where lane l's read of
+  // tile t must go through Read.
+  std::array<std::array<Gathered, kWarpSize>, 2> gathered_;
+  std::array<std::size_t, 2> gathered_count_{};
   std::array<std::uint32_t, 2> listed_{};
 };
 

@@ -523,14 +523,15 @@ void Machine::CountLastStores(const Thread* warp_lanes, std::uint32_t lanes, con
 }
 
 void Machine::CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase) {
-  std::uint32_t found = 0;
+  HazardTally tally;
   state_.hazard_detector.OnAccess(write, block_epoch, [&](const Conflict& conflict) {
-    ++found;
-    CountHazards(conflict, phase, 1);
+    tally.Add(conflict, static_cast<std::uint64_t>(CountBits(conflict.earlier_lanes)));
     // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(write, conflict, StorePlace(thread, thread.pc));
+    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazards(write, conflict, StorePlace(thread, thread.pc));
   });
-  NoteHazards(thread.lane, 0, found);
+  if (tally.hazards == 0) return;
+  CountHazards(tally, phase);
+  NoteHazards(thread.lane, 0, static_cast<std::uint32_t>(tally.hazards));
 }
 
 TILESCOPE_STEP_INLINE void Machine::Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start) {
@@ -629,63 +630,71 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
     GatherWarpReads(reads, first.index_in_block, a_column, a_stride, b_row);
   } else {
     ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
-      reads.Gather(0, a_column + thread.ty * a_stride, 1u << thread.lane);
-      reads.Gather(1, b_row + thread.tx, 1u << thread.lane);
+      reads.Gather(0, a_column + thread.ty * a_stride, thread.lane);
+      reads.Gather(1, b_row + thread.tx, thread.lane);
     });
   }
-  reads.Judge(cells);
+  // The cells' hazards go into the counters and the step's record together, once.
+  HazardTally tally;
+  std::array<std::uint32_t, 2> found_one{};  // the lanes whose read of As, of Bs found one hazard
+  reads.Judge(cells, [&](const Conflict& conflict, int access_slot, const HazardDetector::WarpReads::CellHazards& found) {
+    tally.Add(conflict, found.total);
+    // A cell's one write is one lane's store (HazardDetector::OnAccess): each is 1, and the
+    // writer's own lane finds none.
+    if (found.each == 1) {
+      found_one[static_cast<std::size_t>(access_slot)] |= found.others;
+      return;
+    }
+    for (std::uint32_t others = found.others; others != 0; others &= others - 1) {
+      NoteHazards(__builtin_ctz(others), access_slot, found.each);
+    }
+    for (std::uint32_t own = found.own; own != 0; own &= own - 1) NoteHazards(__builtin_ctz(own), access_slot, found.each - 1);
+  });
+  NoteOneHazardEach(found_one[0], 0);
+  NoteOneHazardEach(found_one[1], 1);
+  CountHazards(tally, phase);
   if (reads.AnyListed()) {
     ForEachLane(warp_lanes, lanes, [&](const Thread& thread) {
       if (reads.Listed(0, thread.lane)) list(thread, SharedPlace{TileId::kAs, thread.ty, k}, 0);
       if (reads.Listed(1, thread.lane)) list(thread, SharedPlace{TileId::kBs, k, thread.tx}, 1);
     });
   }
-  reads.Finish([&](const Conflict& conflict, int access_slot, std::uint32_t others, std::uint32_t own, std::uint32_t count) {
-    // A cell's one write is one lane's store (HazardDetector::OnAccess): count is 1, and the
-    // writer's own lane finds none.
-    if (count == 1) {
-      NoteOneHazardEach(others, access_slot);
-      CountHazards(conflict, phase, static_cast<std::uint64_t>(CountBits(others)));
-      return;
-    }
-    std::uint64_t hazards = 0;
-    for (; others != 0; others &= others - 1, hazards += count) NoteHazards(__builtin_ctz(others), access_slot, count);
-    for (; own != 0; own &= own - 1, hazards += count - 1) NoteHazards(__builtin_ctz(own), access_slot, count - 1);
-    CountHazards(conflict, phase, hazards);
-  });
 }
 
 void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread, int a_column, int a_stride,
                               int b_row) const {
   // Threads are numbered along the block's rows (ty · TN + tx): a row's lanes, which read its
-  // As cell, are a run; every TN-th lane reads the same Bs cell. Each cell's lanes go together,
-  // in the order of their lowest lane.
+  // As cell, are a run; every TN-th lane reads the same Bs cell. Each cell goes once, with all
+  // its lanes, in the order of their lowest lane: distinct rows and columns are distinct cells.
   const int tn = geometry_.tn;
   for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
     const int begin = std::max(row * tn - first_thread, 0);
     const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
     const std::uint32_t run = end - begin == kWarpSize ? ~std::uint32_t{0} : ((1u << (end - begin)) - 1) << begin;
-    reads.Gather(0, a_column + row * a_stride, run);
+    reads.GatherDistinct(0, a_column + row * a_stride, run, end - begin);
   }
-  std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...
-  for (int lane = 0; lane < kWarpSize; lane += tn) every_tn |= 1u << lane;
+  std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...: `readers` of them
+  int readers = 0;
+  for (int lane = 0; lane < kWarpSize; lane += tn, ++readers) every_tn |= 1u << lane;
+  // Lane l's cell is read by lanes l, l + TN, ... below the warp's 32: one fewer from lane
+  // 32 - (readers - 1) · TN on (never below TN, where TN divides 32).
+  const int fewer_from = kWarpSize - (readers - 1) * tn;
   int tx = first_thread % tn;
   for (int lane = 0; lane < std::min(tn, kWarpSize); ++lane) {
-    reads.Gather(1, b_row + tx, every_tn << lane);
+    reads.GatherDistinct(1, b_row + tx, every_tn << lane, lane < fewer_from ? readers : readers - 1);
     if (++tx == tn) tx = 0;
   }
 }
 
 std::uint32_t Machine::ListReadHazards(HazardDetector::WarpReads& reads, const Thread& thread, SharedPlace cell,
                                        int word, float value, PhaseCounters& phase) {
-  std::uint32_t found = 0;
+  HazardTally tally;
   reads.Read(thread.index_in_block, word, value, [&](const Conflict& conflict) {
-    ++found;
-    CountHazards(conflict, phase, 1);
-    // Past the log's limit hazards are counted and traced, not described.
-    if (state_.hazard_log_size < kMaxLoggedHazards) LogHazard(reads.access(), conflict, cell);
+    tally.Add(conflict, static_cast<std::uint64_t>(CountBits(conflict.earlier_lanes)));
+    LogHazards(reads.access(), conflict, cell);
   });
-  return found;
+  CountHazards(tally, phase);
+  return static_cast<std::uint32_t>(tally.hazards);
 }
 
 void Machine::StoreC(Thread& thread) {
@@ -911,13 +920,18 @@ void Machine::PrecomputeSharedCosts() {
   }
 }
 
-void Machine::LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell) {
-  Hazard& hazard = logs_.hazards.emplace_back(state_.hazard_detector.Describe(access, conflict));
-  hazard.step = state_.step;
-  hazard.tile = cell.tile;
-  hazard.row = cell.row;
-  hazard.col = cell.col;
-  state_.hazard_log_size = logs_.hazards.size();
+void Machine::LogHazards(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell) {
+  // An entry's lanes came in order: the newest first, as its cell's list runs.
+  for (std::uint32_t lanes = conflict.earlier_lanes; lanes != 0 && state_.hazard_log_size < kMaxLoggedHazards;) {
+    const int lane = 31 - __builtin_clz(lanes);
+    lanes &= ~(1u << lane);
+    Hazard& hazard = logs_.hazards.emplace_back(state_.hazard_detector.Describe(access, conflict, lane));
+    hazard.step = state_.step;
+    hazard.tile = cell.tile;
+    hazard.row = cell.row;
+    hazard.col = cell.col;
+    state_.hazard_log_size = logs_.hazards.size();
+  }
 }
 
 void Machine::RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write,

@@ -393,18 +393,40 @@ class Machine {
     return static_cast<std::size_t>((warp_in_block * 3 + kSection[static_cast<std::size_t>(pc.op)]) * geometry_.tk + pc.j);
   }
   void PrecomputeSharedCosts();
-  // Counts `count` hazards alike, found by the detector, in the totals and in `phase` (their
-  // second access's).
-  void CountHazards(const Conflict& conflict, PhaseCounters& phase, std::uint64_t count) {
+  // Hazards found by the detector, added up by what the counters tell apart.
+  struct HazardTally {
+    std::uint64_t hazards = 0;
+    std::uint64_t warnings = 0;
+    std::array<std::uint64_t, 3> by_kind{};  // by HazardKind
+    std::uint64_t witnessed = 0;
+    std::uint64_t corrupting = 0;
+    // Adds `count` hazards alike.
+    void Add(const Conflict& conflict, std::uint64_t count) {
+      hazards += count;
+      if (conflict.severity == Severity::kWarning) warnings += count;
+      by_kind[static_cast<std::size_t>(conflict.kind)] += count;
+      if (!conflict.observed_in_program_order) witnessed += count;
+      if (conflict.corrupted) corrupting += count;
+    }
+  };
+  // Counts the hazards in the totals and in `phase` (their second accesses').
+  void CountHazards(const HazardTally& tally, PhaseCounters& phase) {
     Counters& counters = state_.counters;
-    counters.hazards += count;
-    phase.hazards += count;
-    (conflict.severity == Severity::kWarning ? counters.hazard_warnings : counters.hazard_errors) += count;
-    (conflict.kind == HazardKind::kRaw ? counters.hazards_raw
-                                       : (conflict.kind == HazardKind::kWar ? counters.hazards_war : counters.hazards_waw)) +=
-        count;
-    if (!conflict.observed_in_program_order) counters.hazards_witnessed += count;
-    if (conflict.corrupted) counters.hazards_corrupting += count;
+    counters.hazards += tally.hazards;
+    phase.hazards += tally.hazards;
+    counters.hazard_warnings += tally.warnings;
+    counters.hazard_errors += tally.hazards - tally.warnings;
+    counters.hazards_raw += tally.by_kind[static_cast<std::size_t>(HazardKind::kRaw)];
+    counters.hazards_war += tally.by_kind[static_cast<std::size_t>(HazardKind::kWar)];
+    counters.hazards_waw += tally.by_kind[static_cast<std::size_t>(HazardKind::kWaw)];
+    counters.hazards_witnessed += tally.witnessed;
+    counters.hazards_corrupting += tally.corrupting;
+  }
+  // Counts `count` hazards alike.
+  void CountHazards(const Conflict& conflict, PhaseCounters& phase, std::uint64_t count) {
+    HazardTally tally;
+    tally.Add(conflict, count);
+    CountHazards(tally, phase);
   }
   // Notes in the step's record that an access of a lane (`access_slot`, as StepRecord::Hazards
   // names it) found `found` hazards.
@@ -427,7 +449,8 @@ class Machine {
     slots = (slots | slots << 1) & 0x5555555555555555u;
     state_.last_step.hazard_slots |= slots << access_slot;
   }
-  void LogHazard(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
+  // Logs the hazards of `access` with each of the conflict's earlier lanes, while the log has room.
+  void LogHazards(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void RecordOutOfBounds(const Thread& thread, MatrixId id, long long row, long long col, bool write, bool inside,
                          float value);
   void Emit(TraceEvent event, int lane);

@@ -284,7 +284,8 @@ TEST(Hazards, WawFromSyntheticAccesses) {
   EXPECT_EQ(found[0].severity, Severity::kError);
   EXPECT_FALSE(found[0].observed_in_program_order);
   EXPECT_TRUE(found[0].corrupted);
-  const sim::Hazard hazard = detector.Describe(second, found[0]);
+  EXPECT_EQ(found[0].earlier_lanes, 1u);  // lane 0 of warp 0: thread 0
+  const sim::Hazard hazard = detector.Describe(second, found[0], 0);
   EXPECT_EQ(hazard.kind, HazardKind::kWaw);
   EXPECT_EQ(hazard.severity, Severity::kError);
   EXPECT_FALSE(hazard.observed_in_program_order);
