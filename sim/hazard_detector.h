@@ -431,7 +431,7 @@ class HazardDetector::WarpReads {
 
  private:
   // Reads of one cell by `readers` (bit l: lane l) of the warp-instruction; Judge looks up the
-  // rest (no entry is appended while it does).
+  // rest before it judges any (an entry stays where it lies as others are appended).
   struct Gathered {
     std::int32_t word;
     std::uint32_t readers;
