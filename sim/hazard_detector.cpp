@@ -39,18 +39,8 @@ bool HazardDetector::Entry::operator==(const Entry& o) const {
          op == o.op && write == o.write && SameBits(value, o.value) && SameBits(old_value, o.old_value);
 }
 
-std::int32_t HazardDetector::Arena::AppendToOwnChunk(const Entry& entry) {
-  const auto chunk = static_cast<std::size_t>(size_ / kChunkEntries);
-  const auto slot = static_cast<std::size_t>(size_ % kChunkEntries);
-  if (chunk == chunks_.size()) {
-    chunks_.push_back(std::make_shared<Chunk>());
-  } else if (chunks_[chunk].use_count() > 1) {
-    // Another state (a checkpoint, or the state this one was restored from) holds this chunk
-    // as it was: write into a copy of our own. Full chunks never change again.
-    chunks_[chunk] = slot == 0 ? std::make_shared<Chunk>() : std::make_shared<Chunk>(*chunks_[chunk]);
-  }
-  (*chunks_[chunk])[slot] = entry;
-  return size_++;
+void HazardDetector::Arena::StartChunk() {
+  if (ChunkOf(size_) == chunks_.size()) chunks_.push_back(std::make_shared<Chunk>());
 }
 
 void HazardDetector::Arena::Clear() {

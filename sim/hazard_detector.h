@@ -112,7 +112,9 @@ class HazardDetector {
   void OnAccess(const SharedAccess& access, int block_epoch, Report&& report) {
     CellShadow& cell = CheckAgainst(access, block_epoch, report);
     std::int32_t& head = access.write ? cell.writes : cell.reads;
-    head = arenas_[static_cast<std::size_t>(access.block)].Append(Entry(head, access, LaneBit(access)));
+    const Arena::Appended appended = arenas_[static_cast<std::size_t>(access.block)].Append();
+    appended.entry.Fill(head, access, LaneBit(access));
+    head = appended.at;
   }
   class WarpReads;
   // The whole hazard between `access` and lane `earlier_lane` of a conflict OnAccess or WarpReads
@@ -141,17 +143,18 @@ class HazardDetector {
   struct Entry {
     // No member initializers: a new chunk is zeroed at once rather than built entry by entry
     // (its entries past the arena's size are never read).
-    Entry() = default;
-    Entry(std::int32_t next_entry, const SharedAccess& access, std::uint32_t access_lanes)
-        : next(next_entry),
-          stage(access.stage),
-          warp_epoch(access.warp_epoch),
-          lanes(access_lanes),
-          warp(static_cast<std::int16_t>(access.warp)),
-          op(access.op),
-          write(access.write),
-          value(access.value),
-          old_value(access.old_value) {}
+    // Filled field by field where it lies (see Arena::Append).
+    void Fill(std::int32_t next_entry, const SharedAccess& access, std::uint32_t access_lanes) {
+      next = next_entry;
+      stage = access.stage;
+      warp_epoch = access.warp_epoch;
+      lanes = access_lanes;
+      warp = static_cast<std::int16_t>(access.warp);
+      op = access.op;
+      write = access.write;
+      value = access.value;
+      old_value = access.old_value;
+    }
     std::int32_t next;
     std::int32_t stage;
     std::int32_t warp_epoch;
@@ -164,20 +167,24 @@ class HazardDetector {
     bool operator==(const Entry& o) const;
   };
   // One block's accesses of its current generation, append-only until the next barrier, in
-  // fixed chunks that states share: a checkpoint copies the chunk pointers, and only the
-  // partly filled last chunk is copied, by whichever state appends to it next (copy on
-  // write). Without a __syncthreads() a block's arena holds its whole run, and the realistic
-  // scheduler runs every block at once: copied whole, each checkpoint took all of them again.
+  // fixed chunks that states share: a checkpoint copies the pointers of the full chunks, which
+  // never change again, and the partly filled last chunk itself. Without a __syncthreads() a
+  // block's arena holds its whole run, and the realistic scheduler runs every block at once:
+  // copied whole, each checkpoint took all of them again. The chunk appends go into is thus
+  // every state's own from the start, and an append asks nothing of it: asking its
+  // shared_ptr's count cost a cache miss on most stores, the realistic scheduler coming back
+  // to a block's arena long after.
   class Arena {
    public:
     static constexpr std::int32_t kChunkEntries = kArenaChunkEntries;
     Arena() = default;
     // A copy takes the chunks that hold entries, not those kept for later generations (Clear).
-    Arena(const Arena& o) : chunks_(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse()), size_(o.size_) {}
+    Arena(const Arena& o) : chunks_(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse()), size_(o.size_) { OwnLastChunk(); }
     Arena& operator=(const Arena& o) {
       if (this != &o) {
         chunks_.assign(o.chunks_.begin(), o.chunks_.begin() + o.ChunksInUse());
         size_ = o.size_;
+        OwnLastChunk();
       }
       return *this;
     }
@@ -186,26 +193,16 @@ class HazardDetector {
     const Entry& operator[](std::int32_t at) const { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
     // An entry appended since this state was last copied or restored: its chunk is its own.
     Entry& AppendedSince(std::int32_t at) { return (*chunks_[ChunkOf(at)])[SlotOf(at)]; }
-    // The chunk of such an entry, whose later slots take appends with no check, up to index `end`.
-    struct OwnChunk {
-      Entry* entries;
-      std::int32_t end;
+    // Appends an entry for the caller to fill in where it lies: one built aside and copied in
+    // stalls on its own narrow stores. Inline but for a chunk's first: most appends.
+    struct Appended {
+      Entry& entry;
+      std::int32_t at;
     };
-    OwnChunk OwnChunkOf(std::int32_t appended) {
-      return {chunks_[ChunkOf(appended)]->data(), static_cast<std::int32_t>((ChunkOf(appended) + 1) * kChunkEntries)};
-    }
-    // Appends `entry` into `own`, which holds the next slot (size() < own.end).
-    std::int32_t AppendInto(const OwnChunk& own, const Entry& entry) {
-      own.entries[SlotOf(size_)] = entry;
-      return size_++;
-    }
-    // Appends `entry`; returns its index. Inline while the last chunk has room and is this
-    // state's alone (no checkpoint took it since): most appends.
-    std::int32_t Append(const Entry& entry) {
-      const std::size_t slot = SlotOf(size_);
-      if (slot == 0 || chunks_[ChunkOf(size_)].use_count() != 1) return AppendToOwnChunk(entry);
-      (*chunks_[ChunkOf(size_)])[slot] = entry;
-      return size_++;
+    Appended Append() {
+      if (SlotOf(size_) == 0) StartChunk();
+      Entry& entry = (*chunks_[ChunkOf(size_)])[SlotOf(size_)];
+      return {entry, size_++};
     }
     // Starts fetching the chunk list, which every entry's address goes through.
     void PrefetchChunks() const {
@@ -225,8 +222,13 @@ class HazardDetector {
     static std::size_t ChunkOf(std::int32_t at) { return static_cast<std::uint32_t>(at) / kChunkEntries; }
     static std::size_t SlotOf(std::int32_t at) { return static_cast<std::uint32_t>(at) % kChunkEntries; }
     std::ptrdiff_t ChunksInUse() const { return (size_ + kChunkEntries - 1) / kChunkEntries; }
-    // The rest: a chunk to start, or this state's copy of one another state holds.
-    std::int32_t AppendToOwnChunk(const Entry& entry);
+    // A copy's partly filled last chunk: its own copy of it.
+    void OwnLastChunk() {
+      if (SlotOf(size_) != 0) chunks_.back() = std::make_shared<Chunk>(*chunks_.back());
+    }
+    // Makes room for a chunk's first entry: a new chunk, unless this state kept one from an
+    // earlier generation.
+    void StartChunk();
     std::vector<std::shared_ptr<Chunk>> chunks_;
     std::int32_t size_ = 0;
   };
@@ -331,7 +333,7 @@ class HazardDetector::WarpReads {
       : arena_(detector.arenas_[static_cast<std::size_t>(shared.block)]),
         cells_(detector.cells_.data() + static_cast<std::size_t>(shared.block) * detector.cells_per_block_),
         access_(shared),
-        read_(-1, shared, 0),
+        read_(ReadEntry(shared)),
         block_epoch_(block_epoch),
         since_(arena_.size()),
         remembered_(remembered) {
@@ -429,7 +431,7 @@ class HazardDetector::WarpReads {
 
  private:
   // Reads of one cell by `readers` (bit l: lane l) of the warp-instruction; Judge looks up the
-  // rest (no entry is appended while it does).
+  // rest before it judges any (an entry stays where it lies as others are appended).
   struct Gathered {
     std::int32_t word;
     std::uint32_t readers;
@@ -476,18 +478,22 @@ class HazardDetector::WarpReads {
       cell.reads = Remember(cell.reads, lanes, value);
     }
   }
+  // What the entries of the reads `shared` describes share.
+  static Entry ReadEntry(const SharedAccess& shared) {
+    Entry entry;
+    entry.Fill(-1, shared, 0);
+    return entry;
+  }
   // Appends the entry of the reads by `lanes` that saw `value`, ahead of `next` in their
   // cell's list; its index.
   std::int32_t Remember(std::int32_t next, std::uint32_t lanes, float value) {
-    Entry entry = read_;
+    const Arena::Appended appended = arena_.Append();
+    Entry& entry = appended.entry;
+    entry = read_;
     entry.next = next;
     entry.lanes = lanes;
     entry.value = entry.old_value = value;
-    // After the first, a warp-instruction's entries mostly go into the chunk it went into.
-    if (arena_.size() < own_chunk_.end) return arena_.AppendInto(own_chunk_, entry);
-    const std::int32_t at = arena_.Append(entry);
-    own_chunk_ = arena_.OwnChunkOf(at);
-    return at;
+    return appended.at;
   }
   // The cell's shadow, emptied if it is of an earlier generation.
   CellShadow& Shadow(int word) {
@@ -503,7 +509,6 @@ class HazardDetector::WarpReads {
   int block_epoch_;
   std::int32_t since_;
   bool remembered_;
-  Arena::OwnChunk own_chunk_{nullptr, 0};  // where the last Remember appended
   // Gather's cells of this warp-instruction, As's and Bs's, in the order of their lowest lanes
   // (each lane reads one cell of each tile); bit l of listed_[t] set where lane l's read of
   // tile t must go through Read.
