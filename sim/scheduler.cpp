@@ -23,7 +23,9 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   const int blocks = (warps + warps_per_block_ - 1) / warps_per_block_;
   warps_.resize(static_cast<std::size_t>(warps));
   queue_ = TurnQueue(warps);
-  for (int w = 0; w < warps; ++w) warps_[static_cast<std::size_t>(w)].sub_partition = SubPartitionOf(w);
+  for (int w = 0; w < warps; ++w) {
+    warps_[static_cast<std::size_t>(w)].sub_partition = static_cast<std::uint32_t>(SubPartitionOf(w));
+  }
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
   shared_free_.assign(static_cast<std::size_t>(sms), 0);

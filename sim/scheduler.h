@@ -189,10 +189,10 @@ class Scheduler {
     // load, as the GPU would have; -1 outside a section.
     std::int64_t load_section = -1;
     std::int64_t queued_at = -1;     // the cycle of its live entry in queue_, or -1
-    std::int32_t sub_partition = 0;  // SubPartitionOf, kept
+    std::uint32_t sub_partition = 0;  // SubPartitionOf, kept; unsigned, so Sm() is a shift
     bool runnable = false;
     // SmOf the warp, from what is kept (a turn takes no division).
-    int Sm() const { return sub_partition / kSubPartitions; }
+    int Sm() const { return static_cast<int>(sub_partition / kSubPartitions); }
     bool operator==(const WarpTiming& o) const;
   };
   // OnIssued's cycle from which the warp may issue again after a global load (when it
