@@ -106,7 +106,8 @@ class Scheduler {
   };
   void OnIssued(int warp, const Issue& issue) {
     WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
-    const std::int64_t ready = issue.l2_halves != 0 ? LoadReturn(timing, issue) : OnChipReady(timing, issue);
+    const std::int64_t ready =
+        issue.l2_halves != 0 ? LoadReturn(timing, issue.l2_halves, issue.sectors) : OnChipReady(timing, issue);
     timing.ready = std::max(timing.ready, ready);
     if (timing.runnable) Queue(warp, timing.ready);
   }
@@ -197,7 +198,9 @@ class Scheduler {
   };
   // OnIssued's cycle from which the warp may issue again after a global load (when it
   // returns) or after any other instruction (its shared-memory accesses served).
-  std::int64_t LoadReturn(WarpTiming& timing, const Issue& issue);
+  // LoadReturn takes the Issue's fields it reads, not the Issue: a reference to it would keep
+  // the Issue in memory in every step that OnIssued is inlined into.
+  std::int64_t LoadReturn(WarpTiming& timing, std::uint8_t l2_halves, int sectors);
   std::int64_t OnChipReady(WarpTiming& timing, const Issue& issue) {
     if (!issue.stores_shared) timing.load_section = -1;  // a use of the loaded tiles: the next loads are a new section
     if (issue.wavefronts == 0) return cycle_ + 1;
