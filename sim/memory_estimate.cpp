@@ -83,13 +83,13 @@ U64 StateBytes(const LessonConfig& config, const Geometry& g, U64 accesses) {
   const U64 cells = g.naive ? 0 : blocks * (U64(g.tm) * g.tk + U64(g.tk) * g.tn);
   const U64 shadows = Machine::SharedAccessesCanRace(config) ? cells : 0;  // the hazard detector's
   const U64 a_and_b = U64(g.m) * g.k + U64(g.k) * g.n, c = U64(g.m) * g.n;
-  // The realistic policy keeps per warp a flag and three cycles, about two queue entries and
-  // up to two loads in flight (listed per SM and GPU-wide); per block a flag; per SM its
-  // sub-partitions' and pipe's cycles and its list of loads. The others keep thread bitsets.
+  // The realistic policy keeps per warp a flag and three cycles, about two queue entries, a
+  // bit of the queue's warp set and up to two loads in flight; per block a flag; per SM its
+  // sub-partitions' and pipe's cycles and its bytes in flight. The others keep thread bitsets.
   const U64 sms = std::min<U64>(blocks, U64(kSmCount));
   const U64 scheduler =
       config.scheduler == SchedulerKind::kRealistic
-          ? warps * (1 + 3 * 8 + 2 * 16 + 2 * 2 * 16) + blocks + sms * (kSubPartitions * 8 + 8 + 24)
+          ? warps * (1 + 3 * 8 + 2 * 16 + 2 * 16) + CeilDiv(warps, 8) + blocks + sms * (kSubPartitions * 8 + 8 + 8)
           : CeilDiv(threads, 64) * 8 + (config.scheduler == SchedulerKind::kRandom ? threads * 8 : 0);
   // Whole chunks, each a pointer (shared_ptr and its control block) besides its entries.
   const U64 chunks = CeilDiv(accesses, HazardDetector::kArenaChunkEntries);

@@ -23,7 +23,9 @@ Scheduler::Scheduler(SchedulerKind kind, std::uint64_t seed, int threads, int wa
   const int blocks = (warps + warps_per_block_ - 1) / warps_per_block_;
   warps_.resize(static_cast<std::size_t>(warps));
   queue_ = TurnQueue(warps);
-  for (int w = 0; w < warps; ++w) warps_[static_cast<std::size_t>(w)].sub_partition = SubPartitionOf(w);
+  for (int w = 0; w < warps; ++w) {
+    warps_[static_cast<std::size_t>(w)].sub_partition = static_cast<std::uint32_t>(SubPartitionOf(w));
+  }
   const int sms = std::min(blocks, kSmCount);
   issue_free_.assign(static_cast<std::size_t>(sms) * kSubPartitions, 0);
   shared_free_.assign(static_cast<std::size_t>(sms), 0);
@@ -84,7 +86,7 @@ void Scheduler::SetWarpRunnable(int warp, bool runnable, bool released) {
   if (block_launched_[static_cast<std::size_t>(warp / warps_per_block_)]) Queue(warp, timing.ready);
 }
 
-std::int64_t Scheduler::LoadReturn(WarpTiming& timing, const Issue& issue) {
+std::int64_t Scheduler::LoadReturn(WarpTiming& timing, std::uint8_t l2_halves, int sectors) {
   // A phase's loads of A and B do not wait for each other, so the GPU has them in flight
   // together, ahead of the shared stores that use them; the model runs each store right
   // after its load, so its later loads of one section count as issued a cycle after the
@@ -94,7 +96,7 @@ std::int64_t Scheduler::LoadReturn(WarpTiming& timing, const Issue& issue) {
   section = issued;
   // The load returns when its slowest line does: one in the half far from this SM's.
   const int sm = timing.Sm();
-  const bool far = (issue.l2_halves & (1u << (1 - sm % 2))) != 0;
+  const bool far = (l2_halves & (1u << (1 - sm % 2))) != 0;
   // It waits a random share of the bytes in flight from its SM and from the whole GPU.
   while (!loads_in_flight_.empty() && loads_in_flight_.front().back <= cycle_) {
     const LoadInFlight& returned = loads_in_flight_.front();
@@ -103,7 +105,7 @@ std::int64_t Scheduler::LoadReturn(WarpTiming& timing, const Issue& issue) {
     std::pop_heap(loads_in_flight_.begin(), loads_in_flight_.end(), std::greater<>());
     loads_in_flight_.pop_back();
   }
-  const std::int32_t bytes = issue.sectors * 32;
+  const std::int32_t bytes = sectors * 32;
   std::int64_t& sm_bytes = sm_bytes_[static_cast<std::size_t>(sm)];
   const std::int64_t queue =
       (sm_bytes + bytes) / kSmReturnBytesPerCycle + (device_bytes_ + bytes) / kL2ReturnBytesPerCycle;

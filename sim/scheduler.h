@@ -21,7 +21,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "sim/lesson_config.h"
@@ -106,7 +105,8 @@ class Scheduler {
   };
   void OnIssued(int warp, const Issue& issue) {
     WarpTiming& timing = warps_[static_cast<std::size_t>(warp)];
-    const std::int64_t ready = issue.l2_halves != 0 ? LoadReturn(timing, issue) : OnChipReady(timing, issue);
+    const std::int64_t ready =
+        issue.l2_halves != 0 ? LoadReturn(timing, issue.l2_halves, issue.sectors) : OnChipReady(timing, issue);
     timing.ready = std::max(timing.ready, ready);
     if (timing.runnable) Queue(warp, timing.ready);
   }
@@ -189,15 +189,17 @@ class Scheduler {
     // load, as the GPU would have; -1 outside a section.
     std::int64_t load_section = -1;
     std::int64_t queued_at = -1;     // the cycle of its live entry in queue_, or -1
-    std::int32_t sub_partition = 0;  // SubPartitionOf, kept
+    std::uint32_t sub_partition = 0;  // SubPartitionOf, kept; unsigned, so Sm() is a shift
     bool runnable = false;
     // SmOf the warp, from what is kept (a turn takes no division).
-    int Sm() const { return sub_partition / kSubPartitions; }
+    int Sm() const { return static_cast<int>(sub_partition / kSubPartitions); }
     bool operator==(const WarpTiming& o) const;
   };
   // OnIssued's cycle from which the warp may issue again after a global load (when it
   // returns) or after any other instruction (its shared-memory accesses served).
-  std::int64_t LoadReturn(WarpTiming& timing, const Issue& issue);
+  // LoadReturn takes the Issue's fields it reads, not the Issue: a reference to it would keep
+  // the Issue in memory in every step that OnIssued is inlined into.
+  std::int64_t LoadReturn(WarpTiming& timing, std::uint8_t l2_halves, int sectors);
   std::int64_t OnChipReady(WarpTiming& timing, const Issue& issue) {
     if (!issue.stores_shared) timing.load_section = -1;  // a use of the loaded tiles: the next loads are a new section
     if (issue.wavefronts == 0) return cycle_ + 1;

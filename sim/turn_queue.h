@@ -6,8 +6,8 @@
 // turns further ahead waiting in a heap until the window reaches them. Every turn is queued at
 // or after the cycle being taken (a warp is queued at a cycle after the one it issued in), so
 // a turn costs a push where a binary heap over all of them took O(log n) swaps for each; when
-// a cycle comes up, its turns go into a set of warps that yields the lowest first, where
-// sorting them cost more than the rest of the queue together.
+// a cycle comes up, its turns go into a set of warps that yields the lowest first (sorting
+// them instead cost some 50 instructions a turn).
 #pragma once
 #include <cstddef>
 #include <cstdint>
