@@ -4,7 +4,8 @@
 // read outside the matrix returns the element at that linear index while it lies inside
 // the allocation (what the GPU does) and a NaN poison past it; either way it is flagged,
 // like compute-sanitizer memcheck's "invalid global read". GlobalReadCounter counts reads
-// per element, per block and (through the simulation's counters) per phase.
+// per element, per block and (through the simulation's counters) per phase; ReadLog lists
+// them, who read what and when.
 #pragma once
 #include <array>
 #include <cstddef>

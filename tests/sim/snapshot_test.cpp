@@ -133,4 +133,48 @@ TEST(Snapshot, ReadingAllOfCGivesEachElementAsCDoes) {
   }
 }
 
+// Each element's readers are the threads whose row of A (column of B) it lies on, in the
+// phase of its tile, up to the step shown; after a jump back they are those of a run that went
+// no further (the read log is cut back with the state it was restored to).
+TEST(Snapshot, ReadersAreTheThreadsOnTheElementsRowOrColumnAndSurviveAJumpBack) {
+  for (sim::SchedulerKind scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kThreadOrder}) {
+    sim::LessonConfig config = sim_test::Rect(13, 11, 17, 4, 8, 12);
+    config.scheduler = scheduler;
+    sim::Simulation simulation(config);
+    simulation.RunToEnd();
+    const std::int64_t middle = simulation.step() / 2;
+    simulation.JumpTo(middle);
+    sim::Simulation fresh(config);
+    fresh.JumpTo(middle);
+    const sim::Geometry& g = simulation.geometry();
+    std::size_t readers = 0;
+    for (sim::MatrixId id : {sim::MatrixId::kA, sim::MatrixId::kB}) {
+      const int rows = id == sim::MatrixId::kA ? g.m : g.k;
+      const int cols = id == sim::MatrixId::kA ? g.k : g.n;
+      for (int row = 0; row < rows; ++row) {
+        for (int col = 0; col < cols; ++col) {
+          const sim::ReaderSummary summary = simulation.snapshot().Readers(id, row, col);
+          const sim::ReaderSummary expected = fresh.snapshot().Readers(id, row, col);
+          EXPECT_TRUE(summary.readers == expected.readers) << "element " << row << "," << col;
+          EXPECT_EQ(summary.reads_by_phase, expected.reads_by_phase);
+          for (const sim::ReadRecord& reader : summary.readers) {
+            ++readers;
+            EXPECT_LE(reader.step, middle);
+            const int by = reader.block / g.grid_x;
+            const int bx = reader.block % g.grid_x;
+            if (id == sim::MatrixId::kA) {
+              EXPECT_EQ(by * g.tm + reader.thread / g.tn, row);
+              EXPECT_EQ(reader.phase, col / g.tk);
+            } else {
+              EXPECT_EQ(bx * g.tn + reader.thread % g.tn, col);
+              EXPECT_EQ(reader.phase, row / g.tk);
+            }
+          }
+        }
+      }
+    }
+    EXPECT_GT(readers, 0u);
+  }
+}
+
 }  // namespace
