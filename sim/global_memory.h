@@ -91,7 +91,7 @@ class ReadLog {
     for (std::size_t lane = 0; lane < kCount; ++lane) reads[lane] = {elements[lane], load | static_cast<std::uint32_t>(lane)};
     reads_.insert(reads_.end(), reads.begin(), reads.end());
   }
-  // Cuts the log back to its first `reads` reads (a restored state's).
+  // Cuts the log back to its first `reads` reads (a restored state's; never more than it holds).
   void Resize(std::size_t reads) {
     reads_.resize(reads);
     loads_.resize(reads == 0 ? 0 : (reads_.back().load_and_lane >> kLaneBits) + 1);

@@ -127,6 +127,12 @@ class Machine {
   bool Step();
   bool Finished() const { return state_.exited_threads == geometry_.threads(); }
   void Restore(const MachineState& state);
+  // Whether the logs hold every record `state` counts: always for a state of this run at or
+  // before the current step; for a later one only where the logs were not cut since.
+  bool LogsReach(const MachineState& state) const {
+    return logs_.reads.size() >= state.read_log_size && logs_.hazards.size() >= state.hazard_log_size &&
+           logs_.out_of_bounds.size() >= state.out_of_bounds_log_size;
+  }
   void SetSink(TraceSink* sink) { sink_ = sink; }
   // The events of the last step, built from its record on the first call after it. Like
   // every read of a machine, on the thread that steps it.

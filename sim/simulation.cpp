@@ -197,8 +197,9 @@ bool Simulation::StepBack() {
 void Simulation::JumpTo(std::int64_t target) {
   target = std::max<std::int64_t>(target, 0);
   const MachineState& checkpoint = history_.Nearest(target);
-  // Restore only when it saves work: going back, or a checkpoint beyond where we are.
-  if (target < step() || checkpoint.step > step()) machine_.Restore(checkpoint);
+  // Restore only when it saves work: going back, or a checkpoint beyond where we are whose
+  // logs the machine still holds (a jump back cut them; the replay writes them again).
+  if (target < step() || (checkpoint.step > step() && machine_.LogsReach(checkpoint))) machine_.Restore(checkpoint);
   RunQuietlyTo(target);
 }
 

@@ -96,6 +96,31 @@ TEST(History, JumpLandsOnTheSteppedState) {
   EXPECT_EQ(jumped.step(), jumped.TotalSteps());
 }
 
+// A jump back cuts the logs to the state it lands on; a jump forward again may not restore a
+// later checkpoint whose records were cut: it replays them, and the logs are a straight run's.
+TEST(History, JumpForwardAfterAJumpBackKeepsTheLogsOfAStraightRun) {
+  LessonConfig config = sim_test::WithRandomFill(sim_test::Tiled(30, 30, 40, 4), 5);  // checkpoints past step 10
+  config.barrier1 = sim::SyncKind::kNone;  // hazards
+  config.guard = false;                    // out-of-bounds accesses
+  sim::Simulation straight(config);
+  straight.RunToEnd();
+  sim::Simulation jumped(config);
+  jumped.RunToEnd();
+  jumped.JumpTo(10);
+  jumped.JumpTo(straight.step());
+  ASSERT_GT(straight.hazards().size(), 0u);
+  ASSERT_GT(straight.out_of_bounds().size(), 0u);
+  EXPECT_EQ(jumped.hazards(), straight.hazards());
+  EXPECT_EQ(jumped.out_of_bounds(), straight.out_of_bounds());
+  for (int row = 0; row < config.m; ++row) {
+    for (int col = 0; col < config.k; ++col) {
+      EXPECT_TRUE(jumped.snapshot().Readers(sim::MatrixId::kA, row, col).readers ==
+                  straight.snapshot().Readers(sim::MatrixId::kA, row, col).readers)
+          << "A " << row << "," << col;
+    }
+  }
+}
+
 TEST(History, RunsStopWhereAsked) {
   sim::Simulation simulation(LessonConfig{});
   EXPECT_GT(simulation.RunToBarrier(), 0);
