@@ -56,10 +56,13 @@ class ReadLog {
   static constexpr int kStepBits = 48;
   static constexpr std::int64_t kStepLimit = std::int64_t{1} << kStepBits;
   static constexpr int kLaneBits = 5;  // load_and_lane names loads below 2^27
+  static constexpr std::uint32_t kLaneMask = (1u << kLaneBits) - 1;
+  static constexpr int kMatrixBit = 31;  // of lane0_and_matrix: set for B
+  static constexpr std::uint32_t kLane0Mask = (1u << kMatrixBit) - 1;
 
   static LoggedLoad Load(std::int64_t step, std::int16_t phase, std::int32_t lane0, MatrixId matrix) {
     return {static_cast<std::uint64_t>(step) | std::uint64_t{static_cast<std::uint16_t>(phase)} << kStepBits,
-            static_cast<std::uint32_t>(lane0) | static_cast<std::uint32_t>(matrix == MatrixId::kB) << 31};
+            static_cast<std::uint32_t>(lane0) | static_cast<std::uint32_t>(matrix == MatrixId::kB) << kMatrixBit};
   }
   // Bytes reserved for at most `reads` reads by at most `loads` loads.
   static std::size_t Bytes(std::size_t reads, std::size_t loads) {
@@ -102,8 +105,8 @@ class ReadLog {
     for (const LoggedRead& read : reads_) {
       if (read.element != element) continue;
       const LoggedLoad& load = loads_[read.load_and_lane >> kLaneBits];
-      if (((load.lane0_and_matrix >> 31) != 0) != (matrix == MatrixId::kB)) continue;
-      const auto thread = static_cast<std::int32_t>((load.lane0_and_matrix & 0x7fffffffu) + (read.load_and_lane & 31u));
+      if (((load.lane0_and_matrix >> kMatrixBit) != 0) != (matrix == MatrixId::kB)) continue;
+      const auto thread = static_cast<std::int32_t>((load.lane0_and_matrix & kLane0Mask) + (read.load_and_lane & kLaneMask));
       ReadRecord record;
       record.step = static_cast<std::int64_t>(load.step_and_phase & (std::uint64_t{kStepLimit} - 1));
       record.element = element;

@@ -35,6 +35,7 @@
 namespace sim {
 
 enum class HazardKind : std::uint8_t { kRaw, kWar, kWaw };
+constexpr int kHazardKindCount = 3;
 // As racecheck reports it: both threads in one warp is a warning ("warp level": right in
 // lockstep, not guaranteed; __syncwarp() would make it so), different warps an error.
 enum class Severity : std::uint8_t { kWarning, kError };
@@ -142,8 +143,8 @@ class HazardDetector {
   // Accesses of one cell by lanes of one warp-instruction (bit l: thread warp · kWarpSize + l).
   struct Entry {
     // No member initializers: a new chunk is zeroed at once rather than built entry by entry
-    // (its entries past the arena's size are never read).
-    // Filled field by field where it lies (see Arena::Append).
+    // (its entries past the arena's size are never read), and an entry is filled field by
+    // field where it lies (see Arena::Append).
     void Fill(std::int32_t next_entry, const SharedAccess& access, std::uint32_t access_lanes) {
       next = next_entry;
       stage = access.stage;

@@ -31,13 +31,13 @@ void ForEachLane(LaneThread* warp_lanes, std::uint32_t lanes, Run&& run) {
   for (; lanes != 0; lanes &= lanes - 1) run(warp_lanes[__builtin_ctz(lanes)]);
 }
 
-// Runs `run(begin, end)` for each row of the block a whole warp's lanes lie on, lanes begin to
-// end − 1, in order: threads are numbered along the block's rows (ty · TN + tx), so a row's
-// lanes are a run whose tx grows by one a lane. `first_thread`: lane 0's index in the block.
+// Runs `run(row, begin, end)` for each row (ty) of the block a whole warp's lanes lie on, lanes
+// begin to end − 1, in order: threads are numbered along the block's rows (ty · TN + tx), so a
+// row's lanes are a run whose tx grows by one a lane. `first_thread`: lane 0's index in the block.
 template <typename Run>
 void ForEachRowRun(int first_thread, int tn, Run&& run) {
   for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
-    run(std::max(row * tn - first_thread, 0), std::min((row + 1) * tn - first_thread, kWarpSize));
+    run(row, std::max(row * tn - first_thread, 0), std::min((row + 1) * tn - first_thread, kWarpSize));
   }
 }
 
@@ -373,7 +373,7 @@ bool Machine::WarpInside(const Thread* warp_lanes, const GlobalPlaces& places) c
   // Along a row's run a lane's column grows (A's with tx by the places' step, B's as col does)
   // and its row stays: the run is inside where its ends are.
   bool inside = true;
-  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
+  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int, int begin, int end) {
     const GlobalPlace low = places.Of(warp_lanes[begin]);
     const GlobalPlace high = places.Of(warp_lanes[end - 1]);
     inside = inside && memory_.Inside(places.matrix, low.row, low.col) && memory_.Inside(places.matrix, high.row, high.col);
@@ -391,7 +391,7 @@ void Machine::LoadWarpInside(Thread* warp_lanes, LaneStart start, const GlobalPl
   // kernel, whose lanes of a row read one element), B's by one.
   const long long lane_step = id == MatrixId::kA ? places.step : 1;
   std::array<std::int32_t, kWarpSize> elements;
-  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int begin, int end) {
+  ForEachRowRun(warp_lanes[0].index_in_block, geometry_.tn, [&](int, int begin, int end) {
     const GlobalPlace place = places.Of(warp_lanes[begin]);
     long long element = place.row * cols + place.col;
     if (sectors != nullptr) sectors->AddRun(id, element, element + (end - 1 - begin) * lane_step);
@@ -496,7 +496,7 @@ void Machine::WriteCells(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
   // the word, grows by one a lane.
   const ProgramCounter same_next = *next;
   const int first_thread = warp_lanes[0].index_in_block;
-  ForEachRowRun(first_thread, geometry_.tn, [&](int begin, int end) {
+  ForEachRowRun(first_thread, geometry_.tn, [&](int, int begin, int end) {
     SharedCell* cell = &cells[words.Of(warp_lanes[begin])];
     for (int lane = begin; lane < end; ++lane, ++cell) {
       Thread& thread = warp_lanes[lane];
@@ -585,17 +585,14 @@ TILESCOPE_STEP_INLINE void Machine::FmaReadingTiles(Thread* warp_lanes, std::uin
       });
       return;
     }
-    // A whole warp, row by row: threads are numbered along the block's rows (ty · TN + tx), so
-    // a row's lanes are a run, reading one As cell and Bs along its row.
+    // A whole warp, row by row: a row's lanes read one As cell and Bs along its row.
     const int first_thread = first.index_in_block;
     const int tn = geometry_.tn;
-    for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
-      const int begin = std::max(row * tn - first_thread, 0);
-      const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
+    ForEachRowRun(first_thread, tn, [&](int row, int begin, int end) {
       const float a = cells[a_column + row * a_stride].value;
       const int b_lane0 = b_row + first_thread - row * tn;  // a lane's Bs[k][tx] is b_lane0 + lane
       for (int lane = begin; lane < end; ++lane) run(warp_lanes[lane], a, cells[b_lane0 + lane].value);
-    }
+    });
   });
 }
 
@@ -671,12 +668,10 @@ void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread
   // As cell, are a run; every TN-th lane reads the same Bs cell. Each cell goes once, with all
   // its lanes, in the order of their lowest lane: distinct rows and columns are distinct cells.
   const int tn = geometry_.tn;
-  for (int row = first_thread / tn; row * tn < first_thread + kWarpSize; ++row) {
-    const int begin = std::max(row * tn - first_thread, 0);
-    const int end = std::min((row + 1) * tn - first_thread, kWarpSize);
+  ForEachRowRun(first_thread, tn, [&](int row, int begin, int end) {
     const std::uint32_t run = end - begin == kWarpSize ? ~std::uint32_t{0} : ((1u << (end - begin)) - 1) << begin;
     reads.GatherDistinct(0, a_column + row * a_stride, run, end - begin);
-  }
+  });
   std::uint32_t every_tn = 0;  // lanes 0, TN, 2·TN, ...: `readers` of them
   int readers = 0;
   for (int lane = 0; lane < kWarpSize; lane += tn, ++readers) every_tn |= 1u << lane;

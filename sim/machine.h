@@ -169,7 +169,9 @@ class Machine {
  private:
   void InitThreads();
   void Prefetch(int warp) const;
-  void ExecuteWarp(int warp);
+  // The parts of a step (ExecuteWarp, Execute, Fma, FmaReadingTiles, CountWarpInstruction) are
+  // inline, defined in machine.cpp, the only file that calls them (inlined into Step).
+  inline void ExecuteWarp(int warp);
   // The runnable lanes at the warp's earliest instruction (bit l: lane l).
   std::uint32_t EarliestLanes(const Warp& warp) const;
   // What Warp::next_lanes becomes after `lanes` ran the instruction at `pc`.
@@ -187,7 +189,7 @@ class Machine {
   // Runs one instruction for `lanes` of a warp at the same instruction (a lockstep
   // warp-instruction, or one thread), bit l for the thread at warp_lanes[l]; true when any of
   // them read global memory.
-  bool Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction);
+  inline bool Execute(Thread* warp_lanes, std::uint32_t lanes, bool leads_warp_instruction);
   bool LeadsWarpInstruction(const Thread& thread) const;
   // The element a thread's global access names (outside its matrix when the guard is off).
   struct GlobalPlace {
@@ -296,9 +298,9 @@ class Machine {
   void CountLastStores(const Thread* warp_lanes, std::uint32_t lanes, const std::optional<ProgramCounter>& next);
   // A lane's store, `write` (as the detector sees it), checked for hazards where they can race.
   void CheckStore(const Thread& thread, const SharedAccess& write, int block_epoch, PhaseCounters& phase);
-  void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  inline void Fma(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // The tiled kernels' inner-product step; it moves its lanes to the next k when there is one.
-  void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
+  inline void FmaReadingTiles(Thread* warp_lanes, std::uint32_t lanes, LaneStart start);
   // Checks the step's reads of As and Bs for hazards (before FmaReadingTiles runs it).
   void CheckTileReads(Thread* warp_lanes, std::uint32_t lanes);
   // Gathers the inner-product step's reads of a whole warp whose lane 0 is `first_thread` of its
@@ -346,7 +348,7 @@ class Machine {
     state_.scheduler.SetThreadRunnable(static_cast<int>(&thread - state_.threads.data()), runnable);
     AddRunnableLanes(thread.warp, runnable ? 1 : -1);
   }
-  void CountWarpInstruction(const Thread& leader);
+  inline void CountWarpInstruction(const Thread& leader);
   static constexpr int kBytesPerFloat = 4;
   static constexpr int kSectorBytes = 32;
   // The distinct 32-byte sectors a warp-instruction's lanes touch in one matrix, and the L2
@@ -406,7 +408,7 @@ class Machine {
   struct HazardTally {
     std::uint64_t hazards = 0;
     std::uint64_t warnings = 0;
-    std::array<std::uint64_t, 3> by_kind{};  // by HazardKind
+    std::array<std::uint64_t, kHazardKindCount> by_kind{};  // by HazardKind
     std::uint64_t witnessed = 0;
     std::uint64_t corrupting = 0;
     // Adds `count` hazards alike.
@@ -430,12 +432,6 @@ class Machine {
     counters.hazards_waw += tally.by_kind[static_cast<std::size_t>(HazardKind::kWaw)];
     counters.hazards_witnessed += tally.witnessed;
     counters.hazards_corrupting += tally.corrupting;
-  }
-  // Counts `count` hazards alike.
-  void CountHazards(const Conflict& conflict, PhaseCounters& phase, std::uint64_t count) {
-    HazardTally tally;
-    tally.Add(conflict, count);
-    CountHazards(tally, phase);
   }
   // Notes in the step's record that an access of a lane (`access_slot`, as StepRecord::Hazards
   // names it) found `found` hazards.

@@ -227,7 +227,7 @@ class Scheduler {
   std::vector<std::int64_t> sm_bytes_;           // per SM: of its loads in loads_in_flight_
   std::vector<std::int64_t> issue_free_;         // per SM sub-partition: its next free issue cycle
   std::vector<std::int64_t> shared_free_;        // per SM: the cycle its shared-memory pipe is free
-  // Turns to issue; an entry whose cycle is not queued_at_ of its warp is stale and skipped.
+  // Turns to issue; an entry whose cycle is not its warp's WarpTiming::queued_at is stale and skipped.
   TurnQueue queue_;
 };
 
