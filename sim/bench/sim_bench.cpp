@@ -5,7 +5,9 @@
 //      once without the first barrier (every shared read goes through the detector); a
 //      run the model refuses (Validate: the lesson-size limit) is skipped with its reason;
 //   2. the slowest single step of the default lesson, per scheduler (target < 1 ms);
-//   3. step back in a 64×64×64 lesson, over more than a checkpoint interval (target < 50 ms);
+//   3. step back in a 64×64×64 lesson, over more than a checkpoint interval (target < 50 ms),
+//      and in the 256³ runs of 1. at places spread along the whole run (each replays from its
+//      nearest checkpoint, which the last steps of a run are close to);
 //   4. memory of the 256³ run with its step-back history (target < 512 MiB);
 //   5. the whole-run pass a lesson change starts (a fresh machine run to the end for the
 //      total steps, timeline marks and whole-run counters) at 512³ and 1024³, TILE 32, once
@@ -32,6 +34,7 @@ using Clock = std::chrono::steady_clock;
 
 constexpr int kFullRunRepetitions = 3;
 constexpr int kStepBacks = 3000;
+constexpr int kStepBackPlaces = 98;
 
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
@@ -112,6 +115,26 @@ void DefaultLessonSteps() {
   }
 }
 
+void StepBackAlongTheRun(const char* what, const sim::LessonConfig& config) {
+  if (sim::Validate(config)) return;  // FullRun said why
+  sim::Simulation simulation(config);
+  simulation.RunToEnd();
+  const std::int64_t total_steps = simulation.step();
+  double worst = 0.0, total = 0.0;
+  int places = 0;
+  for (std::int64_t place = total_steps - 1; place > 0 && places < kStepBackPlaces; place -= total_steps / kStepBackPlaces) {
+    simulation.JumpTo(place + 1);
+    const Clock::time_point start = Clock::now();
+    simulation.StepBack();
+    const double seconds = Seconds(start);
+    worst = std::max(worst, seconds);
+    total += seconds;
+    ++places;
+  }
+  std::printf("256x256x256 TILE=16 step back, %s: mean %.1f ms, worst %.1f ms at %d places along the run\n", what,
+              1e3 * total / places, 1e3 * worst, places);
+}
+
 void StepBack64() {
   for (auto scheduler : {sim::SchedulerKind::kRealistic, sim::SchedulerKind::kThreadOrder}) {
     sim::LessonConfig config = Cube(64, 16);
@@ -177,6 +200,8 @@ int main(int argc, char** argv) {
   race.barrier1 = sim::SyncKind::kNone;
   FullRun("1st barrier off", race);
   std::printf("peak resident memory so far: %.1f MiB\n", PeakRssMiB());
+  StepBackAlongTheRun("both barriers", Cube(256, 16));
+  StepBackAlongTheRun("1st barrier off", race);
   DefaultLessonSteps();
   StepBack64();
   WholeRunPass(512, 32);
