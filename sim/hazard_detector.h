@@ -287,10 +287,13 @@ class HazardDetector {
   }
   // The conflict of `access` with any lane of the entry at `at` (all judge alike).
   static Conflict ConflictWith(const Entry& earlier, std::int32_t at, const SharedAccess& access) {
-    const Verdict verdict = Judge(earlier, access.write, access.stage, access.value);
+    return ConflictOf(Judge(earlier, access.write, access.stage, access.value), earlier.warp == access.warp, at);
+  }
+  // The conflict a verdict names, with the entry at `at`, of the later access's warp or not.
+  static Conflict ConflictOf(const Verdict& verdict, bool same_warp, std::int32_t at) {
     Conflict conflict;
     conflict.kind = verdict.kind;
-    conflict.severity = earlier.warp == access.warp ? Severity::kWarning : Severity::kError;
+    conflict.severity = same_warp ? Severity::kWarning : Severity::kError;
     conflict.observed_in_program_order = verdict.observed_in_program_order;
     conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
     conflict.earlier = at;
@@ -459,13 +462,7 @@ class HazardDetector::WarpReads {
       found.total = found.each * static_cast<std::uint32_t>(reads.reader_count) - static_cast<std::uint32_t>(CountBits(found.own));
     }
     if (found.total == 0) return;
-    const Verdict verdict = JudgeRead(write, access_.stage, value);
-    Conflict conflict;
-    conflict.kind = verdict.kind;
-    conflict.severity = same_warp ? Severity::kWarning : Severity::kError;
-    conflict.observed_in_program_order = verdict.observed_in_program_order;
-    conflict.corrupted = !verdict.observed_in_program_order && !SameBits(verdict.value_seen, verdict.value_expected);
-    conflict.earlier = at;
+    Conflict conflict = ConflictOf(JudgeRead(write, access_.stage, value), same_warp, at);
     conflict.earlier_lanes = write.lanes;
     count(conflict, table, found);
   }

@@ -133,9 +133,9 @@ void Machine::InitThreads() {
         ++block.exited_threads;
       } else {
         SetRunnable(thread, true);
-        if (shared_accesses_can_race_ && program_.StoresSharedBeforeSyncthreads(thread, thread.pc)) ++block.shared_writers;
       }
     }
+    if (shared_accesses_can_race_) CountSharedWriters(block);
   }
 }
 
