@@ -5,8 +5,10 @@
 
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
-#include "sim/formulas.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/lesson/formulas.h"
+#include "sim/model/simulation.h"
 
 namespace kernels {
 namespace {

@@ -1,7 +1,7 @@
 // global_reads.h — the model link beside a measured time: how many elements of A and B a
 // naive or tiled kernel loads from global memory at a size. Counted by the CPU model
 // (sim::Simulation) when every dimension is at most 256; above that the model would take
-// minutes, so the closed form of sim/formulas.h gives it (tests check that the two agree
+// minutes, so the closed form of sim/lesson/formulas.h gives it (tests check that the two agree
 // up to 256³). A count over a measured time is the requested load bandwidth: the bytes the
 // kernel asks for per second, not DRAM traffic (L1 and L2 serve most of those loads).
 #pragma once
@@ -15,7 +15,7 @@
 #include "kernels/background_job.h"
 #include "kernels/bench.h"
 #include "kernels/kernel_table.h"
-#include "sim/lesson_config.h"
+#include "sim/lesson/lesson_config.h"
 
 namespace kernels {
 

@@ -7,8 +7,10 @@
 
 #include "kernels/random_fill.h"
 #include "kernels/registry.h"
-#include "sim/checked_math.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/model/checked_math.h"
+#include "sim/model/simulation.h"
 
 namespace kernels {
 namespace {

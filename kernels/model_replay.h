@@ -13,7 +13,7 @@
 
 #include "kernels/bench.h"
 #include "kernels/kernel_table.h"
-#include "sim/lesson_config.h"
+#include "sim/lesson/lesson_config.h"
 
 namespace kernels {
 

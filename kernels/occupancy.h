@@ -1,4 +1,4 @@
-// occupancy.h — the occupancy view (sim/occupancy.h) for the GPU in this machine: its limits
+// occupancy.h — the occupancy view (sim/model/occupancy.h) for the GPU in this machine: its limits
 // read from the device, a compiled kernel's registers from cudaFuncGetAttributes, and the
 // device's own blocks-per-SM answer to check the model against.
 #pragma once
@@ -7,7 +7,7 @@
 
 #include "kernels/device.h"
 #include "kernels/kernel_table.h"
-#include "sim/occupancy.h"
+#include "sim/model/occupancy.h"
 
 namespace kernels {
 

@@ -8,8 +8,9 @@
 
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
-#include "sim/machine.h"
-#include "sim/teaching.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/machine.h"
+#include "sim/lesson/teaching.h"
 
 namespace kernels {
 namespace {

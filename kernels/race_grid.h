@@ -49,7 +49,7 @@ constexpr double kCalibrationSlackPercent = 10.0;
 // The sizes the calibration asks the model to match (sim::kCalibratedMaxElements): the
 // lesson-sized ones; 1024² is context only.
 bool IsCalibrated(const Shape& shape);
-// The cells the scheduler's fitted constants were chosen on (sim/scheduler.h); the others
+// The cells the scheduler's fitted constants were chosen on (sim/model/scheduler.h); the others
 // are held out, a check of the fit rather than a part of it.
 constexpr const char* kCalibrationFitCells = "32x32x64 and 64 (128 and 256 held out)";
 bool IsFitCell(const Shape& shape);

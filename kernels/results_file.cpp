@@ -13,9 +13,9 @@
 
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
-#include "sim/atomic_file.h"
-#include "sim/input_file.h"
-#include "sim/json_input.h"
+#include "sim/io/atomic_file.h"
+#include "sim/io/input_file.h"
+#include "sim/io/json_input.h"
 
 namespace kernels {
 namespace {

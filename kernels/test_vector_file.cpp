@@ -3,9 +3,9 @@
 #include <cstring>
 #include <limits>
 
-#include "sim/atomic_file.h"
-#include "sim/checked_math.h"
-#include "sim/input_file.h"
+#include "sim/io/atomic_file.h"
+#include "sim/model/checked_math.h"
+#include "sim/io/input_file.h"
 
 // The format is little-endian; on such hosts the bytes are the values. TileScope targets
 // x86-64 and little-endian Arm only.

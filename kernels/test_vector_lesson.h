@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/lesson_config.h"
+#include "sim/lesson/lesson_config.h"
 
 namespace kernels {
 

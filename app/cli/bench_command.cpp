@@ -13,7 +13,7 @@
 #include "kernels/registry.h"
 #include "kernels/results_file.h"
 #include "kernels/runner.h"
-#include "sim/lesson_edit.h"
+#include "sim/lesson/lesson_edit.h"
 
 namespace cli {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "app/cli/trace_lesson.h"
 #include "kernels/occupancy.h"
-#include "sim/occupancy.h"
+#include "sim/model/occupancy.h"
 
 namespace cli {
 namespace {

@@ -9,8 +9,9 @@
 
 #include "app/cli/interrupt.h"
 #include "kernels/background_job.h"
-#include "sim/lesson_file.h"
-#include "sim/tour.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/lesson/tour.h"
 
 namespace cli {
 namespace {

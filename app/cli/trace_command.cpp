@@ -11,12 +11,13 @@
 #include "app/cli/interrupt.h"
 #include "app/cli/trace_lesson.h"
 #include "app/cli/trace_print.h"
-#include "sim/atomic_file.h"
+#include "sim/model/run_check.h"
+#include "sim/io/atomic_file.h"
 #include "kernels/background_job.h"
-#include "sim/comparison.h"
-#include "sim/formulas.h"
-#include "sim/trace_summary.h"
-#include "sim/walkthrough.h"
+#include "sim/lesson/comparison.h"
+#include "sim/lesson/formulas.h"
+#include "sim/lesson/trace_summary.h"
+#include "sim/lesson/walkthrough.h"
 
 namespace cli {
 namespace {
@@ -66,7 +67,7 @@ bool CountComparison(const sim::Simulation& simulation, TraceReport& report, Pro
   job.Start([&](const std::atomic<bool>& cancel, kernels::JobProgress&) {
     return sim::CountComparison(simulation.config(), simulation.a(), simulation.b(), &cancel, &counted);
   });
-  const std::string kernel = sim::Name(sim::ComparisonLesson(simulation.config()).kernel);
+  const std::string kernel = sim::Name(sim::ComparisonKernel(simulation.config()).kernel);
   while (!job.Wait(kProgressInterval)) {
     if (Interrupted()) job.Cancel();
     progress.Show("counting the " + kernel + " kernel for comparison: " + PercentDone(counted.load()) + CtrlCHint());
@@ -78,7 +79,7 @@ bool CountComparison(const sim::Simulation& simulation, TraceReport& report, Pro
     report.comparison_error = count.error;
     return !count.error.empty();  // an error is reported with the figures; no error: it was stopped
   }
-  report.comparison = CountedComparison{count.lesson, *count.global_reads};
+  report.comparison = CountedComparison{count.kernel, *count.global_reads};
   return true;
 }
 
@@ -89,7 +90,7 @@ std::uint64_t NaiveGlobalReads(const TraceReport& report) {
 
 int WriteJson(const std::string& path, const TraceReport& report) {
   const std::string text =
-      sim::TraceSummaryJson(*report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
+      sim::TraceSummaryJson(*report.lesson, *report.simulation, report.outcome, NaiveGlobalReads(report)).dump(2) + "\n";
   if (path == "-") {
     std::cout << text << std::flush;
     return 0;
@@ -123,6 +124,7 @@ int Run(const TraceOptions& options) {
   }
   simulation.SetSink(nullptr);
   TraceReport report;
+  report.lesson = &built.lesson->config;
   report.simulation = &simulation;
   report.walkthrough = &walkthrough;
   report.outcome = sim::Assess(simulation);

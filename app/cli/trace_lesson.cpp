@@ -5,8 +5,10 @@
 #include <limits>
 
 #include "kernels/test_vector_lesson.h"
-#include "sim/lesson_edit.h"
-#include "sim/lesson_file.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/lesson/lesson_edit.h"
+#include "sim/lesson/lesson_file.h"
 
 namespace cli {
 namespace {

@@ -1,6 +1,6 @@
 // trace_lesson.h — the lesson `tilescope trace` runs: a preset or lesson file (--lesson),
 // then every flag given on top of it. Each lesson flag is a field of the lesson grammar
-// (sim/lesson_edit.h) spelled --field, applied in the grammar's order; a bad value gets the
+// (sim/lesson/lesson_edit.h) spelled --field, applied in the grammar's order; a bad value gets the
 // grammar's one line, naming the flag and quoting the value, and a lesson that cannot run
 // gets sim::Validate()'s message.
 #pragma once
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/lesson_config.h"
+#include "sim/lesson/lesson_config.h"
 
 namespace cli {
 

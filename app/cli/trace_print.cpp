@@ -4,9 +4,10 @@
 #include <cmath>
 
 #include "kernels/bench.h"
-#include "sim/kernel_source.h"
-#include "sim/narration.h"
-#include "sim/teaching.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/kernel_source.h"
+#include "sim/lesson/narration.h"
+#include "sim/lesson/teaching.h"
 
 namespace cli {
 namespace {
@@ -79,7 +80,7 @@ std::string FillText(const sim::MatrixFill& fill, int rows, int cols) {
   return "?";
 }
 
-std::string TileText(const sim::LessonConfig& config) {
+std::string TileText(const sim::KernelConfig& config) {
   const sim::TileShape tiles = config.Tiles();
   if (config.kernel == sim::KernelKind::kTiledRect) {
     return "TM = " + std::to_string(tiles.tm) + ", TN = " + std::to_string(tiles.tn) +
@@ -90,7 +91,7 @@ std::string TileText(const sim::LessonConfig& config) {
                                                    : std::to_string(config.tile));
 }
 
-std::string KernelText(const sim::LessonConfig& config) {
+std::string KernelText(const sim::KernelConfig& config) {
   const std::string layout =
       config.bs_layout == sim::SharedLayout::kTransposed ? ", Bs stored transposed (Bs[tx][k]: bank conflicts)" : "";
   return std::string(sim::Name(config.kernel)) + " (kernels/" + std::string(sim::SourceFor(config.kernel).file_name) +
@@ -98,7 +99,7 @@ std::string KernelText(const sim::LessonConfig& config) {
 }
 
 void PrintHeader(std::FILE* out, const TraceReport& report) {
-  const sim::LessonConfig& config = report.simulation->config();
+  const sim::KernelConfig& config = report.simulation->config();
   const sim::Geometry& g = report.simulation->geometry();
   std::fprintf(out, "=== TileScope trace: %s ===\n", report.source.c_str());
   std::fprintf(out, "C (%d×%d) = A (%d×%d) · B (%d×%d), kernel %s\n", config.m, config.n, config.m, config.k, config.k,
@@ -218,7 +219,7 @@ void PrintFirstElement(std::FILE* out, const TraceReport& report) {
 }
 
 void PrintC(std::FILE* out, const sim::Simulation& simulation) {
-  const sim::LessonConfig& config = simulation.config();
+  const sim::KernelConfig& config = simulation.config();
   if (std::max(config.m, config.n) > kMaxPrintedCSide) {
     std::fprintf(out, "Final C is %d×%d: not printed (--json FILE writes it)\n", config.m, config.n);
     return;
@@ -231,14 +232,14 @@ void PrintC(std::FILE* out, const sim::Simulation& simulation) {
   }
 }
 
-std::string ReadsLine(std::uint64_t reads, const sim::LessonConfig& config) {
+std::string ReadsLine(std::uint64_t reads, const sim::KernelConfig& config) {
   const double per_element = double(reads) / (double(config.m) * double(config.n));
   return std::to_string(reads) + " total, " + Fixed(per_element, per_element == std::floor(per_element) ? 0 : 2) +
          " per element of C";
 }
 
 void PrintReads(std::FILE* out, const TraceReport& report) {
-  const sim::LessonConfig& config = report.simulation->config();
+  const sim::KernelConfig& config = report.simulation->config();
   const sim::Counters& counted = report.simulation->counters();
   std::fprintf(out, "\nGlobal reads, counted by the model:\n");
   if (!report.comparison) {
@@ -252,7 +253,7 @@ void PrintReads(std::FILE* out, const TraceReport& report) {
   const bool naive = config.kernel == sim::KernelKind::kNaive;
   const std::uint64_t naive_reads = naive ? counted.GlobalReads() : report.comparison->global_reads;
   const std::uint64_t tiled_reads = naive ? report.comparison->global_reads : counted.GlobalReads();
-  const sim::LessonConfig& tiled = naive ? report.comparison->lesson : config;
+  const sim::KernelConfig& tiled = naive ? report.comparison->kernel : config;
   std::fprintf(out, "  naive kernel (kernels/01_naive.cu%s): %s\n", naive ? "" : ", also run on the model",
                ReadsLine(naive_reads, config).c_str());
   std::fprintf(out, "  %s%s: %s", KernelText(tiled).c_str(), naive ? ", also run on the model" : "",

@@ -10,20 +10,22 @@
 #include <string>
 #include <vector>
 
-#include "sim/reference.h"
-#include "sim/simulation.h"
-#include "sim/walkthrough.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/reference.h"
+#include "sim/model/simulation.h"
+#include "sim/lesson/walkthrough.h"
 
 namespace cli {
 
 // The kernel the lesson is compared with, run on the model with the same sizes and inputs:
 // the naive kernel for a tiled lesson, the tiled kernel for a naive one.
 struct CountedComparison {
-  sim::LessonConfig lesson;
+  sim::KernelConfig kernel;
   std::uint64_t global_reads = 0;
 };
 
 struct TraceReport {
+  const sim::LessonConfig* lesson = nullptr;    // what ran
   const sim::Simulation* simulation = nullptr;  // run to the end
   const sim::WalkthroughRecorder* walkthrough = nullptr;
   sim::RunOutcome outcome;

@@ -17,7 +17,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/screenshot.h"
 #include "app/gui/theme.h"
-#include "sim/atomic_file.h"
+#include "sim/io/atomic_file.h"
 
 namespace gui {
 namespace {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "sim/atomic_file.h"
+#include "sim/io/atomic_file.h"
 
 namespace gui {
 namespace {

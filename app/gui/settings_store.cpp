@@ -6,9 +6,9 @@
 #include <limits>
 #include <type_traits>
 
-#include "sim/atomic_file.h"
-#include "sim/input_file.h"
-#include "sim/json_input.h"
+#include "sim/io/atomic_file.h"
+#include "sim/io/input_file.h"
+#include "sim/io/json_input.h"
 
 namespace gui {
 namespace {

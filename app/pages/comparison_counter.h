@@ -7,8 +7,9 @@
 #include <utility>
 
 #include "kernels/background_job.h"
-#include "sim/comparison.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/comparison.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 
@@ -30,7 +31,7 @@ class ComparisonCounter {
  private:
   struct Lesson {
     std::uint64_t generation = 0;
-    sim::LessonConfig config;
+    sim::KernelConfig config;
     std::vector<float> a;
     std::vector<float> b;
   };

@@ -114,7 +114,7 @@ GuideView GuideSession::View() const {
   view.stops = stops();
   view.title = prepared.title;
   view.text = prepared.text;
-  // A quotation that states this stop's own answer waits for the reveal (sim/tour.h).
+  // A quotation that states this stop's own answer waits for the reveal (sim/lesson/tour.h).
   if (prepared.quote && !(prepared.quote_after_reveal && Held())) {
     view.quote = prepared.quote->text;
     view.quote_source = "Seed " + prepared.quote->seed;

@@ -1,6 +1,6 @@
 // guide_session.h — a student's way through a lesson's tour: the stop they are at, what they
 // answered at each question stop, the score, and the lecturer switch that turns questions off
-// for a demo. What is right comes from sim/tour.h (the tour prepared against the model); this
+// for a demo. What is right comes from sim/lesson/tour.h (the tour prepared against the model); this
 // keeps only what the student did, so it survives a restart in the settings file.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/panels/guide_panel.h"
-#include "sim/tour.h"
+#include "sim/lesson/tour.h"
 
 namespace gui {
 

@@ -5,8 +5,10 @@
 
 #include "app/pages/trace_export.h"
 #include "kernels/test_vector_lesson.h"
-#include "sim/lesson_edit.h"
-#include "sim/lesson_file.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/lesson/lesson_edit.h"
+#include "sim/lesson/lesson_file.h"
 
 namespace gui {
 namespace {

@@ -17,8 +17,8 @@
 #include "kernels/background_job.h"
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
-#include "sim/lesson_config.h"
-#include "sim/lesson_file.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_file.h"
 
 namespace gui {
 

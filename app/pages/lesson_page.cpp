@@ -7,9 +7,10 @@
 #include <cstdlib>
 #include <utility>
 
-#include "sim/lesson_edit.h"
-#include "sim/teaching.h"
-#include "sim/snapshot.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_edit.h"
+#include "sim/lesson/teaching.h"
+#include "sim/model/snapshot.h"
 
 namespace gui {
 
@@ -46,7 +47,7 @@ LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_le
             Rebuild(config);
             TakeOpenedLesson();  // at once: a script's next action already sees the new tour
           },
-          [this]() -> const sim::LessonConfig& { return simulation_->config(); }),
+          [this]() -> const sim::LessonConfig& { return lesson_; }),
       race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }),
       guide_(saved_guide),
       notifications_(notifications),
@@ -66,7 +67,7 @@ std::optional<std::string> LessonPage::OpenAt(int stop, long long step) {
   if (stop > 0) {
     const int stops = preparing ? preparing->stops : guide_.Active() ? guide_.stops() : 0;
     if (stops == 0) {
-      return "--stop " + std::to_string(stop) + ": the lesson " + simulation_->config().name + " has no tour";
+      return "--stop " + std::to_string(stop) + ": the lesson " + lesson_.name + " has no tour";
     }
     if (stop > stops) {
       return "--stop " + std::to_string(stop) + " is past the end: the tour of " +
@@ -77,7 +78,7 @@ std::optional<std::string> LessonPage::OpenAt(int stop, long long step) {
     if (step >= 0) {
       simulation_->JumpTo(step);  // refused now, before any window opens, when past the end
       if (simulation_->step() < step) {
-        return "--step " + std::to_string(step) + " is past the end: the lesson " + simulation_->config().name +
+        return "--step " + std::to_string(step) + " is past the end: the lesson " + lesson_.name +
                " ends at step " + std::to_string(simulation_->step());
       }
     }
@@ -98,7 +99,7 @@ std::optional<std::string> LessonPage::GoToOpened(int stop, long long step) {
   if (step >= 0) {
     simulation_->JumpTo(step);  // stops at the end
     if (simulation_->step() < step) {
-      return "--step " + std::to_string(step) + " is past the end: the lesson " + simulation_->config().name +
+      return "--step " + std::to_string(step) + " is past the end: the lesson " + lesson_.name +
              " ends at step " + std::to_string(simulation_->step());
     }
   }
@@ -108,6 +109,7 @@ std::optional<std::string> LessonPage::GoToOpened(int stop, long long step) {
 void LessonPage::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(config);
+  lesson_ = config;
   ++lesson_generation_;
   // The whole run is counted on a worker: a large lesson never freezes the window.
   whole_run_.Start(*simulation_);
@@ -126,7 +128,7 @@ void LessonPage::AddStepAction(ActionRegistry& registry, const char* name, const
 }
 
 std::optional<std::string> LessonPage::ToggleBarrier(int which) {
-  const sim::LessonConfig& config = simulation_->config();
+  const sim::KernelConfig& config = lesson_;
   const sim::SyncKind kind = which == 1 ? config.barrier1 : config.barrier2;
   return editor_.Edit("barrier" + std::to_string(which) + "=" + (kind == sim::SyncKind::kNone ? "syncthreads" : "off"));
 }
@@ -175,7 +177,7 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
                 {{GLFW_KEY_W, 0}}, &sim::Simulation::StepWarp);
   registry.Add({"toggle-guard", "Toggle bounds guard", "Switch the kernel's bounds guard off or on.", {{GLFW_KEY_3, 0}},
                 [this](const std::string&) {
-                  return editor_.Edit(simulation_->config().guard ? "guard=off" : "guard=on");
+                  return editor_.Edit(lesson_.guard ? "guard=off" : "guard=on");
                 }});
   editor_.RegisterActions(registry);
   race_lab_.RegisterActions(registry);
@@ -290,7 +292,7 @@ std::optional<std::string> LessonPage::GoToStop(int index) {
   return std::nullopt;
 }
 
-bool LessonPage::LessonIsTours() const { return SameLesson(simulation_->config(), guide_.Prepared().lesson); }
+bool LessonPage::LessonIsTours() const { return SameLesson(lesson_, guide_.Prepared().lesson); }
 
 void LessonPage::ShowStop() {
   if (!LessonIsTours()) {
@@ -378,10 +380,10 @@ GuideView LessonPage::Guide() const {
 std::optional<std::string> LessonPage::CopyCommand() {
   std::string command = "tilescope";
   const bool tour_lesson = guide_.Active() && LessonIsTours();
-  const std::string& name = simulation_->config().name;
+  const std::string& name = lesson_.name;
   if (tour_lesson) {
     command += " --lesson " + ShellWord(guide_.key());
-  } else if (sim::FindPreset(name) && SameLesson(*sim::FindPreset(name), simulation_->config())) {
+  } else if (sim::FindPreset(name) && SameLesson(*sim::FindPreset(name), lesson_)) {
     command += " --lesson " + ShellWord(name);
   } else {
     return "this lesson was edited (" + name + "): save it (lesson-save) and open that file to share it";
@@ -423,9 +425,9 @@ void LessonPage::RegisterViewActions(ActionRegistry& registry) {
   registry.Add({"edit-cell", "Edit an element of A or B",
                 "\"A|B ROW COL VALUE\": change one input value and re-run the lesson to the same step.", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
-                  sim::LessonConfig config = simulation_->config();
+                  sim::LessonConfig config = lesson_;
                   if (auto error = sim::ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
-                  sim::NoteEdited(config, simulation_->config());
+                  sim::NoteEdited(config, lesson_);
                   Rebuild(config);
                   return std::nullopt;
                 }});
@@ -518,7 +520,7 @@ void LessonPage::Draw(const FrameContext& frame) {
 }
 
 void LessonPage::DumpState(nlohmann::json& state) const {
-  const sim::LessonConfig& config = simulation_->config();
+  const sim::KernelConfig& config = lesson_;
   nlohmann::json& lesson = state["lesson"];
   lesson["m"] = config.m;
   lesson["n"] = config.n;

@@ -26,7 +26,8 @@
 #include "app/panels/thread_selection.h"
 #include "app/panels/threads_panel.h"
 #include "app/panels/timeline_panel.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 
@@ -78,6 +79,7 @@ class LessonPage : public Page {
   WholeRunView WholeRun() const;
 
   std::unique_ptr<sim::Simulation> simulation_;
+  sim::LessonConfig lesson_;  // what simulation_ runs, under its name
   // Grows with every Simulation made: a step of the same lesson always holds the same state
   // (runs are exact), so views may keep what they read of it while this and the step stay.
   std::uint64_t lesson_generation_ = 0;

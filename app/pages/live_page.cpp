@@ -10,7 +10,7 @@
 #include "app/cli/asset_paths.h"
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
-#include "sim/teaching.h"
+#include "sim/lesson/teaching.h"
 
 namespace gui {
 namespace {

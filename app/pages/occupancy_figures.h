@@ -8,7 +8,7 @@
 #include "app/panels/occupancy_panel.h"
 #include "kernels/background_job.h"
 #include "kernels/occupancy.h"
-#include "sim/lesson_config.h"
+#include "sim/lesson/lesson_config.h"
 
 namespace gui {
 

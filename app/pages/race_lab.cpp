@@ -7,9 +7,11 @@
 #include "kernels/device.h"
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
-#include "sim/bits.h"
-#include "sim/reference.h"
-#include "sim/teaching.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/bits.h"
+#include "sim/model/reference.h"
+#include "sim/model/run_check.h"
+#include "sim/lesson/teaching.h"
 
 namespace gui {
 namespace {
@@ -19,7 +21,7 @@ constexpr int kMaxTrials = 100;
 
 // The variants the race lab compares, in the registry's order for a tile with compiled ones
 // (so model and GPU rows line up), else the same four for the model alone.
-std::vector<RaceVariantRow> VariantRows(const sim::LessonConfig& lesson) {
+std::vector<RaceVariantRow> VariantRows(const sim::KernelConfig& lesson) {
   std::vector<RaceVariantRow> rows;
   if (lesson.kernel == sim::KernelKind::kTiled) {
     for (const kernels::KernelSpec* spec : kernels::RaceSetForTile(lesson.tile).variants) {
@@ -59,7 +61,7 @@ nlohmann::json SweepJson(const sim::SeedSweepResult& result) {
 
 }  // namespace
 
-std::string DescribeRaceSetup(const sim::LessonConfig& lesson) {
+std::string DescribeRaceSetup(const sim::KernelConfig& lesson) {
   const sim::TileShape tiles = lesson.Tiles();
   std::string text = std::to_string(lesson.m) + "\u00D7" + std::to_string(lesson.n) + "\u00D7" +
                      std::to_string(lesson.k) + ", " + sim::Name(lesson.kernel) + " ";
@@ -138,7 +140,7 @@ std::optional<std::string> RaceLab::ToggleRaceScheduler() {
 }
 
 std::optional<std::string> RaceLab::RunSeeds() {
-  const sim::LessonConfig lesson = simulation_().config();
+  const sim::KernelConfig lesson = simulation_().config();
   const int count = seed_count_;
   const bool started = seeds_.Start([lesson, count](const std::atomic<bool>& cancel, kernels::JobProgress& progress) {
     progress.total.store(count);
@@ -157,7 +159,7 @@ std::optional<std::string> RaceLab::RunSeeds() {
 std::string RaceLab::GpuUnavailableReason() const {
   const kernels::GpuStatus& gpu = kernels::ProbeGpu();
   if (!gpu.available) return "no GPU run here: " + gpu.reason;
-  const sim::LessonConfig& lesson = simulation_().config();
+  const sim::KernelConfig& lesson = simulation_().config();
   if (lesson.kernel != sim::KernelKind::kTiled) {
     return "the GPU has race variants of the square tiled kernel only (this lesson runs the " +
            std::string(sim::Name(lesson.kernel)) + " kernel)";
@@ -172,7 +174,7 @@ std::string RaceLab::GpuUnavailableReason() const {
 
 std::optional<std::string> RaceLab::RunGpu() {
   if (runner_.Running() || model_runs_.Running()) return std::string("a race run is already in progress");
-  const sim::LessonConfig lesson = simulation_().config();
+  const sim::KernelConfig lesson = simulation_().config();
   if (lesson.kernel == sim::KernelKind::kNaive) {
     gpu_status_ = "the naive kernel has no barrier to remove";
     return gpu_status_;
@@ -199,7 +201,7 @@ std::optional<std::string> RaceLab::RunGpu() {
   return std::nullopt;
 }
 
-void RaceLab::StartModelRuns(const sim::LessonConfig& lesson) {
+void RaceLab::StartModelRuns(const sim::KernelConfig& lesson) {
   const std::vector<RaceVariantRow> rows = variants_;
   const int trials = trials_;
   model_runs_.Start([lesson, rows, trials](const std::atomic<bool>& cancel, kernels::JobProgress& progress) {
@@ -209,7 +211,7 @@ void RaceLab::StartModelRuns(const sim::LessonConfig& lesson) {
     progress.total.store(static_cast<int>(rows.size()));
     for (const RaceVariantRow& row : rows) {
       if (cancel.load()) break;
-      sim::LessonConfig variant = lesson;
+      sim::KernelConfig variant = lesson;
       variant.barrier1 = row.barrier1;
       variant.barrier2 = row.barrier2;
       // The GPU race run's inputs (the runner's fill from the same seed): model and GPU race

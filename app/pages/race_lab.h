@@ -18,8 +18,9 @@
 #include "app/pages/lesson_editor.h"
 #include "app/panels/race_lab_panel.h"
 #include "kernels/runner.h"
-#include "sim/seed_sweep.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/seed_sweep.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 
@@ -45,7 +46,7 @@ class RaceLab {
   std::optional<std::string> RunGpu();
   std::optional<std::string> SetLargeSize(const std::string& text);
   std::optional<std::string> SetTrials(const std::string& text);
-  void StartModelRuns(const sim::LessonConfig& lesson);
+  void StartModelRuns(const sim::KernelConfig& lesson);
   // Why the GPU side cannot run for this lesson (no device, no compiled variants), or "".
   std::string GpuUnavailableReason() const;
 
@@ -65,6 +66,6 @@ class RaceLab {
 };
 
 // "TILE 2, 1st barrier off, 2nd __syncthreads(), scheduler race": what a lesson races with.
-std::string DescribeRaceSetup(const sim::LessonConfig& lesson);
+std::string DescribeRaceSetup(const sim::KernelConfig& lesson);
 
 }  // namespace gui

@@ -1,10 +1,13 @@
 #include "app/pages/trace_export.h"
 
-#include "sim/atomic_file.h"
-#include "sim/comparison.h"
-#include "sim/reference.h"
-#include "sim/simulation.h"
-#include "sim/trace_summary.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/io/atomic_file.h"
+#include "sim/lesson/comparison.h"
+#include "sim/model/reference.h"
+#include "sim/model/run_check.h"
+#include "sim/model/simulation.h"
+#include "sim/lesson/trace_summary.h"
 
 namespace gui {
 namespace {
@@ -25,7 +28,7 @@ std::string ExportTraceJson(const sim::LessonConfig& lesson, const std::string& 
   if (auto invalid = sim::Validate(lesson)) return invalid->message;
   sim::Simulation simulation(lesson, kNoHistory);
   simulation.RunToEnd();
-  const nlohmann::json trace = sim::TraceSummaryJson(simulation, sim::Assess(simulation), NaiveGlobalReads(simulation));
+  const nlohmann::json trace = sim::TraceSummaryJson(lesson, simulation, sim::Assess(simulation), NaiveGlobalReads(simulation));
   return sim::WriteFileAtomically(path, trace.dump(2) + "\n").value_or("");
 }
 

@@ -9,7 +9,7 @@
 #include <optional>
 
 #include "kernels/background_job.h"
-#include "sim/simulation.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 

@@ -5,11 +5,12 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/lesson_edit.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_edit.h"
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
-#include "sim/lesson_file.h"
-#include "sim/teaching.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/lesson/teaching.h"
 
 namespace gui {
 namespace {
@@ -145,7 +146,7 @@ void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play
 
 void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run) {
   const sim::Snapshot snapshot = simulation.snapshot();
-  const sim::LessonConfig& config = simulation.config();
+  const sim::KernelConfig& config = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
   const sim::Timeline* whole = simulation.KnownTimeline();
   const std::string total = whole                ? std::to_string(whole->total_steps)

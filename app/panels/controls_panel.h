@@ -14,7 +14,8 @@
 #include "app/gui/play_clock.h"
 #include "app/gui/frame_context.h"
 #include "app/panels/whole_run_view.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 

@@ -7,7 +7,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
-#include "sim/formulas.h"
+#include "sim/lesson/formulas.h"
 
 namespace gui {
 namespace {
@@ -64,7 +64,7 @@ struct PerElement {
 };
 
 PerElement ReadsPerElement(const sim::Simulation& simulation) {
-  const sim::LessonConfig& config = simulation.config();
+  const sim::KernelConfig& config = simulation.config();
   const sim::ClosedForms e = sim::Expected(config);
   const double elements = double(config.m) * double(config.n);
   return {double(simulation.counters().GlobalReads()) / elements, double(e.naive_global_reads) / elements,
@@ -139,7 +139,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
           {"expected_global_reads", expected.global_reads()},
           {"whole_run", whole_run},
           {"naive_global_reads", expected.naive_global_reads},
-          {"comparison_kernel", comparison ? nlohmann::json(sim::Name(comparison->lesson.kernel)) : nlohmann::json(nullptr)},
+          {"comparison_kernel", comparison ? nlohmann::json(sim::Name(comparison->kernel.kernel)) : nlohmann::json(nullptr)},
           {"comparison_global_reads_counted",
            comparison && comparison->global_reads ? nlohmann::json(*comparison->global_reads) : nullptr},
           {"minimum_global_reads", expected.minimum_global_reads},
@@ -227,7 +227,7 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   Row("global reads", Number(c.GlobalReads()), (w ? Number(w->GlobalReads()) : "\u2026"), Number(e.global_reads()),
       "A and B together; compare the other kernel and the minimum below");
   if (simulation.geometry().naive) {
-    Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::Expected(sim::ComparisonLesson(simulation.config())).global_reads()),
+    Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::Expected(sim::ComparisonKernel(simulation.config())).global_reads()),
         "The square tiled kernel on the same sizes and inputs, run on the model.");
   } else {
     Row("  naive kernel", "", ComparisonReads(comparison), Number(e.naive_global_reads) + " = 2\u00B7M\u00B7N\u00B7K",
@@ -271,7 +271,7 @@ void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
   const bool naive = simulation.geometry().naive;
   row("global reads", w ? Number(w->GlobalReads()) : "\u2026", Number(e.global_reads()));
   row(naive ? "tiled kernel" : "naive kernel", ComparisonReads(comparison),
-      Number(naive ? sim::Expected(sim::ComparisonLesson(simulation.config())).global_reads() : e.naive_global_reads));
+      Number(naive ? sim::Expected(sim::ComparisonKernel(simulation.config())).global_reads() : e.naive_global_reads));
   row("minimum", "", Number(e.minimum_global_reads));
   row("shared reads", WholeNumber(w, &sim::Counters::shared_reads), Number(e.shared_reads));
   row("32-byte sectors", WholeNumber(w, &sim::Counters::global_sectors), "");

@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/panels/whole_run_view.h"
-#include "sim/comparison.h"
-#include "sim/simulation.h"
+#include "sim/lesson/comparison.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 

@@ -1,5 +1,5 @@
 // guide_panel.h — the guided tour of a lesson: "stop 3 of 12", the stop's text (its figures
-// filled from the model by sim/tour.h), a seed's own words shown as that document's claim, a
+// filled from the model by sim/lesson/tour.h), a seed's own words shown as that document's claim, a
 // measurement quoted from its results file, and
 // the stop's question with its answer field; once answered, the reveal (the right answer, why,
 // and the student's own). The panel draws a view the lesson page fills and queues actions

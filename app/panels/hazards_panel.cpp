@@ -6,9 +6,9 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
-#include "sim/kernel_source.h"
-#include "sim/narration.h"
-#include "sim/teaching.h"
+#include "sim/model/kernel_source.h"
+#include "sim/lesson/narration.h"
+#include "sim/lesson/teaching.h"
 
 namespace gui {
 namespace {
@@ -101,7 +101,7 @@ Tally Count(const std::vector<sim::Hazard>& hazards) {
 
 std::string HazardsPanel::OneWarpBanner(const sim::Snapshot& snapshot) {
   const sim::Geometry& g = snapshot.geometry();
-  const sim::LessonConfig& config = snapshot.config();
+  const sim::KernelConfig& config = snapshot.config();
   const bool barrier_off = config.barrier1 == sim::SyncKind::kNone || config.barrier2 == sim::SyncKind::kNone;
   if (g.naive || g.warps_per_block != 1 || !barrier_off) return "";
   return sim::OneWarpRaceNote(config.scheduler);
@@ -129,7 +129,7 @@ void HazardsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
 
 void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot, bool presentation) {
   const std::vector<sim::Hazard>& hazards = snapshot.hazards();
-  const sim::LessonConfig& config = snapshot.config();
+  const sim::KernelConfig& config = snapshot.config();
   if (hazards.empty()) {
     const bool barriers_on =
         config.barrier1 == sim::SyncKind::kSyncthreads && config.barrier2 == sim::SyncKind::kSyncthreads;

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "app/gui/frame_context.h"
-#include "sim/snapshot.h"
+#include "sim/model/snapshot.h"
 
 namespace gui {
 

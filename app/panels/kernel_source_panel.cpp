@@ -12,8 +12,8 @@
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
 #include "app/gui/text_item.h"
-#include "sim/kernel_source.h"
-#include "sim/numba_source.h"
+#include "sim/model/kernel_source.h"
+#include "sim/lesson/numba_source.h"
 
 namespace gui {
 namespace {
@@ -374,7 +374,7 @@ void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
 
 void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line) {
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
-  const sim::LessonConfig& config = snapshot.config();
+  const sim::KernelConfig& config = snapshot.config();
   const bool first = line == source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
   const bool second = line == source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
   bool on = first ? config.barrier1 != sim::SyncKind::kNone
@@ -391,7 +391,7 @@ void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapsho
 nlohmann::json KernelSourcePanel::Describe(const sim::Snapshot& snapshot, const sim::Thread* picked,
                                           bool side_by_side) {
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
-  const sim::LessonConfig& config = snapshot.config();
+  const sim::KernelConfig& config = snapshot.config();
   nlohmann::json out;
   out["file"] = std::string(source.file_name);
   const std::vector<int> threads = FocusThreads(snapshot, picked);

@@ -10,9 +10,9 @@
 #include "app/gui/panel_window.h"
 #include "app/gui/text_item.h"
 #include "app/plot/heat_map.h"
-#include "sim/bits.h"
-#include "sim/narration.h"
-#include "sim/reference.h"
+#include "sim/model/bits.h"
+#include "sim/lesson/narration.h"
+#include "sim/model/reference.h"
 
 namespace gui {
 namespace {

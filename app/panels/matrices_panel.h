@@ -17,9 +17,9 @@
 #include "app/gui/frame_context.h"
 #include "app/gui/image_texture.h"
 #include "app/plot/heat_map.h"
-#include "sim/lesson_config.h"
-#include "sim/snapshot.h"
-#include "sim/tour.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/snapshot.h"
+#include "sim/lesson/tour.h"
 
 namespace gui {
 

@@ -3,7 +3,7 @@
 
 #include <imgui.h>
 
-#include "sim/narration.h"
+#include "sim/lesson/narration.h"
 
 namespace gui {
 

@@ -9,7 +9,7 @@
 #include <deque>
 #include <string>
 
-#include "sim/snapshot.h"
+#include "sim/model/snapshot.h"
 
 namespace gui {
 

@@ -1,13 +1,13 @@
 // occupancy_panel.h — how many blocks of the lesson's kernel one SM holds, on each classroom
 // GPU and the GPU here: threads and warps per block (and how full the warps are), shared
 // memory and registers per block, and the blocks per SM each resource allows, the limiting
-// one marked. Every figure comes from sim/occupancy.h; hovering a cell shows its arithmetic.
+// one marked. Every figure comes from sim/model/occupancy.h; hovering a cell shows its arithmetic.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "sim/occupancy.h"
+#include "sim/model/occupancy.h"
 
 namespace gui {
 

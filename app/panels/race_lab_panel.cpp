@@ -7,7 +7,9 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
-#include "sim/teaching.h"
+#include "sim/model/run_check.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/teaching.h"
 
 namespace gui {
 namespace {
@@ -64,7 +66,7 @@ void DrawHistogram(const sim::SeedSweepResult& result, std::uint64_t elements) {
 
 
 void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab) {
-  const sim::LessonConfig& lesson = simulation.config();
+  const sim::KernelConfig& lesson = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(geometry.warps_per_block > 1 ? palette::kVermillion : palette::kSkyBlue));
   gui::TextWrapped("%s", sim::RaceCaseHeadline(lesson, geometry).c_str());
@@ -100,7 +102,7 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
 // model's run, its seeds and the GPU's runs where there are any. The keys (1, 2, S, End)
 // change the lesson; the fields and buttons stay in the normal view.
 void RaceLabPanel::DrawPresentation(const sim::Simulation& simulation, const RaceLabView& lab) {
-  const sim::LessonConfig& lesson = simulation.config();
+  const sim::KernelConfig& lesson = simulation.config();
   if (!simulation.geometry().naive) {
     gui::TextWrapped("1st: %s   2nd: %s", sim::SourceText(lesson.barrier1), sim::SourceText(lesson.barrier2));
   }
@@ -113,7 +115,7 @@ void RaceLabPanel::DrawPresentation(const sim::Simulation& simulation, const Rac
   DrawGpuTable(lab);
 }
 
-void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson) {
+void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::KernelConfig& lesson) {
   for (int which = 1; which <= 2; ++which) {
     const sim::SyncKind current = which == 1 ? lesson.barrier1 : lesson.barrier2;
     ImGui::PushID(which);
@@ -148,7 +150,7 @@ void RaceLabPanel::DrawBarriers(const FrameContext& frame, const sim::LessonConf
   }
 }
 
-void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::LessonConfig& lesson) {
+void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::KernelConfig& lesson) {
   const bool racing = lesson.scheduler == sim::SchedulerKind::kRaceExposing;
   const char* button = racing ? "S: realistic" : "S: race";
   const ImGuiStyle& style = ImGui::GetStyle();
@@ -238,7 +240,7 @@ void RaceLabPanel::DrawSeeds(const FrameContext& frame, const RaceLabView& lab) 
 void RaceLabPanel::DrawGpu(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab) {
   if (large_size_field_ == 0) large_size_field_ = static_cast<int>(lab.large_size);
   if (trials_field_ == 0) trials_field_ = lab.trials;
-  const sim::LessonConfig& lesson = simulation.config();
+  const sim::KernelConfig& lesson = simulation.config();
   gui::TextWrapped(
       "The barrier-removed kernels for this tile, run at the lesson's size (%d\u00D7%d\u00D7%d) and a "
       "large one, each against the kernel with both barriers; the model runs the same variants at the "

@@ -12,9 +12,11 @@
 #include "app/gui/frame_context.h"
 #include "kernels/background_job.h"
 #include "kernels/runner.h"
-#include "sim/reference.h"
-#include "sim/seed_sweep.h"
-#include "sim/simulation.h"
+#include "sim/model/run_check.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/reference.h"
+#include "sim/lesson/seed_sweep.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 
@@ -62,8 +64,8 @@ struct RaceLabPanel {
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const RaceLabView& lab);
 
  private:
-  void DrawBarriers(const FrameContext& frame, const sim::LessonConfig& lesson);
-  void DrawScheduler(const FrameContext& frame, const sim::LessonConfig& lesson);
+  void DrawBarriers(const FrameContext& frame, const sim::KernelConfig& lesson);
+  void DrawScheduler(const FrameContext& frame, const sim::KernelConfig& lesson);
   void DrawPresentation(const sim::Simulation& simulation, const RaceLabView& lab);
   void DrawThisRun(const sim::Simulation& simulation, const RaceLabView& lab);
   void DrawSeeds(const FrameContext& frame, const RaceLabView& lab);

@@ -14,8 +14,8 @@
 
 #include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
-#include "sim/snapshot.h"
-#include "sim/tour.h"
+#include "sim/model/snapshot.h"
+#include "sim/lesson/tour.h"
 
 namespace gui {
 

@@ -5,7 +5,7 @@
 #include <optional>
 #include <string>
 
-#include "sim/snapshot.h"
+#include "sim/model/snapshot.h"
 
 namespace gui {
 

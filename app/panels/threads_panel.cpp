@@ -8,9 +8,9 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
-#include "sim/kernel_source.h"
-#include "sim/narration.h"
-#include "sim/teaching.h"
+#include "sim/model/kernel_source.h"
+#include "sim/lesson/narration.h"
+#include "sim/lesson/teaching.h"
 
 namespace gui {
 namespace {
@@ -150,7 +150,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   one_partial_warp_ = g.warps_per_block == 1 && g.block_threads < sim::kWarpSize;
   if (one_partial_warp_) {
     // The race note where there is a race: a barrier off.
-    const sim::LessonConfig& config = snapshot.config();
+    const sim::KernelConfig& config = snapshot.config();
     const bool barrier_off = config.barrier1 == sim::SyncKind::kNone || config.barrier2 == sim::SyncKind::kNone;
     gui::TextWrapped("Each block is %s.%s%s", sim::WarpsOfBlock(g).c_str(), barrier_off ? " " : "",
                      barrier_off ? sim::OneWarpRaceNote(config.scheduler) : "");

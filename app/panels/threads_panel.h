@@ -10,7 +10,7 @@
 
 #include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
-#include "sim/snapshot.h"
+#include "sim/model/snapshot.h"
 
 namespace gui {
 

@@ -9,7 +9,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
-#include "sim/narration.h"
+#include "sim/lesson/narration.h"
 
 namespace gui {
 namespace {

@@ -12,7 +12,7 @@
 #include "app/gui/frame_context.h"
 #include "app/panels/thread_selection.h"
 #include "app/panels/whole_run_view.h"
-#include "sim/simulation.h"
+#include "sim/model/simulation.h"
 
 namespace gui {
 

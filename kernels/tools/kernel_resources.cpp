@@ -1,6 +1,6 @@
 // kernel_resources — turns ptxas's resource report (`nvcc -Xptxas -v`, names demangled by
 // c++filt, on stdin) into the table of registers and static shared memory per teaching
-// kernel and architecture that the occupancy view reads (sim/kernel_resources.json).
+// kernel and architecture that the occupancy view reads (sim/model/kernel_resources.json).
 //
 // The build runs it on every CUDA build (kernels/CMakeLists.txt) and a test compares its
 // output with the committed table, so the figures the app shows are measured by ptxas,

@@ -27,7 +27,7 @@
 
 #include "kernels/model_replay.h"
 #include "kernels/race_grid.h"
-#include "sim/teaching.h"
+#include "sim/lesson/teaching.h"
 
 namespace {
 

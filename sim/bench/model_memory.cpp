@@ -16,9 +16,11 @@
 #include <string>
 #include <vector>
 
-#include "sim/comparison.h"
-#include "sim/memory_estimate.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/lesson/comparison.h"
+#include "sim/lesson/memory_estimate.h"
+#include "sim/model/simulation.h"
 
 namespace {
 

@@ -1,12 +1,14 @@
-"""The layers of the tree, checked on every build: sim → kernels → app/cli → app/gui (the
-shell) → app/plot → app/panels → app/pages → app/main.cpp. A file includes only its own
-layer and those below it; app/cli compiles with no GUI library in reach."""
+"""The layers of the tree, checked on every build: sim/io (file input, atomic writes) →
+sim/model (the hardware model) → sim/lesson (lessons, tours, narration, formulas) → kernels →
+app/cli → app/gui (the shell) → app/plot → app/panels → app/pages → app/main.cpp. A file
+includes only its own layer and those below it, so the model never sees a lesson; app/cli
+compiles with no GUI library in reach."""
 import json
 import os
 import re
 import sys
 
-LAYERS = ["sim", "kernels", "app/cli", "app/gui", "app/plot", "app/panels", "app/pages", "app/main.cpp"]
+LAYERS = ["sim/io", "sim/model", "sim/lesson", "sim/bench", "kernels", "app/cli", "app/gui", "app/plot", "app/panels", "app/pages", "app/main.cpp"]
 GUI_LIBRARIES = re.compile(r"imgui|glfw|glad|stb", re.IGNORECASE)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
@@ -57,7 +59,10 @@ def main():
     for line in upward + cli:
         print("FAIL:", line)
     # The check must see the tree: a wrong root would pass vacuously.
-    if layer_of("app/pages/lesson_page.h") != 6 or not os.path.isfile(os.path.join(root, "app/pages/lesson_page.h")):
+    if (layer_of("app/pages/lesson_page.h") != LAYERS.index("app/pages")
+            or not os.path.isfile(os.path.join(root, "app/pages/lesson_page.h"))
+            or not os.path.isfile(os.path.join(root, "sim/model/machine.h"))
+            or layer_of("sim/model/machine.h") >= layer_of("sim/lesson/tour.h")):
         print("FAIL: the layer table does not match the tree")
         return 1
     if upward or cli:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`tilescope occupancy` as a user runs it: blocks per SM for each limit, compared with the
 occupancy rules worked here in Python from the GPU's limits and the registers ptxas
-recorded (sim/kernel_resources.json); bad values named with exit status 2.
+recorded (sim/model/kernel_resources.json); bad values named with exit status 2.
 
 Usage: occupancy_test.py TILESCOPE REPO_ROOT CHECK   (CHECK: one of the functions in CHECKS)
 Prints PASS, or FAIL: with the reason.
@@ -60,7 +60,7 @@ def expected(gpu, threads, shared, registers):
 
 
 def recorded(name, gpu):
-    with open(os.path.join(ROOT, "sim", "kernel_resources.json")) as file:
+    with open(os.path.join(ROOT, "sim", "model", "kernel_resources.json")) as file:
         return json.load(file)["kernels"][name]["registers"][GPUS[gpu][5]]
 
 

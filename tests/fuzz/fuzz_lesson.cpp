@@ -8,7 +8,7 @@
 #include <string>
 
 #include "fuzz_check.h"
-#include "sim/lesson_file.h"
+#include "sim/lesson/lesson_file.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const sim::LessonLoad load = sim::ParseLessonUnchecked(std::string(reinterpret_cast<const char*>(data), size));

@@ -4,7 +4,7 @@
 // prepares again to the same stops.
 //
 // The budget: preparing a tour runs the model, up to about two seconds of it in Release
-// (sim/tour_model.cpp's limit) and several times that under the sanitizers, where one input
+// (sim/lesson/tour_model.cpp's limit) and several times that under the sanitizers, where one input
 // over 10 s counts as a hang: the shipped cublas tour took 1.9 s under ASan, lesson 1's 0.2 s.
 // Each input gets 100 ms of this thread's CPU time; past it the tour's cancel flag is set, the
 // preparation ends as cancelled (the model looks at the flag every 4096 steps, so a few hundred
@@ -22,8 +22,8 @@
 #include <thread>
 
 #include "fuzz_check.h"
-#include "sim/lesson_file.h"
-#include "sim/tour.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/lesson/tour.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "app/gui/settings_store.h"
 #include "fuzz_check.h"
-#include "sim/json_input.h"
+#include "sim/io/json_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const sim::JsonDocument document = sim::ParseJsonText(std::string(reinterpret_cast<const char*>(data), size));

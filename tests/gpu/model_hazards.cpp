@@ -17,8 +17,10 @@
 
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
-#include "sim/kernel_source.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/model/kernel_source.h"
+#include "sim/model/simulation.h"
 
 namespace {
 

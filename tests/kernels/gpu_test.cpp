@@ -291,7 +291,7 @@ TEST_F(Gpu, RaceRunCountsDifferingElements) {
   EXPECT_EQ(by_kernel["tiled2_syncwarp"].differing_per_trial[0], 0);
 }
 
-// The occupancy view's arithmetic (sim/occupancy.h) with the device's own limits and the
+// The occupancy view's arithmetic (sim/model/occupancy.h) with the device's own limits and the
 // registers cudaFuncGetAttributes reports must give the device's answer,
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor, for every kernel the model runs; and its
 // shared memory per block must be what the compiler allocated.

@@ -9,7 +9,7 @@
 
 #include "kernels/line_diff.h"
 #include "kernels/registry.h"
-#include "sim/kernel_source.h"
+#include "sim/model/kernel_source.h"
 
 namespace kernels {
 namespace {

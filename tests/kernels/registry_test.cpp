@@ -6,7 +6,8 @@
 
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
-#include "sim/occupancy.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/occupancy.h"
 
 namespace kernels {
 namespace {

@@ -8,10 +8,12 @@
 #include <limits>
 #include <vector>
 
-#include "sim/fused_multiply_add.h"
-#include "sim/random.h"
-#include "sim/reference.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/fused_multiply_add.h"
+#include "sim/model/random.h"
+#include "sim/model/reference.h"
+#include "sim/model/run_check.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // The atomic writer: the target holds the old file or the new one, never a mix, whatever
 // stops the writer; a failed writer leaves no temporary file; modes and links are kept.
-#include "sim/atomic_file.h"
+#include "sim/io/atomic_file.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -4,8 +4,10 @@
 // the model; the model's whole-run count is checked against the same formula.
 #include <gtest/gtest.h>
 
-#include "sim/bank_conflicts.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/model/bank_conflicts.h"
+#include "sim/model/simulation.h"
 
 namespace {
 

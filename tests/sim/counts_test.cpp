@@ -9,8 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/formulas.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/formulas.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

@@ -10,11 +10,13 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/hazard_detector.h"
-#include "sim/kernel_source.h"
-#include "sim/program.h"
-#include "sim/reference.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/hazard_detector.h"
+#include "sim/model/kernel_source.h"
+#include "sim/model/program.h"
+#include "sim/model/reference.h"
+#include "sim/model/run_check.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

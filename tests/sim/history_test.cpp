@@ -4,9 +4,10 @@
 
 #include <vector>
 
-#include "sim/history.h"
-#include "sim/machine.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/history.h"
+#include "sim/model/machine.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

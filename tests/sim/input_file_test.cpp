@@ -1,6 +1,6 @@
 // ReadInputFile: every way a path can be wrong is refused by name with the reason, and no
 // input is read past its limit (a device that never ends included).
-#include "sim/input_file.h"
+#include "sim/io/input_file.h"
 
 #include <sys/stat.h>
 

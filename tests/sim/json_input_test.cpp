@@ -1,6 +1,6 @@
 // ParseJsonText: no input throws or recurses; errors name the place without the library's
 // tags. DescribeJsonValue: values quoted briefly.
-#include "sim/json_input.h"
+#include "sim/io/json_input.h"
 
 #include <gtest/gtest.h>
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <string>
 
-#include "sim/kernel_source.h"
+#include "sim/model/kernel_source.h"
 
 namespace {
 

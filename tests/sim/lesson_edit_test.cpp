@@ -1,11 +1,12 @@
 // The lesson's one grammar: each field read by the same rules whoever names it, messages
 // that quote the value as given and the field as the caller spells it, and edited lessons
 // that stop calling themselves by the preset's name.
-#include "sim/lesson_edit.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_edit.h"
 
 #include <gtest/gtest.h>
 
-#include "sim/lesson_file.h"
+#include "sim/lesson/lesson_file.h"
 
 namespace {
 

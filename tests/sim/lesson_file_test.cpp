@@ -1,7 +1,9 @@
 // Lesson files: every preset survives a write and a read; unknown keys are warned about and
 // skipped; a bad value names its key; broken JSON says where; the shipped
 // assets/lessons/*.json are exactly the built-in presets.
-#include "sim/lesson_file.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/validation.h"
+#include "sim/lesson/lesson_file.h"
 
 #include <gtest/gtest.h>
 

@@ -1,15 +1,16 @@
 // Narration: each sentence is built from the model's events and state, so every name and
 // number in it must agree with what the model holds — checked here against the shared
 // tiles, global memory and the kernel source, never against a sentence written by hand.
-#include "sim/narration.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/narration.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "sim/kernel_source.h"
-#include "sim/simulation.h"
+#include "sim/model/kernel_source.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

@@ -1,12 +1,12 @@
 // Seed 000's Python half beside 02_tiled.cu: every line the model can mark in the CUDA
 // source has a Python twin, the twins run in the same order, and they say the same thing.
-#include "sim/numba_source.h"
+#include "sim/lesson/numba_source.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "sim/kernel_source.h"
+#include "sim/model/kernel_source.h"
 
 namespace {
 

@@ -1,7 +1,7 @@
 // The occupancy model against tables worked by hand for the four classroom GPUs. Every
 // expected number below is worked out in the comment above it from the programming
-// guide's limits (sim/occupancy.cpp: ClassroomGpus) and the calculator's rules.
-#include "sim/occupancy.h"
+// guide's limits (sim/model/occupancy.cpp: ClassroomGpus) and the calculator's rules.
+#include "sim/model/occupancy.h"
 
 #include <gtest/gtest.h>
 

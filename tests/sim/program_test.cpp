@@ -9,8 +9,9 @@
 #include <tuple>
 #include <vector>
 
-#include "sim/program.h"
-#include "sim/warp.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/model/program.h"
+#include "sim/model/warp.h"
 #include "test_lessons.h"
 
 namespace {

@@ -1,7 +1,8 @@
 // The race lab's "run N seeds": with both barriers no seed goes wrong; without one, the
 // race-exposing policy goes wrong every time; the figures add up; progress is reported and
 // Cancel stops the sweep between runs.
-#include "sim/seed_sweep.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/seed_sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +11,9 @@
 #include <utility>
 #include <vector>
 
-#include "sim/reference.h"
-#include "sim/simulation.h"
+#include "sim/model/reference.h"
+#include "sim/model/run_check.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

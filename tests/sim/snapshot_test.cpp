@@ -6,8 +6,9 @@
 #include <cstring>
 #include <map>
 
-#include "sim/lesson_file.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

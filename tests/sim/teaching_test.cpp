@@ -1,11 +1,12 @@
 // The sentences every view shares: counts in the right number, the warps of a block, and the
 // race case a lesson is in, each checked against the geometry it describes.
-#include "sim/teaching.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/teaching.h"
 
 #include <gtest/gtest.h>
 
-#include "sim/lesson_file.h"
-#include "sim/simulation.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

@@ -1,6 +1,6 @@
 // Lessons the sim tests build on: small helpers, no logic the tests check.
 #pragma once
-#include "sim/lesson_config.h"
+#include "sim/lesson/lesson_config.h"
 
 namespace sim_test {
 

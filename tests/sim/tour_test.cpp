@@ -2,7 +2,8 @@
 // each placeholder fills, each question's answer is the model's); lesson 1's answers against
 // the closed forms of sim/formulas and the fmaf reference; a tour that contradicts the model,
 // and every kind of malformed tour, is refused with a message naming the stop and the key.
-#include "sim/tour.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/tour.h"
 
 #include <gtest/gtest.h>
 
@@ -15,11 +16,11 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "sim/formulas.h"
-#include "sim/lesson_edit.h"
-#include "sim/lesson_file.h"
-#include "sim/reference.h"
-#include "sim/simulation.h"
+#include "sim/lesson/formulas.h"
+#include "sim/lesson/lesson_edit.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/model/reference.h"
+#include "sim/model/simulation.h"
 
 namespace {
 

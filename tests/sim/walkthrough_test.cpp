@@ -2,7 +2,8 @@
 // slices of A and B the kernel's indexing names (zero padding past the edges), the reads
 // are the in-bounds elements of those slices, and the partial sums are fmaf sums over the
 // phases so far — computed here from A and B, not through the model.
-#include "sim/walkthrough.h"
+#include "sim/lesson/lesson_config.h"
+#include "sim/lesson/walkthrough.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +11,8 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/bits.h"
-#include "sim/simulation.h"
+#include "sim/model/bits.h"
+#include "sim/model/simulation.h"
 #include "test_lessons.h"
 
 namespace {

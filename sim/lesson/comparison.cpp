@@ -1,0 +1,53 @@
+#include "sim/lesson/comparison.h"
+
+#include <algorithm>
+
+#include "sim/lesson/formulas.h"
+#include "sim/model/simulation.h"
+
+namespace sim {
+namespace {
+
+// A naive block of at most 32×32 threads keeps within the 1024-thread limit.
+constexpr int kMaxNaiveBlockSide = 32;
+// The comparison runs forward once: no step-back history.
+constexpr std::size_t kNoHistory = 0;
+
+}  // namespace
+
+KernelConfig ComparisonKernel(const KernelConfig& config) {
+  KernelConfig other = config;
+  other.barrier1 = other.barrier2 = SyncKind::kSyncthreads;
+  other.guard = true;
+  other.tile_count = TileCount::kCeil;
+  other.scheduler = SchedulerKind::kRealistic;
+  if (config.kernel == KernelKind::kNaive) {
+    other.kernel = KernelKind::kTiled;
+    return other;
+  }
+  other.kernel = KernelKind::kNaive;
+  const TileShape tiles = config.Tiles();
+  other.tile = std::min(std::max(tiles.tm, tiles.tn), kMaxNaiveBlockSide);
+  return other;
+}
+
+ComparisonCount CountComparison(const KernelConfig& config, const std::vector<float>& a, const std::vector<float>& b,
+                                const std::atomic<bool>* stop, std::atomic<double>* fraction) {
+  ComparisonCount count{ComparisonKernel(config), std::nullopt, ""};
+  // Its memory is part of the lesson's own estimate (sim/lesson/memory_estimate.h).
+  if (auto invalid = ValidateKernel(count.kernel)) {
+    count.error = std::string("the ") + Name(count.kernel.kernel) + " kernel cannot run here: " + invalid->message;
+    return count;
+  }
+  Simulation run(count.kernel, a, b, kNoHistory);
+  // Thread-instructions run against the closed form's count: the run's steps are known only at its end.
+  const double expected = std::max<double>(1.0, double(Expected(count.kernel).thread_instructions));
+  run.RunWhile([stop, fraction, expected](const Simulation& now) {
+    if (fraction) fraction->store(double(now.counters().thread_instructions) / expected, std::memory_order_relaxed);
+    return !stop || !stop->load();
+  });
+  if (run.Finished()) count.global_reads = run.counters().GlobalReads();
+  return count;
+}
+
+}  // namespace sim

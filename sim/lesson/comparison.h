@@ -1,0 +1,31 @@
+// comparison.h — the kernel a lesson is measured against, run on the model with the same
+// sizes and inputs: the naive kernel for a tiled lesson (what tiling saves), the square
+// tiled kernel for a naive one. Counted, never taken from a formula: the Counters panel and
+// `tilescope trace` show this count beside the closed form.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/model/kernel_config.h"
+
+namespace sim {
+
+// The comparison kernel with both barriers, the guard and ceil tiles, as 01_naive.cu and
+// 02_tiled.cu run them; a naive block of at most 32×32 threads.
+KernelConfig ComparisonKernel(const KernelConfig& config);
+
+struct ComparisonCount {
+  KernelConfig kernel;                        // what ran
+  std::optional<std::uint64_t> global_reads;  // reads of A and B; nothing if it could not run or was stopped
+  std::string error;                          // why it could not run ("" when it ran)
+};
+
+// Runs the comparison kernel to the end on A (M×K) and B (K×N); `stop` (may be null) is
+// checked between steps; `fraction` (may be null) follows its progress from 0 to about 1.
+ComparisonCount CountComparison(const KernelConfig& config, const std::vector<float>& a, const std::vector<float>& b,
+                                const std::atomic<bool>* stop = nullptr, std::atomic<double>* fraction = nullptr);
+
+}  // namespace sim

@@ -1,0 +1,24 @@
+// narration.h — one plain sentence for what a step did, generated from its trace events
+// and the snapshot after it (never written by hand per lesson), e.g.
+//   "Thread (0,0) of block (0,1) stores A[2][0] = 9 into As[0][0]; 1 of 4 threads of this block have stored".
+// Coordinates are CUDA's (x, y): threadIdx.x runs along N, threadIdx.y along M.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "sim/model/snapshot.h"
+#include "sim/model/trace.h"
+
+namespace sim {
+
+std::string Narrate(const TraceEvent& event, const Snapshot& snapshot);
+// The whole step: one event's sentence, or a warp-instruction summarised in one sentence.
+std::string NarrateStep(const std::vector<TraceEvent>& events, const Snapshot& snapshot);
+// "A[2][1]", "As[1][0]", "C[0][3]".
+std::string PlaceName(const Place& place);
+// A value as the lesson shows it: "10", "0.25", "?" for never-written shared memory, "NaN".
+std::string FormatValue(float value);
+// Three significant digits ("-0.793"): for a cell too narrow for FormatValue's six.
+std::string FormatValueShort(float value);
+
+}  // namespace sim
