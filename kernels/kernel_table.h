@@ -7,6 +7,8 @@
 #pragma once
 #include <cstddef>
 
+#include "sim/model/sync_kind.h"
+
 namespace kernels {
 
 // Which source the row runs.
@@ -33,10 +35,6 @@ enum class LadderRung {
   kAllAsync,        // 12: A copied by cp.async too, a lean loop, blocks in groups of tile rows
 };
 
-// What stands at one of the tiled kernels' two sync points (mirrors SyncKind in sync.cuh,
-// which plain C++ cannot include).
-enum class Barrier { kSyncthreads, kSyncwarp, kNone };
-
 // The arithmetic the result is computed in; decides the verification tolerance and the
 // math a result records (MathName in registry.h): FP32 runs as FFMA on the CUDA cores,
 // TF32 on the tensor cores.
@@ -49,8 +47,8 @@ struct KernelSpec {
   int tile_m;  // rows of C per block (TM, or T)
   int tile_n;  // columns of C per block (TN, or T)
   int tile_k;  // K-slice per phase (TK, or T); 0 where there is no shared tile
-  Barrier first_barrier;   // kTiled and kTiledRect only; the other families have no barrier
-  Barrier second_barrier;
+  sim::SyncKind first_barrier;   // kTiled and kTiledRect only; the other families have no barrier
+  sim::SyncKind second_barrier;
   bool guarded;     // bounds guard on loads and the store
   bool ceil_tiles;  // ceil(K/TK) phases; false rounds down (seed 004)
   Precision precision;
@@ -73,12 +71,12 @@ constexpr int ThreadsPerBlock(const KernelSpec& spec) {
 }
 
 namespace table_detail {
-constexpr Barrier kSt = Barrier::kSyncthreads;
-constexpr Barrier kSw = Barrier::kSyncwarp;
-constexpr Barrier kNo = Barrier::kNone;
+constexpr sim::SyncKind kSt = sim::SyncKind::kSyncthreads;
+constexpr sim::SyncKind kSw = sim::SyncKind::kSyncwarp;
+constexpr sim::SyncKind kNo = sim::SyncKind::kNone;
 constexpr Precision kF32 = Precision::kFp32;
 
-constexpr KernelSpec Tiled(const char* name, const char* label, int tile, Barrier first, Barrier second,
+constexpr KernelSpec Tiled(const char* name, const char* label, int tile, sim::SyncKind first, sim::SyncKind second,
                            bool in_default) {
   return {name, label, KernelFamily::kTiled, tile, tile, tile, first, second, true, true, kF32, in_default};
 }

@@ -31,15 +31,6 @@ bool WantsModelCheck(const KernelSpec& kernel, const Shape& shape) {
   return HasModel(kernel) && work && *work <= kModelCheckMaxWork;
 }
 
-sim::SyncKind ToModel(Barrier barrier) {
-  switch (barrier) {
-    case Barrier::kSyncthreads: return sim::SyncKind::kSyncthreads;
-    case Barrier::kSyncwarp: return sim::SyncKind::kSyncwarp;
-    case Barrier::kNone: return sim::SyncKind::kNone;
-  }
-  return sim::SyncKind::kSyncthreads;
-}
-
 std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const Shape& shape) {
   constexpr std::int64_t kLargestInt = std::numeric_limits<int>::max();
   if (!HasModel(kernel) || shape.m > kLargestInt || shape.n > kLargestInt || shape.k > kLargestInt) return std::nullopt;
@@ -51,8 +42,8 @@ std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const 
   lesson.kernel = ToModel(kernel.family);
   lesson.tile = kernel.tile_m;
   lesson.rect = {kernel.tile_m, kernel.tile_n, kernel.tile_k};
-  lesson.barrier1 = ToModel(kernel.first_barrier);
-  lesson.barrier2 = ToModel(kernel.second_barrier);
+  lesson.barrier1 = kernel.first_barrier;
+  lesson.barrier2 = kernel.second_barrier;
   lesson.guard = kernel.guarded;
   lesson.tile_count = kernel.ceil_tiles ? sim::TileCount::kCeil : sim::TileCount::kFloor;
   lesson.bs_layout = kernel.bs_transposed ? sim::SharedLayout::kTransposed : sim::SharedLayout::kRowMajor;

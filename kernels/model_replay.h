@@ -25,10 +25,9 @@ constexpr std::int64_t kModelCheckMaxWork = std::int64_t{128} * 128 * 128;
 // from n = 2^21 and asked the model for a matrix it could never hold).
 bool WantsModelCheck(const KernelSpec& kernel, const Shape& shape);
 
-// The one bridge from a kernel of the table to the model: what stands at a sync point, and
-// the lesson that runs exactly `kernel` at `shape` with the realistic scheduler. Nothing
-// for cuBLAS (not modelled) or a dimension the model's int sizes cannot hold.
-sim::SyncKind ToModel(Barrier barrier);
+// The one bridge from a kernel of the table to the model: the lesson that runs exactly
+// `kernel` at `shape` with the realistic scheduler. Nothing for cuBLAS (not modelled) or a
+// dimension the model's int sizes cannot hold.
 std::optional<sim::LessonConfig> ModelLessonFor(const KernelSpec& kernel, const Shape& shape);
 // The same on explicit A (M×K) and B (K×N); cuBLAS rows have no model: the caller must not
 // ask for them.

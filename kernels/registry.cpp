@@ -77,11 +77,11 @@ const char* MathName(const KernelSpec& spec) {
   return spec.precision == Precision::kTf32 ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)";
 }
 
-const char* ToString(Barrier barrier) {
+const char* ToString(sim::SyncKind barrier) {
   switch (barrier) {
-    case Barrier::kSyncthreads: return "__syncthreads";
-    case Barrier::kSyncwarp: return "__syncwarp";
-    case Barrier::kNone: return "none";
+    case sim::SyncKind::kSyncthreads: return "__syncthreads";
+    case sim::SyncKind::kSyncwarp: return "__syncwarp";
+    case sim::SyncKind::kNone: return "none";
   }
   return "?";
 }
@@ -142,7 +142,7 @@ RaceSet RaceSetForTile(int tile) {
         spec.bs_transposed) {
       continue;
     }
-    if (spec.first_barrier == Barrier::kSyncthreads && spec.second_barrier == Barrier::kSyncthreads) {
+    if (spec.first_barrier == sim::SyncKind::kSyncthreads && spec.second_barrier == sim::SyncKind::kSyncthreads) {
       set.baseline = &spec;
     } else {
       set.variants.push_back(&spec);

@@ -25,7 +25,7 @@ bool HasModel(const KernelSpec& spec);
 const char* MathName(const KernelSpec& spec);
 // "TILE 16 · barriers syncthreads/none · guarded · ceil(K/T) phases", for tables and tooltips.
 std::string DescribeParameters(const KernelSpec& spec);
-const char* ToString(Barrier barrier);
+const char* ToString(sim::SyncKind barrier);
 
 // Phases a tiled kernel walks for inner dimension k (ceil or floor of k / tile_k).
 long long PhaseCount(const KernelSpec& spec, long long k);
@@ -36,8 +36,8 @@ struct KernelQuery {
   int tile_m = 2;
   int tile_n = 2;
   int tile_k = 2;
-  Barrier first_barrier = Barrier::kSyncthreads;
-  Barrier second_barrier = Barrier::kSyncthreads;
+  sim::SyncKind first_barrier = sim::SyncKind::kSyncthreads;
+  sim::SyncKind second_barrier = sim::SyncKind::kSyncthreads;
   bool guarded = true;
   bool ceil_tiles = true;
   bool bs_transposed = false;  // kTiled: lesson 6's transposed Bs

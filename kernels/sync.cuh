@@ -6,8 +6,9 @@
 // The kernels name the kind per sync point as a template argument, so every variant runs
 // the same source lines and a race detector's file:line matches TileScope's model.
 #pragma once
+#include "sim/model/sync_kind.h"
 
-enum class SyncKind { kSyncthreads, kSyncwarp, kNone };
+using sim::SyncKind;
 
 template <SyncKind kKind>
 __device__ __forceinline__ void Sync() {

@@ -25,7 +25,7 @@ std::vector<RaceVariantRow> VariantRows(const sim::KernelConfig& lesson) {
   std::vector<RaceVariantRow> rows;
   if (lesson.kernel == sim::KernelKind::kTiled) {
     for (const kernels::KernelSpec* spec : kernels::RaceSetForTile(lesson.tile).variants) {
-      rows.push_back({spec->name, spec->label, kernels::ToModel(spec->first_barrier), kernels::ToModel(spec->second_barrier), {}});
+      rows.push_back({spec->name, spec->label, spec->first_barrier, spec->second_barrier, {}});
     }
   }
   if (!rows.empty()) return rows;

@@ -42,8 +42,8 @@ void MessageText(const std::string& text, bool error) {
 
 // Kernels worth timing: both barriers, guarded. The race lab's variants sit in a folded list.
 bool IsBenchmarkKernel(const kernels::KernelSpec& spec) {
-  return spec.guarded && spec.first_barrier == kernels::Barrier::kSyncthreads &&
-         spec.second_barrier == kernels::Barrier::kSyncthreads;
+  return spec.guarded && spec.first_barrier == sim::SyncKind::kSyncthreads &&
+         spec.second_barrier == sim::SyncKind::kSyncthreads;
 }
 
 std::string Format(const char* format, double value) {

@@ -30,18 +30,6 @@ using KernelFn = void (*)(const float*, const float*, float*, int, int, int);
 // Above this a kernel must opt in to more dynamic shared memory (cudaFuncSetAttribute).
 constexpr unsigned kDefaultSharedLimit = 48 * 1024;
 
-constexpr SyncKind ToSyncKind(Barrier barrier) {
-  switch (barrier) {
-    case Barrier::kSyncthreads:
-      return SyncKind::kSyncthreads;
-    case Barrier::kSyncwarp:
-      return SyncKind::kSyncwarp;
-    case Barrier::kNone:
-      return SyncKind::kNone;
-  }
-  return SyncKind::kSyncthreads;
-}
-
 constexpr unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
 
 // The __global__ function of ladder row I.
@@ -79,11 +67,11 @@ constexpr KernelFn KernelFunction() {
   if constexpr (spec.family == KernelFamily::kNaive) {
     return naive_matmul<spec.guarded>;
   } else if constexpr (spec.family == KernelFamily::kTiled) {
-    return tiled_matmul<spec.tile_m, ToSyncKind(spec.first_barrier), ToSyncKind(spec.second_barrier), spec.guarded,
+    return tiled_matmul<spec.tile_m, spec.first_barrier, spec.second_barrier, spec.guarded,
                         spec.ceil_tiles, spec.bs_transposed>;
   } else if constexpr (spec.family == KernelFamily::kTiledRect) {
-    return tiled_rect_matmul<spec.tile_m, spec.tile_n, spec.tile_k, ToSyncKind(spec.first_barrier),
-                             ToSyncKind(spec.second_barrier), spec.guarded, spec.ceil_tiles>;
+    return tiled_rect_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.first_barrier,
+                             spec.second_barrier, spec.guarded, spec.ceil_tiles>;
   } else if constexpr (spec.family == KernelFamily::kLadder) {
     return RungFunction<I>();
   } else {

@@ -19,7 +19,7 @@ namespace {
 using kernels::KernelFamily;
 using kernels::KernelSpec;
 
-int SyncNumber(kernels::Barrier barrier) { return static_cast<int>(barrier); }
+int SyncNumber(sim::SyncKind barrier) { return static_cast<int>(barrier); }
 
 const char* Bool(bool value) { return value ? "true" : "false"; }
 
@@ -30,11 +30,11 @@ std::string DemangledName(const KernelSpec& s) {
   if (s.family == KernelFamily::kNaive) {
     std::snprintf(text, sizeof text, "naive_matmul<%s>", Bool(s.guarded));
   } else if (s.family == KernelFamily::kTiled) {
-    std::snprintf(text, sizeof text, "tiled_matmul<%d, (SyncKind)%d, (SyncKind)%d, %s, %s, %s>", s.tile_m,
+    std::snprintf(text, sizeof text, "tiled_matmul<%d, (sim::SyncKind)%d, (sim::SyncKind)%d, %s, %s, %s>", s.tile_m,
                   SyncNumber(s.first_barrier), SyncNumber(s.second_barrier), Bool(s.guarded), Bool(s.ceil_tiles),
                   Bool(s.bs_transposed));
   } else if (s.family == KernelFamily::kTiledRect) {
-    std::snprintf(text, sizeof text, "tiled_rect_matmul<%d, %d, %d, (SyncKind)%d, (SyncKind)%d, %s, %s>", s.tile_m,
+    std::snprintf(text, sizeof text, "tiled_rect_matmul<%d, %d, %d, (sim::SyncKind)%d, (sim::SyncKind)%d, %s, %s>", s.tile_m,
                   s.tile_n, s.tile_k, SyncNumber(s.first_barrier), SyncNumber(s.second_barrier), Bool(s.guarded),
                   Bool(s.ceil_tiles));
   }
@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s", kUsage);
     return 2;
   }
-  // The parameter list is the last parenthesis: template arguments hold some, "(SyncKind)0".
+  // The parameter list is the last parenthesis: template arguments hold some, "(sim::SyncKind)0".
   const std::regex entry(R"(Compiling entry function 'void (.*)\([^()]*\)' for '(sm_[0-9]+a?)')");
   const std::regex used(R"(Used ([0-9]+) registers.*?([0-9]+) bytes smem)");
   const std::regex used_no_smem(R"(Used ([0-9]+) registers)");

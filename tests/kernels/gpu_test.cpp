@@ -47,8 +47,8 @@ std::vector<std::string> CorrectKernels() {
   std::vector<std::string> names;
   for (const KernelSpec* spec : AllKernels()) {
     const bool one_warp = spec->tile_m * spec->tile_n <= 32;
-    const bool barriers_intact = spec->first_barrier != Barrier::kNone && spec->second_barrier != Barrier::kNone &&
-                                 (spec->first_barrier == Barrier::kSyncthreads || one_warp);
+    const bool barriers_intact = spec->first_barrier != sim::SyncKind::kNone && spec->second_barrier != sim::SyncKind::kNone &&
+                                 (spec->first_barrier == sim::SyncKind::kSyncthreads || one_warp);
     if (spec->guarded && (barriers_intact || IsCublas(*spec))) names.push_back(spec->name);
   }
   return names;

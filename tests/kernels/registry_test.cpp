@@ -105,12 +105,12 @@ TEST(Registry, SeedsRectangularTileHasItsParameters) {
 TEST(Registry, LessonLookupFindsTheExactVariant) {
   KernelQuery query;
   query.tile_m = query.tile_n = query.tile_k = 16;
-  query.first_barrier = Barrier::kNone;
+  query.first_barrier = sim::SyncKind::kNone;
   const KernelLookup found = FindCompiledKernel(query);
   ASSERT_NE(found.kernel, nullptr) << found.reason;
   EXPECT_STREQ(found.kernel->name, "tiled16_nosync1");
 
-  query.first_barrier = Barrier::kSyncthreads;
+  query.first_barrier = sim::SyncKind::kSyncthreads;
   query.guarded = false;
   query.ceil_tiles = false;
   ASSERT_NE(FindCompiledKernel(query).kernel, nullptr);
@@ -164,7 +164,7 @@ TEST(Registry, OccupancyNamesEachTeachingKernelAsTheTableDoes) {
   int named = 0;
   for (const KernelSpec* spec : AllKernels()) {
     const bool plain = spec->guarded && spec->ceil_tiles && !spec->bs_transposed &&
-                       spec->first_barrier == Barrier::kSyncthreads && spec->second_barrier == Barrier::kSyncthreads;
+                       spec->first_barrier == sim::SyncKind::kSyncthreads && spec->second_barrier == sim::SyncKind::kSyncthreads;
     if (!HasModel(*spec) || !plain) continue;
     const std::optional<sim::LessonConfig> lesson = ModelLessonFor(*spec, Shape::Square(64));
     ASSERT_TRUE(lesson.has_value()) << spec->name;
