@@ -18,7 +18,7 @@ enum class KernelFamily {
   kTiledRect,   // 03_tiled_rect.cu: TM × TN tile of C stepping through K by TK.
   kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
   kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
-  kLadder,      // 04_… to 12_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
+  kLadder,      // 04_… to 13_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
 };
 
 // The ladder's rungs in teaching order, each one idea more than the last (kernels/NN_*.cu).
@@ -33,6 +33,7 @@ enum class LadderRung {
   kAsyncCopy,       // 10: B copied by cp.async, no bounds checks inside the matrices
   kRegisterTile,    // 11: a 16×8 micro-tile; 10's tile split along K where the grid is small
   kAllAsync,        // 12: A copied by cp.async too, a lean loop, blocks in groups of tile rows
+  kMmaTf32,         // 13: the tensor cores: mma.sync m16n8k8 on TF32-rounded inputs (sm_80 and newer)
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
@@ -63,7 +64,15 @@ struct KernelSpec {
   // kTiled only: the B tile stored transposed, so a warp's reads of Bs conflict in the
   // banks (lesson 6); the products and C are the same.
   bool bs_transposed = false;
+  // The oldest GPU the row runs on, as compute capability major·10 + minor (80: sm_80); 0
+  // for every GPU the build targets. On an older one the runner refuses the row and says why.
+  int min_compute_capability = 0;
 };
+
+// Whether the row runs on a GPU of compute capability major.minor.
+constexpr bool RunsOn(const KernelSpec& spec, int cc_major, int cc_minor) {
+  return cc_major * 10 + cc_minor >= spec.min_compute_capability;
+}
 
 // Threads in one block: each computes thread_m × thread_n elements of the block tile.
 constexpr int ThreadsPerBlock(const KernelSpec& spec) {
@@ -94,6 +103,16 @@ constexpr KernelSpec Rung(const char* name, const char* label, LadderRung rung, 
                           int thread_n, int warp_m, int warp_n) {
   return {name, label, KernelFamily::kLadder, tm, tn, tk, kSt, kSt, true, true, kF32, false,
           rung, thread_m, thread_n, warp_m, warp_n};
+}
+
+// A ladder rung on the tensor cores: as Rung, TF32 math, running from compute capability
+// `min_cc` on.
+constexpr KernelSpec TensorRung(const char* name, const char* label, LadderRung rung, int tm, int tn, int tk,
+                                int thread_m, int thread_n, int warp_m, int warp_n, int min_cc) {
+  KernelSpec spec = Rung(name, label, rung, tm, tn, tk, thread_m, thread_n, warp_m, warp_n);
+  spec.precision = Precision::kTf32;
+  spec.min_compute_capability = min_cc;
+  return spec;
 }
 }  // namespace table_detail
 
@@ -150,6 +169,8 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::Rung("async_copy",      "10 cp.async for B, no checks inside", LadderRung::kAsyncCopy,  128, 128, 8, 8, 8, 32, 64),
     table_detail::Rung("register_tile",   "11 16×8 micro-tile, split-K if small", LadderRung::kRegisterTile, 128, 256, 8, 16, 8, 64, 64),
     table_detail::Rung("all_async",       "12 cp.async for A too, lean loop", LadderRung::kAllAsync,  128, 256, 8, 16, 8, 64, 64),
+    // 13 computes in TF32 on the tensor cores: another precision, checked with TF32's tolerance.
+    table_detail::TensorRung("mma_tf32",  "13 TF32 mma.sync (tensor cores)", LadderRung::kMmaTf32, 256, 128, 32, 8, 16, 64, 64, 80),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

@@ -22,6 +22,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kAsyncCopy: return "cp.async copies B straight into shared memory; no checks inside the matrices";
     case LadderRung::kRegisterTile: return "a 16×8 micro-tile per thread; a small grid splits K so no SM idles";
     case LadderRung::kAllAsync: return "A copied by cp.async too: no global load waits in a register";
+    case LadderRung::kMmaTf32: return "tensor cores: each warp issues mma.sync on 16×8×8 tiles rounded to TF32";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {

@@ -1,6 +1,6 @@
 // launchers.cu — one launcher per row of kKernelTable, instantiated from the table itself.
 //
-// The kernels are templates (01_naive.cu … 12_all_async.cu); this file turns each row's
+// The kernels are templates (01_naive.cu … 13_mma_tf32.cu); this file turns each row's
 // constexpr parameters into template arguments, so the table stays the one list of what
 // is compiled, and describes each launch as a LaunchConfig that one function launches.
 // Built with -lineinfo: racecheck's file:line then names the lines of those sources that
@@ -19,6 +19,7 @@
 #include "kernels/10_async_copy.cu"
 #include "kernels/11_register_tile.cu"
 #include "kernels/12_all_async.cu"
+#include "kernels/13_mma_tf32.cu"
 #include "kernels/gpu/launchers.h"
 #include "kernels/kernel_table.h"
 
@@ -55,6 +56,8 @@ constexpr KernelFn RungFunction() {
     return async_copy_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
   } else if constexpr (s.rung == LadderRung::kAllAsync) {
     return all_async_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
+  } else if constexpr (s.rung == LadderRung::kMmaTf32) {
+    return mma_tf32_matmul<s.tile_m, s.tile_n, s.tile_k, s.warp_m, s.warp_n>;
   } else {
     return nullptr;
   }
@@ -128,12 +131,50 @@ LaunchConfig RegisterTileConfig(const DeviceLimits& device, int m, int n, int k)
   return config;
 }
 
+// 13 at block tile BM×BN: the most stages (4, 3, then 2) whose shared memory one block may
+// have on this device; false where not even 2 fit.
+template <int BM, int BN, int BK, int WM, int WN, int S = mma_tf32::kStages>
+bool MmaTileFits(const DeviceLimits& device, LaunchConfig& config) {
+  constexpr unsigned bytes = mma_tf32::Tiling<BM, BN, WM, WN, S>::kSharedBytes;
+  if (bytes <= static_cast<unsigned>(device.shared_per_block)) {
+    config.function = reinterpret_cast<const void*>(mma_tf32_matmul<BM, BN, BK, WM, WN, S>);
+    config.shared_bytes = bytes;
+    return true;
+  }
+  if constexpr (S > 2) return MmaTileFits<BM, BN, BK, WM, WN, S - 1>(device, config);
+  return false;
+}
+
+// 13: the table's tile where its grid fills the SMs, else (or where its stages do not fit,
+// on GPUs with about 100 KB of shared memory per SM) the small tile, which makes 4× as many
+// blocks.
+template <std::size_t I>
+LaunchConfig MmaConfig(const DeviceLimits& device, int m, int n, int k) {
+  constexpr KernelSpec spec = kKernelTable[I];
+  namespace mt = mma_tf32;
+  using Large = mt::Tiling<spec.tile_m, spec.tile_n, spec.warp_m, spec.warp_n, mt::kStages>;
+  using Small = mt::Tiling<mt::kSmallBM, mt::kSmallBN, mt::kSmallWM, mt::kSmallWN, mt::kStages>;
+  static_assert(ThreadsPerBlock(spec) == Large::kThreads && ThreadsPerBlock(spec) == Small::kThreads,
+                "both tiles run with the threads the table gives");
+  LaunchConfig config = GridConfig<I>(device, m, n, k);
+  const bool fills = static_cast<long long>(config.grid.x) * config.grid.y >= device.sm_count;
+  if (fills && MmaTileFits<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>(device, config)) {
+    return config;
+  }
+  if (MmaTileFits<mt::kSmallBM, mt::kSmallBN, spec.tile_k, mt::kSmallWM, mt::kSmallWN>(device, config)) {
+    config.grid = dim3(Blocks(n, mt::kSmallBN), Blocks(m, mt::kSmallBM));
+  }
+  return config;
+}
+
 template <std::size_t I>
 Launcher MakeLauncher() {
   constexpr KernelSpec spec = kKernelTable[I];
   Launcher launcher;
   if constexpr (spec.rung == LadderRung::kRegisterTile || spec.rung == LadderRung::kAllAsync) {
     launcher.config = RegisterTileConfig<I>;
+  } else if constexpr (spec.rung == LadderRung::kMmaTf32) {
+    launcher.config = MmaConfig<I>;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }

@@ -19,7 +19,10 @@ struct LaunchConfig {
 struct DeviceLimits {
   int sm_count = 0;
   int shared_per_sm = 0;  // bytes of shared memory per SM (cudaDevAttrMaxSharedMemoryPerMultiprocessor)
+  int shared_per_block = 0;  // the most one block may opt in to (cudaDevAttrMaxSharedMemoryPerBlockOptin)
   bool clusters = false;  // thread-block clusters (compute capability 9.0 and newer)
+  int cc_major = 0;       // compute capability
+  int cc_minor = 0;
 };
 
 using ConfigFn = LaunchConfig (*)(const DeviceLimits& device, int m, int n, int k);

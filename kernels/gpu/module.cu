@@ -174,9 +174,20 @@ kernels::gpu::LaunchConfig ConfigFor(const TsSession* s, int kernel) {
                                                   static_cast<int>(s->k));
 }
 
+// Why `kernel` cannot run on this device at all (a tensor-core rung on a GPU older than
+// its instructions), or empty.
+std::string DeviceError(const kernels::KernelSpec& spec, const kernels::gpu::DeviceLimits& device) {
+  if (kernels::RunsOn(spec, device.cc_major, device.cc_minor)) return "";
+  return std::string(spec.name) + " needs compute capability " + std::to_string(spec.min_compute_capability / 10) +
+         "." + std::to_string(spec.min_compute_capability % 10) + " or newer; this GPU is " +
+         std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
+}
+
 // Why `kernel` cannot run at this session's shape, or empty.
 std::string LaunchLimitError(const TsSession* s, int kernel) {
   const kernels::KernelSpec& spec = kKernelTable[kernel];
+  const std::string device = DeviceError(spec, s->limits);
+  if (!device.empty()) return device;
   const long long int_max = std::numeric_limits<int>::max();
   if (spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32) {
     if (s->m > int_max || s->n > int_max || s->k > int_max) return "cuBLAS takes dimensions below 2^31";
@@ -298,12 +309,21 @@ __attribute__((visibility("default"))) TsStatus ts_kernel_resources(int kernel, 
   Check check;
   if (!check.Ok(cudaDeviceGetAttribute(&limits.sm_count, cudaDevAttrMultiProcessorCount, 0), "SM count") ||
       !check.Ok(cudaDeviceGetAttribute(&limits.shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0),
-                "shared memory per SM")) {
+                "shared memory per SM") ||
+      !check.Ok(cudaDeviceGetAttribute(&limits.shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0),
+                "shared memory per block") ||
+      !check.Ok(cudaDeviceGetAttribute(&limits.cc_major, cudaDevAttrComputeCapabilityMajor, 0), "compute capability") ||
+      !check.Ok(cudaDeviceGetAttribute(&limits.cc_minor, cudaDevAttrComputeCapabilityMinor, 0), "compute capability")) {
     SetError(error, error_size, check.message);
     return TS_ERROR;
   }
   // The block a launch uses does not depend on the shape for these rows; one tile's shape asks.
   const kernels::KernelSpec& spec = kKernelTable[kernel];
+  const std::string device = DeviceError(spec, limits);
+  if (!device.empty()) {
+    SetError(error, error_size, device);
+    return TS_ERROR;
+  }
   const kernels::gpu::LaunchConfig config =
       kernels::gpu::LauncherFor(kernel).config(limits, spec.tile_m, spec.tile_n, spec.tile_k);
   cudaFuncAttributes attributes{};
@@ -369,7 +389,10 @@ __attribute__((visibility("default"))) TsSession* ts_session_create(long long m,
     s->max_grid_z = prop.maxGridSize[2];
     s->limits.sm_count = prop.multiProcessorCount;
     s->limits.shared_per_sm = static_cast<int>(prop.sharedMemPerMultiprocessor);
+    s->limits.shared_per_block = static_cast<int>(prop.sharedMemPerBlockOptin);
     s->limits.clusters = prop.major >= 9;
+    s->limits.cc_major = prop.major;
+    s->limits.cc_minor = prop.minor;
     // The padding is filled too: what an out-of-range read sees is then seeded, not stale.
     FillRandom<<<BlocksFor(s->a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_count, seed, 0);
     FillRandom<<<BlocksFor(s->b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->b_count, seed, 1);

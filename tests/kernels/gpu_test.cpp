@@ -42,10 +42,13 @@ class Gpu : public ::testing::Test {
 
 // Kernels that must compute C correctly at any shape: all but the race variants that can
 // go wrong (barriers removed, or __syncwarp on a block of several warps) and the
-// unguarded kernel, which is wrong by design on sizes that are not tile multiples.
+// unguarded kernel, which is wrong by design on sizes that are not tile multiples; and
+// only those that run on this GPU (mma_tf32 needs sm_80).
 std::vector<std::string> CorrectKernels() {
   std::vector<std::string> names;
+  const DeviceInfo& device = ProbeGpu().device;
   for (const KernelSpec* spec : AllKernels()) {
+    if (!RunsOn(*spec, device.cc_major, device.cc_minor)) continue;
     const bool one_warp = spec->tile_m * spec->tile_n <= 32;
     const bool barriers_intact = spec->first_barrier != sim::SyncKind::kNone && spec->second_barrier != sim::SyncKind::kNone &&
                                  (spec->first_barrier == sim::SyncKind::kSyncthreads || one_warp);
@@ -114,11 +117,14 @@ TEST_F(Gpu, TeachingKernelsMatchTheModelBitForBit) {
 
 // The ladder's rungs against cuBLAS where they are meant to run fast: a size that fills
 // the GPU, and a non-square one; the small and odd shapes are in the test above. Every
-// rung records FP32 FFMA math and has no model to check against.
+// rung records its math (FP32 FFMA, TF32 for 13) and has no model to check against.
 TEST_F(Gpu, EveryLadderRungMatchesCublasAtLargeShapes) {
   BenchRequest request;
+  const DeviceInfo& device = ProbeGpu().device;
   for (const KernelSpec* spec : AllKernels()) {
-    if (spec->family == KernelFamily::kLadder) request.kernels.push_back(spec->name);
+    if (spec->family == KernelFamily::kLadder && RunsOn(*spec, device.cc_major, device.cc_minor)) {
+      request.kernels.push_back(spec->name);
+    }
   }
   ASSERT_FALSE(request.kernels.empty());
   request.shapes = {Shape::Square(4096), Shape{4096, 1024, 2048}};
@@ -131,7 +137,7 @@ TEST_F(Gpu, EveryLadderRungMatchesCublasAtLargeShapes) {
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_TRUE(r.verified) << "max error " << r.max_abs_error << " > " << r.tolerance << ", " << r.wrong_elements
                             << " wrong";
-    EXPECT_EQ(r.math, "FP32 FFMA (CUDA cores)");
+    EXPECT_EQ(r.math, MathName(*FindKernel(r.kernel)));
     EXPECT_EQ(r.model_check, ModelCheck::kNotRun);
     EXPECT_GT(r.occupancy_blocks_per_sm, 0);
     EXPECT_EQ(r.threads_per_block, ThreadsPerBlock(*FindKernel(r.kernel)));
@@ -155,6 +161,53 @@ TEST_F(Gpu, RegisterTileIsRightOnEachOfItsPaths) {
     SCOPED_TRACE(r.kernel + " at " + ToString(r.shape));
     ASSERT_TRUE(r.ok()) << r.error;
     EXPECT_TRUE(r.verified) << r.wrong_elements << " wrong, max error " << r.max_abs_error;
+  }
+}
+
+// Rung 13 against cuBLAS TF32 itself, element by element: both round A and B to TF32 and
+// accumulate in FP32, so C may differ by their two summation orders and roundings, each
+// within the TF32 tolerance of the exact product (8·sqrt(K)·2^-11·max|A|·max|B|; cuBLAS
+// rounds ties to even, cvt.rna away from zero). Shapes: the table's 256×128 tile (a grid of
+// 256 blocks), the small 128×128 tile (1000³: 32 large tiles would leave SMs idle), and
+// sizes off every multiple (odd K and N: rows not 16-byte aligned, the guarded copies; K
+// not a multiple of 32: a zero-filled last stage). The
+// runner's own check against cuBLAS FP32 holds too. On a GPU older than sm_80 it is
+// refused with the reason.
+TEST_F(Gpu, MmaTf32MatchesCublasTf32) {
+  const DeviceInfo& device = ProbeGpu().device;
+  const KernelSpec& mma = *FindKernel("mma_tf32");
+  const KernelSpec& cublas = *FindKernel("cublas_tf32");
+  GpuWorker worker(DefaultGpuWorkerOptions());
+  for (const Shape shape : {Shape{4096, 2048, 1024}, Shape::Square(1000), Shape{1025, 513, 257}, Shape{1001, 1003, 997},
+                            Shape{33, 65, 9}}) {
+    SCOPED_TRACE(ToString(shape));
+    ASSERT_FALSE(worker.OpenSession(shape, 7));
+    const double tolerance = Tolerance(Precision::kTf32, shape.k, 1.0, 1.0);  // inputs in [-1, 1)
+    std::string error;
+    TsKernelRun run{};
+    std::vector<double> times;
+    std::vector<float> c_mma, c_cublas;
+    const auto never = [] { return false; };
+    const TsStatus status = worker.Run(KernelIndex(mma), 1, 2, tolerance, never, run, times, &c_mma, error);
+    if (!RunsOn(mma, device.cc_major, device.cc_minor)) {
+      EXPECT_EQ(status, TS_ERROR);
+      EXPECT_NE(error.find("mma_tf32 needs compute capability 8.0 or newer"), std::string::npos) << error;
+      return;
+    }
+    ASSERT_EQ(status, TS_OK) << error;
+    EXPECT_EQ(run.wrong_elements, 0) << "against cuBLAS FP32, max error " << run.max_abs_error;
+    ASSERT_EQ(worker.Run(KernelIndex(cublas), 0, 1, tolerance, never, run, times, &c_cublas, error), TS_OK) << error;
+    ASSERT_EQ(c_mma.size(), c_cublas.size());
+    double worst = 0;
+    long long beyond = 0;
+    for (std::size_t i = 0; i < c_mma.size(); ++i) {
+      const double difference = std::fabs(double(c_mma[i]) - double(c_cublas[i]));
+      if (!(difference <= tolerance)) ++beyond;
+      if (difference > worst || std::isnan(difference)) worst = difference;
+    }
+    std::printf("mma_tf32 vs cuBLAS TF32 at %s: max |difference| %.3g, tolerance %.3g\n", ToString(shape).c_str(),
+                worst, tolerance);
+    EXPECT_EQ(beyond, 0) << "max |difference| " << worst << " > " << tolerance;
   }
 }
 

@@ -34,8 +34,9 @@ TEST(Registry, DefaultSweepHoldsTheLectureKernels) {
   EXPECT_FALSE(chosen.count("tiled16_unguarded"));
 }
 
-// The ladder: rungs 04 to 12 in teaching order, GPU only, FP32 on the CUDA cores, guarded,
-// and out of the default sweep (the live panel's ladder view chooses them).
+// The ladder: rungs 04 to 13 in teaching order, GPU only, guarded, and out of the default
+// sweep (the live panel's ladder view chooses them). 04 to 12 compute in FP32 on the CUDA
+// cores; 13 in TF32 on the tensor cores, from sm_80 on.
 TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   std::vector<const KernelSpec*> rungs;
   for (const KernelSpec* spec : AllKernels()) {
@@ -43,7 +44,7 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   }
   const std::vector<std::string> expected = {"blocktile_1d",    "blocktile_2d", "vectorized",   "conflict_free",
                                              "warptile",        "double_buffered", "async_copy", "register_tile",
-                                             "all_async"};
+                                             "all_async",       "mma_tf32"};
   ASSERT_EQ(rungs.size(), expected.size());
   for (std::size_t i = 0; i < rungs.size(); ++i) {
     const KernelSpec& rung = *rungs[i];
@@ -55,10 +56,25 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
     EXPECT_FALSE(IsCublas(rung));
     EXPECT_TRUE(rung.guarded);
     EXPECT_FALSE(rung.in_default_sweep);
-    EXPECT_STREQ(MathName(rung), "FP32 FFMA (CUDA cores)");
+    const bool tensor_cores = rung.rung == LadderRung::kMmaTf32;
+    EXPECT_STREQ(MathName(rung), tensor_cores ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)");
+    EXPECT_EQ(rung.min_compute_capability, tensor_cores ? 80 : 0);
     EXPECT_EQ(rung.tile_m % rung.thread_m, 0);
     EXPECT_EQ(rung.tile_n % rung.thread_n, 0);
     EXPECT_EQ(PhaseCount(rung, 1000), 0) << "no model phases";
+  }
+}
+
+// TF32 mma.sync and cp.async need sm_80: on a Turing GPU (7.5) the runner refuses that rung
+// (module.cu says why); every other row runs on every GPU the build targets.
+TEST(Registry, TheTensorCoreRungRunsFromSm80AndTheOtherRowsEverywhere) {
+  const KernelSpec& mma = *FindKernel("mma_tf32");
+  EXPECT_FALSE(RunsOn(mma, 7, 5));
+  EXPECT_TRUE(RunsOn(mma, 8, 0));
+  EXPECT_TRUE(RunsOn(mma, 8, 6));
+  EXPECT_TRUE(RunsOn(mma, 9, 0));
+  for (const KernelSpec* spec : AllKernels()) {
+    if (spec != &mma) EXPECT_TRUE(RunsOn(*spec, 7, 5)) << spec->name;
   }
 }
 
@@ -69,11 +85,13 @@ TEST(Registry, LadderParametersAreDescribed) {
             "block tile 128×128×8 · 8×8 per thread · warp tile 32×64 · 256 threads · guarded");
   EXPECT_EQ(DescribeParameters(*FindKernel("blocktile_1d")),
             "block tile 64×64×8 · 8×1 per thread · 512 threads · guarded");
+  EXPECT_EQ(DescribeParameters(*FindKernel("mma_tf32")),
+            "block tile 256×128×32 · 8×16 per thread · warp tile 64×64 · 256 threads · guarded");
 }
 
-TEST(Registry, MathIsTf32OnlyForTheTensorCoreRow) {
+TEST(Registry, MathIsTf32OnlyForTheTensorCoreRows) {
   for (const KernelSpec* spec : AllKernels()) {
-    const bool tf32 = std::string(spec->name) == "cublas_tf32";
+    const bool tf32 = std::string(spec->name) == "cublas_tf32" || std::string(spec->name) == "mma_tf32";
     EXPECT_STREQ(MathName(*spec), tf32 ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)") << spec->name;
   }
 }
