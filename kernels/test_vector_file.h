@@ -1,4 +1,4 @@
-// test_vector_file.h — seed 003's binary test vectors: read, write, and say where a file
+// test_vector_file.h — the test-vector harness's binary files: read, write, and say where a file
 // goes wrong.
 //
 // The format, repeated to the end of the file: int32 M, N, K; then A (M×N), B (N×K) and

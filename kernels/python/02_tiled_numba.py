@@ -1,5 +1,5 @@
 # 02_tiled_numba.py — kernels/02_tiled.cu in Numba, statement by statement, as the Python
-# half of seed 000's notebook writes it: C(M×N) = A(M×K) · B(K×N) with TILE×TILE shared tiles.
+# half of the tiling notebook writes it: C(M×N) = A(M×K) · B(K×N) with TILE×TILE shared tiles.
 #
 # TileScope shows it beside the CUDA C++ (Kernel source panel, "side by side"): each
 # statement sits beside its twin, and the line the selected thread runs is marked in both

@@ -1,5 +1,5 @@
-// test_vector_generator.h — test cases for seed 003's format, made here from small
-// integers with C computed in double precision: exact in float, and independent of both
+// test_vector_generator.h — test cases for the test-vector harness's format, made here
+// from small integers with C computed in double precision: exact in float, and independent of both
 // the model (sim/) and the code under test. Never copied data.
 #pragma once
 #include <cstdint>

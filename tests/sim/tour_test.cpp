@@ -155,7 +155,8 @@ TEST(Tour, LessonOneAnswersMatchTheClosedForms) {
       disagreeing += claim.agrees ? 0 : 1;
     }
   }
-  EXPECT_GE(disagreeing, 3) << "seed 001's naive count per element, its total and its saving are shown wrong";
+  EXPECT_GE(disagreeing, 3)
+      << "the 4×4 walkthrough exercise's naive count per element, its total and its saving are shown wrong";
 }
 
 TEST(Tour, PositionsNameTheEventsTheyPromise) {
@@ -589,7 +590,7 @@ TEST(Tour, MeasurementsQuoteTheirResultsFileLineByLine) {
 // words (outside placeholders; seed quotations are a field of their own) state a figure the
 // model counts for that lesson, unless it is one of the lesson's own sizes (a description
 // says "6×5×7 with TILE 4"; the sizes a placeholder asks about), 0 and 1, which name cells,
-// blocks and phases, a number with a leading zero (seed 004, kernels/04_*), or what the
+// blocks and phases, a number with a leading zero (the Exercise 05 handout, kernels/04_*), or what the
 // hardware fixes ("4 bytes" of a float, "2 FLOP" of a multiply-add).
 TEST(Tour, NoShippedTextTypesAModelCountByHand) {
   const std::vector<std::string> counts{"reads",        "reads.a",       "reads.b",          "reads.tiled",
