@@ -113,9 +113,9 @@ void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, 
   if (prepared.quote) {
     std::printf("  %s says: \"%s\"\n", prepared.quote->seed.c_str(), prepared.quote->text.c_str());
     for (const sim::CheckedClaim& claim : prepared.claims) {
-      std::printf("    %s: it says %s, the model counts %s%s\n", claim.claim.query.c_str(),
+      std::printf("    %s: the document says %s, the model counts %s%s\n", claim.claim.query.c_str(),
                   sim::FormatNumber(claim.claim.figure).c_str(), sim::FormatNumber(claim.model).c_str(),
-                  claim.agrees ? "" : "  (it is wrong)");
+                  claim.agrees ? "" : "  (the document is wrong)");
     }
   }
   if (prepared.measured) {

@@ -8,9 +8,9 @@
 namespace kernels_test {
 
 struct GeneratedCase {
-  int m = 0;      // the seed's M: rows of A and C
-  int inner = 0;  // the seed's N: columns of A, rows of B
-  int cols = 0;   // the seed's K: columns of B and C
+  int m = 0;      // the harness's M: rows of A and C
+  int inner = 0;  // the harness's N: columns of A, rows of B
+  int cols = 0;   // the harness's K: columns of B and C
   std::vector<float> a, b, c;
 };
 
