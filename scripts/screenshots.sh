@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates the README's screenshots under docs/screenshots/ with the app's own
-# --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder, after
-# 40 frames (a tour's stop lays its panels out, and a presentation panel shrinks text that does
-# not fit, over the frames after it opens):
+# Regenerates the screenshots under docs/screenshots/ (README and docs/ show them) with the
+# app's own --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings
+# folder, after 40 frames (a tour's stop lays its panels out, and a presentation panel shrinks
+# text that does not fit, over the frames after it opens):
 #   window.png        what README's first command opens: lesson 1 (default) at its tour's first stop
 #   tour-stop9-*      lesson 1's tour at a key stop (naive against tiled reads, beside the 4×4
 #                     walkthrough exercise's claim), its question answered wrong with the
