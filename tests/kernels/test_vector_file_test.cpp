@@ -24,7 +24,7 @@ std::string WriteBytes(const std::string& name, const std::vector<unsigned char>
   return path;
 }
 
-TEST(TestVectorFile, ReadsGeneratedCasesWithTheSeedsDimensionNames) {
+TEST(TestVectorFile, ReadsGeneratedCasesWithTheHarnessDimensionNames) {
   const std::vector<GeneratedCase> cases = ThreeCases();
   const TestVectorRead read = ReadTestVectors(WriteBytes("vectors_good.bin", EncodeCases(cases)));
   ASSERT_TRUE(read.ok()) << read.error;
