@@ -219,7 +219,8 @@ TEST(Tour, AChoiceTheModelContradictsRefusesTheLesson) {
   EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question\": no choice is the model's answer 2 (query 'reads.saving')");
   stop["question"]["choices"] = {{{"text", "2x"}, {"value", 2}}, {{"text", "two"}, {"value", "2"}}};
   EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"question\": choices 1 and 2 all equal the model's answer 2");
-  stop["question"]["choices"] = {{{"text", "2x"}, {"value", 2}}, {{"text", "8x"}, {"value", 8}, {"seed", "the 4×4 walkthrough exercise"}}};
+  stop["question"]["choices"] = {{{"text", "2x"}, {"value", 2}},
+                                 {{"text", "8x"}, {"value", 8}, {"seed", "the 4×4 walkthrough exercise"}}};
   const sim::LessonLoad load = sim::ParseLesson(WithTour(OneStop(stop)));
   ASSERT_TRUE(load.lesson) << load.error;
   EXPECT_EQ(load.prepared.stops[0].right_choice, 0);
