@@ -1,4 +1,4 @@
-// 02_tiled.cu — the seeds' shared-memory tiled kernel: C(M×N) = A(M×K) · B(K×N).
+// 02_tiled.cu — the handouts' shared-memory tiled kernel: C(M×N) = A(M×K) · B(K×N).
 //
 // What it teaches: a block of TILE×TILE threads computes one TILE×TILE tile of C. In each
 // phase t every thread copies one element of A into As and one of B into Bs, the block
@@ -8,8 +8,8 @@
 // The template switches are the lessons:
 //  - each barrier is __syncthreads(), __syncwarp() or absent (the race lab, sync.cuh);
 //  - kGuarded = false drops the bounds guard and kCeilTiles = false rounds the tile count
-//    down, as in seed 004's hint code: on sizes that are not tile multiples the tail
-//    tile is silently skipped and edge threads read outside A and B;
+//    down, as the Exercise 05 handout's hint code does: on sizes that are not tile
+//    multiples the tail tile is silently skipped and edge threads read outside A and B;
 //  - kBsTransposed stores the B tile transposed (element (k, c) at Bs[c][k]), lesson 6's
 //    bank conflicts: a warp's lanes then read words TILE apart, which share a bank when
 //    TILE·TILE ≥ 64 (TILE 16: 8 lanes per bank, TILE 32: all 32). Same products in the

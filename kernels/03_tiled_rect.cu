@@ -1,4 +1,4 @@
-// 03_tiled_rect.cu — rectangular tiles (seed 000, exercise 2): C(M×N) = A(M×K) · B(K×N).
+// 03_tiled_rect.cu — rectangular tiles (the tiling notebook's exercise 2): C(M×N) = A(M×K) · B(K×N).
 //
 // What it teaches: the tile of C need not be square, nor the slice of K it walks. A block
 // of TN×TM threads (x along N, y along M) computes a TM×TN tile of C, stepping through K

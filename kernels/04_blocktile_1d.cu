@@ -9,17 +9,10 @@
 //
 // Per block and K-slice: global loads (BM + BN)·BK floats for BM·BN·BK FMAs, so
 // 1/BM + 1/BN = 1/32 global loads per FMA (02_tiled at TILE 32: 2/32). Shared loads
-// per FMA: (TM + 1)/TM = 1.125 (02_tiled: 2).
-// Registers: 58 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it). H100 (132 SMs),
-// 2026-11-23, at 4096³: 12489 GFLOPS, 24.6% of cuBLAS SGEMM (50696 GFLOPS) in the same sweep,
-// C verified: `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps
-// 20`, RUNGS the seven ladder kernels (docs/results/h100-ladder-2026-11-23.json).
-// Nsight Compute at 1024³ (scripts/ladder-counters.sh,
-// docs/results/h100-ladder-counters-2026-11-23.txt): global load sectors as the formula; 12.6
-// M shared load instructions, not the formula's 37.7 M (1.125 per FMA): the compiler reads
-// each As row's BK = 8 consecutive k values with two 128-bit loads, so A costs 2 instructions
-// per 8 FMAs and B one per TM = 8: 3/8 per FMA.
+// per FMA: (TM + 1)/TM = 1.125 (02_tiled: 2). The compiler reads each As row's BK = 8
+// consecutive k values with two 128-bit loads, so A costs 2 instructions per 8 FMAs and
+// B one per TM = 8: 3/8 shared load instructions per FMA.
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#04-blocktile_1d
 // Run it: `tilescope bench --kernels blocktile_1d`.
 #pragma once
 #include "ladder_common.cuh"

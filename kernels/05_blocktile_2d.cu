@@ -7,17 +7,10 @@
 //
 // Tile: BM×BN = 128×128, BK = 8, TM×TN = 8×8 per thread, BM·BN/(TM·TN) = 256 threads.
 // Global loads per FMA: 1/BM + 1/BN = 1/64. Shared loads per FMA: (TM + TN)/(TM·TN) = 1/4
-// floats (the compiler reads B's 8 consecutive floats with two 128-bit loads).
-// Registers: 128 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it). H100 (132 SMs),
-// 2026-11-23, at 4096³: 25423 GFLOPS, 50.1% of cuBLAS SGEMM (50696 GFLOPS) in the same sweep,
-// C verified: `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps
-// 20`, RUNGS the seven ladder kernels (docs/results/h100-ladder-2026-11-23.json).
-// Nsight Compute at 1024³ (scripts/ladder-counters.sh,
-// docs/results/h100-ladder-counters-2026-11-23.txt): global load sectors as the formula; 2.1 M
-// shared load instructions, a quarter of the formula's scalar count: the compiler reads A's
-// row along k and B's 8 consecutive floats with 128-bit loads (1/16 per FMA); 4.2 M bank
-// conflicts, which 07 removes.
+// floats (the compiler reads B's 8 consecutive floats with two 128-bit loads). The
+// compiler reads A's row along k with 128-bit loads too (1/16 instructions per FMA); the
+// layout leaves bank conflicts, which 07 removes.
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#05-blocktile_2d
 // Run it: `tilescope bench --kernels blocktile_2d`.
 #pragma once
 #include "ladder_common.cuh"

@@ -8,16 +8,9 @@
 //
 // Tile: BM×BN = 128×128, BK = 8, TM×TN = 8×8 per thread, 256 threads.
 // Global loads per FMA: 1/BM + 1/BN = 1/64 floats, 1/256 instructions. Shared loads per
-// FMA: (TM + TN)/(TM·TN) = 1/4 floats, (TM + TN)/4/(TM·TN) = 1/16 instructions.
-// Registers: 123 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it). H100 (132 SMs),
-// 2026-11-23, at 4096³: 27329 GFLOPS, 53.9% of cuBLAS SGEMM (50696 GFLOPS) in the same sweep,
-// C verified: `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps
-// 20`, RUNGS the seven ladder kernels (docs/results/h100-ladder-2026-11-23.json).
-// Nsight Compute at 1024³ (scripts/ladder-counters.sh,
-// docs/results/h100-ladder-counters-2026-11-23.txt): global load sectors and shared load
-// instructions (2.1 M) as the formulas; 10.5 M shared wavefronts, of them 4.2 M bank conflicts
-// (B's reads 8 floats apart, As's stores).
+// FMA: (TM + TN)/(TM·TN) = 1/4 floats, (TM + TN)/4/(TM·TN) = 1/16 instructions. B's
+// reads 8 floats apart and As's stores still conflict in the banks (07 removes both).
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#06-vectorized
 // Run it: `tilescope bench --kernels vectorized`.
 #pragma once
 #include "ladder_common.cuh"

@@ -12,14 +12,7 @@
 // Tile: BM×BN = 128×128, BK = 8, 8×8 per thread as 2×2 quadrants of 4×4, 256 threads.
 // Global and shared loads per FMA as in 06 (1/64 and 1/4 floats); what drops is the
 // shared-memory passes (wavefronts) per load.
-// Registers: 127 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it). H100 (132 SMs),
-// 2026-11-23, at 4096³: 28317 GFLOPS, 55.9% of cuBLAS SGEMM (50696 GFLOPS) in the same sweep,
-// C verified: `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps
-// 20`, RUNGS the seven ladder kernels (docs/results/h100-ladder-2026-11-23.json).
-// Nsight Compute at 1024³ (scripts/ladder-counters.sh,
-// docs/results/h100-ladder-counters-2026-11-23.txt): global sectors and shared load
-// instructions as 06; bank conflicts 4.2 M → 0, shared wavefronts 10.5 M → 6.3 M.
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#07-conflict_free
 // Run it: `tilescope bench --kernels conflict_free`.
 #pragma once
 #include "ladder_common.cuh"

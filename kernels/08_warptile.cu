@@ -6,21 +6,13 @@
 // A load 32. Here each warp owns a WM×WN = 32×64 sub-tile of the block's C, its lanes laid
 // out 4 × 8 with 4×4 quadrants 16 rows and 32 columns apart: a warp's A load touches 64
 // bytes and its B load 128, and the 8 warps of a block read disjoint rows or columns of
-// the shared tiles. (Nsight Compute counts the same shared-memory passes as 07; see below.)
+// the shared tiles. (Nsight Compute counts the same shared-memory passes as 07: see the
+// measured notes linked below.)
 //
 // Tile: BM×BN = 128×128, BK = 8, warp tile WM×WN = 32×64 (4×2 warps), 8×8 per thread,
 // 256 threads. Global loads per FMA 1/BM + 1/BN = 1/64 floats; shared loads per FMA as
 // in 07: (TM + TN)/(TM·TN) = 1/4 floats, 1/16 instructions.
-// Registers: 125 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it). H100 (132 SMs),
-// 2026-11-23, at 4096³: 29228 GFLOPS, 57.7% of cuBLAS SGEMM (50696 GFLOPS) in the same sweep,
-// C verified: `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps
-// 20`, RUNGS the seven ladder kernels (docs/results/h100-ladder-2026-11-23.json).
-// Nsight Compute at 1024³ (scripts/ladder-counters.sh,
-// docs/results/h100-ladder-counters-2026-11-23.txt): the same global sectors, shared load
-// instructions (2.1 M) and shared wavefronts (6.3 M, 0 conflicts) as 07: the counters do not
-// show fewer passes, so the 3% gain over 07 at 4096 comes from elsewhere (not established
-// here).
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#08-warptile
 // Run it: `tilescope bench --kernels warptile`.
 #pragma once
 #include "ladder_common.cuh"

@@ -10,15 +10,7 @@
 //
 // Tile: BM×BN = 128×128, BK = 8, warp tile 32×64, 8×8 per thread, 256 threads, 2 shared
 // buffers. Global and shared loads per FMA as in 08 (1/64 and 1/4 floats).
-// Registers: 126 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it). H100 (132 SMs),
-// 2026-11-23, at 4096³: 42926 GFLOPS, 84.7% of cuBLAS SGEMM (50696 GFLOPS) in the same sweep,
-// C verified: `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps
-// 20`, RUNGS the seven ladder kernels (docs/results/h100-ladder-2026-11-23.json).
-// Nsight Compute at 1024³ (scripts/ladder-counters.sh,
-// docs/results/h100-ladder-counters-2026-11-23.txt): loads as 08; the FMA pipe busy 60.6% of
-// the time (08: 29.0%), issue slots 70.4%.
-// At 4096 (ncu's locked clocks): issue slots 79% busy, FMA pipe 68%.
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#09-double_buffered
 // Run it: `tilescope bench --kernels double_buffered`.
 #pragma once
 #include "ladder_common.cuh"

@@ -12,15 +12,9 @@
 // Tile: BM×BN = 128×128, BK = 8, warp tile 32×64, 8×8 per thread, 256 threads, 2 shared
 // buffers. Global loads per FMA as 09: 1/BM + 1/BN = 1/64 floats (B's as 16-byte cp.async
 // copies); shared loads per FMA as 09: (TM + TN)/(TM·TN) = 1/4 floats, 1/16 LDS.128.
-// Registers: 127 per thread (ptxas -v, sm_90); blocks per SM: 2
-// (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it).
-// H100 (132 SMs), 2026-11-23, at 4096³: 44246 GFLOPS, 86.0% of cuBLAS SGEMM (51471 GFLOPS)
-// in the same sweep (09: 42984, 83.5%), C verified:
-// `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps 20`,
-// RUNGS the eight ladder kernels 04…11 (docs/results/h100-ladder-11-2026-11-23.json).
-// Nsight Compute at 4096³ (--clock-control none): FMA pipe 68.6% busy, issue slots 80.8%
-// (docs/results/h100-ladder-11-2026-11-23.txt). Global sectors: B's copies count under
-// Nsight's ldgsts sectors, not its ld sectors (scripts/ladder-counters.sh adds the two).
+// Global sectors: B's copies count under Nsight's ldgsts sectors, not its ld sectors
+// (scripts/ladder-counters.sh adds the two).
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#10-async_copy
 // Run it: `tilescope bench --kernels async_copy`.
 #pragma once
 #include "09_double_buffered.cu"

@@ -6,8 +6,8 @@
 // fragment feed twice the FMAs and halves A's share of the global loads per FMA; it needs
 // about twice the registers, so one block fits an SM. 10's cp.async for B is what makes it
 // pay: with B staged in registers too, the compiler, short of registers, sinks the global
-// loads to the end of the slice and their latency shows (measured on the H100: 71% of
-// cuBLAS at 4096³ for that version). A 128×256 tile gives few blocks on small matrices
+// loads to the end of the slice and their latency shows (that version was measured and not
+// kept: see the notes linked below). A 128×256 tile gives few blocks on small matrices
 // (32 at 1024² for 132 SMs), so where its grid would leave more than a quarter of the SMs
 // idle the launcher runs 10's 128×128 tile instead and splits K over a thread-block
 // cluster of S blocks (sm_90): each block accumulates its part of K, leaves its partial
@@ -21,19 +21,8 @@
 // Small grids: 10's tile in clusters of S = min(8, SMs / tiles) blocks along K, plus BM·BN
 // floats of shared memory for the partial tile: the reduction's S·BM·BN shared reads per
 // BM·BN·K FMAs add S/K shared loads per FMA.
-// Registers: 255 per thread, no spills (the split kernel: 120) (ptxas -v, sm_90); blocks
-// per SM: 1, the split kernel too by design (cudaOccupancyMaxActiveBlocksPerMultiprocessor,
-// as the runner reports it).
-// H100 (132 SMs), 2026-11-23, at 4096³: 46640 GFLOPS, 90.6% of cuBLAS SGEMM (51471 GFLOPS)
-// in the same sweep (10: 44246, 86.0%); 91.0% at 8192³, 92.8% at 2048³, and at 1024³ (10's
-// tile split in two) 31308 GFLOPS, 101.8% of cuBLAS (30749); C verified:
-// `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps 20`,
-// RUNGS the eight ladder kernels 04…11 (docs/results/h100-ladder-11-2026-11-23.json).
-// Nsight Compute at 4096³ (--clock-control none): FMA pipe 72.5% busy, issue slots 80.3%
-// (docs/results/h100-ladder-11-2026-11-23.txt). Not yet the issue's 95% at 4096: a fifth of
-// the issue slots still go unused (with 8 warps per SM; which stalls dominate is not
-// broken down here), and a tenth of the instructions issued are not FMAs (2.39·10⁹
-// instructions for 2.15·10⁹ FFMA at 4096³).
+// One block per SM, the split kernel too, by design.
+// Measured on the H100, with dates and sources: docs/results/ladder-notes.md#11-register_tile
 // Run it: `tilescope bench --kernels register_tile`.
 #pragma once
 #include <cooperative_groups.h>

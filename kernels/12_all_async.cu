@@ -5,43 +5,22 @@
 // registers in use that load shapes how ptxas schedules the whole slice: in a leaner
 // version of 11's loop (the one below, A still through registers) ptxas issued A's loads
 // late in the slice, so the stores after them waited for global memory, and it ran no
-// faster than 11 (91.5% of cuBLAS at 4096³ against 11's 90.6%, same run, with the blocks
-// in groups of 8 tile rows as tried below). Here A's slice,
-// like B's, is copied by cp.async into shared memory as it lies (row-major, a staging
-// area); at the end of the slice each thread reads back the very chunk it copied (its own
-// copy: its wait is enough, no barrier) and stores it transposed into As. No global load
-// holds a register across the FMAs: +9 points of cuBLAS at 4096³. The loop is leaner
+// faster than 11. Here A's slice, like B's, is copied by cp.async into shared memory as it
+// lies (row-major, a staging area); at the end of the slice each thread reads back the
+// very chunk it copied (its own copy: its wait is enough, no barrier) and stores it
+// transposed into As. No global load holds a register across the FMAs. The loop is leaner
 // too: each thread walks one pointer into A and one into B (no index arithmetic per
-// copy), and the last slice is peeled off so that the loop body has no branch: 1,109
-// instructions per slice for 1,024 FFMA (11: 1,139; SASS of the unchecked loop).
+// copy), and the last slice is peeled off so that the loop body has no branch.
 //
 // Tile: BM×BN = 128×256, BK = 8, warp tile 64×64, 16×8 per thread, 256 threads, 2 shared
 // buffers plus one staging area for A. Global loads per FMA as 11: 1/BM + 1/BN = 3/256
 // floats (A's and B's as 16-byte cp.async copies); shared loads per FMA as 11,
 // (TM + TN)/(TM·TN) = 3/16 floats in 3/64 LDS.128, plus A's read-back from the staging
 // area, BM·BK floats per BM·BN·BK FMAs: 1/BN = 1/256 floats, 1/1024 LDS.128.
-// Small grids: 11's path (10's 128×128 tile, K split over a cluster).
-// Registers: 255 per thread, no spills, 28,928 bytes of shared memory (ptxas -v, sm_90);
-// blocks per SM: 1 (cudaOccupancyMaxActiveBlocksPerMultiprocessor, as the runner reports it).
-// H100 (132 SMs), 2026-11-25, at 4096³: 51407 GFLOPS, 100.6% of cuBLAS SGEMM (51109 GFLOPS)
-// in the same sweep (11: 46949, 91.9%); 100.2% at 8192³ (51730 against 51616), 101.8% at
-// 2048³, and at 1024³ (11's split path) 31730 GFLOPS, 103.2% of cuBLAS (30756); C verified:
-// `tilescope bench --kernels RUNGS,cublas_fp32,cublas_tf32 --sizes 256:8192 --reps 20`,
-// RUNGS the nine ladder kernels 04…12 (docs/results/h100-ladder-12-2026-11-25.json).
-// Nsight Compute at 4096³ (--clock-control none): FMA pipe 79.4% busy (11: 72.5%), issue
-// slots 85.5% (80.3%), 2.32·10⁹ warp instructions for 2.15·10⁹ FFMA (11: 2.39·10⁹); per
-// issued instruction, warps stalled on fixed-latency waits 0.04 (11: 0.13) and on dispatch
-// 0.25 (0.30) (docs/results/h100-ladder-12-2026-11-25.txt).
-// Counted (scripts/ladder-counters.sh at 4096, docs/results/h100-ladder-counters-2026-11-25.txt):
-// global sectors equal the formula; shared load instructions are the formula plus A's
-// read-back (2,097,152) plus three `@!PT LDS` per slice and warp that ptxas puts before
-// the cp.async copies (predicated off, never executed, yet counted as issued: 11 has the
-// same 6,291,456). Tried and not kept (same H100, same day): each thread copying 32
-// consecutive bytes (half a sector per lane and instruction, twice the sectors counted)
-// was 0.5–0.9% faster at 4096³ and 8192³, but these copies keep counted equal to computed;
-// handing out blocks in groups of 8 tile rows for L2 reuse changed nothing measurable at
-// 4096³ or 8192³; two 128-thread blocks per SM with 128×128 tiles (BK 8 or 16), 85.7–92.7%
-// with A through registers and 81–88% with A by cp.async.
+// Small grids: 11's path (10's 128×128 tile, K split over a cluster). One block per SM.
+// ptxas puts three predicated-off `@!PT LDS` per slice and warp before the cp.async copies:
+// never executed, yet Nsight Compute counts them as issued shared loads (11 has them too).
+// Measured on the H100, and what was tried and not kept: docs/results/ladder-notes.md#12-all_async
 // Run it: `tilescope bench --kernels all_async`.
 #pragma once
 #include "10_async_copy.cu"

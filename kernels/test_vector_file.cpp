@@ -60,7 +60,7 @@ TestVectorRead Decode(const unsigned char* bytes, std::uint64_t size) {
     }
     std::int32_t dims[3];
     std::memcpy(dims, bytes + offset, sizeof dims);
-    const std::int32_t m = dims[0], inner = dims[1], cols = dims[2];  // the seed's M, N, K
+    const std::int32_t m = dims[0], inner = dims[1], cols = dims[2];  // the harness's M, N, K
     if (m <= 0 || inner <= 0 || cols <= 0) {
       Fail(read, index, offset,
            "inconsistent sizes M = " + std::to_string(m) + ", N = " + std::to_string(inner) +
@@ -119,7 +119,7 @@ TestVectorRead ReadTestVectors(const std::string& path) {
 std::vector<unsigned char> EncodeTestVectors(const std::vector<TestVectorCase>& cases) {
   std::vector<unsigned char> bytes;
   for (const TestVectorCase& entry : cases) {
-    // The seed's order: M, then the inner dimension, then C's columns.
+    // The harness's order: M, then the inner dimension, then C's columns.
     const std::int32_t dims[3] = {static_cast<std::int32_t>(entry.shape.m), static_cast<std::int32_t>(entry.shape.k),
                                   static_cast<std::int32_t>(entry.shape.n)};
     Append(bytes, dims, 3);

@@ -1,8 +1,8 @@
-// test_vector_file.h — seed 003's binary test vectors: read, write, and say where a file
+// test_vector_file.h — the test-vector harness's binary files: read, write, and say where a file
 // goes wrong.
 //
 // The format, repeated to the end of the file: int32 M, N, K; then A (M×N), B (N×K) and
-// the expected C (M×K), row-major float32, all little-endian. Note that the seed names the
+// the expected C (M×K), row-major float32, all little-endian. Note that the harness names the
 // inner dimension N; in TileScope's Shape (C M×N = A M×K · B K×N) that is shape.k, and
 // the file's K is shape.n. The conversion happens here and nowhere else.
 #pragma once

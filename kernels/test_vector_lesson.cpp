@@ -7,7 +7,7 @@ namespace kernels {
 std::optional<sim::ValidationError> ApplyTestVectorCase(const std::string& path, long long number,
                                                         sim::LessonConfig& lesson, TestVectorLesson* taken) {
   const auto bad = [](const std::string& message) { return sim::ValidationError{"fill_file", message}; };
-  if (path.empty()) return bad("give the path of a test-vector file (seed 003's binary format)");
+  if (path.empty()) return bad("give the path of a test-vector file (the test-vector harness's binary format)");
   const TestVectorRead read = ReadTestVectors(path);
   const long long count = static_cast<long long>(read.cases.size());
   if (number < 1 || number > count) {

@@ -1,4 +1,4 @@
-// test_vector_lesson.h — one case of a seed-003 test-vector file as a lesson: its shape, and
+// test_vector_lesson.h — one case of a test-vector file as a lesson: its shape, and
 // its A and B as explicit fills. The GUI's "A and B from a file" and `tilescope trace --fill
 // file:PATH` both go through here. Cases count from 1, in every view and message.
 #pragma once

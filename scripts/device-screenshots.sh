@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's GPU screenshots, made on a machine with an NVIDIA GPU and a display whose GL
-# context is the GPU's (shared/gpu-gui/start-display.sh sets that up on a headless server):
+# The GPU screenshots under docs/screenshots/ (docs/results/README.md shows them), made on a
+# machine with an NVIDIA GPU and a display whose GL context is the GPU's
+# (shared/gpu-gui/start-display.sh sets that up on a headless server):
 #   live-h100.png + live-h100.json  the live GPU panel after a sweep run from the GUI's own
 #                                   --actions (naive, tiled 8/16/32, cuBLAS FP32 and TF32,
 #                                   256..8192), and that run's results as saved by the panel;

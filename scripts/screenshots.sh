@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Regenerates the README's screenshots under docs/screenshots/ with the app's own
-# --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings folder, after
-# 40 frames (a tour's stop lays its panels out, and a presentation panel shrinks text that does
-# not fit, over the frames after it opens):
+# Regenerates the screenshots under docs/screenshots/ (README and docs/ show them) with the
+# app's own --screenshot, in a real window under Xvfb (Mesa llvmpipe), from a clean settings
+# folder, after 40 frames (a tour's stop lays its panels out, and a presentation panel shrinks
+# text that does not fit, over the frames after it opens):
 #   window.png        what README's first command opens: lesson 1 (default) at its tour's first stop
-#   tour-stop9-*      lesson 1's tour at a key stop (naive against tiled reads, beside the seed's
-#                     claim), its question answered wrong with the seed's figure so the reveal
-#                     shows; normal and presentation, at 1920x1080 and 1366x768
+#   tour-stop9-*      lesson 1's tour at a key stop (naive against tiled reads, beside the 4×4
+#                     walkthrough exercise's claim), its question answered wrong with the
+#                     exercise's figure so the reveal shows; normal and presentation, at
+#                     1920x1080 and 1366x768
 #   tour-LESSON-stopN-1366x768
 #                     a key stop of each other lesson of the curriculum (two_barriers also in
 #                     presentation mode)
@@ -50,14 +51,14 @@ shoot() {  # NAME [ARGS...]
 
 shoot window --lesson default
 # Lesson 1's tour at its stop 9 (--stop opens there; the questions before it do not hold it back).
-answer="guide-answer 3"  # the seed's 8×
+answer="guide-answer 3"  # the exercise's 8×
 for size in 1920x1080 1366x768; do
   WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop9-$size" --lesson default --stop 9 --actions "$answer"
   WIDTH=${size%x*} HEIGHT=${size#*x} shoot "tour-stop9-presentation-$size" --lesson default --stop 9 --presentation \
     --actions "$answer"
 done
 # A key stop of each other lesson at 1366x768, the laptop size (--stop opens there). A choice
-# whose list holds a seed's figure is answered with it, so the reveal shows the claim against
+# whose list holds a source document's figure is answered with it, so the reveal shows the claim against
 # the model's count; a number question is left open, as a student meets it.
 WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-1366x768 --lesson two_barriers --stop 5
 WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-presentation-1366x768 --lesson two_barriers --stop 5 --presentation

@@ -111,11 +111,11 @@ void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, 
               static_cast<long long>(prepared.step));
   std::printf("  %s\n", prepared.text.c_str());
   if (prepared.quote) {
-    std::printf("  seed %s says: \"%s\"\n", prepared.quote->seed.c_str(), prepared.quote->text.c_str());
+    std::printf("  %s says: \"%s\"\n", prepared.quote->seed.c_str(), prepared.quote->text.c_str());
     for (const sim::CheckedClaim& claim : prepared.claims) {
-      std::printf("    %s: the seed says %s, the model counts %s%s\n", claim.claim.query.c_str(),
+      std::printf("    %s: the document says %s, the model counts %s%s\n", claim.claim.query.c_str(),
                   sim::FormatNumber(claim.claim.figure).c_str(), sim::FormatNumber(claim.model).c_str(),
-                  claim.agrees ? "" : "  (the seed is wrong)");
+                  claim.agrees ? "" : "  (the document is wrong)");
     }
   }
   if (prepared.measured) {
@@ -133,7 +133,7 @@ void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, 
   for (std::size_t i = 0; i < question.choices.size(); ++i) {
     const sim::Choice& choice = question.choices[i];
     std::printf("    %zu. %s%s%s\n", i + 1, choice.text.c_str(),
-                choice.seed.empty() ? "" : ("  [seed " + choice.seed + "'s figure]").c_str(),
+                choice.seed.empty() ? "" : ("  [" + choice.seed + "'s figure]").c_str(),
                 static_cast<int>(i) == prepared.right_choice ? "  <- the model's answer" : "");
   }
   std::printf("  answer (the model, query '%s'): %s\n", question.query.c_str(), prepared.answer.text.c_str());
@@ -200,7 +200,7 @@ int Run(const TourOptions& options) {
 void AddTourCommand(CLI::App& app, std::function<int()>& action) {
   auto options = std::make_shared<TourOptions>();
   CLI::App* command = app.add_subcommand(
-      "tour", "A lesson's guided tour without the window: each stop's step, text, seed claim and question with the "
+      "tour", "A lesson's guided tour without the window: each stop's step, text, quoted claim and question with the "
               "model's answer");
   command->add_option("lesson", options->lesson, "A lesson file or preset name (default: default)");
   command->add_flag("--json", options->json, "Print the stops as JSON");

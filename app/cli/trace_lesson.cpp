@@ -68,7 +68,7 @@ std::string RectFlagsNeedRect(const TraceFlags& flags) {
   return "";
 }
 
-// --fill file:PATH: A, B and the expected C of one case of a seed-003 file; the sizes come
+// --fill file:PATH: A, B and the expected C of one case of a test-vector file; the sizes come
 // from the file, so size flags that disagree with it are an error.
 std::string ApplyVectorFile(const TraceFlags& flags, const std::string& path, TraceLesson& lesson) {
   kernels::TestVectorLesson taken;
@@ -127,7 +127,7 @@ void AddLessonFlags(CLI::App& trace, TraceFlags& flags) {
     const std::string key = fields[i].key;
     const std::string names = (key.size() == 1 ? "-" + key + "," : std::string()) + FlagOf(key);
     std::string help = fields[i].help;
-    if (key == "fill") help += ", or file:PATH (seed 003's test-vector format; the sizes come from the file)";
+    if (key == "fill") help += ", or file:PATH (the test-vector harness's binary format; the sizes come from the file)";
     flags.options.push_back(trace.add_option(names, flags.values[i], help));
   }
   trace.add_option("--case", flags.vector_case, "With --fill file:PATH, the case to take, counting from 1 (default 1)")

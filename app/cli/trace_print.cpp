@@ -18,7 +18,7 @@ constexpr int kMaxPrintedCSide = 16;
 constexpr std::size_t kMaxPrintedTerms = 16;
 constexpr std::size_t kMaxPrintedHazards = 5;
 constexpr std::size_t kMaxPrintedOutOfBounds = 3;
-// Matrices of up to this many cells print on one line, as seed 001 writes them.
+// Matrices of up to this many cells print on one line, as the 4×4 walkthrough exercise writes them.
 constexpr int kMaxInlineCells = 16;
 
 std::string Pair(int x, int y) { return sim::Coordinates(x, y); }

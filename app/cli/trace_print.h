@@ -1,6 +1,6 @@
 // trace_print.h — the text `tilescope trace` prints: the lesson, the phase-by-phase
-// walkthrough seed 001 asks for (tiles loaded per phase and block, As/Bs, partial sums,
-// C), the global reads of the tiled and the naive kernel with the saving, the other
+// walkthrough the 4×4 walkthrough exercise asks for (tiles loaded per phase and block,
+// As/Bs, partial sums, C), the global reads of the tiled and the naive kernel with the saving, the other
 // counters, hazards, out-of-bounds accesses and the verdict. Every number comes from the
 // model's counters and events; nothing here computes a figure of its own.
 #pragma once

@@ -162,7 +162,8 @@ int Run(const VerifyOptions& options) {
 void AddVerifyCommand(CLI::App& app, std::function<int()>& action) {
   auto options = std::make_shared<VerifyOptions>();
   CLI::App* verify = app.add_subcommand(
-      "verify", "Check test vectors (seed 003's binary format) on the model and, with a GPU, on the real kernel");
+      "verify",
+      "Check test vectors (the test-vector harness's binary format) on the model and, with a GPU, on the real kernel");
   verify
       ->add_option("FILE", options->file,
                    "Test-vector file: int32 M, N, K; A M×N; B N×K; C M×K (N the inner dimension); float32 LE; "

@@ -1,4 +1,4 @@
-// verify_command.h — `tilescope verify FILE`: check seed 003's test vectors on the CPU
+// verify_command.h — `tilescope verify FILE`: check the test-vector harness's files on the CPU
 // model (always) and on the GPU kernel (when there is a device).
 #pragma once
 #include <CLI/CLI.hpp>

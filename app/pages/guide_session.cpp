@@ -15,7 +15,8 @@ GuideQuestionKind KindOf(sim::QuestionKind kind) {
   return GuideQuestionKind::kNone;
 }
 
-// "seed 001 says 512; the model counts 128 ✗", "the GPU measured 0; the model counts 0 ✓".
+// "the 4×4 walkthrough exercise says 512; the model counts 128 ✗",
+// "the GPU measured 0; the model counts 0 ✓".
 std::string ClaimCheck(const std::string& whose, const sim::CheckedClaim& checked) {
   return whose + " " + sim::FormatNumber(checked.claim.figure) + "; the model counts " +
          sim::FormatNumber(checked.model) + (checked.agrees ? " \u2713" : " \u2717");
@@ -117,9 +118,9 @@ GuideView GuideSession::View() const {
   // A quotation that states this stop's own answer waits for the reveal (sim/lesson/tour.h).
   if (prepared.quote && !(prepared.quote_after_reveal && Held())) {
     view.quote = prepared.quote->text;
-    view.quote_source = "Seed " + prepared.quote->seed;
+    view.quote_source = prepared.quote->seed;
     for (const sim::CheckedClaim& checked : prepared.claims) {
-      view.claim_checks.push_back(ClaimCheck("seed " + prepared.quote->seed + " says", checked));
+      view.claim_checks.push_back(ClaimCheck(prepared.quote->seed + " says", checked));
     }
   }
   if (prepared.measured && !(prepared.measured_after_reveal && Held())) {
@@ -133,7 +134,7 @@ GuideView GuideSession::View() const {
     view.kind = KindOf(stop.question->kind);
     view.question = prepared.prompt;
     for (const sim::Choice& choice : stop.question->choices) {
-      view.choices.push_back(choice.seed.empty() ? choice.text : choice.text + " [seed " + choice.seed + "'s claim]");
+      view.choices.push_back(choice.seed.empty() ? choice.text : choice.text + " [" + choice.seed + "'s claim]");
     }
     if (view.kind == GuideQuestionKind::kCells) {
       const char* space = prepared.answer.cells.empty() ? "C" : sim::Name(prepared.answer.cells.front().space);

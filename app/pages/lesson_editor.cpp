@@ -80,7 +80,7 @@ void LessonEditor::RegisterActions(ActionRegistry& registry) {
                 [this](const std::string& path) { return Save(path); }});
   registry.Add({"lesson-vectors",
                 "Fill from test vectors",
-                "Take M, N, K, A and B from a seed-003 test-vector file: PATH, or PATH#CASE (1-based).",
+                "Take M, N, K, A and B from a test-vector file: PATH, or PATH#CASE (1-based).",
                 {},
                 [this](const std::string& argument) { return LoadVectors(argument); }});
   registry.Add({"lesson-export-trace",

@@ -182,7 +182,7 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
   editor_.RegisterActions(registry);
   race_lab_.RegisterActions(registry);
   registry.Add({"toggle-numba", "Numba beside the CUDA source",
-                "Show seed 000's Numba transcription beside 02_tiled.cu, line by line, or the CUDA source alone.",
+                "Show the tiling notebook's Numba transcription beside 02_tiled.cu, line by line, or the CUDA source alone.",
                 {{GLFW_KEY_L, 0}}, [this](const std::string&) -> std::optional<std::string> {
                   source_side_by_side_ = !source_side_by_side_;
                   return std::nullopt;

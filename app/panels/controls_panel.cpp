@@ -229,8 +229,8 @@ void ControlsPanel::DrawFills(const FrameContext& frame, const LessonDraft& draf
   FieldMessage(draft, "fill_a");
   FillField(frame, "Fill B", "fill_b", edit_.fill_b);
   FieldMessage(draft, "fill_b");
-  TextField("##vectors", vector_path_, "seed-003 test-vector file",
-            "A binary test-vector file in seed 003's format: M, N, K, A, B, C per case");
+  TextField("##vectors", vector_path_, "test-vector file",
+            "A binary test-vector file in the test-vector harness's format: M, N, K, A, B, C per case");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 3.0f);
   gui::Recorded(ImGui::InputInt("case", &vector_case_, 0, 0), "case");
@@ -259,13 +259,13 @@ void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& 
     bool guard = edit_.guard;
     if (gui::Checkbox("Bounds guard", &guard)) frame.actions.Push("toggle-guard");
     Tooltip(
-        "Key 3. Off: loads and the store of C skip their bounds test, as seed 004's kernel; edge threads read "
-        "outside A and B");
+        "Key 3. Off: loads and the store of C skip their bounds test, as the Exercise 05 handout's kernel; edge "
+        "threads read outside A and B");
     ImGui::SameLine();
     constexpr std::array<sim::TileCount, 2> kCounts{sim::TileCount::kCeil, sim::TileCount::kFloor};
     EnumCombo(frame, "phases", "tiles", edit_.tile_count, kCounts,
-              "ceil: ceil(K/T) phases with a padded tail tile; floor: K/T rounded down, as seed 004's hint code, which "
-              "skips the tail");
+              "ceil: ceil(K/T) phases with a padded tail tile; floor: K/T rounded down, as the Exercise 05 "
+              "handout's hint code, which skips the tail");
   }
 }
 

@@ -70,7 +70,7 @@ void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
   gui::TextWrapped("%s", view.text.c_str());
   if (!view.quote.empty()) {
     ImGui::Spacing();
-    gui::TextWrappedColored(Colour(palette::kOrange), "%s claims: \u201C%s\u201D", view.quote_source.c_str(),
+    gui::TextWrappedColored(Colour(palette::kOrange), "Claimed by %s: \u201C%s\u201D", view.quote_source.c_str(),
                             view.quote.c_str());
     for (const std::string& check : view.claim_checks) gui::TextWrapped("\u2022 %s", check.c_str());
   }

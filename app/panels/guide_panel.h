@@ -1,5 +1,5 @@
 // guide_panel.h — the guided tour of a lesson: "stop 3 of 12", the stop's text (its figures
-// filled from the model by sim/lesson/tour.h), a seed's own words shown as that document's claim, a
+// filled from the model by sim/lesson/tour.h), a source document's own words shown as its claim, a
 // measurement quoted from its results file, and
 // the stop's question with its answer field; once answered, the reveal (the right answer, why,
 // and the student's own). The panel draws a view the lesson page fills and queues actions
@@ -35,8 +35,8 @@ struct GuideView {
   int stops = 0;
   std::string title;
   std::string text;     // placeholders already filled from the model
-  std::string quote;    // a seed's words, verbatim; "" when the stop quotes none
-  std::string quote_source;  // the seed it comes from: "seed 001"
+  std::string quote;    // a source document's words, verbatim; "" when the stop quotes none
+  std::string quote_source;  // the document it comes from: "the 4×4 walkthrough exercise"
   std::vector<std::string> claim_checks;  // each figure the quote states beside the model's count
   // A measurement the stop quotes from a results file: where it was measured, the file's lines,
   // and each measured figure beside the model's count. Empty when the stop quotes none.

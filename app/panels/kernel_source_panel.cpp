@@ -210,8 +210,8 @@ void KernelSourcePanel::DrawLanguageSwitch(const FrameContext& frame, const sim:
   if (gui::Checkbox("Numba beside it (L)", &on)) frame.actions.Push("toggle-numba");
   if (!available) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    ImGui::SetTooltip("%s", available ? "Seed 000's Python half: the same kernel in Numba, each statement beside its "
-                                        "CUDA twin, the run markers on both"
+    ImGui::SetTooltip("%s", available ? "The tiling notebook's Python half: the same kernel in Numba, each "
+                                        "statement beside its CUDA twin, the run markers on both"
                                       : "Only the square tiled kernel (02_tiled.cu) has a Numba transcription");
   }
 }

@@ -2,8 +2,9 @@
 // file in kernels/), with where the run stands on it: the line the selected thread (or,
 // until one is picked, every lane of the warp that ran last) runs next, the line just run, how many threads wait at
 // each line, the barrier lines, and checkboxes beside the switchable lines (each barrier, the bounds guard) that queue
-// the same actions as keys 1, 2 and 3. With `side_by_side` (key L), seed 000's Numba
-// transcription stands beside 02_tiled.cu, each statement on its twin's row (sim/lesson/numba_source.h).
+// the same actions as keys 1, 2 and 3. With `side_by_side` (key L), the tiling notebook's
+// Numba transcription stands beside 02_tiled.cu, each statement on its twin's row
+// (sim/lesson/numba_source.h).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <set>

@@ -1,9 +1,9 @@
 # 02_tiled_numba.py — kernels/02_tiled.cu in Numba, statement by statement, as the Python
-# half of seed 000's notebook writes it: C(M×N) = A(M×K) · B(K×N) with TILE×TILE shared tiles.
+# half of the tiling notebook writes it: C(M×N) = A(M×K) · B(K×N) with TILE×TILE shared tiles.
 #
 # TileScope shows it beside the CUDA C++ (Kernel source panel, "side by side"): each
 # statement sits beside its twin, and the line the selected thread runs is marked in both
-# (the twins are listed in sim/lesson/numba_source.cpp). The seed writes the products as
+# (the twins are listed in sim/lesson/numba_source.cpp). The notebook writes the products as
 # `total += As[ty, k] * Bs[k, tx]`; NVVM contracts that into the same fused multiply-add
 # that cuda.fma spells out, in the same order, so both compute C bit for bit as 02_tiled.cu.
 # Run it: python3 02_tiled_numba.py (needs numba and a CUDA GPU).

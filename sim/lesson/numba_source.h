@@ -1,4 +1,4 @@
-// numba_source.h — seed 000's Python half: the Numba transcription of 02_tiled.cu
+// numba_source.h — the tiling notebook's Python half: the Numba transcription of 02_tiled.cu
 // (kernels/python/02_tiled_numba.py, embedded at build time like the CUDA sources) and,
 // for every line of the CUDA file, the Python lines that are its twin. The Kernel source
 // panel shows them side by side with the same run markers.

@@ -1,7 +1,7 @@
 // tour.h — a lesson's guided tour: ordered stops, each saying where in the run to go, what
 // to focus on, a short text whose figures are filled from the model, an optional quotation of
-// a seed (always shown as that document's claim, beside what the model counts) and an optional
-// predict-then-reveal question.
+// a source document (always shown as that document's claim, beside what the model counts) and
+// an optional predict-then-reveal question.
 //
 // A lesson file names model queries, never their results: "{reads.tiled} global reads" is
 // filled by running the model, and a question's right answer is the value of its query at
@@ -82,7 +82,7 @@ const char* Name(CellSpace space);  // "A", "B", "C", "As", "Bs"
 std::optional<CellRef> ParseCellRef(std::string_view text);
 std::string CellText(const CellRef& cell);
 
-// One figure a seed states or a measurement records, and the query that counts the same thing
+// One figure a source document states or a measurement records, and the query that counts the same thing
 // ("512" for reads.naive): the app shows the model's figure beside it; a test asserts the
 // comparison comes from the model.
 struct Claim {
@@ -90,10 +90,11 @@ struct Claim {
   std::string query;
 };
 
-// A quotation of a seed document, shown as that document's claim, never as the app's.
+// A quotation of a source document, shown as that document's claim, never as the app's. The
+// tour file's key is "seed" (the documents the project grew from; docs/glossary.md names them).
 struct SeedQuote {
-  std::string seed;  // "001": the seed file's number
-  std::string text;  // the words as the seed prints them
+  std::string seed;  // the document by name: "the 4×4 walkthrough exercise"
+  std::string text;  // the words as the document prints them
   std::vector<Claim> claims;
 };
 
@@ -113,7 +114,7 @@ const char* Name(QuestionKind kind);  // "number", "choice", "cells"
 
 // A choice of a choice question. It is right when `value` equals the query's result (a
 // number within the question's tolerance, or the same text); exactly one must be, and the
-// tour check refuses the lesson otherwise. `seed` set: the choice quotes that seed's figure.
+// tour check refuses the lesson otherwise. `seed` set: the choice quotes that document's figure.
 struct Choice {
   std::string text;
   std::string value;  // compared with the query's result: "2", "RAW", "wrong"
@@ -230,7 +231,7 @@ class TourModel {
 // The error of a tour preparation (or a TourModel call) stopped by its cancel flag.
 extern const char* const kTourCancelled;
 
-// A seed's or a measurement's figure beside the model's.
+// A source document's or a measurement's figure beside the model's.
 struct CheckedClaim {
   Claim claim;
   double model = 0;  // what the query counts

@@ -1,5 +1,5 @@
-// walkthrough.h — the phase-by-phase story of a run, as seed 001 tells it: for each block
-// and tile phase, which columns of A and rows of B it loaded, how many global reads that
+// walkthrough.h — the phase-by-phase story of a run, as the 4×4 walkthrough exercise tells
+// it: for each block and tile phase, which columns of A and rows of B it loaded, how many global reads that
 // took, what it stored into As and Bs, and each thread's partial sum when the phase's inner
 // product ended; and the products that make C[0][0].
 //

@@ -31,7 +31,7 @@ NAME_NA = ["negative", "huge", "NaN/inf", "truncated", "directory", "unreadable"
 
 
 def vectors(m, inner, k, values=None, cut=0):
-    """Seed 003's format: int32 M, N (inner), K; A M×N, B N×K, C M×K as float32."""
+    """The test-vector harness's format: int32 M, N (inner), K; A M×N, B N×K, C M×K as float32."""
     count = m * inner + inner * k + m * k
     data = struct.pack("<iii", m, inner, k)
     if count >= 0:

@@ -208,7 +208,7 @@ def check_json_guard_off():
 
 def write_vectors(path, cases, truncate=0):
     data = b""
-    for m, inner, cols, a, b, c in cases:  # the seed's names: A M×N, B N×K, C M×K
+    for m, inner, cols, a, b, c in cases:  # the harness's names: A M×N, B N×K, C M×K
         data += struct.pack("<3i", m, inner, cols)
         for matrix in (a, b, c):
             data += struct.pack(f"<{len(matrix)}f", *matrix)

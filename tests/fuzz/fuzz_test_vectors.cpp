@@ -1,5 +1,6 @@
-// Test-vector files (seed 003's format): any bytes decode or stop at a named case, never a
-// crash or a huge allocation; the cases read re-encode to exactly the bytes they came from.
+// Test-vector files (the test-vector harness's format): any bytes decode or stop at a named
+// case, never a crash or a huge allocation; the cases read re-encode to exactly the bytes
+// they came from.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>

@@ -306,7 +306,7 @@ def test_quote_waits_for_the_reveal(binary):
         asking = json.load(f)["guide"]
     check(status == 0 and asking["answer"]["state"] == "waiting", "stop 1 waits for its answer")
     check(asking["quote"] == "" and asking["claim_checks"] == [],
-          "before the answer the seed's quotation, which states it, is held back: %r" % asking["quote"])
+          "before the answer the exercise's quotation, which states it, is held back: %r" % asking["quote"])
     after = run.state()["guide"]
     check(after["quote"] == quoted and after["claim_checks"], "after the reveal it is shown: %r, %s"
           % (after["quote"], after["claim_checks"]))

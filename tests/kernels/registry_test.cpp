@@ -111,7 +111,7 @@ TEST(Registry, TF32IsLabelledAsLowerPrecision) {
   EXPECT_NE(std::string(tf32->label).find("lower precision"), std::string::npos);
 }
 
-TEST(Registry, SeedsRectangularTileHasItsParameters) {
+TEST(Registry, NotebooksRectangularTileHasItsParameters) {
   const KernelSpec* rect = FindKernel("rect32x16x16");
   ASSERT_NE(rect, nullptr);
   EXPECT_EQ(rect->family, KernelFamily::kTiledRect);

@@ -24,12 +24,12 @@ std::string WriteBytes(const std::string& name, const std::vector<unsigned char>
   return path;
 }
 
-TEST(TestVectorFile, ReadsGeneratedCasesWithTheSeedsDimensionNames) {
+TEST(TestVectorFile, ReadsGeneratedCasesWithTheHarnessDimensionNames) {
   const std::vector<GeneratedCase> cases = ThreeCases();
   const TestVectorRead read = ReadTestVectors(WriteBytes("vectors_good.bin", EncodeCases(cases)));
   ASSERT_TRUE(read.ok()) << read.error;
   ASSERT_EQ(read.cases.size(), cases.size());
-  // Case 1 is the seed's M = 3, N = 5 (inner), K = 2: A 3×5, B 5×2, C 3×2.
+  // Case 1 is the harness's M = 3, N = 5 (inner), K = 2: A 3×5, B 5×2, C 3×2.
   const TestVectorCase& second = read.cases[1];
   EXPECT_EQ(second.shape, (Shape{3, 2, 5}));
   EXPECT_EQ(second.a, cases[1].a);

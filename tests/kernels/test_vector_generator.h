@@ -1,5 +1,5 @@
-// test_vector_generator.h — test cases for seed 003's format, made here from small
-// integers with C computed in double precision: exact in float, and independent of both
+// test_vector_generator.h — test cases for the test-vector harness's format, made here
+// from small integers with C computed in double precision: exact in float, and independent of both
 // the model (sim/) and the code under test. Never copied data.
 #pragma once
 #include <cstdint>
@@ -8,9 +8,9 @@
 namespace kernels_test {
 
 struct GeneratedCase {
-  int m = 0;      // the seed's M: rows of A and C
-  int inner = 0;  // the seed's N: columns of A, rows of B
-  int cols = 0;   // the seed's K: columns of B and C
+  int m = 0;      // the harness's M: rows of A and C
+  int inner = 0;  // the harness's N: columns of A, rows of B
+  int cols = 0;   // the harness's K: columns of B and C
   std::vector<float> a, b, c;
 };
 

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   std::error_code error;
   std::filesystem::create_directories(dir, error);
-  // The seed's M, N (inner), K: square, the lesson's 4×4, an odd shape with N ≠ K, a 1×1.
+  // The harness's M, N (inner), K: square, the lesson's 4×4, an odd shape with N ≠ K, a 1×1.
   const std::vector<kernels_test::GeneratedCase> cases = {
       kernels_test::MakeCase(4, 4, 4, 1), kernels_test::MakeCase(3, 5, 2, 2), kernels_test::MakeCase(37, 53, 29, 3),
       kernels_test::MakeCase(1, 1, 1, 4)};

@@ -1,4 +1,4 @@
-// Seed 000's Python half beside 02_tiled.cu: every line the model can mark in the CUDA
+// The tiling notebook's Python half beside 02_tiled.cu: every line the model can mark in the CUDA
 // source has a Python twin, the twins run in the same order, and they say the same thing.
 #include "sim/lesson/numba_source.h"
 
