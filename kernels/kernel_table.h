@@ -51,7 +51,7 @@ struct KernelSpec {
   sim::SyncKind first_barrier;   // kTiled and kTiledRect only; the other families have no barrier
   sim::SyncKind second_barrier;
   bool guarded;     // bounds guard on loads and the store
-  bool ceil_tiles;  // ceil(K/TK) phases; false rounds down (seed 004)
+  bool ceil_tiles;  // ceil(K/TK) phases; false rounds down (the Exercise 05 handout)
   Precision precision;
   bool in_default_sweep;  // run by `tilescope bench` and the live panel unless told otherwise
   // Ladder rows only: the rung, and the C elements per thread and per warp. 1×1 per thread
@@ -116,7 +116,7 @@ constexpr KernelSpec TensorRung(const char* name, const char* label, LadderRung 
 }
 }  // namespace table_detail
 
-// The naive kernel's thread block: 16×16 = 256 threads, as in the seeds.
+// The naive kernel's thread block: 16×16 = 256 threads, as in the handouts.
 constexpr int kNaiveBlock = 16;
 
 inline constexpr KernelSpec kKernelTable[] = {
@@ -152,7 +152,7 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::Tiled("tiled4_syncwarp",  "tiled 4, __syncwarp",       4,  table_detail::kSw, table_detail::kSw, false),
     table_detail::Tiled("tiled8_syncwarp",  "tiled 8, __syncwarp",       8,  table_detail::kSw, table_detail::kSw, false),
     table_detail::Tiled("tiled16_syncwarp", "tiled 16, __syncwarp",      16, table_detail::kSw, table_detail::kSw, false),
-    // Seed 004: no bounds guard and floor(K/T) phases; wrong whenever a size is not a multiple of 16.
+    // The Exercise 05 handout: no bounds guard and floor(K/T) phases; wrong whenever a size is not a multiple of 16.
     {"tiled16_unguarded", "tiled 16, unguarded, K/T rounded down", KernelFamily::kTiled, 16, 16, 16,
      table_detail::kSt, table_detail::kSt, false, false, table_detail::kF32, false},
     // Lesson 6: Bs stored transposed, so a warp's reads of it conflict in the shared banks.
@@ -196,7 +196,7 @@ constexpr int MaxTileEdge() {
 inline constexpr int kMaxTileEdge = MaxTileEdge();
 
 // The device buffers a run at M×N×K allocates, in floats: A, B, C and cuBLAS's reference C.
-// Padding for the unguarded kernel (seed 004): with no bounds guard, a block at the bottom
+// Padding for the unguarded kernel (the Exercise 05 handout): with no bounds guard, a block at the bottom
 // or right edge reads rows of A up to the next multiple of its tile, columns of B up to a
 // tile past N, and writes C likewise. Rounding M up to the largest tile edge and adding one
 // tile edge past the end keeps every such access inside memory the runner owns, so the

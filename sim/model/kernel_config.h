@@ -17,10 +17,11 @@ namespace sim {
 // The three kernels of kernels/: 01_naive.cu, 02_tiled.cu, 03_tiled_rect.cu.
 enum class KernelKind : std::uint8_t { kTiled, kTiledRect, kNaive };
 
-// ceil(K/T) tiles as the seeds' guarded kernels, or K/T rounded down as seed 004's hint code.
+// ceil(K/T) tiles as the handouts' guarded kernels, or K/T rounded down as the Exercise 05
+// handout's hint code.
 enum class TileCount : std::uint8_t { kCeil, kFloor };
 
-// How the tiled kernel lays out its B tile: row-major as the seeds (Bs[k][tx]), or transposed
+// How the tiled kernel lays out its B tile: row-major as the handouts (Bs[k][tx]), or transposed
 // (Bs[tx][k], lesson 6): the same elements at other addresses, so other banks.
 enum class SharedLayout : std::uint8_t { kRowMajor, kTransposed };
 
