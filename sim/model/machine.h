@@ -7,6 +7,8 @@
 // and cut back to the lengths a restored state recorded. A and B never change.
 // A step's events are not built while it runs: the state keeps a StepRecord of it, from
 // which last_step_events() builds them when they are first asked for (step_events.cpp).
+// The step is a micro-optimised hot path: each trick's comment says what it bought and the
+// commit that measured it; sim/model/README.md says how, and how to measure again.
 #pragma once
 #include <algorithm>
 #include <array>
