@@ -17,7 +17,9 @@ struct Block {
   std::int32_t exited_threads = 0;
   // Threads that may store to shared memory before the block's next __syncthreads() release
   // (Program::StoresSharedBeforeSyncthreads), counted where shared accesses can race: at 0 no
-  // read until then can race with a later write, so the hazard detector need not remember it.
+  // read until then can race with a later write, so the hazard detector need not remember it
+  // (256³ TILE 16 without the 1st barrier: 5,542 → 5,172 M instructions under callgrind, best
+  // CPU 0.648 → 0.573 s, sim_bench's peak 190.1 → 175.2 MiB; 6758e69).
   std::int32_t shared_writers = 0;
   Barrier syncthreads{};
 

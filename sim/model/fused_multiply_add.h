@@ -5,7 +5,9 @@
 // the build takes no -mfma), each std::fma is a call into libm. A loop of many hands its body
 // to WithFusedMultiplyAdd, which runs a copy of it compiled for the FMA instruction on a CPU
 // that has it (IEEE 754's fusedMultiplyAdd: the same correctly rounded result) and the body as
-// built everywhere else; the body computes each fmaf with the callable it is given.
+// built everywhere else; the body computes each fmaf with the callable it is given. With the
+// lane mask of the same commit, an inner-product lane went from 56 + 24 + 13 instructions to
+// 30 (callgrind, 128³ TILE 16 run 439.2 → 377.5 M; 73cd558).
 #pragma once
 #include <cmath>
 #include <cstdint>

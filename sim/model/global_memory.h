@@ -39,7 +39,8 @@ struct ReadRecord {
 // The global reads of a run, in step order, as the GUI's hover lists them (ReadRecord). It
 // holds millions, reserved up front and each page faulted in as it fills, so what the reads of
 // one step share (the step, phase, matrix and warp) is kept once, in a LoggedLoad, and each read
-// is 8 bytes: its element, its load and its lane.
+// is 8 bytes: its element, its load and its lane (256³ TILE 16, both barriers: the log 33.6 →
+// 17.8 MB, RunToEnd's minor faults 23,452 → 19,612, for 4 M more instructions; 0313858).
 class ReadLog {
  public:
   // A step's reads: step (48 bits: reads past step 2^48 are not logged) and phase in one word,

@@ -46,7 +46,8 @@ void HazardDetector::Arena::StartChunk() {
 void HazardDetector::Arena::Clear() {
   // The chunks no other state holds are kept for the next generation, which fills them again
   // instead of allocating and zeroing new ones (a generation without the 1st barrier takes
-  // several); those a checkpoint holds stay its own.
+  // several); those a checkpoint holds stay its own. 256³ TILE 16 without the 1st barrier:
+  // best CPU 0.440 → 0.426 s, page faults 92,626 → 86,750 (213f8cb).
   chunks_.erase(std::remove_if(chunks_.begin(), chunks_.end(), [](const std::shared_ptr<Chunk>& chunk) { return chunk.use_count() != 1; }),
                 chunks_.end());
   size_ = 0;

@@ -10,7 +10,8 @@ namespace {
 // small fraction of the steps between them. A step of a large lesson takes 0.2-0.3 µs; a
 // checkpoint's copy writes fresh memory at about 1-2 GB/s (faulting its pages in the
 // first time): 128 bytes of state per step between checkpoints keeps the copies near a
-// tenth of the run, and a step back within 50 ms for lessons up to 256³.
+// tenth of the run, and a step back within 50 ms for lessons up to 256³ (against 1 KiB: 256³
+// TILE 16 CPU 0.358 → 0.323 s, a 128³ lesson's peak 185.3 → 132.8 MiB; 65e3fa1).
 constexpr std::int64_t kMinInterval = 64;
 constexpr std::size_t kBytesPerReplayedStep = 128;
 constexpr std::size_t kMinCheckpoints = 4;

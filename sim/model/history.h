@@ -44,7 +44,8 @@ class History {
   std::map<std::int64_t, MachineState> checkpoints_;
   // Checkpoints Thin() dropped, kept to be overwritten by the next ones: a copy into a state
   // of the same lesson reuses its buffers, where a fresh one would allocate and fault in
-  // every page again. Never more states in all than before the thinning.
+  // every page again (256³ TILE 16, both barriers: page faults 53,400 → 37,800 a run;
+  // 460dd6b). Never more states in all than before the thinning.
   std::vector<std::map<std::int64_t, MachineState>::node_type> spares_;
 };
 

@@ -12,7 +12,8 @@
 #include "sim/model/occupancy.h"
 
 // What one step runs, inlined into Step: each is called once a step, and their calls and
-// saved registers cost as much as the lanes of an inner-product step.
+// saved registers cost as much as the lanes of an inner-product step (256³ TILE 16, bare,
+// under callgrind: 1,497.1 → 1,441.8 M instructions; 799adc5).
 #define TILESCOPE_STEP_INLINE __attribute__((always_inline)) inline
 
 namespace sim {
@@ -21,7 +22,8 @@ namespace {
 
 // Runs `run(thread)` for each lane of `lanes` (bit l: lane l of the warp whose lane 0 is at
 // `warp_lanes`), the lowest first. A whole warp, the common case, is a plain walk along its
-// lanes, which spares each lane the bit arithmetic that finds it.
+// lanes, which spares each lane the bit arithmetic that finds it (256³ TILE 16 under
+// callgrind: 2,018 → 1,869 M instructions, the inner-product loop 505 → 420 M; 4bd18b2).
 template <typename LaneThread, typename Run>
 void ForEachLane(LaneThread* warp_lanes, std::uint32_t lanes, Run&& run) {
   if (lanes == ~std::uint32_t{0}) {
@@ -177,7 +179,9 @@ bool Machine::Step() {
 void Machine::Prefetch(int warp_index) const {
   // A large lesson's threads are far more than the caches hold, and the realistic scheduler
   // visits the warps in turn: fetching the next warp's lanes ahead overlaps their misses with
-  // the scheduling of the next step instead of waiting for each in its loop.
+  // the scheduling of the next step instead of waiting for each in its loop. The queue's
+  // front turn was the warp issued next in 97% of a 256³ run's steps; 256³ TILE 16 CPU
+  // 0.399 → 0.358 s (load ~9, 65e3fa1).
   __builtin_prefetch(&state_.warps[static_cast<std::size_t>(warp_index)]);
   state_.scheduler.Prefetch(warp_index);
   // Where its lanes are, from the geometry: the Warp itself is still on its way.
@@ -189,7 +193,9 @@ void Machine::Prefetch(int warp_index) const {
   if (lane_count == kWarpSize) {
     // A whole warp, the usual one: eight turns of four, a count the compiler lays out whole
     // (32 prefetches and nothing else), where a loop over any count cost some 20 more
-    // instructions a step.
+    // instructions a step (Prefetch 56.6 → 38.9 M under callgrind at 256³ TILE 16; 9d1f833).
+    // All 32 lanes, not every fourth: at 512³ TILE 16 every fourth took 2.95 s against 2.43
+    // (median CPU, 923a01b), though it had won by 5-9% at 256³.
     for (int lane = 0; lane < kWarpSize; lane += 4) {
       __builtin_prefetch(lanes + lane);
       __builtin_prefetch(lanes + lane + 1);
@@ -212,8 +218,10 @@ const std::vector<TraceEvent>& Machine::last_step_events() const {
 TILESCOPE_STEP_INLINE void Machine::ExecuteWarp(int warp_index) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
-  // The next k of an inner product runs the lanes that ran the last one, when no other lane
-  // can run: the scan below would find exactly them.
+  // The lanes that ran its last instruction, or that a barrier released together, run again
+  // when they went on to one instruction and no other lane can run (Warp::next_lanes): the
+  // scan would find exactly them (256³ TILE 16 under callgrind: 2,214 → 2,124 M instructions,
+  // the scan's 203 M gone; 58778c5).
   std::uint32_t lanes = warp.next_lanes;
   if (lanes == 0 || CountBits(lanes) != warp.runnable_lanes) lanes = EarliestLanes(warp);
   const ProgramCounter pc = warp_lanes[__builtin_ctz(lanes)].pc;
@@ -292,7 +300,9 @@ TILESCOPE_STEP_INLINE bool Machine::Execute(Thread* warp_lanes, std::uint32_t la
   record.pc = pc;
   record.first_thread = static_cast<std::int32_t>(warp_lanes - state_.threads.data());
   record.lanes = lanes;
-  // Each instruction's loop over its lanes starts each lane's instruction itself.
+  // One loop per op over its lanes, what they share looked up once, each starting its lanes
+  // itself (with 43422d7's other changes, 256³ TILE 16 through Simulation under callgrind:
+  // 6,054 → 4,021 M instructions).
   const LaneStart start{static_cast<std::int16_t>(lines_[static_cast<std::size_t>(pc.op)]), pc.t, geometry_.naive};
   switch (pc.op) {
     case Op::kFma:
@@ -437,6 +447,8 @@ void Machine::StoreShared(Thread* warp_lanes, std::uint32_t lanes, LaneStart sta
   const StoreWords words = StoreWordsAt(pc);
   // Every store is checked before any is written: no other lane of the instruction stores a
   // lane's cell (each thread stores its own), so the old values are those the stores find.
+  // Nothing is kept around a call per lane: 256³ TILE 16 without the 1st barrier, StoreShared
+  // 147 → 106 M instructions under callgrind (89f8287).
   if (shared_accesses_can_race_) CheckStores(warp_lanes, lanes, words);
   const std::optional<ProgramCounter> next = WarpNext(warp_lanes[0], pc);
   WriteCells(warp_lanes, lanes, start, words, next);
@@ -460,7 +472,9 @@ void Machine::CheckStores(const Thread* warp_lanes, std::uint32_t lanes, const S
   const ProgramCounter pc = first.pc;
   const SharedCell* const cells = &state_.shared.Cell(first.block, 0);
   PhaseCounters& phase = PhaseOf(first);
-  // What the lanes' stores share, as the hazard detector sees them.
+  // What the lanes' stores share, as the hazard detector sees them, found once rather than by
+  // CheckStore for each lane (256³ TILE 16 without the 1st barrier, callgrind: 4,563 → 4,505 M
+  // instructions, best CPU 0.511 → 0.500 s; f7f216e).
   const Warp& warp = state_.warps[static_cast<std::size_t>(first.warp)];
   const int block_epoch = state_.blocks[static_cast<std::size_t>(first.block)].syncthreads.generation();
   SharedAccess write{first.block, 0, 0, warp.index_in_block, warp.syncwarp.generation(), pc.Stage(), pc.op, true, 0.0f, 0.0f};
@@ -493,7 +507,8 @@ void Machine::WriteCells(Thread* warp_lanes, std::uint32_t lanes, LaneStart star
     return;
   }
   // A whole warp going on to one instruction, row by row: along a row's run tx, and with it
-  // the word, grows by one a lane.
+  // the word, grows by one a lane (256³ TILE 16 under callgrind: StoreShared 82 → 51 M
+  // instructions; 44e1042).
   const ProgramCounter same_next = *next;
   const int first_thread = warp_lanes[0].index_in_block;
   ForEachRowRun(first_thread, geometry_.tn, [&](int, int begin, int end) {
@@ -585,7 +600,8 @@ TILESCOPE_STEP_INLINE void Machine::FmaReadingTiles(Thread* warp_lanes, std::uin
       });
       return;
     }
-    // A whole warp, row by row: a row's lanes read one As cell and Bs along its row.
+    // A whole warp, row by row: a row's lanes read one As cell and Bs along its row (256³ TILE
+    // 16 under callgrind: 1,677 → 1,592 M instructions, CPU within noise; 2c27355).
     const int first_thread = first.index_in_block;
     const int tn = geometry_.tn;
     ForEachRowRun(first_thread, tn, [&](int row, int begin, int end) {
@@ -623,7 +639,8 @@ void Machine::CheckTileReads(Thread* warp_lanes, std::uint32_t lanes) {
   }
   // Past it hazards are counted, not described: the detector judges each cell once for the
   // lanes that read it (WarpReads::Gather), As[ty][k] at a_column + ty · a_stride, Bs[k][tx]
-  // at b_row + tx.
+  // at b_row + tx. Without the 1st barrier, under callgrind: 128³ 1,159.5 → 803.4 M
+  // instructions (75ef6d8); in one pass, cell by cell, 256³ 4,305 → 3,312 M (141102d).
   const int a_column = state_.shared.Word(TileId::kAs, 0, k);
   const int a_stride = state_.shared.Word(TileId::kAs, 1, 0);
   const int b_row = state_.shared.Word(TileId::kBs, k, 0);
@@ -667,6 +684,8 @@ void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread
   // Threads are numbered along the block's rows (ty · TN + tx): a row's lanes, which read its
   // As cell, are a run; every TN-th lane reads the same Bs cell. Each cell goes once, with all
   // its lanes, in the order of their lowest lane: distinct rows and columns are distinct cells.
+  // From the geometry, not lane by lane: 256³ TILE 16 without the 1st barrier 4,702 → 4,316 M
+  // instructions under callgrind (de617b6).
   const int tn = geometry_.tn;
   ForEachRowRun(first_thread, tn, [&](int row, int begin, int end) {
     const std::uint32_t run = end - begin == kWarpSize ? ~std::uint32_t{0} : ((1u << (end - begin)) - 1) << begin;
@@ -676,7 +695,8 @@ void Machine::GatherWarpReads(HazardDetector::WarpReads& reads, int first_thread
   int readers = 0;
   for (int lane = 0; lane < kWarpSize; lane += tn, ++readers) every_tn |= 1u << lane;
   // Lane l's cell is read by lanes l, l + TN, ... below the warp's 32: one fewer from lane
-  // 32 - (readers - 1) · TN on (never below TN, where TN divides 32).
+  // 32 - (readers - 1) · TN on (never below TN, where TN divides 32), not a division per cell
+  // (GatherWarpReads 280 → 245 M instructions under callgrind; 8573dc0).
   const int fewer_from = kWarpSize - (readers - 1) * tn;
   int tx = first_thread % tn;
   for (int lane = 0; lane < std::min(tn, kWarpSize); ++lane) {
@@ -784,7 +804,9 @@ void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
   Warp& warp = state_.warps[static_cast<std::size_t>(warp_index)];
   Thread* const warp_lanes = &state_.threads[static_cast<std::size_t>(warp.first_thread)];
   // A lane waits at a barrier of `kind` when its state says it waits at barrier 1 or 2 (Arrive
-  // sets it from the barrier it reached) and that barrier is of `kind`: bit s, state s.
+  // sets it from the barrier it reached) and that barrier is of `kind`: bit s, state s. The
+  // kinds looked at once, not per lane (256³ TILE 16 under callgrind: WakeWaiting 101 → 87 M
+  // instructions; 44e1042).
   const unsigned woken_states =
       (program_.BarrierKind(Op::kBarrier1) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier1) : 0u) |
       (program_.BarrierKind(Op::kBarrier2) == kind ? 1u << static_cast<int>(ThreadState::kWaitingBarrier2) : 0u);
@@ -812,7 +834,8 @@ void Machine::WakeWaiting(int warp_index, SyncKind kind, TraceEvent& release) {
     state_.scheduler.SetThreadRunnable(warp.first_thread + thread.lane, true);
   };
   // A barrier's next instruction is never the end (Program::Next): no lane exits. Released
-  // together, the lanes issue together where they went on to one instruction.
+  // together, the lanes issue together where they went on to one instruction. This pass only
+  // writes, the one above only read (WakeWaiting 87 → 67 M instructions; e1b120d).
   if (const std::optional<ProgramCounter> next = one_pc ? WarpNext(warp_lanes[0], pc) : std::nullopt) {
     const ProgramCounter same_next = *next;
     ForEachLane(warp_lanes, woken_lanes, [&](Thread& thread) {

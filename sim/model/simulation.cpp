@@ -23,7 +23,8 @@ bool Has(const std::vector<TraceEvent>& events, EventKind kind) {
 }
 
 // Whether each phase has been seen: a flag per phase, looked up for every event of the
-// whole run (a std::set cost more than the step that made the event).
+// whole run (a std::set cost more than the step that made the event: the 128³ TILE 32 pass
+// 690 → 389 M instructions under callgrind, 512³ TILE 32 4.18 → 3.14 s CPU; d5cb5ad).
 class PhaseFlags {
  public:
   bool Marked(int phase) const {
@@ -57,7 +58,8 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
     if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
     const std::int64_t step = machine.state().step;
     // Most steps can add no mark: their phase has started and seen its first hazard, and no
-    // barrier released. Only the others' events are built and read.
+    // barrier released. Only the others' events are built and read (with 65e3fa1's other
+    // changes, the 256³ TILE 16 pass 0.585 → 0.295 s CPU).
     const Machine::StepOutline outline = machine.LastStepOutline();
     const bool may_start = outline.ran && outline.op != Op::kStoreC && !phases_started.Marked(outline.phase);
     const bool may_race = outline.hazards && !phases_with_hazard.Marked(outline.phase);
@@ -175,7 +177,8 @@ std::int64_t Simulation::RunToPhaseEnd() {
 }
 
 std::int64_t Simulation::RunToEnd() {
-  // Not RunWhile: a call through std::function a step is a few percent of a large run.
+  // Not RunWhile: its call through std::function a step cost 0.4% (256³ TILE 16 under
+  // callgrind: 1,504.4 → 1,497.9 M instructions; d5e2ee0).
   const std::int64_t start = step();
   while (Advance()) {
   }

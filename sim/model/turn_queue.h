@@ -8,6 +8,9 @@
 // a turn costs a push where a binary heap over all of them took O(log n) swaps for each; when
 // a cycle comes up, its turns go into a set of warps that yields the lowest first (sorting
 // them instead cost some 50 instructions a turn).
+// Measured under callgrind: the binary heap's share of a 128³ TILE 16 run 36.5 M instructions,
+// a radix heap's 17.3 M (63acd35); the calendar, with Machine::Prefetch's lanes from the
+// geometry, then took the run 275.7 → 270.1 M (cfa54d1).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,6 +21,7 @@ namespace sim {
 
 // Warps, the lowest first: a bit a warp, and a bit a word of them that has any, so that the
 // next lowest costs a bit scan or two however many warps the lesson has; the lowest is kept.
+// In place of sorting a cycle's turns: 256³ TILE 16, bare, 1,452.9 → 1,427.7 M instructions (fdc69ab).
 class WarpSet {
  public:
   static constexpr std::int32_t kNone = -1;
