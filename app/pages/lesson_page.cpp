@@ -130,7 +130,8 @@ void LessonPage::AddStepAction(ActionRegistry& registry, const char* name, const
 std::optional<std::string> LessonPage::ToggleBarrier(int which) {
   const sim::KernelConfig& config = lesson_;
   const sim::SyncKind kind = which == 1 ? config.barrier1 : config.barrier2;
-  return editor_.Edit("barrier" + std::to_string(which) + "=" + (kind == sim::SyncKind::kNone ? "syncthreads" : "off"));
+  return editor_.Edit({sim::BarrierEdit{which == 1 ? sim::BarrierSlot::kFirst : sim::BarrierSlot::kSecond,
+                                        kind == sim::SyncKind::kNone ? sim::SyncKind::kSyncthreads : sim::SyncKind::kNone}});
 }
 
 const sim::Thread* LessonPage::PickedThread(const sim::Snapshot& snapshot) const {
@@ -177,7 +178,7 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
                 {{GLFW_KEY_W, 0}}, &sim::Simulation::StepWarp);
   registry.Add({"toggle-guard", "Toggle bounds guard", "Switch the kernel's bounds guard off or on.", {{GLFW_KEY_3, 0}},
                 [this](const std::string&) {
-                  return editor_.Edit(lesson_.guard ? "guard=off" : "guard=on");
+                  return editor_.Edit({sim::GuardEdit{!lesson_.guard}});
                 }});
   editor_.RegisterActions(registry);
   race_lab_.RegisterActions(registry);
@@ -473,6 +474,12 @@ std::vector<PanelRow> LessonPage::PanelRows() {
 }
 
 void LessonPage::Update() {
+  // The Controls fields' edits, applied between frames as a queued action is: the user acted,
+  // so the message on show has been seen, and a refusal takes its place.
+  for (const sim::LessonEdit& edit : controls_.TakeEdits()) {
+    notifications_.Dismiss();
+    if (auto refused = editor_.Edit({edit})) notifications_.Add(Severity::kError, *refused);
+  }
   whole_run_.Poll(*simulation_, ImGui::GetIO().DeltaTime);
   race_lab_.Poll();
   const bool was_preparing = editor_.Preparing().has_value();
