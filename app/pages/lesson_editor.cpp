@@ -11,14 +11,10 @@
 #include "sim/lesson/lesson_file.h"
 
 namespace gui {
-namespace {
 
-// Lessons compare by their file form: every field a lesson file keeps.
 bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b) {
   return sim::LessonToJson(a) == sim::LessonToJson(b);
 }
-
-}  // namespace
 
 LessonEditor::LessonEditor(std::function<void(const sim::LessonConfig&)> run,
                            std::function<const sim::LessonConfig&()> running)

@@ -24,6 +24,9 @@
 
 namespace gui {
 
+// Lessons compare by their file form: every field a lesson file keeps.
+bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b);
+
 class LessonEditor {
  public:
   // `run` rebuilds the model on a lesson that passed Validate(); `running` is what it runs now.
