@@ -1,4 +1,5 @@
-// about.h — the versions the About box shows (and --dump-state reports).
+// about.h — the About box: what TileScope is and the versions it runs with (which
+// --dump-state reports too).
 #pragma once
 #include <string>
 #include <vector>
@@ -13,5 +14,11 @@ struct AboutLine {
 };
 
 std::vector<AboutLine> CollectAboutLines(const Window& window);
+
+// A modal over the page while open; Close or its title bar's button closes it.
+struct AboutBox {
+  bool open = false;
+  void Draw(const Window& window);
+};
 
 }  // namespace gui

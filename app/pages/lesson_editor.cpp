@@ -11,14 +11,10 @@
 #include "sim/lesson/lesson_file.h"
 
 namespace gui {
-namespace {
 
-// Lessons compare by their file form: every field a lesson file keeps.
 bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b) {
   return sim::LessonToJson(a) == sim::LessonToJson(b);
 }
-
-}  // namespace
 
 LessonEditor::LessonEditor(std::function<void(const sim::LessonConfig&)> run,
                            std::function<const sim::LessonConfig&()> running)
@@ -62,7 +58,11 @@ void LessonEditor::RegisterActions(ActionRegistry& registry) {
                 "Change the lesson",
                 "Set lesson fields: m=8 n=8 tile=4 kernel=tiled barrier1=off scheduler=race fill_a=random:7 ...",
                 {},
-                [this](const std::string& edits) { return Edit(edits); }});
+                [this](const std::string& text) -> std::optional<std::string> {
+                  std::vector<sim::LessonEdit> edits;
+                  if (auto unreadable = sim::ReadLessonEdits(text, edits)) return Refuse(*unreadable);
+                  return Edit(edits);
+                }});
   registry.Add({"lesson-preset",
                 "Open a preset",
                 "Open a built-in lesson by name (" + sim::PresetNames() + ").",
@@ -91,14 +91,19 @@ void LessonEditor::RegisterActions(ActionRegistry& registry) {
                 [this](const std::string& path) { return ExportTrace(path); }});
 }
 
-std::optional<std::string> LessonEditor::Edit(const std::string& edits) {
+std::optional<std::string> LessonEditor::Edit(const std::vector<sim::LessonEdit>& edits) {
   sim::LessonConfig edited = draft_.lesson;
-  if (auto unreadable = sim::ApplyLessonEdits(edits, edited)) return Refuse(*unreadable);
+  for (const sim::LessonEdit& edit : edits) sim::Apply(edit, edited);
   sim::NoteEdited(edited, draft_.lesson);
   if (auto invalid = sim::Validate(edited)) {
     draft_.lesson = edited;
+    // The draft keeps a bad value until the user mends it, but a key pressed meanwhile (1 for
+    // the first barrier) is not about that field: it changes the running lesson too, when the
+    // running lesson so changed can run, so the key still acts. Both copies get the edit
+    // because the draft is what the fields show and the running lesson is what the model runs.
     sim::LessonConfig running = running_();
-    if (!sim::ApplyLessonEdits(edits, running) && !sim::Validate(running) && !SameLesson(running, running_())) {
+    for (const sim::LessonEdit& edit : edits) sim::Apply(edit, running);
+    if (!sim::Validate(running) && !SameLesson(running, running_())) {
       sim::NoteEdited(running, running_());
       run_(running);
     }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "app/gui/actions.h"
 #include "app/panels/controls_panel.h"
@@ -18,9 +19,13 @@
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
 #include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_edit.h"
 #include "sim/lesson/lesson_file.h"
 
 namespace gui {
+
+// Lessons compare by their file form: every field a lesson file keeps.
+bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b);
 
 class LessonEditor {
  public:
@@ -32,9 +37,9 @@ class LessonEditor {
   sim::LessonConfig Initial(const std::string& option, const nlohmann::json& saved, Notifications& notifications);
   // lesson-set, lesson-preset, lesson-open, lesson-save, lesson-vectors, lesson-export-trace.
   void RegisterActions(ActionRegistry& registry);
-  // Applies "key=value ..." to the draft (and, when the draft is bad, to the running lesson
-  // if that alone is good, so keys act even while a field holds a bad value).
-  std::optional<std::string> Edit(const std::string& edits);
+  // Applies `edits` to the draft (and, when the draft is bad, to the running lesson if that
+  // alone is good, so keys act even while a field holds a bad value).
+  std::optional<std::string> Edit(const std::vector<sim::LessonEdit>& edits);
 
   // Runs `lesson` as it is (a tour going back to its own lesson), `status` saying why.
   std::optional<std::string> Run(const sim::LessonConfig& lesson, const std::string& status) {

@@ -136,7 +136,7 @@ void RaceLab::RegisterActions(ActionRegistry& registry) {
 
 std::optional<std::string> RaceLab::ToggleRaceScheduler() {
   const bool racing = simulation_().config().scheduler == sim::SchedulerKind::kRaceExposing;
-  return editor_.Edit(racing ? "scheduler=realistic" : "scheduler=race");
+  return editor_.Edit({sim::SchedulerEdit{racing ? sim::SchedulerKind::kRealistic : sim::SchedulerKind::kRaceExposing}});
 }
 
 std::optional<std::string> RaceLab::RunSeeds() {

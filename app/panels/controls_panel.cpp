@@ -48,39 +48,48 @@ bool IsShownField(const std::string& field) {
   return false;
 }
 
-// An integer field that queues "lesson-set key=value" once the user is done typing (Enter
-// or leaving the field), so a half-typed number never rebuilds the model.
-void IntField(const FrameContext& frame, const char* label, const char* key, int& value, const char* tooltip) {
+// The edit a choice of each combo makes.
+sim::LessonEdit EditOf(sim::KernelKind kernel) { return sim::KernelEdit{kernel}; }
+sim::LessonEdit EditOf(sim::SchedulerKind scheduler) { return sim::SchedulerEdit{scheduler}; }
+sim::LessonEdit EditOf(sim::TileCount count) { return sim::TileCountEdit{count}; }
+
+// An integer field that edits the lesson once the user is done typing (Enter or leaving the
+// field), so a half-typed number never rebuilds the model.
+bool IntField(const char* label, int& value, const char* tooltip) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * kNumberWidth);
   gui::Recorded(ImGui::InputInt(label, &value, 0, 0), label);
-  if (ImGui::IsItemDeactivatedAfterEdit())
-    frame.actions.Push("lesson-set", std::string(key) + "=" + std::to_string(value));
+  const bool done = ImGui::IsItemDeactivatedAfterEdit();
   Tooltip(tooltip);
+  return done;
+}
+
+void SizeField(std::vector<sim::LessonEdit>& edits, const char* label, sim::SizeField field, int& value,
+               const char* tooltip) {
+  if (IntField(label, value, tooltip)) edits.push_back(sim::SizeEdit{field, value});
 }
 
 template <typename Enum, std::size_t N>
-void EnumCombo(const FrameContext& frame, const char* label, const char* key, Enum current,
+void EnumCombo(std::vector<sim::LessonEdit>& edits, const char* label, Enum current,
                const std::array<Enum, N>& choices, const char* tooltip) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
   if (gui::BeginCombo(label, sim::Name(current))) {
     for (Enum choice : choices) {
-      if (gui::Selectable(sim::Name(choice), choice == current) && choice != current) {
-        frame.actions.Push("lesson-set", std::string(key) + "=" + sim::Name(choice));
-      }
+      if (gui::Selectable(sim::Name(choice), choice == current) && choice != current) edits.push_back(EditOf(choice));
     }
     ImGui::EndCombo();
   }
   Tooltip(tooltip);
 }
 
-void FillField(const FrameContext& frame, const char* label, const char* key, sim::MatrixFill& fill) {
-  ImGui::PushID(key);
+void FillField(std::vector<sim::LessonEdit>& edits, const char* label, sim::FillTarget target,
+               sim::MatrixFill& fill) {
+  ImGui::PushID(label);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.0f);
   const std::string current = fill.kind == sim::FillKind::kExplicit ? "values" : sim::Name(fill.kind);
   if (gui::BeginCombo(label, current.c_str())) {
-    for (const char* choice : {"sequence", "random", "identity"}) {
-      if (gui::Selectable(choice, current == choice) && current != choice) {
-        frame.actions.Push("lesson-set", std::string(key) + "=" + choice);
+    for (sim::FillKind choice : {sim::FillKind::kSequence, sim::FillKind::kRandom, sim::FillKind::kIdentity}) {
+      if (gui::Selectable(sim::Name(choice), current == sim::Name(choice)) && current != sim::Name(choice)) {
+        edits.push_back(sim::FillEdit{target, choice, std::nullopt});
       }
     }
     ImGui::EndCombo();
@@ -94,9 +103,7 @@ void FillField(const FrameContext& frame, const char* label, const char* key, si
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * kNumberWidth);
     gui::Recorded(ImGui::InputInt("seed", &seed, 0, 0), "seed");
     fill.seed = static_cast<std::uint64_t>(std::max(seed, 0));
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-      frame.actions.Push("lesson-set", std::string(key) + "=random:" + std::to_string(std::max(seed, 0)));
-    }
+    if (ImGui::IsItemDeactivatedAfterEdit()) edits.push_back(sim::FillEdit{target, sim::FillKind::kRandom, fill.seed});
     Tooltip("Seed of the random fill: the same seed gives the same matrix.");
   }
   ImGui::PopID();
@@ -190,33 +197,33 @@ void ControlsPanel::DrawLesson(const FrameContext& frame, const LessonDraft& dra
       "Built-in lessons: the default 4\u00D74 with TILE 2, larger and padded sizes, rectangular tiles, the naive "
       "kernel, the TILE 16 race");
   if (draft.error && !IsShownField(draft.error->field)) FieldMessage(draft, draft.error->field.c_str());
-  DrawShape(frame, draft);
+  DrawShape(draft);
   DrawFills(frame, draft);
   DrawRunFields(frame, draft);
   DrawFiles(frame, draft);
 }
 
-void ControlsPanel::DrawShape(const FrameContext& frame, const LessonDraft& draft) {
+void ControlsPanel::DrawShape(const LessonDraft& draft) {
   constexpr std::array<sim::KernelKind, 3> kKernels{sim::KernelKind::kTiled, sim::KernelKind::kTiledRect,
                                                     sim::KernelKind::kNaive};
-  EnumCombo(frame, "Kernel", "kernel", edit_.kernel, kKernels,
+  EnumCombo(edits_, "Kernel", edit_.kernel, kKernels,
             "tiled: square TILE\u00D7TILE tiles (02_tiled.cu); rect: TM\u00D7TN tiles stepping K by TK "
             "(03_tiled_rect.cu); naive: no shared memory (01_naive.cu)");
-  IntField(frame, "M", "m", edit_.m, "Rows of A and C");
+  SizeField(edits_, "M", sim::SizeField::kM, edit_.m, "Rows of A and C");
   ImGui::SameLine();
-  IntField(frame, "N", "n", edit_.n, "Columns of B and C");
+  SizeField(edits_, "N", sim::SizeField::kN, edit_.n, "Columns of B and C");
   ImGui::SameLine();
-  IntField(frame, "K", "k", edit_.k, "Columns of A, rows of B: the inner dimension the phases walk");
+  SizeField(edits_, "K", sim::SizeField::kK, edit_.k, "Columns of A, rows of B: the inner dimension the phases walk");
   for (const char* field : {"m", "n", "k"}) FieldMessage(draft, field);
   if (edit_.kernel == sim::KernelKind::kTiledRect) {
-    IntField(frame, "TM", "tm", edit_.rect.tm, "Rows of C per block (the block is TN wide, TM tall)");
+    SizeField(edits_, "TM", sim::SizeField::kTm, edit_.rect.tm, "Rows of C per block (the block is TN wide, TM tall)");
     ImGui::SameLine();
-    IntField(frame, "TN", "tn", edit_.rect.tn, "Columns of C per block");
+    SizeField(edits_, "TN", sim::SizeField::kTn, edit_.rect.tn, "Columns of C per block");
     ImGui::SameLine();
-    IntField(frame, "TK", "tk", edit_.rect.tk, "The slice of K each phase loads into As and Bs");
+    SizeField(edits_, "TK", sim::SizeField::kTk, edit_.rect.tk, "The slice of K each phase loads into As and Bs");
     for (const char* field : {"tm", "tn", "tk"}) FieldMessage(draft, field);
   } else {
-    IntField(frame, "Tile", "tile", edit_.tile,
+    SizeField(edits_, "Tile", sim::SizeField::kTile, edit_.tile,
              edit_.kernel == sim::KernelKind::kNaive
                  ? "The naive kernel's block is TILE\u00D7TILE threads"
                  : "TILE: the block is TILE\u00D7TILE threads, As and Bs TILE\u00D7TILE");
@@ -225,9 +232,9 @@ void ControlsPanel::DrawShape(const FrameContext& frame, const LessonDraft& draf
 }
 
 void ControlsPanel::DrawFills(const FrameContext& frame, const LessonDraft& draft) {
-  FillField(frame, "Fill A", "fill_a", edit_.fill_a);
+  FillField(edits_, "Fill A", sim::FillTarget::kA, edit_.fill_a);
   FieldMessage(draft, "fill_a");
-  FillField(frame, "Fill B", "fill_b", edit_.fill_b);
+  FillField(edits_, "Fill B", sim::FillTarget::kB, edit_.fill_b);
   FieldMessage(draft, "fill_b");
   TextField("##vectors", vector_path_, "test-vector file",
             "A binary test-vector file in the test-vector harness's format: M, N, K, A, B, C per case");
@@ -249,11 +256,13 @@ void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& 
                                                           sim::SchedulerKind::kRaceExposing};
   std::string schedulers;
   for (sim::SchedulerKind kind : kSchedulers) schedulers += std::string(sim::SchedulerSummary(kind)) + "\n";
-  EnumCombo(frame, "Scheduler", "scheduler", edit_.scheduler, kSchedulers, (schedulers + "(key S: race)").c_str());
+  EnumCombo(edits_, "Scheduler", edit_.scheduler, kSchedulers, (schedulers + "(key S: race)").c_str());
   ImGui::SameLine();
   int seed = static_cast<int>(edit_.seed);
-  IntField(frame, "Seed", "seed", seed, "The scheduler's seed: the same seed gives the same run");
+  // A seed is never negative: the field reads a typed -5 as 0, as the fill's seed field does.
+  const bool seed_done = IntField("Seed", seed, "The scheduler's seed: the same seed gives the same run");
   edit_.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  if (seed_done) edits_.push_back(sim::SeedEdit{edit_.seed});
   FieldMessage(draft, "seed");
   if (edit_.kernel != sim::KernelKind::kNaive) {
     bool guard = edit_.guard;
@@ -263,7 +272,7 @@ void ControlsPanel::DrawRunFields(const FrameContext& frame, const LessonDraft& 
         "threads read outside A and B");
     ImGui::SameLine();
     constexpr std::array<sim::TileCount, 2> kCounts{sim::TileCount::kCeil, sim::TileCount::kFloor};
-    EnumCombo(frame, "phases", "tiles", edit_.tile_count, kCounts,
+    EnumCombo(edits_, "phases", edit_.tile_count, kCounts,
               "ceil: ceil(K/T) phases with a padded tail tile; floor: K/T rounded down, as the Exercise 05 "
               "handout's hint code, which skips the tail");
   }

@@ -2,7 +2,8 @@
 // phase, step back, play at a chosen speed, reset; then the lesson itself — presets, sizes,
 // tiles, kernel, fills of A and B, scheduler and seed — with the problem shown beside the
 // field it concerns (the last good lesson keeps running), and lesson files to open, save
-// and export. Every control queues a named action; the panel changes nothing itself.
+// and export. Every control queues a named action or, for a lesson field, a typed edit the
+// page takes after the frame (TakeEdits); the panel changes nothing itself.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -10,11 +11,14 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "app/gui/play_clock.h"
 #include "app/gui/frame_context.h"
 #include "app/panels/whole_run_view.h"
 #include "sim/lesson/lesson_config.h"
+#include "sim/lesson/lesson_edit.h"
 #include "sim/model/simulation.h"
 
 namespace gui {
@@ -31,17 +35,20 @@ struct LessonDraft {
 struct ControlsPanel {
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
             const PlayClock& play, const LessonDraft& draft);
+  // The lesson fields changed since the last call, in the order the user changed them.
+  std::vector<sim::LessonEdit> TakeEdits() { return std::exchange(edits_, {}); }
 
  private:
   void DrawButtons(const FrameContext& frame, const PlayClock& play);
   void DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run);
   void DrawLesson(const FrameContext& frame, const LessonDraft& draft);
-  void DrawShape(const FrameContext& frame, const LessonDraft& draft);
+  void DrawShape(const LessonDraft& draft);
   void DrawFills(const FrameContext& frame, const LessonDraft& draft);
   void DrawRunFields(const FrameContext& frame, const LessonDraft& draft);
   void DrawFiles(const FrameContext& frame, const LessonDraft& draft);
 
   sim::LessonConfig edit_;  // the fields as typed; re-read when the draft changes
+  std::vector<sim::LessonEdit> edits_;
   std::uint64_t seen_generation_ = 0;
   float speed_ = PlayClock::kDefaultSpeed;
   std::array<char, 512> lesson_path_{};

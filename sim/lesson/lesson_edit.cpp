@@ -33,68 +33,72 @@ long long LimitOf(const std::string& key) {
   return key == "m" || key == "n" || key == "k" ? kMaxDimension : kMaxThreadsPerBlock;
 }
 
-std::optional<ValidationError> SetInt(const std::string& key, const std::string& value, const std::string& shown_as,
-                                      int& field) {
+std::optional<ValidationError> ReadInt(const std::string& key, const std::string& value, const std::string& shown_as,
+                                       int& number) {
   const bool negative = !value.empty() && value[0] == '-';
   if (!AllDigits(negative ? value.substr(1) : value)) return Bad(key, shown_as, value, "is not a whole number");
   errno = 0;
-  const long long number = std::strtoll(value.c_str(), nullptr, 10);
+  const long long read = std::strtoll(value.c_str(), nullptr, 10);
   // Out-of-range ints stay visible to Validate(), which names the limit; only what cannot be
   // an int at all is refused here, quoting it as given.
-  if (errno == ERANGE || number < INT_MIN || number > INT_MAX) {
+  if (errno == ERANGE || read < INT_MIN || read > INT_MAX) {
     return Bad(key, shown_as, value, "is out of range: the limit is " + std::to_string(LimitOf(key)));
   }
-  field = static_cast<int>(number);
-  return std::nullopt;
-}
-
-std::optional<ValidationError> SetSeed(const std::string& key, const std::string& value, const std::string& shown_as,
-                                       std::uint64_t& seed) {
-  const std::optional<std::uint64_t> number = ParseSeed(value);
-  if (!number) return ValidationError{key, SeedProblem(shown_as, value)};
-  seed = *number;
+  number = static_cast<int>(read);
   return std::nullopt;
 }
 
 template <typename Enum>
-std::optional<ValidationError> SetName(const std::string& key, const std::string& value, const std::string& shown_as,
-                                       Enum& field, std::optional<Enum> (*parse)(const std::string&),
-                                       const std::string& allowed) {
+std::optional<ValidationError> ReadName(const std::string& key, const std::string& value, const std::string& shown_as,
+                                        Enum& field, std::optional<Enum> (*parse)(const std::string&),
+                                        const std::string& allowed) {
   const std::optional<Enum> parsed = parse(value);
   if (!parsed) return Bad(key, shown_as, value, "is not one of " + allowed);
   field = *parsed;
   return std::nullopt;
 }
 
-std::optional<ValidationError> SetFill(const std::string& key, const std::string& value, const std::string& shown_as,
-                                       MatrixFill& fill) {
+std::optional<ValidationError> ReadFill(const std::string& key, const std::string& value, const std::string& shown_as,
+                                        FillEdit& fill) {
   if (value == "sequence") {
-    fill = MatrixFill::Sequence();
+    fill.kind = FillKind::kSequence;
   } else if (value == "identity") {
-    fill = MatrixFill::Identity();
+    fill.kind = FillKind::kIdentity;
   } else if (value == "random") {
-    fill = MatrixFill::Random(fill.kind == FillKind::kRandom ? fill.seed : 1);
+    fill.kind = FillKind::kRandom;
   } else if (value.rfind("random:", 0) == 0) {
-    const std::optional<std::uint64_t> seed = ParseSeed(value.substr(7));
-    if (!seed) return Bad(key, shown_as, value, "needs a whole-number seed from 0 to 2^64-1 after random:");
-    fill = MatrixFill::Random(*seed);
+    fill.seed = ParseSeed(value.substr(7));
+    if (!fill.seed) return Bad(key, shown_as, value, "needs a whole-number seed from 0 to 2^64-1 after random:");
+    fill.kind = FillKind::kRandom;
   } else {
     return Bad(key, shown_as, value, std::string("is not one of ") + kFillForms);
   }
   return std::nullopt;
 }
 
-std::optional<ValidationError> SetSwitch(const std::string& key, const std::string& value, const std::string& shown_as,
-                                         bool& field) {
+std::optional<ValidationError> ReadSwitch(const std::string& key, const std::string& value,
+                                          const std::string& shown_as, bool& on) {
   if (value == "on" || value == "true") {
-    field = true;
+    on = true;
   } else if (value == "off" || value == "false") {
-    field = false;
+    on = false;
   } else {
     return Bad(key, shown_as, value, "is not one of on, off");
   }
   return std::nullopt;
 }
+
+std::optional<SyncKind> ParseBarrier(const std::string& text) { return ParseSyncKind(text == "none" ? "off" : text); }
+
+// Each kind of field read into its edit; the key picks the field where one kind has several.
+template <typename Edit, typename Read>
+std::optional<ValidationError> ReadInto(LessonEdit& edit, Edit typed, Read read) {
+  if (auto error = read(typed)) return error;
+  edit = typed;
+  return std::nullopt;
+}
+
+// ---- Applying ---------------------------------------------------------------------------
 
 // A rectangular lesson made from a square one starts from its tile on every side.
 void MakeRect(LessonConfig& lesson) {
@@ -103,45 +107,74 @@ void MakeRect(LessonConfig& lesson) {
   lesson.rect = {lesson.tile, lesson.tile, lesson.tile};
 }
 
-std::optional<SyncKind> ParseBarrier(const std::string& text) { return ParseSyncKind(text == "none" ? "off" : text); }
-
-std::optional<ValidationError> SetTile(const std::string& key, const std::string& value, const std::string& shown_as,
-                                       LessonConfig& lesson) {
-  if (auto error = SetInt(key, value, shown_as, lesson.tile)) return error;
-  // On a rectangular lesson, a square tile sets every side.
-  if (lesson.kernel == KernelKind::kTiledRect) lesson.rect = {lesson.tile, lesson.tile, lesson.tile};
-  return std::nullopt;
+void ApplyEdit(const SizeEdit& edit, LessonConfig& lesson) {
+  switch (edit.field) {
+    case SizeField::kM:
+      lesson.m = edit.value;
+      return;
+    case SizeField::kN:
+      lesson.n = edit.value;
+      return;
+    case SizeField::kK:
+      lesson.k = edit.value;
+      return;
+    case SizeField::kTile:
+      lesson.tile = edit.value;
+      // On a rectangular lesson, a square tile sets every side.
+      if (lesson.kernel == KernelKind::kTiledRect) lesson.rect = {lesson.tile, lesson.tile, lesson.tile};
+      return;
+    case SizeField::kTm:
+    case SizeField::kTn:
+    case SizeField::kTk:
+      MakeRect(lesson);
+      (edit.field == SizeField::kTm ? lesson.rect.tm : edit.field == SizeField::kTn ? lesson.rect.tn : lesson.rect.tk) =
+          edit.value;
+      return;
+  }
 }
 
-std::optional<ValidationError> SetRectSide(const std::string& key, const std::string& value,
-                                           const std::string& shown_as, LessonConfig& lesson, int TileShape::*side) {
-  int number = 0;
-  if (auto error = SetInt(key, value, shown_as, number)) return error;
-  MakeRect(lesson);
-  lesson.rect.*side = number;
-  return std::nullopt;
-}
-
-std::optional<ValidationError> SetKernel(const std::string& key, const std::string& value, const std::string& shown_as,
-                                         LessonConfig& lesson) {
-  KernelKind kernel = lesson.kernel;
-  if (auto error = SetName(key, value, shown_as, kernel, ParseKernelKind, KernelKindNames())) return error;
-  if (kernel == KernelKind::kTiledRect) {
+void ApplyEdit(const KernelEdit& edit, LessonConfig& lesson) {
+  if (edit.kernel == KernelKind::kTiledRect) {
     MakeRect(lesson);
   } else {
-    lesson.kernel = kernel;
+    lesson.kernel = edit.kernel;
   }
-  return std::nullopt;
 }
 
-// One fill for both: B repeats A's kind, and a seeded random B takes the next seed, or it
-// would repeat A's numbers.
-std::optional<ValidationError> SetBothFills(const std::string& key, const std::string& value,
-                                            const std::string& shown_as, LessonConfig& lesson) {
-  if (auto error = SetFill(key, value, shown_as, lesson.fill_a)) return error;
+void ApplyEdit(const BarrierEdit& edit, LessonConfig& lesson) {
+  (edit.slot == BarrierSlot::kFirst ? lesson.barrier1 : lesson.barrier2) = edit.kind;
+}
+
+void ApplyEdit(const GuardEdit& edit, LessonConfig& lesson) { lesson.guard = edit.on; }
+void ApplyEdit(const LayoutEdit& edit, LessonConfig& lesson) { lesson.bs_layout = edit.layout; }
+void ApplyEdit(const TileCountEdit& edit, LessonConfig& lesson) { lesson.tile_count = edit.count; }
+void ApplyEdit(const SchedulerEdit& edit, LessonConfig& lesson) { lesson.scheduler = edit.scheduler; }
+void ApplyEdit(const SeedEdit& edit, LessonConfig& lesson) { lesson.seed = edit.seed; }
+
+MatrixFill FillOf(const FillEdit& edit, const MatrixFill& before) {
+  switch (edit.kind) {
+    case FillKind::kIdentity:
+      return MatrixFill::Identity();
+    case FillKind::kRandom:
+      return MatrixFill::Random(edit.seed ? *edit.seed : before.kind == FillKind::kRandom ? before.seed : 1);
+    case FillKind::kSequence:
+    case FillKind::kExplicit:  // not readable from text; a lesson file's values are its own
+      break;
+  }
+  return MatrixFill::Sequence();
+}
+
+void ApplyEdit(const FillEdit& edit, LessonConfig& lesson) {
+  if (edit.target == FillTarget::kB) {
+    lesson.fill_b = FillOf(edit, lesson.fill_b);
+    return;
+  }
+  lesson.fill_a = FillOf(edit, lesson.fill_a);
+  if (edit.target == FillTarget::kA) return;
+  // One fill for both: B repeats A's kind, and a seeded random B takes the next seed, or it
+  // would repeat A's numbers.
   lesson.fill_b = lesson.fill_a;
   if (lesson.fill_b.kind == FillKind::kRandom) ++lesson.fill_b.seed;
-  return std::nullopt;
 }
 
 std::string FieldList() {
@@ -189,51 +222,109 @@ const std::vector<LessonField>& LessonFields() {
   return fields;
 }
 
-std::optional<ValidationError> ApplyLessonEdit(const std::string& key, const std::string& value, LessonConfig& lesson,
-                                               const std::string& shown_as) {
-  if (key == "m") return SetInt(key, value, shown_as, lesson.m);
-  if (key == "n") return SetInt(key, value, shown_as, lesson.n);
-  if (key == "k") return SetInt(key, value, shown_as, lesson.k);
-  if (key == "kernel") return SetKernel(key, value, shown_as, lesson);
-  if (key == "tile") return SetTile(key, value, shown_as, lesson);
-  if (key == "tm") return SetRectSide(key, value, shown_as, lesson, &TileShape::tm);
-  if (key == "tn") return SetRectSide(key, value, shown_as, lesson, &TileShape::tn);
-  if (key == "tk") return SetRectSide(key, value, shown_as, lesson, &TileShape::tk);
-  if (key == "barrier1") return SetName(key, value, shown_as, lesson.barrier1, ParseBarrier, SyncKindNames());
-  if (key == "barrier2") return SetName(key, value, shown_as, lesson.barrier2, ParseBarrier, SyncKindNames());
-  if (key == "guard") return SetSwitch(key, value, shown_as, lesson.guard);
+void Apply(const LessonEdit& edit, LessonConfig& lesson) {
+  std::visit([&lesson](const auto& typed) { ApplyEdit(typed, lesson); }, edit);
+}
+
+std::optional<ValidationError> ReadLessonEdit(const std::string& key, const std::string& value,
+                                              const std::string& shown_as, LessonEdit& edit) {
+  const auto size = [&](SizeField field) {
+    return ReadInto(edit, SizeEdit{field, 0},
+                    [&](SizeEdit& typed) { return ReadInt(key, value, shown_as, typed.value); });
+  };
+  const auto barrier = [&](BarrierSlot slot) {
+    return ReadInto(edit, BarrierEdit{slot, SyncKind::kSyncthreads}, [&](BarrierEdit& typed) {
+      return ReadName(key, value, shown_as, typed.kind, ParseBarrier, SyncKindNames());
+    });
+  };
+  const auto fill = [&](FillTarget target) {
+    return ReadInto(edit, FillEdit{target, FillKind::kSequence, std::nullopt},
+                    [&](FillEdit& typed) { return ReadFill(key, value, shown_as, typed); });
+  };
+  if (key == "m") return size(SizeField::kM);
+  if (key == "n") return size(SizeField::kN);
+  if (key == "k") return size(SizeField::kK);
+  if (key == "kernel") {
+    return ReadInto(edit, KernelEdit{}, [&](KernelEdit& typed) {
+      return ReadName(key, value, shown_as, typed.kernel, ParseKernelKind, KernelKindNames());
+    });
+  }
+  if (key == "tile") return size(SizeField::kTile);
+  if (key == "tm") return size(SizeField::kTm);
+  if (key == "tn") return size(SizeField::kTn);
+  if (key == "tk") return size(SizeField::kTk);
+  if (key == "barrier1") return barrier(BarrierSlot::kFirst);
+  if (key == "barrier2") return barrier(BarrierSlot::kSecond);
+  if (key == "guard") {
+    return ReadInto(edit, GuardEdit{}, [&](GuardEdit& typed) { return ReadSwitch(key, value, shown_as, typed.on); });
+  }
   if (key == "bs_layout") {
-    return SetName(key, value, shown_as, lesson.bs_layout, ParseSharedLayout, SharedLayoutNames());
+    return ReadInto(edit, LayoutEdit{}, [&](LayoutEdit& typed) {
+      return ReadName(key, value, shown_as, typed.layout, ParseSharedLayout, SharedLayoutNames());
+    });
   }
-  if (key == "tiles") return SetName(key, value, shown_as, lesson.tile_count, ParseTileCount, TileCountNames());
+  if (key == "tiles") {
+    return ReadInto(edit, TileCountEdit{}, [&](TileCountEdit& typed) {
+      return ReadName(key, value, shown_as, typed.count, ParseTileCount, TileCountNames());
+    });
+  }
   if (key == "scheduler") {
-    return SetName(key, value, shown_as, lesson.scheduler, ParseSchedulerKind, SchedulerKindNames());
+    return ReadInto(edit, SchedulerEdit{}, [&](SchedulerEdit& typed) {
+      return ReadName(key, value, shown_as, typed.scheduler, ParseSchedulerKind, SchedulerKindNames());
+    });
   }
-  if (key == "seed") return SetSeed(key, value, shown_as, lesson.seed);
-  if (key == "fill") return SetBothFills(key, value, shown_as, lesson);
-  if (key == "fill_a") return SetFill(key, value, shown_as, lesson.fill_a);
-  if (key == "fill_b") return SetFill(key, value, shown_as, lesson.fill_b);
+  if (key == "seed") {
+    return ReadInto(edit, SeedEdit{}, [&](SeedEdit& typed) -> std::optional<ValidationError> {
+      const std::optional<std::uint64_t> seed = ParseSeed(value);
+      if (!seed) return ValidationError{key, SeedProblem(shown_as, value)};
+      typed.seed = *seed;
+      return std::nullopt;
+    });
+  }
+  if (key == "fill") return fill(FillTarget::kBoth);
+  if (key == "fill_a") return fill(FillTarget::kA);
+  if (key == "fill_b") return fill(FillTarget::kB);
   return ValidationError{key, "unknown lesson field \"" + key + "\": the fields are " + FieldList()};
 }
 
-std::optional<ValidationError> ApplyLessonEdits(const std::string& edits, LessonConfig& lesson) {
-  std::string spaced = edits;
+std::optional<ValidationError> ReadLessonEdits(const std::string& text, std::vector<LessonEdit>& edits) {
+  edits.clear();
+  std::string spaced = text;
   for (char& c : spaced) {
     if (c == ',') c = ' ';
   }
   std::istringstream in(spaced);
   std::string pair;
-  bool any = false;
   while (in >> pair) {
     const std::size_t equals = pair.find('=');
     if (equals == std::string::npos || equals == 0) {
+      edits.clear();
       return ValidationError{"", "\"" + pair + "\" is not of the form field=value (e.g. m=8)"};
     }
     const std::string key = pair.substr(0, equals);
-    if (auto error = ApplyLessonEdit(key, pair.substr(equals + 1), lesson, key)) return error;
-    any = true;
+    LessonEdit edit;
+    if (auto error = ReadLessonEdit(key, pair.substr(equals + 1), key, edit)) {
+      edits.clear();
+      return error;
+    }
+    edits.push_back(edit);
   }
-  if (!any) return ValidationError{"", "no change given: write field=value, e.g. m=8"};
+  if (edits.empty()) return ValidationError{"", "no change given: write field=value, e.g. m=8"};
+  return std::nullopt;
+}
+
+std::optional<ValidationError> ApplyLessonEdit(const std::string& key, const std::string& value, LessonConfig& lesson,
+                                               const std::string& shown_as) {
+  LessonEdit edit;
+  if (auto error = ReadLessonEdit(key, value, shown_as, edit)) return error;
+  Apply(edit, lesson);
+  return std::nullopt;
+}
+
+std::optional<ValidationError> ApplyLessonEdits(const std::string& edits, LessonConfig& lesson) {
+  std::vector<LessonEdit> read;
+  if (auto error = ReadLessonEdits(edits, read)) return error;
+  for (const LessonEdit& edit : read) Apply(edit, lesson);
   return std::nullopt;
 }
 

@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "sim/lesson/lesson_file.h"
 
 namespace {
@@ -42,6 +46,92 @@ TEST(LessonEdit, FieldsSetWhatTheyName) {
   EXPECT_EQ(lesson.rect.tm, 4);
   EXPECT_EQ(lesson.rect.tn, 4);
   EXPECT_EQ(lesson.rect.tk, 8);
+}
+
+// The GUI builds typed edits, files and scripts write text: both must change a lesson alike.
+TEST(LessonEdit, TextReadsAsTheTypedEditTheGuiBuilds) {
+  const std::vector<std::pair<std::string, sim::LessonEdit>> same{
+      {"barrier1=off", sim::BarrierEdit{sim::BarrierSlot::kFirst, sim::SyncKind::kNone}},
+      {"barrier2=syncwarp", sim::BarrierEdit{sim::BarrierSlot::kSecond, sim::SyncKind::kSyncwarp}},
+      {"guard=off", sim::GuardEdit{false}},
+      {"scheduler=race", sim::SchedulerEdit{sim::SchedulerKind::kRaceExposing}},
+      {"m=9", sim::SizeEdit{sim::SizeField::kM, 9}},
+      {"tk=8", sim::SizeEdit{sim::SizeField::kTk, 8}},
+      {"kernel=naive", sim::KernelEdit{sim::KernelKind::kNaive}},
+      {"tiles=floor", sim::TileCountEdit{sim::TileCount::kFloor}},
+      {"bs_layout=transposed", sim::LayoutEdit{sim::SharedLayout::kTransposed}},
+      {"seed=42", sim::SeedEdit{42}},
+      {"fill=random:7", sim::FillEdit{sim::FillTarget::kBoth, sim::FillKind::kRandom, 7}},
+      {"fill_b=identity", sim::FillEdit{sim::FillTarget::kB, sim::FillKind::kIdentity, std::nullopt}},
+  };
+  for (const auto& [text, typed] : same) {
+    SCOPED_TRACE(text);
+    std::vector<sim::LessonEdit> read;
+    ASSERT_FALSE(sim::ReadLessonEdits(text, read));
+    ASSERT_EQ(read.size(), 1u);
+    EXPECT_EQ(read[0].index(), typed.index()) << "the text reads as the same kind of edit";
+    sim::LessonConfig from_text = sim::DefaultLesson();
+    sim::LessonConfig from_typed = sim::DefaultLesson();
+    sim::Apply(read[0], from_text);
+    sim::Apply(typed, from_typed);
+    EXPECT_EQ(sim::LessonToJson(from_text), sim::LessonToJson(from_typed));
+    EXPECT_NE(sim::LessonToJson(from_typed), sim::LessonToJson(sim::DefaultLesson())) << "the edit changed something";
+  }
+}
+
+TEST(LessonEdit, ApplyChangesOnlyTheFieldItNames) {
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  sim::Apply(sim::BarrierEdit{sim::BarrierSlot::kSecond, sim::SyncKind::kNone}, lesson);
+  EXPECT_EQ(lesson.barrier1, sim::SyncKind::kSyncthreads);
+  EXPECT_EQ(lesson.barrier2, sim::SyncKind::kNone);
+  sim::Apply(sim::SizeEdit{sim::SizeField::kN, 12}, lesson);
+  EXPECT_EQ(lesson.m, 4);
+  EXPECT_EQ(lesson.n, 12);
+  EXPECT_EQ(lesson.k, 4);
+  sim::Apply(sim::FillEdit{sim::FillTarget::kA, sim::FillKind::kIdentity, std::nullopt}, lesson);
+  EXPECT_EQ(lesson.fill_a.kind, sim::FillKind::kIdentity);
+  EXPECT_EQ(lesson.fill_b.kind, sim::FillKind::kSequence);
+}
+
+TEST(LessonEdit, SidesAndTilesFollowTheKernelShape) {
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  lesson.tile = 4;
+  sim::Apply(sim::SizeEdit{sim::SizeField::kTn, 8}, lesson);
+  EXPECT_EQ(lesson.kernel, sim::KernelKind::kTiledRect) << "a side makes the kernel rectangular";
+  EXPECT_EQ(lesson.rect.tm, 4);
+  EXPECT_EQ(lesson.rect.tn, 8);
+  EXPECT_EQ(lesson.rect.tk, 4);
+  sim::Apply(sim::SizeEdit{sim::SizeField::kTile, 2}, lesson);
+  EXPECT_EQ(lesson.rect.tm, 2) << "a square tile on a rectangular lesson sets every side";
+  EXPECT_EQ(lesson.rect.tn, 2);
+  EXPECT_EQ(lesson.rect.tk, 2);
+  sim::Apply(sim::KernelEdit{sim::KernelKind::kTiled}, lesson);
+  EXPECT_EQ(lesson.kernel, sim::KernelKind::kTiled);
+}
+
+TEST(LessonEdit, RandomWithoutASeedKeepsTheMatrixSeed) {
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  const sim::FillEdit random_a{sim::FillTarget::kA, sim::FillKind::kRandom, std::nullopt};
+  sim::Apply(random_a, lesson);
+  EXPECT_EQ(sim::FillText(lesson.fill_a), "random:1") << "a sequence has no seed to keep";
+  sim::Apply(sim::FillEdit{sim::FillTarget::kA, sim::FillKind::kRandom, 7}, lesson);
+  sim::Apply(random_a, lesson);
+  EXPECT_EQ(sim::FillText(lesson.fill_a), "random:7");
+  sim::Apply(sim::FillEdit{sim::FillTarget::kBoth, sim::FillKind::kRandom, std::nullopt}, lesson);
+  EXPECT_EQ(sim::FillText(lesson.fill_a), "random:7");
+  EXPECT_EQ(sim::FillText(lesson.fill_b), "random:8") << "one fill for both gives B the next seed";
+}
+
+TEST(LessonEdit, TextWithOneBadPairChangesNothing) {
+  std::vector<sim::LessonEdit> read;
+  const auto bad = sim::ReadLessonEdits("m=8 barrier1=off n=x", read);
+  ASSERT_TRUE(bad);
+  EXPECT_EQ(bad->field, "n");
+  EXPECT_TRUE(read.empty());
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  EXPECT_TRUE(sim::ApplyLessonEdits("m=8 barrier1=off n=x", lesson));
+  EXPECT_EQ(sim::LessonToJson(lesson), sim::LessonToJson(sim::DefaultLesson()));
+  EXPECT_TRUE(sim::ReadLessonEdits(" , ", read)) << "no pair at all is refused too";
 }
 
 TEST(LessonEdit, AnEditedPresetIsNoLongerThePreset) {

@@ -1,0 +1,213 @@
+#include "app/pages/open_lesson.h"
+
+#include <GLFW/glfw3.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <utility>
+
+#include "sim/lesson/lesson_file.h"
+#include "sim/lesson/teaching.h"
+
+namespace gui {
+
+namespace {
+
+// The tour a restart resumes: the lesson it was on, when no --lesson names another.
+std::string TourLesson(const nlohmann::json& saved_guide) {
+  if (!saved_guide.is_object() || !saved_guide.contains("lesson") || !saved_guide["lesson"].is_string()) return "";
+  return saved_guide["lesson"].get<std::string>();
+}
+
+}  // namespace
+
+OpenLesson::OpenLesson(const std::string& lesson, const nlohmann::json& saved_lesson,
+                       const nlohmann::json& saved_guide, Notifications& notifications, TourDisplay display)
+    : editor_(
+          [this](const sim::LessonConfig& config) {
+            Rebuild(config);
+            tour_.TakeOpened();  // at once: a script's next action already sees the new tour
+          },
+          [this]() -> const sim::LessonConfig& { return lesson_; }),
+      race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }),
+      notifications_(notifications),
+      tour_(saved_guide, editor_, [this]() -> sim::Simulation& { return *simulation_; },
+            [this]() -> const sim::LessonConfig& { return lesson_; }, notifications, std::move(display)) {
+  const std::string tour_lesson = TourLesson(saved_guide);
+  Rebuild(editor_.Initial(lesson.empty() ? tour_lesson : lesson, tour_lesson.empty() ? saved_lesson : nlohmann::json(),
+                          notifications));
+  tour_.TakeOpened();
+}
+
+void OpenLesson::Rebuild(const sim::LessonConfig& config) {
+  const std::int64_t step = simulation_ ? simulation_->step() : 0;
+  simulation_ = std::make_unique<sim::Simulation>(config);
+  lesson_ = config;
+  ++generation_;
+  // The whole run is counted on a worker: a large lesson never freezes the window.
+  whole_run_.Start(*simulation_);
+  simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
+  comparison_.Request(*simulation_);
+  occupancy_.Request(config);
+}
+
+void OpenLesson::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
+                               const char* description, std::vector<KeyChord> keys,
+                               std::int64_t (sim::Simulation::*move)()) {
+  registry.Add({name, label, description, std::move(keys), [this, move](const std::string&) -> std::optional<std::string> {
+                  ((*simulation_).*move)();
+                  return std::nullopt;
+                }});
+}
+
+std::optional<std::string> OpenLesson::ToggleBarrier(sim::BarrierSlot slot) {
+  const sim::SyncKind kind = slot == sim::BarrierSlot::kFirst ? lesson_.barrier1 : lesson_.barrier2;
+  return editor_.Edit(
+      {sim::BarrierEdit{slot, kind == sim::SyncKind::kNone ? sim::SyncKind::kSyncthreads : sim::SyncKind::kNone}});
+}
+
+void OpenLesson::RegisterRunActions(ActionRegistry& registry) {
+  AddStepAction(registry, "step", "Step", "Run one instruction of the scheduler's unit.", {{GLFW_KEY_RIGHT, 0}},
+                &sim::Simulation::Step);
+  AddStepAction(registry, "next-phase", "Next phase", "Run to the end of the current tile phase.",
+                {{GLFW_KEY_RIGHT, GLFW_MOD_SHIFT}}, &sim::Simulation::RunToPhaseEnd);
+  AddStepAction(registry, "to-barrier", "Run to barrier", "Run until a barrier releases its block.",
+                {{GLFW_KEY_B, 0}}, &sim::Simulation::RunToBarrier);
+  AddStepAction(registry, "run-to-end", "Run to end", "Run the whole lesson to its last step.", {{GLFW_KEY_END, 0}},
+                &sim::Simulation::RunToEnd);
+  registry.Add({"step-back", "Step back", "Undo one step, exactly (checkpoints and replay).", {{GLFW_KEY_LEFT, 0}},
+                [this](const std::string&) -> std::optional<std::string> {
+                  simulation_->StepBack();
+                  return std::nullopt;
+                }});
+  registry.Add({"reset", "Reset", "Back to step 0.", {{GLFW_KEY_R, 0}},
+                [this](const std::string&) -> std::optional<std::string> {
+                  simulation_->Reset();
+                  play_.playing = false;
+                  return std::nullopt;
+                }});
+  registry.Add({"play", "Play / pause", "Step on at the chosen speed until the end.", {{GLFW_KEY_SPACE, 0}},
+                [this](const std::string&) -> std::optional<std::string> {
+                  play_.playing = !play_.playing;
+                  return std::nullopt;
+                }});
+  registry.Add({"play-speed", "Play speed", "Steps per second while playing (the argument).", {},
+                [this](const std::string& text) -> std::optional<std::string> {
+                  const float speed = std::strtof(text.c_str(), nullptr);
+                  if (!(speed >= PlayClock::kMinSpeed && speed <= PlayClock::kMaxSpeed)) {
+                    return "play speed \"" + text + "\" is not between 1 and 1000 steps per second";
+                  }
+                  play_.steps_per_second = speed;
+                  return std::nullopt;
+                }});
+  AddStepAction(registry, "step-warp", "Step warp", "Run until every runnable lane of the next warp ran once.",
+                {{GLFW_KEY_W, 0}}, &sim::Simulation::StepWarp);
+  registry.Add({"toggle-guard", "Toggle bounds guard", "Switch the kernel's bounds guard off or on.", {{GLFW_KEY_3, 0}},
+                [this](const std::string&) { return editor_.Edit({sim::GuardEdit{!lesson_.guard}}); }});
+  editor_.RegisterActions(registry);
+  race_lab_.RegisterActions(registry);
+}
+
+void OpenLesson::RegisterEditActions(ActionRegistry& registry) {
+  registry.Add({"toggle-barrier1", "Toggle 1st barrier", "Switch the first __syncthreads() off or on.",
+                {{GLFW_KEY_1, 0}}, [this](const std::string&) { return ToggleBarrier(sim::BarrierSlot::kFirst); }});
+  registry.Add({"toggle-barrier2", "Toggle 2nd barrier", "Switch the second __syncthreads() off or on.",
+                {{GLFW_KEY_2, 0}}, [this](const std::string&) { return ToggleBarrier(sim::BarrierSlot::kSecond); }});
+  registry.Add({"whole-run-cancel", "Stop counting the whole run",
+                "Stop the workers counting the lesson's whole run (its length, marks and whole-run figures) and the "
+                "comparison kernel's; stepping goes on.",
+                {}, [this](const std::string&) -> std::optional<std::string> {
+                  if (whole_run_.state() != WholeRunPass::State::kCounting) return "the whole run is not being counted";
+                  whole_run_.Cancel();
+                  comparison_.Cancel();
+                  return std::nullopt;
+                }});
+  registry.Add({"bench-step", "Benchmark step", "One step per frame, from the start again at the end (--bench-frames).",
+                {}, [this](const std::string&) -> std::optional<std::string> {
+                  if (simulation_->Step() == 0) simulation_->Reset();
+                  return std::nullopt;
+                }});
+  registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
+                [this](const std::string& argument) -> std::optional<std::string> {
+                  char* end = nullptr;
+                  errno = 0;  // strtoll saturates a number past its range and says so only here
+                  const long long step = std::strtoll(argument.c_str(), &end, 10);
+                  if (argument.empty() || *end != '\0' || step < 0 || errno == ERANGE)
+                    return "jump-to wants a step number, got \"" + argument + "\"";
+                  simulation_->JumpTo(step);  // stops at the end
+                  return std::nullopt;
+                }});
+  registry.Add({"edit-cell", "Edit an element of A or B",
+                "\"A|B ROW COL VALUE\": change one input value and re-run the lesson to the same step.", {},
+                [this](const std::string& argument) { return EditCell(argument); }});
+}
+
+std::optional<std::string> OpenLesson::EditCell(const std::string& argument) {
+  sim::LessonConfig config = lesson_;
+  if (auto error = sim::ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
+  sim::NoteEdited(config, lesson_);
+  Rebuild(config);
+  return std::nullopt;
+}
+
+void OpenLesson::Update(double seconds) {
+  whole_run_.Poll(*simulation_, seconds);
+  race_lab_.Poll();
+  const bool was_preparing = editor_.Preparing().has_value();
+  editor_.Poll(seconds, notifications_);
+  tour_.Update(was_preparing);
+  comparison_.Poll();
+  occupancy_.Poll();
+}
+
+void OpenLesson::Play(double seconds) {
+  for (int due = play_.StepsDue(seconds); due > 0 && play_.playing; --due) {
+    if (simulation_->Step() == 0) play_.playing = false;
+  }
+}
+
+void OpenLesson::DumpState(nlohmann::json& state) const {
+  const sim::KernelConfig& config = lesson_;
+  nlohmann::json& lesson = state["lesson"];
+  lesson["m"] = config.m;
+  lesson["n"] = config.n;
+  lesson["k"] = config.k;
+  lesson["tile"] = config.tile;
+  lesson["barrier1"] = sim::Name(config.barrier1);
+  lesson["barrier2"] = sim::Name(config.barrier2);
+  lesson["step"] = simulation_->step();
+  const sim::Timeline* whole = simulation_->KnownTimeline();
+  lesson["total_steps"] = whole ? nlohmann::json(whole->total_steps) : nlohmann::json(nullptr);
+  const WholeRunView run = WholeRun();
+  lesson["whole_run"] = {{"state", run.counting ? "counting" : run.cancelled ? "cancelled" : "done"},
+                         {"fraction", run.fraction},
+                         {"frames_while_counting", whole_run_.frames_while_counting()},
+                         {"seconds_counting", whole_run_.seconds_counting()}};
+  lesson["finished"] = simulation_->Finished();
+  lesson["c"] = simulation_->c();
+  lesson["scheduler"] = sim::Name(config.scheduler);
+  lesson["guard"] = config.guard;
+  lesson["playing"] = play_.playing;
+  lesson["play_speed"] = play_.steps_per_second;
+  state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(config, simulation_->geometry())},
+                            {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
+  editor_.DumpState(state);
+  race_lab_.DumpState(state);
+}
+
+bool OpenLesson::Busy() const {
+  return whole_run_.state() == WholeRunPass::State::kCounting || race_lab_.Busy() || editor_.Busy() ||
+         comparison_.Busy() || occupancy_.Busy();
+}
+
+WholeRunView OpenLesson::WholeRun() const {
+  const WholeRunPass::State state = whole_run_.state();
+  return {state == WholeRunPass::State::kCounting, state == WholeRunPass::State::kCancelled, whole_run_.Fraction()};
+}
+
+void OpenLesson::SaveSettings(Settings& settings) const {
+  editor_.SaveSettings(settings);
+  tour_.SaveSettings(settings);
+}
+
+}  // namespace gui
