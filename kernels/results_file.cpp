@@ -219,16 +219,36 @@ json DeviceJson(const DeviceInfo& d) {
           {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}};
 }
 
+// A key the header must have, named when it is missing or of another type (the JSON library's
+// own message is "[json.exception.out_of_range.403] key 'name' not found").
+const json& Required(const json& j, const char* key) {
+  if (!j.is_object()) throw std::invalid_argument("is " + sim::DescribeJsonValue(j) + ", not an object");
+  if (!j.contains(key)) throw std::invalid_argument(std::string("no \"") + key + "\" key");
+  return j.at(key);
+}
+
+std::string RequiredString(const json& j, const char* key) {
+  const json& value = Required(j, key);
+  if (!value.is_string()) throw std::invalid_argument(std::string(key) + " is " + sim::DescribeJsonValue(value) + ", not a string");
+  return value.get<std::string>();
+}
+
+double RequiredNumber(const json& j, const char* key) {
+  const json& value = Required(j, key);
+  if (!value.is_number()) throw std::invalid_argument(std::string(key) + " is " + sim::DescribeJsonValue(value) + ", not a number");
+  return value.get<double>();
+}
+
 DeviceInfo DeviceFromJson(const json& j) {
   DeviceInfo d;
-  d.name = j.at("name").get<std::string>();
-  if (!ParseCapability(j.at("compute_capability").get<std::string>(), d)) {
+  d.name = RequiredString(j, "name");
+  if (!ParseCapability(RequiredString(j, "compute_capability"), d)) {
     throw std::invalid_argument("compute_capability is not MAJOR.MINOR");
   }
-  d.sm_count = IntegerFromJson<int>(j.at("sms"));
-  d.clock_mhz = Measure(j.at("clock_mhz").get<double>());
-  d.total_memory_bytes = ByteCount(j.at("memory_bytes").get<double>());
-  d.fp32_peak_gflops = Measure(j.at("fp32_peak_gflops").get<double>());
+  d.sm_count = IntegerFromJson<int>(Required(j, "sms"));
+  d.clock_mhz = Measure(RequiredNumber(j, "clock_mhz"));
+  d.total_memory_bytes = ByteCount(RequiredNumber(j, "memory_bytes"));
+  d.fp32_peak_gflops = Measure(RequiredNumber(j, "fp32_peak_gflops"));
   d.memory_bandwidth_gbs = Measure(j.value("memory_bandwidth_gbs", 0.0));
   d.fp32_lanes_per_sm = j.contains("fp32_lanes_per_sm") ? IntegerFromJson<int>(j.at("fp32_lanes_per_sm")) : 0;
   return d;
@@ -355,13 +375,24 @@ std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile&
     if (!j.is_object() || j.value("format", "") != kFormatName) {
       return std::string("not a TileScope results file (\"format\" is not \"") + kFormatName + "\")";
     }
-    if (j.at("version") != json(kFormatVersion)) return "unknown version " + sim::DescribeJsonValue(j.at("version"));
-    parsed.device = DeviceFromJson(j.at("device"));
-    parsed.measured_at = j.at("measured_at").get<std::string>();
-    for (const json& row : j.at("results")) {
+    if (j.value("version", json()) != json(kFormatVersion)) {
+      return "unknown version " + sim::DescribeJsonValue(j.value("version", json()));
+    }
+    try {
+      parsed.device = DeviceFromJson(Required(j, "device"));
+    } catch (const std::exception& e) {
+      return std::string("device: ") + e.what();
+    }
+    parsed.measured_at = RequiredString(j, "measured_at");
+    const json& results = Required(j, "results");
+    if (!results.is_array()) return "results is " + sim::DescribeJsonValue(results) + ", not an array";
+    for (const json& row : results) {
       BenchResult r;
       for (const Field& f : Fields()) {
         if (f.optional && !row.contains(f.name)) continue;
+        if (!row.is_object() || !row.contains(f.name)) {
+          return "result " + std::to_string(index + 1) + ": no \"" + f.name + "\" key";
+        }
         try {
           f.from_json(r, row.at(f.name));
         } catch (const std::exception& e) {

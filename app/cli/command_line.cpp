@@ -2,6 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -101,9 +104,23 @@ int ReportParseError(const CLI::App& app, const CLI::ParseError& error) {
   return kExitUsage;
 }
 
-}  // namespace
+// Output into a full disk or /dev/full fails in a buffer, unseen, unless someone looks: the
+// run would exit 0 with a truncated result. So every run ends by flushing standard output
+// and failing (exit 1, or the run's own failure) when any write to it failed.
+int CheckStandardOutput(int status) {
+  std::cout.flush();
+  errno = 0;
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (flushed && !std::ferror(stdout) && !std::cout.fail()) return status;
+  // A failed write earlier may have left nothing to flush now, and with it no errno to name.
+  std::cerr << "tilescope: cannot write to standard output"
+            << (error != 0 ? std::string(": ") + std::strerror(error) : std::string()) << "; the output is incomplete"
+            << std::endl;
+  return status == 0 ? 1 : status;
+}
 
-int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
+int Run(int argc, char** argv, const GuiLauncher& launch_gui) {
   CLI::App app{"TileScope: step through shared-memory tiled matrix multiplication on an exact model of the "
                "CUDA kernel, and run the real kernels on the GPU.\nWith no subcommand, opens the window.",
                "tilescope"};
@@ -125,6 +142,12 @@ int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
   }
   if (action) return action();
   return launch_gui(gui_options);
+}
+
+}  // namespace
+
+int RunCommandLine(int argc, char** argv, const GuiLauncher& launch_gui) {
+  return CheckStandardOutput(Run(argc, argv, launch_gui));
 }
 
 }  // namespace cli

@@ -1,7 +1,6 @@
 #include "app/cli/tour_command.h"
 
 #include <cstdio>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -9,6 +8,7 @@
 
 #include "app/cli/interrupt.h"
 #include "kernels/background_job.h"
+#include "sim/io/input_file.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/lesson_file.h"
 #include "sim/lesson/tour.h"
@@ -28,7 +28,7 @@ struct TourOptions {
 // An existing file is read; otherwise the preset of that name (as `trace --lesson`). The tour
 // is prepared by PrepareTour() below, which Ctrl+C can stop.
 sim::LessonLoad Load(const std::string& lesson) {
-  if (std::filesystem::exists(lesson)) return sim::ReadLessonFile(lesson, sim::TourCheck::kLater);
+  if (sim::NamesAFile(lesson)) return sim::ReadLessonFile(lesson, sim::TourCheck::kLater);
   return sim::LoadPreset(lesson, sim::TourCheck::kLater);
 }
 

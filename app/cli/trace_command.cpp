@@ -24,6 +24,7 @@ namespace {
 
 constexpr int kExitUsage = 2;
 constexpr int kExitCannotWrite = 1;
+constexpr int kExitCheckFailed = 1;
 // The trace runs forward once: no step-back history.
 constexpr std::size_t kNoHistory = 0;
 // The default lesson has four blocks: show them all, and no more than that by default.
@@ -137,7 +138,14 @@ int Run(const TraceOptions& options) {
   }
   if (!json_only) PrintTrace(stdout, report);
   std::fflush(stdout);
-  return options.json.empty() ? 0 : WriteJson(options.json, report);
+  const int written = options.json.empty() ? 0 : WriteJson(options.json, report);
+  // A C that differs from the file's expected C fails the run, as it fails `verify`.
+  if (const std::optional<FileCheck> check = CheckAgainstFile(report); check && !check->passed()) {
+    std::fprintf(stderr, "tilescope trace: C differs from the file's expected C beyond tolerance (max |error| %.3g, "
+                 "tolerance %.3g)\n", check->worst, check->tolerance);
+    return written != 0 ? written : kExitCheckFailed;
+  }
+  return written;
 }
 
 }  // namespace

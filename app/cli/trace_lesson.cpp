@@ -1,7 +1,6 @@
 #include "app/cli/trace_lesson.h"
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
 
 #include "kernels/test_vector_lesson.h"
@@ -9,6 +8,7 @@
 #include "sim/lesson/validation.h"
 #include "sim/lesson/lesson_edit.h"
 #include "sim/lesson/lesson_file.h"
+#include "sim/io/input_file.h"
 
 namespace cli {
 namespace {
@@ -39,7 +39,7 @@ TraceLessonResult StartingLesson(const std::string& lesson) {
     result.lesson = TraceLesson{sim::DefaultLesson(), {}, {}, "the default lesson"};
     return result;
   }
-  if (std::filesystem::exists(lesson)) {
+  if (sim::NamesAFile(lesson)) {
     sim::LessonLoad load = sim::ReadLessonFile(lesson);
     if (!load.lesson) {
       result.error = load.error;

@@ -349,20 +349,26 @@ double MaxAbs(const std::vector<float>& values) {
 }
 
 void PrintFileCheck(std::FILE* out, const TraceReport& report) {
-  if (report.expected_c.empty()) return;
-  const sim::Simulation& simulation = *report.simulation;
-  const double tolerance = kernels::Tolerance(kernels::Precision::kFp32, simulation.config().k, MaxAbs(simulation.a()),
-                                              MaxAbs(simulation.b()));
-  double worst = 0.0;
-  for (std::size_t i = 0; i < report.expected_c.size(); ++i) {
-    const double error = std::fabs(double(simulation.c()[i]) - double(report.expected_c[i]));
-    worst = std::isnan(error) || std::isnan(worst) ? NAN : std::max(worst, error);
-  }
-  std::fprintf(out, "Against the file's expected C: max |error| %.3g, tolerance %.3g: %s\n", worst, tolerance,
-               worst <= tolerance ? "pass" : "FAIL");
+  const std::optional<FileCheck> check = CheckAgainstFile(report);
+  if (!check) return;
+  std::fprintf(out, "Against the file's expected C: max |error| %.3g, tolerance %.3g: %s\n", check->worst,
+               check->tolerance, check->passed() ? "pass" : "FAIL");
 }
 
 }  // namespace
+
+std::optional<FileCheck> CheckAgainstFile(const TraceReport& report) {
+  if (report.expected_c.empty()) return std::nullopt;
+  const sim::Simulation& simulation = *report.simulation;
+  FileCheck check;
+  check.tolerance = kernels::Tolerance(kernels::Precision::kFp32, simulation.config().k, MaxAbs(simulation.a()),
+                                       MaxAbs(simulation.b()));
+  for (std::size_t i = 0; i < report.expected_c.size(); ++i) {
+    const double error = std::fabs(double(simulation.c()[i]) - double(report.expected_c[i]));
+    check.worst = std::isnan(error) || std::isnan(check.worst) ? NAN : std::max(check.worst, error);
+  }
+  return check;
+}
 
 void PrintTrace(std::FILE* out, const TraceReport& report) {
   const sim::Simulation& simulation = *report.simulation;

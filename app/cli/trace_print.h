@@ -37,4 +37,12 @@ struct TraceReport {
 
 void PrintTrace(std::FILE* out, const TraceReport& report);
 
+// With --fill file:PATH, C against the file's expected C, as `verify` checks it.
+struct FileCheck {
+  double worst = 0.0;  // the largest |error|, NaN when an element is NaN
+  double tolerance = 0.0;
+  bool passed() const { return worst <= tolerance; }  // false for NaN
+};
+std::optional<FileCheck> CheckAgainstFile(const TraceReport& report);  // nullopt: no file given
+
 }  // namespace cli

@@ -151,8 +151,9 @@ int Run(const VerifyOptions& options) {
                 static_cast<long long>(entry.shape.k), static_cast<long long>(entry.shape.n), details.c_str(),
                 ok ? "pass" : "FAIL");
   }
-  if (!read.ok()) std::printf("%s\n", read.error.c_str());
   std::printf("%d passed, %d failed\n", passed, failed);
+  std::fflush(stdout);  // the count, then the error: in order on a terminal
+  if (!read.ok()) std::fprintf(stderr, "tilescope verify: %s\n", read.error.c_str());
   if (!read.ok()) return kExitBadVectorFile;
   return failed == 0 ? 0 : 1;
 }

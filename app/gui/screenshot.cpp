@@ -46,7 +46,9 @@ std::string ScreenshotFolder() {
        {Environment("XDG_PICTURES_DIR"), PicturesFromUserDirs(config, home), home + "/Pictures", home}) {
     if (IsFolder(candidate)) return candidate;
   }
-  return std::filesystem::current_path().string();
+  std::error_code error;  // the working folder may be gone: "." still names it to the user
+  const std::filesystem::path here = std::filesystem::current_path(error);
+  return error ? std::string(".") : here.string();
 }
 
 

@@ -2,7 +2,7 @@
 // ImGui's window layout. Lives in $XDG_CONFIG_HOME/tilescope/ (else ~/.config/tilescope/)
 // and is written through sim::WriteFileAtomically, so a crash mid-write never leaves a half
 // file behind. A bad file never stops the app: what was valid in it is kept, and the file is
-// moved aside as settings.json.bad, reported once.
+// moved aside as settings.json.bad (.bad.1 ... when that is taken), reported once.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -22,6 +22,10 @@ constexpr float kMinFontSize = 11.0f;
 constexpr float kMaxFontSize = 48.0f;
 // Settings hold a lesson and ImGui's layout: a few KiB; the limit only stops a runaway file.
 constexpr std::uint64_t kMaxSettingsFileBytes = 64ull << 20;
+// ImGui saves a few KiB of layout; the bound keeps a hand-made one from costing the start-up.
+constexpr std::size_t kMaxImGuiLayoutBytes = 1u << 20;
+// How many corrupt files are kept aside: settings.json.bad, then .bad.1 to .bad.9.
+constexpr int kMaxBadFiles = 10;
 
 struct Settings {
   int window_width = 1600;
@@ -41,8 +45,12 @@ struct LoadedSettings {
 
 class SettingsStore {
  public:
+  // An empty `directory` keeps the settings for this session only: Load gives the defaults
+  // with a warning saying so, and Save writes nothing.
   explicit SettingsStore(std::filesystem::path directory);
-  // $XDG_CONFIG_HOME/tilescope, else $HOME/.config/tilescope.
+  // $XDG_CONFIG_HOME/tilescope, else $HOME/.config/tilescope, each only when absolute (the
+  // XDG rule: a relative value is ignored); empty when neither is, so that settings never land
+  // in whatever folder the app was started from.
   static std::filesystem::path DefaultDirectory();
 
   // Never fails: a file that cannot be read or parsed gives defaults, a key of the wrong
@@ -51,7 +59,8 @@ class SettingsStore {
   // Through sim::WriteFileAtomically; returns an error text.
   std::optional<std::string> Save(const Settings& settings) const;
   std::filesystem::path File() const;
-  std::filesystem::path BadFile() const;
+  // Where the n-th corrupt file goes (0: settings.json.bad, n: settings.json.bad.n).
+  std::filesystem::path BadFile(int n = 0) const;
 
  private:
   std::string MoveAside() const;
@@ -63,5 +72,12 @@ nlohmann::json ToJson(const Settings& settings);
 // Missing keys keep their defaults; a key of the wrong type keeps its default and adds a
 // line naming it to `problems`.
 Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& problems);
+
+// Whether ImGui 1.86 may be handed `layout` (its ini text): what is wrong, else nullopt. ImGui's
+// reader trusts its input: "[Table][0x12345678,2000000000]" makes it allocate columns until it
+// crashes. So a layout must be ImGui's own kind: "[Window]" and "[Table]" sections only, a
+// table of 0 to 64 columns (IMGUI_TABLE_MAX_COLUMNS), each "Column N" line's N, Order and Sort
+// within the table, and at most kMaxImGuiLayoutBytes.
+std::optional<std::string> CheckImGuiLayout(const std::string& layout);
 
 }  // namespace gui

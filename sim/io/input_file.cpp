@@ -33,6 +33,7 @@ std::string Reason(int error) {
     case ENOTDIR: return "no such file (a part of the path is not a folder)";
     case EACCES: return "permission denied";
     case EISDIR: return "it is a folder, not a file";
+    case EAGAIN: return "it is a device with nothing to read";
     default: return std::strerror(error);
   }
 }
@@ -53,12 +54,16 @@ std::string DescribeBytes(std::uint64_t bytes) {
 }
 
 InputFile ReadInputFile(const std::string& path, std::uint64_t max_bytes) {
-  // No O_NONBLOCK: a FIFO the user names (a shell's <(...)) is read like `cat` reads it.
-  const Descriptor fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO would wait for a writer (the GUI's window thread with it), and
+  // reading a terminal for a line; this way neither blocks, and the FIFO is refused below.
+  const Descriptor fd(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) return Refused(path, "cannot open: " + Reason(errno));
   struct stat info {};
   if (fstat(fd.get(), &info) != 0) return Refused(path, "cannot read: " + Reason(errno));
   if (S_ISDIR(info.st_mode)) return Refused(path, "cannot read: " + Reason(EISDIR));
+  if (S_ISFIFO(info.st_mode) || S_ISSOCK(info.st_mode)) {
+    return Refused(path, "cannot read: it is a pipe or socket, not a file (write it to a file first)");
+  }
   // A regular file's size is known up front: refuse before reading a byte. Devices and
   // pipes (/dev/zero, a FIFO) report no size, so the read loop below enforces the limit.
   if (S_ISREG(info.st_mode) && static_cast<std::uint64_t>(info.st_size) > max_bytes) {
@@ -77,6 +82,11 @@ InputFile ReadInputFile(const std::string& path, std::uint64_t max_bytes) {
     file.bytes.append(chunk, static_cast<std::size_t>(got));
   }
   return file;
+}
+
+bool NamesAFile(const std::string& name) {
+  struct stat info {};
+  return stat(name.c_str(), &info) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
 }  // namespace sim

@@ -91,6 +91,13 @@ constexpr int kFirstNonSyntaxErrorId = 200;
 
 JsonDocument ParseJsonText(const std::string& text, int max_depth) {
   JsonDocument document;
+  // The JSON library ends its input at a NUL byte, so "{} NUL garbage" would read as "{}".
+  // JSON text never holds a raw NUL (a string spells it \u0000).
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) {
+    document.error = "not valid JSON: a NUL byte at " + Place(text, nul + 1) + " (JSON text holds none)";
+    document.value = nullptr;
+    return document;
+  }
   BoundedDomBuilder builder(document.value, max_depth);
   if (json::sax_parse(text, &builder)) return document;
   if (builder.too_deep()) {

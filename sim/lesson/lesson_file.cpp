@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <set>
 
@@ -35,11 +36,17 @@ bool IsWholeNumberField(const std::string& key) {
   return key == "m" || key == "n" || key == "k" || key == "tile" || key == "tm" || key == "tn" || key == "tk";
 }
 
+// JSON's -0 is zero (the parser reads it as a signed 0, which dumps as "0"): refusing it as
+// "0 is not a non-negative integer" would contradict itself.
+bool IsNonNegativeInteger(const json& value) {
+  return value.is_number_unsigned() || (value.is_number_integer() && value.get<std::int64_t>() == 0);
+}
+
 // The JSON type each grammar field takes in a file, or what to say when it is another.
 std::optional<std::string> TypeProblem(const std::string& key, const json& value) {
   if (key == "guard") return value.is_boolean() ? std::nullopt : std::optional<std::string>("is not true or false");
   if (key == "seed") {
-    return value.is_number_unsigned() ? std::nullopt : std::optional<std::string>("is not a non-negative integer");
+    return IsNonNegativeInteger(value) ? std::nullopt : std::optional<std::string>("is not a non-negative integer");
   }
   if (IsWholeNumberField(key)) {
     return value.is_number_integer() ? std::nullopt : std::optional<std::string>("is not an integer");
@@ -67,8 +74,12 @@ float ReadFloat(const json& value, const std::string& where) {
 MatrixFill ReadFill(const json& doc, const char* key, LessonConfig& lesson, std::vector<std::string>& warnings) {
   const json& value = doc.at(key);
   if (!value.is_object()) throw BadValue{std::string(key) + " = " + DescribeJsonValue(value) + " is not an object"};
-  const std::string kind = value.contains("kind") && value.at("kind").is_string() ? value.at("kind").get<std::string>()
-                                                                                  : "sequence";
+  // No "kind" is a sequence; a kind that is not a name is an error, never read as a sequence.
+  if (value.contains("kind") && !value.at("kind").is_string()) {
+    throw BadValue{std::string(key) + ".kind = " + DescribeJsonValue(value.at("kind")) +
+                   " is not a name (sequence, identity, random or values)"};
+  }
+  const std::string kind = value.value("kind", std::string("sequence"));
   MatrixFill fill;
   if (kind == "values") {
     if (!value.contains("values") || !value.at("values").is_array()) {
@@ -82,7 +93,9 @@ MatrixFill ReadFill(const json& doc, const char* key, LessonConfig& lesson, std:
   } else {
     std::string text = kind;
     if (value.contains("seed")) {
-      if (!value.at("seed").is_number_unsigned()) throw BadValue{std::string(key) + ".seed must be a non-negative integer"};
+      if (!IsNonNegativeInteger(value.at("seed"))) {
+        throw BadValue{std::string(key) + ".seed must be a non-negative integer"};
+      }
       text += ":" + value.at("seed").dump();
     }
     LessonConfig scratch = lesson;

@@ -47,6 +47,7 @@ def file_cases():
         ("NaN/inf", '{"m": 1e400}'), ("huge", '{"m": ' + "[" * 100000 + "]" * 100000 + "}"),
         ("wrong type", '{"m": "four"}'), ("truncated", '{"m": 4, "n"'),
         ("empty", ""), ("garbage", "\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
+        ("wrong type", '{"fill_a": {"kind": 5}}'), ("garbage", '{"m": 4}\x00garbage'), ("0", '{"seed": -0}'),
     ]
     inf_a = [1.0] * (2 * 2 * 3)
     inf_a[0] = float("inf")
@@ -55,6 +56,7 @@ def file_cases():
         ("huge", struct.pack("<iii", 2 ** 30, 2 ** 30, 3 * 2 ** 29)), ("NaN/inf", vectors(2, 2, 2, inf_a)),
         ("wrong type", b'{"m": 4}'), ("truncated", vectors(2, 2, 2, cut=2)), ("empty", b""),
         ("garbage", b"\x00\x01\x02\x03\x04\x05\x06"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
+        ("wrong type", vectors(2, 2, 2, [1.0] * 8 + [7.0] * 4)),  # C is not A·B: the check fails
     ]
     cases = []
     for tried, text in lesson:
@@ -105,6 +107,29 @@ def flag_cases():
                       command + [""]))
     cases.append(("test vectors (`verify FILE`)", "empty", "", ["verify", ""]))
     return cases
+
+
+LONG_NAME = "a" * 5000
+
+
+def lesson_name_cases():
+    """--lesson NAME|FILE where the path cannot even be checked: std::filesystem threw on these
+    and trace, occupancy and tour aborted (issue 32). NOENTRY is a folder nobody may enter."""
+    cases = []
+    for tried, value, shown_as in (("huge", LONG_NAME, "a 5000-character name"), ("unreadable", "LOOP", "`LOOP` (a symlink loop)"),
+                                   ("unreadable", "NOENTRY/lesson.json", "`NOENTRY/lesson.json`")):
+        for name, command in (("`trace --lesson`", ["trace", "--lesson", value]),
+                              ("`occupancy --lesson`", ["occupancy", "--lesson", value]),
+                              ("`tour LESSON`", ["tour", value])):
+            cases.append((name, tried, shown_as, command))
+    return cases
+
+
+def stdout_cases():
+    """Standard output into /dev/full: every write fails, and the run must say so (issue 32)."""
+    return [("standard output (`%s > /dev/full`)" % " ".join(c), "read-only output", "/dev/full", c)
+            for c in (["trace"], ["trace", "--json", "-"], ["tour"], ["occupancy", "--json"], ["verify", "GOOD"],
+                      ["--help"])]
 
 
 def output_cases():
@@ -205,6 +230,11 @@ def gui_file_cases():
         for tried, contents in sweeps:
             cases.append(("saved results, %s (GUI action `live-load FILE`)" % kind.upper(), tried, contents,
                           ["--actions", "live-load FILE." + kind]))
+    no_device = json.loads(sweep_file("json"))
+    no_device["device"] = {}
+    cases.append(("saved results, JSON (GUI action `live-load FILE`)", "empty", json.dumps(no_device).encode(),
+                  ["--actions", "live-load FILE.json"]))
+    cases.append(("GUI action `lesson-open FILE`", "unreadable", "FIFO", ["--actions", "lesson-open FILE"]))
     deep = b'{"version": 1, "last_lesson": ' + b"[" * 100000 + b"]" * 100000 + b"}"
     settings = [
         ("0", b'{"version": 1, "font_size": 0}'), ("negative", b'{"version": 1, "window": {"width": -5}}'),
@@ -212,6 +242,8 @@ def gui_file_cases():
         ("NaN/inf", b'{"version": 1, "font_size": 1e400}'), ("wrong type", b'{"version": 1, "presentation": "yes"}'),
         ("huge", deep), ("truncated", b'{"version": 1, "window": {"wid'), ("empty", b""),
         ("garbage", b"\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
+        ("huge", b'{"version": 1, "imgui_layout": "[Table][0x12345678,2000000000]\\n"}'),
+        ("unreadable", "FIFO"), ("directory", "BAD-DIR"), ("empty", "NO-HOME"),
     ]
     for tried, contents in settings:
         cases.append(("settings file (`$XDG_CONFIG_HOME/tilescope/settings.json`)", tried, contents, ["SETTINGS"]))
@@ -259,6 +291,12 @@ class Sandbox:
         self.read_only = os.path.join(self.root, "READ-ONLY")
         os.makedirs(self.read_only)
         os.chmod(self.read_only, 0o555)
+        os.symlink("LOOP", os.path.join(self.root, "LOOP"))
+        self.no_entry = os.path.join(self.root, "NOENTRY")
+        os.makedirs(self.no_entry)
+        with open(os.path.join(self.no_entry, "lesson.json"), "w") as f:
+            f.write("{}")
+        os.chmod(self.no_entry, 0o000)
         self.good_vectors = os.path.join(self.root, "good.bin")
         with open(self.good_vectors, "wb") as f:
             f.write(vectors(2, 2, 2, [1.0] * 8 + [2.0] * 4))
@@ -278,6 +316,9 @@ class Sandbox:
         if contents == "DIR":
             os.makedirs(path)
             return base
+        if contents == "FIFO":
+            os.mkfifo(path)
+            return base
         with open(path, "wb") as f:
             f.write(b"" if contents == "UNREADABLE" else contents)
         os.chmod(path, 0o000 if contents == "UNREADABLE" else 0o644)
@@ -286,7 +327,9 @@ class Sandbox:
     def args(self, command, path):
         def one(arg):
             arg = re.sub(r"(?<![\w-])FILE(?![\w-])", lambda _: path, arg)
-            return re.sub(r"(?<![\w/-])(DIR|READ-ONLY|MISSING)(?=/|\s|$)",
+            if arg == "GOOD":
+                return self.good_vectors
+            return re.sub(r"(?<![\w/-])(DIR|READ-ONLY|MISSING|LOOP|NOENTRY)(?=/|\s|$)",
                           lambda m: os.path.join(self.root, m.group(1)), arg)
         return [one(a) for a in command]
 
@@ -301,7 +344,16 @@ class Sandbox:
             os.chmod(d, 0o777)
         if settings == "DIR":
             os.makedirs(os.path.join(folder, "settings.json"))
-        elif settings is not None:
+        elif settings == "FIFO":
+            os.mkfifo(os.path.join(folder, "settings.json"))
+        elif settings == "BAD-DIR":
+            # A corrupt file beside a folder named settings.json.bad: the folder must survive.
+            with open(os.path.join(folder, "settings.json"), "w") as f:
+                f.write("{corrupt")
+            os.makedirs(os.path.join(folder, "settings.json.bad"))
+            with open(os.path.join(folder, "settings.json.bad", "mine.txt"), "w") as f:
+                f.write("mine")
+        elif settings is not None and settings != "NO-HOME":
             path = os.path.join(folder, "settings.json")
             with open(path, "wb") as f:
                 f.write(b"" if settings == "UNREADABLE" else settings)
@@ -310,13 +362,14 @@ class Sandbox:
 
     def clean(self, text):
         text = text.replace(os.path.join(self.root, "config", "tilescope"), "CONFIG")
-        text = text.replace(os.path.join(self.root, "FILE"), "FILE")
-        for name in ("DIR", "READ-ONLY", "MISSING"):
+        text = text.replace(os.path.join(self.root, "FILE"), "FILE").replace(LONG_NAME, "NAME-OF-5000-CHARACTERS")
+        for name in ("DIR", "READ-ONLY", "MISSING", "LOOP", "NOENTRY"):
             text = text.replace(os.path.join(self.root, name), name)
         return text.replace(self.root, "SANDBOX")
 
     def remove(self):
         os.chmod(self.read_only, 0o755)
+        os.chmod(self.no_entry, 0o755)
         self.config()
         shutil.rmtree(self.root, ignore_errors=True)
 
@@ -332,16 +385,17 @@ def message_of(stdout, stderr):
     return lines[0].strip() if lines else "(nothing)"
 
 
-def run(binary, sandbox, command, contents=None):
+def run(binary, sandbox, command, contents=None, full_stdout=False):
     path = sandbox.file_for(contents) if contents is not None else sandbox.good_vectors
     # No display and no GPU: a value that is accepted ends at "cannot open a window" (GUI
     # flags) or "no GPU to run on" (bench) the same way on every machine.
     env = dict(os.environ, DISPLAY="", WAYLAND_DISPLAY="", CUDA_VISIBLE_DEVICES="")
-    done = subprocess.run([binary] + sandbox.args(command, path), capture_output=True, timeout=120,
-                          preexec_fn=as_nobody, env=env)
+    with open("/dev/full" if full_stdout else os.devnull, "wb") as full:
+        done = subprocess.run([binary] + sandbox.args(command, path), stdout=full if full_stdout else subprocess.PIPE,
+                              stderr=subprocess.PIPE, timeout=120, preexec_fn=as_nobody, env=env)
     if done.returncode == 0:
         return 0, "(accepted)"
-    stdout, stderr = done.stdout.decode(errors="replace"), done.stderr.decode(errors="replace")
+    stdout, stderr = (done.stdout or b"").decode(errors="replace"), done.stderr.decode(errors="replace")
     message = sandbox.clean(message_of(stdout, stderr))
     no_gpu = "no GPU to run on"
     return done.returncode, message[:message.index(no_gpu) + len(no_gpu)] if no_gpu in message else message
@@ -360,16 +414,23 @@ def run_gui(binary, sandbox, display, command, contents=None):
     config = sandbox.config(settings)
     env = dict(os.environ, DISPLAY=display.name, WAYLAND_DISPLAY="", CUDA_VISIBLE_DEVICES="",
                XDG_CONFIG_HOME=config, HOME=config, MESA_SHADER_CACHE_DISABLE="true")
+    if settings == "NO-HOME":
+        del env["XDG_CONFIG_HOME"], env["HOME"]
     args = [] if settings is not None else sandbox.args(command, path)
     try:
         done = subprocess.run([binary, "--frames", "1", "--width", "1366", "--height", "768"] + args,
-                              capture_output=True, timeout=120, preexec_fn=as_nobody, env=env)
+                              capture_output=True, timeout=120, preexec_fn=as_nobody, env=env, cwd=sandbox.root)
     except subprocess.TimeoutExpired:
         return 999, "(still running after 120 s: killed)"
     lines = [l.strip() for l in done.stderr.decode(errors="replace").splitlines() if l.startswith("tilescope")]
     if not lines:
         return done.returncode, "(accepted)" if done.returncode == 0 else "(nothing)"
     return done.returncode, sandbox.clean(lines[0])
+
+
+# How the table names a special file of a GUI case.
+SPECIAL_GIVEN = {"FIFO": "a FIFO", "BAD-DIR": "corrupt, beside a folder settings.json.bad",
+                 "NO-HOME": "no HOME, no XDG_CONFIG_HOME"}
 
 
 def shown(value):
@@ -389,6 +450,12 @@ def build(binary):
         for name, tried, value, command in flag_cases() + output_cases():
             status, message = run(binary, sandbox, command)
             rows.append((name, tried, shown(value), status, message))
+        for name, tried, given, command in lesson_name_cases():
+            status, message = run(binary, sandbox, command)
+            rows.append((name, tried, given, status, message))
+        for name, tried, value, command in stdout_cases():
+            status, message = run(binary, sandbox, command, full_stdout=True)
+            rows.append((name, tried, shown(value), status, message))
         for name, tried, contents, command in file_cases():
             status, message = run(binary, sandbox, command, contents)
             given = tried if isinstance(contents, str) else "%d bytes" % len(contents)
@@ -403,7 +470,7 @@ def build(binary):
                 rows.append((name, tried, shown(value), status, message))
             for name, tried, contents, command in gui_file_cases():
                 status, message = run_gui(binary, sandbox, display, command, contents)
-                given = tried if isinstance(contents, str) else "%d bytes" % len(contents)
+                given = SPECIAL_GIVEN.get(contents, tried) if isinstance(contents, str) else "%d bytes" % len(contents)
                 rows.append((name, tried, given, status, message))
         finally:
             display.close()
@@ -415,7 +482,9 @@ def build(binary):
         "Generated by `tests/app/bad_input_table.py BINARY --write docs/bad-inputs.md` from the cases in that",
         "script, run through the real binary (the `cli.bad_input_table` test fails when this file is stale or",
         "any case exits by a signal or above 123). Paths are shown as FILE, DIR, READ-ONLY (a folder nobody may write",
-        "to) and MISSING; cases run as an unprivileged user. Exit 2 is a usage error, 1 a failure, 3 no GPU",
+        "to), MISSING, LOOP (a symbolic link to itself) and NOENTRY (a folder nobody may enter); cases run as an",
+        "unprivileged user. Standard output rows write into /dev/full and must not exit 0. Exit 2 is a usage",
+        "error, 1 a failure, 3 no GPU",
         "(bench, on a machine without one: its arguments were all accepted); 0, \"(accepted)\", a value that",
         "is valid. No case exits above 123 or by a signal.",
         "",
@@ -434,6 +503,8 @@ def build(binary):
         if not 0 <= status <= 123:
             bad_exits.append("exit outside 1..123: %s, %s %s: exit %d (%s)" % (name, tried, given, status, message))
         # (A GUI action without an argument is how its key calls it; an empty settings file is a warning.)
+        if name.startswith("standard output") and status == 0:
+            bad_exits.append("%s: exit 0 though every write failed" % name)
         if tried == "empty" and status == 0 and not name.startswith(("settings file", "GUI action")):
             bad_exits.append("%s, empty %s: accepted as if not given" % (name, given))
         lines.append("| %s | %s | %s | %d | %s |" % (name, tried, cell(given), status, cell(message)))
@@ -451,7 +522,7 @@ def main():
     if len(sys.argv) != 4 or sys.argv[2] not in ("--write", "--check"):
         print(__doc__.strip(), file=sys.stderr)
         return 2
-    binary, mode, table = sys.argv[1], sys.argv[2], sys.argv[3]
+    binary, mode, table = os.path.abspath(sys.argv[1]), sys.argv[2], sys.argv[3]
     text, bad_exits, count = build(binary)
     if mode == "--write":
         with open(table, "w") as f:

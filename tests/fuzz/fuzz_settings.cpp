@@ -1,6 +1,10 @@
 // Settings files as a crash, a hand edit or another version may leave them: any bytes give
 // settings (the valid keys) and a list of problems, never a crash or an exception; what was
-// kept saves to a file that reads back with no problem and saves the same again.
+// kept saves to a file that reads back with no problem and saves the same again. The layout
+// kept is handed to ImGui's own ini reader, as the app does at start-up (a context needs no
+// window): what gui::CheckImGuiLayout lets through must not crash it or eat memory.
+#include <imgui.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -22,5 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const gui::Settings again = gui::SettingsFromJson(reread.value, reread_problems);
   FUZZ_CHECK(reread_problems.empty(), "saved settings read back with no problem");
   FUZZ_CHECK(gui::ToJson(again).dump(2) == saved, "saving the reread settings gives the same file");
+  if (!kept.imgui_layout.empty()) {
+    ImGuiContext* context = ImGui::CreateContext();
+    ImGui::LoadIniSettingsFromMemory(kept.imgui_layout.c_str(), kept.imgui_layout.size());
+    ImGui::SaveIniSettingsToMemory();
+    ImGui::DestroyContext(context);
+  }
   return 0;
 }

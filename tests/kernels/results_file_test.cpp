@@ -311,5 +311,16 @@ TEST(ResultsFile, FolderIsRefusedByName) {
   std::filesystem::remove(folder);
 }
 
+// Issue 32: "device": {} gave "[json.exception.out_of_range.403] key 'name' not found".
+TEST(ResultsFile, AMissingKeyIsNamedWithoutTheLibrarysTag) {
+  nlohmann::json json = nlohmann::json::parse(ResultsToJson(SampleFile()));
+  ResultsFile loaded;
+  json["device"] = nlohmann::json::object();
+  EXPECT_EQ(ResultsFromJson(json.dump(), loaded), std::optional<std::string>("device: no \"name\" key"));
+  json = nlohmann::json::parse(ResultsToJson(SampleFile()));
+  json["results"][0].erase("m");
+  EXPECT_EQ(ResultsFromJson(json.dump(), loaded), std::optional<std::string>("result 1: no \"m\" key"));
+}
+
 }  // namespace
 }  // namespace kernels

@@ -1,8 +1,11 @@
 // The settings file: a bad one never stops the app, keeps what was valid, goes aside as
 // settings.json.bad and is reported once; saving is atomic.
 #include <gtest/gtest.h>
+#include <imgui.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <string>
 
 #include "app/gui/settings_store.h"
@@ -114,6 +117,108 @@ TEST(SettingsStore, SavingIntoAReadOnlyFolderIsNamedAndKeepsTheOldFile) {
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "the child's status " << status;
   EXPECT_EQ(ReadText(store.File().string()), before);
   EXPECT_EQ(folder.Entries(), std::vector<std::string>{"settings.json"});
+}
+
+// Issue 32: ImGui's ini reader allocated a table's columns as the file said, and crashed on
+// two billion. The layout is checked before ImGui sees it: the settings keep the rest.
+TEST(SettingsStore, ALayoutWithAHugeTableIsRefusedAndTheRestKept) {
+  ScratchFolder folder("settings_huge_table");
+  gui::SettingsStore store(folder.path());
+  WriteText(store.File().string(), R"({"version": 1, "font_size": 20, "imgui_layout": )"
+                                   R"("[Window][Debug]\nPos=1,2\n[Table][0x12345678,2000000000]\nColumn 0 Width=3\n"})");
+  const gui::LoadedSettings loaded = store.Load();
+  EXPECT_NE(loaded.warning.find("is not a table of 0 to 64 columns; using the default layout"), std::string::npos)
+      << loaded.warning;
+  EXPECT_EQ(loaded.settings.imgui_layout, "");
+  EXPECT_EQ(loaded.settings.font_size, 20.0f);
+  EXPECT_TRUE(std::filesystem::exists(store.BadFile()));
+}
+
+TEST(SettingsStore, LayoutCheckRefusesWhatImGuiWouldMisreadAndAcceptsItsOwn) {
+  for (const char* bad : {"[Table][0x1,65]", "[Table][0x1,-1]", "[Table][0x1, 5]", "[Table][0x123456789,2]",
+                          "[Table][0x1,3]\nColumn 3 Width=1", "[Table][0x1,3]\nColumn 0 Order=3",
+                          "[Table][0x1,3]\nColumn 0 Order=-1", "[Table][0x1,3]\nColumn 0 Sort=7v",
+                          "[Table][0x1,3]\nColumn1", "[Docking][Data]", "[Table]x[0x1,2]junk]", "[Window]"}) {
+    EXPECT_TRUE(gui::CheckImGuiLayout(bad)) << bad;
+  }
+  EXPECT_TRUE(gui::CheckImGuiLayout(std::string(gui::kMaxImGuiLayoutBytes + 1, '\n')));
+  // What ImGui 1.86 saves for a window and a sortable, reorderable table of 3 columns.
+  const std::string own =
+      "[Window][Lesson]\nPos=0,19\nSize=1366,749\nCollapsed=0\n\n"
+      "[Table][0x8D8E1F4B,3]\nRefScale=17\nColumn 0  Width=120 Visible=1 Order=2 Sort=0v\n"
+      "Column 1  Weight=1.0000 Visible=1 Order=0\nColumn 2  Width=40 Visible=0 Order=1\n\n";
+  EXPECT_EQ(gui::CheckImGuiLayout(own), std::nullopt);
+  ImGuiContext* context = ImGui::CreateContext();
+  ImGui::LoadIniSettingsFromMemory(own.c_str(), own.size());
+  EXPECT_NE(std::string(ImGui::SaveIniSettingsToMemory()).find("[Table][0x8D8E1F4B,3]"), std::string::npos);
+  ImGui::DestroyContext(context);
+}
+
+// A corrupt file goes aside under the first free name: an earlier one, or a folder a user
+// made there, is never deleted or replaced.
+TEST(SettingsStore, CorruptFilesGoAsideNumberedAndNothingIsDeleted) {
+  ScratchFolder folder("settings_numbered_bad");
+  gui::SettingsStore store(folder.path());
+  std::filesystem::create_directories(store.BadFile());
+  WriteText((store.BadFile() / "keep.txt").string(), "mine");
+  WriteText(store.BadFile(1).string(), "first");
+  WriteText(store.File().string(), "{corrupt");
+  EXPECT_NE(store.Load().warning.find("moved to " + store.BadFile(2).string()), std::string::npos);
+  EXPECT_EQ(ReadText((store.BadFile() / "keep.txt").string()), "mine");
+  EXPECT_EQ(ReadText(store.BadFile(1).string()), "first");
+  EXPECT_EQ(ReadText(store.BadFile(2).string()), "{corrupt");
+  for (int n = 3; n < gui::kMaxBadFiles; ++n) {
+    WriteText(store.File().string(), "{corrupt " + std::to_string(n));
+    store.Load();
+  }
+  WriteText(store.File().string(), "{latest");
+  EXPECT_NE(store.Load().warning.find("moved to " + store.BadFile(gui::kMaxBadFiles - 1).string()), std::string::npos)
+      << "all taken: the last one is replaced, the first ones stay";
+  EXPECT_EQ(ReadText(store.BadFile(gui::kMaxBadFiles - 1).string()), "{latest");
+  EXPECT_EQ(ReadText(store.BadFile(3).string()), "{corrupt 3");
+  EXPECT_FALSE(std::filesystem::exists(store.BadFile(gui::kMaxBadFiles)));
+}
+
+// A FIFO never delivers: reading it would block the window thread before the first frame.
+TEST(SettingsStore, AFifoInPlaceOfTheFileIsRefusedWithoutWaiting) {
+  ScratchFolder folder("settings_fifo");
+  gui::SettingsStore store(folder.path());
+  ASSERT_EQ(mkfifo(store.File().c_str(), 0600), 0);
+  const gui::LoadedSettings loaded = store.Load();
+  EXPECT_NE(loaded.warning.find("it is a pipe or socket, not a file"), std::string::npos) << loaded.warning;
+  EXPECT_FALSE(loaded.from_file);
+}
+
+// The XDG rule: a relative XDG_CONFIG_HOME is ignored, and with no absolute home at all the
+// settings are kept for the session, said once, never written into the working folder.
+TEST(SettingsStore, TheFolderFollowsTheXdgRuleAndNoHomeKeepsSettingsInMemory) {
+  const auto set = [](const char* name, const char* value) {
+    value ? setenv(name, value, 1) : unsetenv(name);
+  };
+  const char* xdg = std::getenv("XDG_CONFIG_HOME");
+  const char* home = std::getenv("HOME");
+  const std::string saved_xdg = xdg ? xdg : "", saved_home = home ? home : "";
+  set("XDG_CONFIG_HOME", "/x");
+  set("HOME", "/h");
+  EXPECT_EQ(gui::SettingsStore::DefaultDirectory(), std::filesystem::path("/x/tilescope"));
+  set("XDG_CONFIG_HOME", "relative");
+  EXPECT_EQ(gui::SettingsStore::DefaultDirectory(), std::filesystem::path("/h/.config/tilescope"));
+  set("HOME", nullptr);
+  EXPECT_EQ(gui::SettingsStore::DefaultDirectory(), std::filesystem::path());
+  set("HOME", "");
+  EXPECT_EQ(gui::SettingsStore::DefaultDirectory(), std::filesystem::path());
+  set("XDG_CONFIG_HOME", xdg ? saved_xdg.c_str() : nullptr);
+  set("HOME", home ? saved_home.c_str() : nullptr);
+
+  ScratchFolder folder("settings_no_home");
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(folder.path());
+  gui::SettingsStore in_memory{std::filesystem::path()};
+  const gui::LoadedSettings loaded = in_memory.Load();
+  EXPECT_NE(loaded.warning.find("kept for this session only"), std::string::npos) << loaded.warning;
+  EXPECT_FALSE(in_memory.Save(loaded.settings));
+  EXPECT_EQ(folder.Entries(), std::vector<std::string>{}) << "nothing written into the working folder";
+  std::filesystem::current_path(was);
 }
 
 }  // namespace

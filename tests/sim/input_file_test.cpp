@@ -89,4 +89,25 @@ TEST(InputFile, LimitsAreStatedInTheLargestWholeUnit) {
   EXPECT_EQ(sim::DescribeBytes(1), "1 byte");
 }
 
+// Issue 32: a FIFO as a lesson or settings file blocked the GUI's window thread in open().
+TEST(InputFile, AFifoIsRefusedWithoutWaitingForAWriter) {
+  const ScratchFolder folder("input_fifo");
+  ASSERT_EQ(mkfifo(folder.Path("fifo").c_str(), 0600), 0);
+  ExpectRefused(sim::ReadInputFile(folder.Path("fifo"), kLimit), folder.Path("fifo"), "it is a pipe or socket, not a file");
+}
+
+// `--lesson NAME|FILE` asks whether NAME is a file: std::filesystem::exists threw on these,
+// and the CLI aborted. Each is a file to read (whose reader says why), never an exception.
+TEST(InputFile, NamesAFileNeverThrowsAndLeavesTheReasonToTheReader) {
+  const ScratchFolder folder("input_names");
+  EXPECT_FALSE(sim::NamesAFile(folder.Path("missing")));
+  EXPECT_FALSE(sim::NamesAFile("default"));
+  const std::string long_name(5000, 'a');
+  EXPECT_TRUE(sim::NamesAFile(long_name));
+  ExpectRefused(sim::ReadInputFile(long_name, kLimit), long_name, "File name too long");
+  ASSERT_EQ(symlink("loop", folder.Path("loop").c_str()), 0);
+  EXPECT_TRUE(sim::NamesAFile(folder.Path("loop")));
+  ExpectRefused(sim::ReadInputFile(folder.Path("loop"), kLimit), folder.Path("loop"), "symbolic links");
+}
+
 }  // namespace

@@ -44,4 +44,11 @@ TEST(JsonInput, ValuesAreDescribedBriefly) {
   EXPECT_NO_THROW(sim::DescribeJsonValue(json(std::string(39, 'x') + "\xc3\xa9")));
 }
 
+// The JSON library stops at a NUL byte: "{} NUL garbage" read as "{}" before issue 32.
+TEST(JsonInput, ANulByteIsRefusedWithItsPlace) {
+  const sim::JsonDocument document = sim::ParseJsonText(std::string("{\"m\": 4}\n\0garbage", 17));
+  EXPECT_FALSE(document.ok());
+  EXPECT_EQ(document.error, "not valid JSON: a NUL byte at line 2, column 1 (JSON text holds none)");
+}
+
 }  // namespace

@@ -272,4 +272,17 @@ TEST(LessonFile, DefaultLessonIsTheWalkthroughExercisesProduct) {
   for (const LessonConfig& preset : sim::Presets()) EXPECT_FALSE(sim::Validate(preset)) << preset.name;
 }
 
+// Issue 32: a fill whose kind is not a name was read as a sequence; -0 (zero) was refused
+// as "0 is not a non-negative integer".
+TEST(LessonFile, AFillKindThatIsNotANameIsRefusedAndMinusZeroIsZero) {
+  const sim::LessonLoad kind = Parse(R"({"fill_a": {"kind": 5}})");
+  EXPECT_FALSE(kind.lesson);
+  EXPECT_NE(kind.error.find("fill_a.kind = 5 is not a name"), std::string::npos) << kind.error;
+  const sim::LessonLoad seed = Parse(R"({"seed": -0, "fill_b": {"kind": "random", "seed": -0}})");
+  ASSERT_TRUE(seed.lesson) << seed.error;
+  EXPECT_EQ(seed.lesson->seed, 0u);
+  EXPECT_EQ(seed.lesson->fill_b.seed, 0u);
+  EXPECT_FALSE(Parse(R"({"seed": -1})").lesson);
+}
+
 }  // namespace
