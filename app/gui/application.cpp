@@ -18,6 +18,7 @@
 #include "app/gui/screenshot.h"
 #include "app/gui/theme.h"
 #include "sim/io/atomic_file.h"
+#include "sim/io/cpu_time.h"
 
 namespace gui {
 namespace {
@@ -43,12 +44,6 @@ constexpr int kExitActionRefused = 1;
 constexpr int kExitUsage = 2;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
 constexpr float kHelpWidthFonts = 60.0f;  // the F1 list's width where the window allows, in font heights
-
-double ThreadCpuSeconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
@@ -255,7 +250,7 @@ int Application::Run() {
   ApplyFontSize(presentation_ ? PresentationFontSize() : settings_.font_size);
 
   bench_start_ = std::chrono::steady_clock::now();
-  bench_cpu_start_ = ThreadCpuSeconds();
+  bench_cpu_start_ = sim::ThreadCpuSeconds();
   while (!window_->ShouldClose()) {
     const auto frame_start = std::chrono::steady_clock::now();
     DrawFrame();
@@ -278,7 +273,7 @@ int Application::Run() {
     PaceFrame(frame_start);
   }
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
-  bench_cpu_seconds_ = ThreadCpuSeconds() - bench_cpu_start_;
+  bench_cpu_seconds_ = sim::ThreadCpuSeconds() - bench_cpu_start_;
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures();
   if (Soaking()) PrintSoakFigures();
