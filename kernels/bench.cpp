@@ -111,6 +111,14 @@ std::optional<std::string> ParseShapes(const std::string& text, std::vector<Shap
   return std::nullopt;
 }
 
+std::optional<std::string> ParseShape(const std::string& text, Shape& shape) {
+  std::vector<Shape> shapes;
+  if (auto error = ParseShapes(text, shapes)) return error;
+  if (shapes.size() != 1) return "'" + text + "' is " + std::to_string(shapes.size()) + " sizes, not one";
+  shape = shapes.front();
+  return std::nullopt;
+}
+
 std::vector<Shape> DefaultShapes() {
   std::vector<Shape> shapes;
   for (std::int64_t size = kFirstDefaultSize; size <= kLastDefaultSize; size *= 2) {

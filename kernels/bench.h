@@ -32,6 +32,9 @@ std::string ToString(const Shape& shape);
 // (every power of two from A to B, both included, which must be powers of two).
 // Returns the error message on failure.
 std::optional<std::string> ParseShapes(const std::string& text, std::vector<Shape>& shapes);
+// One size written as ParseShapes reads an entry ("1024", "37x29x53"): a list or a range of
+// more than one size is refused with how many it holds. Leaves `shape` alone on failure.
+std::optional<std::string> ParseShape(const std::string& text, Shape& shape);
 
 // 256, 512, …, 8192: the default sweep's sizes.
 std::vector<Shape> DefaultShapes();

@@ -66,10 +66,7 @@ std::optional<std::string> ParseRaceGrid(std::istream& in, RaceGrid& grid) {
     fields >> size;
     RaceGridCell cell;
     cell.kernel = kernel;
-    std::vector<Shape> shapes;
-    if (auto error = ParseShapes(size, shapes)) return LineError(number, *error);
-    if (shapes.size() != 1) return LineError(number, "one size per row, not '" + size + "'");
-    cell.shape = shapes[0];
+    if (auto error = ParseShape(size, cell.shape)) return LineError(number, *error);
     std::string token;
     while (fields >> token) {
       if (token.back() == '%') break;  // the mean, which is recomputed from the trials
@@ -100,10 +97,7 @@ std::optional<std::string> ParseRaceCellNames(const std::string& text, std::vect
     name.kernel = entry.substr(0, at);
     name.text = entry;
     if (FindKernel(name.kernel) == nullptr) return "cell '" + entry + "': no kernel named '" + name.kernel + "'";
-    std::vector<Shape> shapes;
-    if (auto error = ParseShapes(entry.substr(at + 1), shapes)) return "cell '" + entry + "': " + *error;
-    if (shapes.size() != 1) return "cell '" + entry + "': one size, not a range";
-    name.shape = shapes[0];
+    if (auto error = ParseShape(entry.substr(at + 1), name.shape)) return "cell '" + entry + "': " + *error;
     parsed.push_back(std::move(name));
   }
   if (parsed.empty()) return std::string("no cells named (KERNEL@SIZE,...)");
@@ -185,10 +179,7 @@ std::optional<std::string> ParseModelGrid(std::istream& in, std::vector<Recorded
     RecordedModelCell cell;
     cell.kernel = FindKernel(name);
     if (cell.kernel == nullptr) return LineError(number, "no kernel named '" + name + "'");
-    std::vector<Shape> shapes;
-    if (auto error = ParseShapes(size, shapes)) return LineError(number, *error);
-    if (shapes.size() != 1) return LineError(number, "one size per row, not '" + size + "'");
-    cell.shape = shapes[0];
+    if (auto error = ParseShape(size, cell.shape)) return LineError(number, *error);
     if (token == "error:") continue;
     if (token == "held") tokens >> token;  // "held out"
     // The GPU's trials, its range ("43.8-53.1"), then the model's counts up to its mean ("44.8").

@@ -25,12 +25,6 @@ struct TourOptions {
   std::vector<std::string> ask;
 };
 
-// An existing file is read; otherwise the preset of that name (as `trace --lesson`). The tour
-// is prepared by PrepareTour() below, which Ctrl+C can stop.
-sim::LessonLoad Load(const std::string& lesson) {
-  if (sim::NamesAFile(lesson)) return sim::ReadLessonFile(lesson, sim::TourCheck::kLater);
-  return sim::LoadPreset(lesson, sim::TourCheck::kLater);
-}
 
 // A tour may ask for seconds of model work: it runs on a worker while this thread shows the
 // stops done on a terminal and turns the first Ctrl+C into a cancel the model sees mid-run.
@@ -159,7 +153,8 @@ int Ask(const sim::LessonConfig& lesson, const std::vector<std::string>& queries
 int Run(const TourOptions& options) {
   if (options.queries) return PrintQueries();
   InterruptGuard interrupt_guard;
-  sim::LessonLoad load = Load(options.lesson);
+  // The tour is prepared by PrepareStoppable() below, which Ctrl+C can stop.
+  sim::LessonLoad load = sim::LoadLessonOrPreset(options.lesson, sim::TourCheck::kLater);
   for (const std::string& warning : load.warnings) std::fprintf(stderr, "tilescope tour: warning: %s\n", warning.c_str());
   if (!load.lesson) {
     std::fprintf(stderr, "tilescope tour: %s\n", load.error.c_str());

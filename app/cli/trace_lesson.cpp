@@ -32,27 +32,20 @@ std::optional<std::string> GivenValue(const TraceFlags& flags, const char* key) 
   return std::nullopt;
 }
 
-// --lesson NAME|FILE: an existing file is read; otherwise a preset of that name.
+// --lesson NAME|FILE: a preset of that name, otherwise the file (sim::LoadLessonOrPreset).
 TraceLessonResult StartingLesson(const std::string& lesson) {
   TraceLessonResult result;
   if (lesson.empty()) {
     result.lesson = TraceLesson{sim::DefaultLesson(), {}, {}, "the default lesson"};
     return result;
   }
-  if (sim::NamesAFile(lesson)) {
-    sim::LessonLoad load = sim::ReadLessonFile(lesson);
-    if (!load.lesson) {
-      result.error = load.error;
-      return result;
-    }
-    result.lesson = TraceLesson{*load.lesson, load.warnings, {}, "lesson file " + lesson};
+  sim::LessonLoad load = sim::LoadLessonOrPreset(lesson);
+  if (!load.lesson) {
+    // A file's own error names the file; a name that is neither is named as the flag's value.
+    result.error = load.source.empty() ? "--lesson " + load.error : load.error;
     return result;
   }
-  if (std::optional<sim::LessonConfig> preset = sim::FindPreset(lesson)) {
-    result.lesson = TraceLesson{*preset, {}, {}, "the preset lesson " + preset->name};
-    return result;
-  }
-  result.error = "--lesson '" + lesson + "' is neither a lesson file nor a preset (" + sim::PresetNames() + ")";
+  result.lesson = TraceLesson{*load.lesson, load.warnings, {}, load.source};
   return result;
 }
 

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "app/gui/screenshot.h"
+#include "sim/io/cpu_time.h"
 #include "sim/io/atomic_file.h"
 
 namespace gui {
@@ -31,12 +32,6 @@ constexpr int kExitOutputFailed = 1;
 constexpr int kExitActionRefused = 1;
 constexpr int kExitUsage = 2;
 constexpr double kBytesPerMiB = 1024.0 * 1024.0;
-
-double ThreadCpuSeconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 std::string TimestampedName(const char* prefix, const char* extension) {
   char stamp[32];
@@ -91,7 +86,7 @@ std::optional<int> ScriptedDriver::Start() {
     return kExitUsage;
   }
   bench_start_ = std::chrono::steady_clock::now();
-  bench_cpu_start_ = ThreadCpuSeconds();
+  bench_cpu_start_ = sim::ThreadCpuSeconds();
   return std::nullopt;
 }
 
@@ -164,7 +159,7 @@ void ScriptedDriver::FramePresented(long frame) {
 
 void ScriptedDriver::WriteFinalOutputs(const Window& window, long frames) {
   bench_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - bench_start_).count();
-  bench_cpu_seconds_ = ThreadCpuSeconds() - bench_cpu_start_;
+  bench_cpu_seconds_ = sim::ThreadCpuSeconds() - bench_cpu_start_;
   if (!options_.dump_state.empty()) WriteStateDump(options_.dump_state);
   if (options_.bench_frames > 0) PrintBenchFigures(window, frames);
   if (Soaking()) PrintSoakFigures(frames);

@@ -35,14 +35,10 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
     // The lesson runs at once; its tour is prepared on a worker (Poll takes it), so even a
     // tour of seconds of model work never holds the first frame back.
     const std::string name = option.empty() ? "default" : option;
-    sim::LessonLoad load = sim::FindPreset(name) ? sim::LoadPreset(name, sim::TourCheck::kLater)
-                                                 : sim::ReadLessonFile(name, sim::TourCheck::kLater);
+    sim::LessonLoad load = sim::LoadLessonOrPreset(name, sim::TourCheck::kLater);
     for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, name + ": " + warning);
     if (!load.lesson) {
-      notifications.Add(Severity::kError, "cannot open lesson: " + load.error +
-                                              " (the default lesson is open; "
-                                              "--lesson takes a lesson JSON file or one of " +
-                                              sim::PresetNames() + ")");
+      notifications.Add(Severity::kError, "cannot open lesson: " + load.error + " (the default lesson is open)");
       return Initial("default", saved, notifications);
     }
     lesson = *load.lesson;

@@ -394,20 +394,19 @@ std::optional<std::string> LivePage::FindResultSize(const char* action, const st
                                                     std::string& size) const {
   // Read as a size first, so a word is named as one rather than looked for among the results,
   // and 512x512x512 finds the results at 512.
-  std::vector<kernels::Shape> shapes;
-  if (auto error = kernels::ParseShapes(text, shapes)) {
+  kernels::Shape wanted;
+  if (auto error = kernels::ParseShape(text, wanted)) {
     return std::string(action) + " takes one size of the results, such as 1024 or 512x256x128: " + *error;
   }
-  if (shapes.size() != 1) return std::string(action) + " takes one size of the results, not '" + text + "'";
   std::string sizes;
   for (const kernels::Shape& shape : SizesIn(sweep_.results())) {
-    if (shape == shapes.front()) {
+    if (shape == wanted) {
       size = kernels::ToString(shape);
       return std::nullopt;
     }
     sizes += (sizes.empty() ? "" : ", ") + kernels::ToString(shape);
   }
-  return "no results at n = " + kernels::ToString(shapes.front()) + " (" +
+  return "no results at n = " + kernels::ToString(wanted) + " (" +
          (sizes.empty() ? std::string("no results are loaded") : "the results have n = " + sizes) + ")";
 }
 

@@ -161,8 +161,13 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeR
                                                   : "\u2026 (counting)";
   gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
                    snapshot.current_phase() + 1, geometry.phases);
-  const std::int64_t steps = whole ? whole->total_steps : 0;
-  gui::ProgressBar(steps == 0 ? 0.0f : float(simulation.step()) / float(steps));
+  // How far the run is needs its length: until the whole-run pass has counted it, the bar says
+  // why there is no figure instead of showing 0 %.
+  if (!whole) {
+    gui::ProgressBar(0.0f, ImVec2(-FLT_MIN, 0.0f), whole_run.cancelled ? "cancelled" : "counting\u2026");
+  } else {
+    gui::ProgressBar(whole->total_steps == 0 ? 0.0f : float(simulation.step()) / float(whole->total_steps));
+  }
   gui::TextWrapped(
       "C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s", config.m,
       config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm, geometry.tn, geometry.tk,

@@ -45,41 +45,6 @@ std::string WholeNumber(const sim::Counters* whole, std::uint64_t sim::Counters:
   return whole ? Number(whole->*field) : "\u2026";
 }
 
-// Counted naive reads over counted tiled reads; nothing until both are counted.
-std::optional<double> CountedSaving(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& comparison) {
-  const sim::Counters* whole = WholeRun(simulation);
-  if (!whole || !comparison || !comparison->global_reads) return std::nullopt;
-  const std::uint64_t own = whole->GlobalReads();
-  const std::uint64_t other = *comparison->global_reads;
-  const bool naive = simulation.geometry().naive;
-  if ((naive ? other : own) == 0) return std::nullopt;
-  return naive ? sim::ReadSaving(own, other) : sim::ReadSaving(other, own);
-}
-
-struct PerElement {
-  double counted = 0.0;  // global reads so far per element of C
-  double naive = 0.0;    // 2K
-  double kernel = 0.0;   // this kernel's closed form: 2K/T for square tiles
-  double minimum = 0.0;  // (M·K + K·N) / (M·N)
-};
-
-PerElement ReadsPerElement(const sim::Simulation& simulation) {
-  const sim::KernelConfig& config = simulation.config();
-  const sim::ClosedForms e = sim::Expected(config);
-  const double elements = double(config.m) * double(config.n);
-  return {double(simulation.counters().GlobalReads()) / elements, double(e.naive_global_reads) / elements,
-          e.ReadsPerElementOfC(config), double(e.minimum_global_reads) / elements};
-}
-
-// A phase's global reads when its tile lies wholly inside the matrices: the bars' full length,
-// so a padded tail phase shows as the shorter bar it is.
-double FullPhaseReads(const sim::Simulation& simulation) {
-  const sim::Geometry& g = simulation.geometry();
-  if (g.naive) return double(sim::Expected(simulation.config()).naive_global_reads);
-  if (!simulation.config().guard) return double(g.blocks) * double(g.tm + g.tn) * double(g.tk);
-  return (double(g.grid_x) * double(g.m) + double(g.grid_y) * double(g.n)) * double(g.tk);
-}
-
 // One phase: reads of A then B as a stacked bar, labelled with the numbers.
 void PhaseBar(const sim::PhaseCounters& phase, double full, float column) {
   char label[64];
@@ -108,7 +73,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
                                       const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters& c = simulation.counters();
   const sim::Counters* whole = WholeRun(simulation);
-  const std::optional<double> saving = CountedSaving(simulation, comparison);
+  const std::optional<double> saving = sim::CountedSaving(simulation, comparison);
   const sim::ClosedForms expected = sim::Expected(simulation.config());
   nlohmann::json whole_run = nullptr;  // null while the whole run is being counted
   if (whole) {
@@ -121,7 +86,7 @@ nlohmann::json CountersPanel::Figures(const sim::Simulation& simulation,
                  {"global_sectors", whole->global_sectors},
                  {"bank_conflicts", whole->bank_conflicts}};
   }
-  const PerElement per_element = ReadsPerElement(simulation);
+  const sim::ReadsPerElement per_element = sim::ReadsPerElementOf(simulation.config(), c);
   nlohmann::json phases = nlohmann::json::array();
   for (const sim::PhaseCounters& p : c.phases) {
     phases.push_back({{"global_reads_a", p.global_reads_a},
@@ -175,7 +140,7 @@ void CountersPanel::Draw(const sim::Simulation& simulation, const WholeRunView& 
 void CountersPanel::DrawHeadline(const sim::Simulation& simulation, const WholeRunView& whole_run,
                                  const std::optional<sim::ComparisonCount>& comparison) {
   const sim::Counters* whole = WholeRun(simulation);
-  const std::optional<double> saving = CountedSaving(simulation, comparison);
+  const std::optional<double> saving = sim::CountedSaving(simulation, comparison);
   if (!whole && whole_run.cancelled) {
     gui::TextWrapped("The whole run was not counted: its count was stopped. The figures so far are below.");
     return;
@@ -227,10 +192,11 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   Row("global reads", Number(c.GlobalReads()), (w ? Number(w->GlobalReads()) : "\u2026"), Number(e.global_reads()),
       "A and B together; compare the other kernel and the minimum below");
   if (simulation.geometry().naive) {
-    Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::Expected(sim::ComparisonKernel(simulation.config())).global_reads()),
+    Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::ExpectedComparisonReads(simulation.config())),
         "The square tiled kernel on the same sizes and inputs, run on the model.");
   } else {
-    Row("  naive kernel", "", ComparisonReads(comparison), Number(e.naive_global_reads) + " = 2\u00B7M\u00B7N\u00B7K",
+    Row("  naive kernel", "", ComparisonReads(comparison),
+        Number(sim::ExpectedComparisonReads(simulation.config())) + " = 2\u00B7M\u00B7N\u00B7K",
         "The naive kernel on the same sizes and inputs, run on the model: every product fetches both operands.");
   }
   Row("  minimum possible", "", "", Number(e.minimum_global_reads) + " = M\u00B7K + K\u00B7N",
@@ -271,7 +237,7 @@ void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
   const bool naive = simulation.geometry().naive;
   row("global reads", w ? Number(w->GlobalReads()) : "\u2026", Number(e.global_reads()));
   row(naive ? "tiled kernel" : "naive kernel", ComparisonReads(comparison),
-      Number(naive ? sim::Expected(sim::ComparisonKernel(simulation.config())).global_reads() : e.naive_global_reads));
+      Number(sim::ExpectedComparisonReads(simulation.config())));
   row("minimum", "", Number(e.minimum_global_reads));
   row("shared reads", WholeNumber(w, &sim::Counters::shared_reads), Number(e.shared_reads));
   row("32-byte sectors", WholeNumber(w, &sim::Counters::global_sectors), "");
@@ -280,7 +246,7 @@ void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
 }
 
 void CountersPanel::DrawPerElement(const sim::Simulation& simulation) {
-  const PerElement p = ReadsPerElement(simulation);
+  const sim::ReadsPerElement p = sim::ReadsPerElementOf(simulation.config(), simulation.counters());
   gui::TextWrapped("Reads per element of C: naive 2K = %.3g, this kernel %.3g, minimum %.3g; so far %.3g.", p.naive,
                    p.kernel, p.minimum, p.counted);
   if (ImGui::IsItemHovered()) {
@@ -298,7 +264,7 @@ void CountersPanel::DrawPhases(const sim::Simulation& simulation) {
   gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kSkyBlue), "\u25A0 B");
   ImGui::SameLine();
   gui::TextWrapped("global reads per phase (full bar: a phase whose tiles lie inside A and B)");
-  const double full = FullPhaseReads(simulation);
+  const double full = sim::FullPhaseReads(simulation.config(), simulation.geometry());
   if (!gui::BeginTable("##phases", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn("phase");
   ImGui::TableSetupColumn("global reads", ImGuiTableColumnFlags_WidthStretch);

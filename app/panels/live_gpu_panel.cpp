@@ -66,6 +66,18 @@ void VerifiedMark(bool verified) {
 
 void Dash() { gui::TextDisabled("\u2014"); }
 
+// The sweep's plots in the app's palette: the kernels in Okabe–Ito without black (the dark
+// theme's background) and grey (the grid, here the roofs); cuBLAS in the theme's text colour,
+// so it stands out on any background.
+plot::SweepLook SweepLook() {
+  using namespace gui::palette;
+  return {{kOrange, kSkyBlue, kBluishGreen, kYellow, kBlue, kVermillion, kReddishPurple},
+          ImGui::GetColorU32(ImGuiCol_Text),
+          kGrey,
+          kGlyphCheck,
+          kGlyphCross};
+}
+
 }  // namespace
 
 std::string DescribeDevice(const kernels::DeviceInfo& d) {
@@ -426,7 +438,7 @@ void LiveGpuPanel::DrawLadderRows(const std::vector<kernels::LadderRow>& rows, d
 
 void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
   DrawViewChoice(frame);
-  const ImU32 reference = ImGui::GetColorU32(ImGuiCol_Text);
+  const plot::SweepLook look = SweepLook();
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
   const double peak = sweep.sweep.device().fp32_peak_gflops;
   if (height == kAllTheRest) height = ImGui::GetContentRegionAvail().y;
@@ -444,12 +456,12 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
       return;
     }
     plot_state =
-        plot::DrawLinePlot("##roofline", plot::RooflinePlot(results, *shape, sweep.sweep.device(), reference), size);
+        plot::DrawLinePlot("##roofline", plot::RooflinePlot(results, *shape, sweep.sweep.device(), look), size);
   } else {
     const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
     plot_state = view == LiveView::kPlot
-                     ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, peak, reference, gflops_axis), size)
-                     : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(results, reference), size);
+                     ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, peak, look, gflops_axis), size)
+                     : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(results, look), size);
   }
   if (!pending_png.empty() && frame.region_screenshots) {
     frame.region_screenshots->push_back({plot_state.widget_min, plot_state.widget_max, pending_png});

@@ -83,8 +83,7 @@ void DrawReference(ImDrawList* list, const PlotFrame& frame, Range y_axis, const
   const ImU32 colour = ImGui::GetColorU32(ImGuiCol_Text);
   DrawDashedLine(list, ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), colour, 1.5f * Unit());
   const ImVec2 text = ImGui::CalcTextSize(data.reference_label.c_str());
-  gui::DrawText(list, ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), colour,
-                data.reference_label.c_str());
+  gui::DrawText(list, LineLabelAt(frame, y, text), colour, data.reference_label.c_str());
 }
 
 PlotState Describe(const BarChartData& data, Range y_axis, ImVec2 origin, ImVec2 size) {

@@ -44,8 +44,21 @@ ImVec2 ToScreen(const PlotFrame& frame, const Axes& axes, const Point& p) {
   return ImVec2(frame.XAt(Log2Fraction(axes.x, p.x)), frame.YAt(axes.YFraction(p.y)));
 }
 
+// The series' points where they are drawn, one polyline per series (one point: a lone marker).
+std::vector<std::vector<ImVec2>> OnScreen(const PlotFrame& frame, const Axes& axes, const std::vector<Series>& series) {
+  std::vector<std::vector<ImVec2>> drawn;
+  for (const Series& s : series) {
+    std::vector<ImVec2>& screen = drawn.emplace_back();
+    for (const Point& p : s.points) {
+      if (Plottable(p, axes.y_scale)) screen.push_back(ToScreen(frame, axes, p));
+    }
+  }
+  return drawn;
+}
+
+// Each line's name at its end, clear of the series (the roofline's roofs cross cuBLAS's line).
 void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& axes,
-                        const std::vector<HorizontalLine>& lines) {
+                        const std::vector<HorizontalLine>& lines, const std::vector<std::vector<ImVec2>>& drawn) {
   for (const HorizontalLine& line : lines) {
     const float y = frame.YAt(axes.YFraction(line.y));
     const float thickness = line.style.thickness * Unit();
@@ -55,16 +68,12 @@ void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& ax
       list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
     }
     const ImVec2 text = ImGui::CalcTextSize(line.style.name.c_str());
-    gui::DrawText(list, ImVec2(frame.max.x - text.x - 4.0f * Unit(), LineLabelY(frame, y, text.y)), line.style.colour,
+    gui::DrawText(list, LineLabelAt(frame, y, text, drawn, kMarkerRadius * Unit()), line.style.colour,
                   line.style.name.c_str());
   }
 }
 
-void DrawSeries(ImDrawList* list, const PlotFrame& frame, const Axes& axes, const Series& series) {
-  std::vector<ImVec2> screen;
-  for (const Point& p : series.points) {
-    if (Plottable(p, axes.y_scale)) screen.push_back(ToScreen(frame, axes, p));
-  }
+void DrawSeries(ImDrawList* list, const Series& series, const std::vector<ImVec2>& screen) {
   if (screen.size() > 1) {
     list->AddPolyline(screen.data(), static_cast<int>(screen.size()), series.style.colour, ImDrawFlags_None,
                       series.style.thickness * Unit());
@@ -151,8 +160,9 @@ PlotState DrawLinePlot(const char* id, const LinePlotData& data, ImVec2 size) {
   ImDrawList* list = ImGui::GetWindowDrawList();
   DrawAxes(list, frame, x_ticks, y_ticks, axes.y, axes.y_scale, data.x_label, data.y_label);
   list->PushClipRect(frame.min, frame.max, true);
-  DrawReferenceLines(list, frame, axes, data.lines);
-  for (const Series& series : data.series) DrawSeries(list, frame, axes, series);
+  const std::vector<std::vector<ImVec2>> drawn = OnScreen(frame, axes, data.series);
+  DrawReferenceLines(list, frame, axes, data.lines, drawn);
+  for (std::size_t i = 0; i < data.series.size(); ++i) DrawSeries(list, data.series[i], drawn[i]);
   list->PopClipRect();
   DrawLegend(list, frame, legend);
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace plot {
 namespace {
@@ -19,6 +20,31 @@ float LegendWidth(const std::vector<LegendEntry>& legend) {
   float widest = 0.0f;
   for (const LegendEntry& entry : legend) widest = std::max(widest, ImGui::CalcTextSize(entry.style.name.c_str()).x);
   return legend.empty() ? 0.0f : widest + (kLegendSwatch + 3.0f * kPadding) * Unit();
+}
+
+bool Inside(ImVec2 p, ImVec2 min, ImVec2 max) { return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y; }
+
+// Whether the segment a→b passes through the rectangle: Liang–Barsky clipping, which narrows the
+// segment's parameter range [0, 1] to the part inside each pair of edges in turn.
+bool SegmentCrosses(ImVec2 a, ImVec2 b, ImVec2 min, ImVec2 max) {
+  const float d[2] = {b.x - a.x, b.y - a.y};
+  const float from[2] = {a.x, a.y};
+  const float lo[2] = {min.x, min.y};
+  const float hi[2] = {max.x, max.y};
+  float t0 = 0.0f, t1 = 1.0f;
+  for (int axis = 0; axis < 2; ++axis) {
+    if (d[axis] == 0.0f) {
+      if (from[axis] < lo[axis] || from[axis] > hi[axis]) return false;
+      continue;
+    }
+    float enter = (lo[axis] - from[axis]) / d[axis];
+    float leave = (hi[axis] - from[axis]) / d[axis];
+    if (enter > leave) std::swap(enter, leave);
+    t0 = std::max(t0, enter);
+    t1 = std::min(t1, leave);
+    if (t0 > t1) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -110,9 +136,34 @@ void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, c
   gui::DrawText(list, ImVec2(frame.min.x, frame.min.y - line - pad), TextColour(), y_label.c_str());
 }
 
-float LineLabelY(const PlotFrame& frame, float line_y, float text_height) {
-  const float above = line_y - text_height - 2.0f * Unit();
-  return above >= frame.min.y ? above : line_y + 2.0f * Unit();
+ImVec2 LineLabelAt(const PlotFrame& frame, float line_y, ImVec2 text, const std::vector<std::vector<ImVec2>>& drawn,
+                   float clearance) {
+  const float gap = 2.0f * Unit();
+  const float above = line_y - text.y - gap;
+  const float below = line_y + gap;
+  const float right = frame.max.x - text.x - 4.0f * Unit();
+  const float left = frame.min.x + 4.0f * Unit();
+  const auto clear = [&](ImVec2 at) {
+    const ImVec2 min(at.x - clearance, at.y - clearance);
+    const ImVec2 max(at.x + text.x + clearance, at.y + text.y + clearance);
+    for (const std::vector<ImVec2>& line : drawn) {
+      if (line.size() == 1 && Inside(line[0], min, max)) return false;
+      for (std::size_t i = 1; i < line.size(); ++i) {
+        if (SegmentCrosses(line[i - 1], line[i], min, max)) return false;
+      }
+    }
+    return true;
+  };
+  std::vector<ImVec2> places;
+  for (float x : {right, left}) {
+    for (float y : {above, below}) {
+      if (y >= frame.min.y && y + text.y <= frame.max.y) places.push_back(ImVec2(x, y));
+    }
+  }
+  for (const ImVec2& at : places) {
+    if (clear(at)) return at;
+  }
+  return places.empty() ? ImVec2(right, above >= frame.min.y ? above : below) : places.front();
 }
 
 void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend) {

@@ -75,9 +75,13 @@ struct XTicks {
 // Grid lines, tick labels, the y label above the axis and the x label under it.
 void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, const std::vector<Tick>& y_ticks,
               Range y_axis, Scale y_scale, const std::string& x_label, const std::string& y_label);
-// Where a horizontal line's label goes: just above the line, or just below it when the line
-// runs along the top of the data area (a peak that is also the axis' top tick).
-float LineLabelY(const PlotFrame& frame, float line_y, float text_height);
+// Where a horizontal line's label of size `text` goes (its top-left corner): at the line's right
+// end just above it, or just below it when above would leave the data area (a peak that is also
+// the axis' top tick) or cross what is drawn there; then at the left end, above or below. `drawn`
+// holds the series as drawn on screen, each a polyline (one point: a marker); a label comes no
+// nearer to them than `clearance`. Where every place is crossed, the first that fits the area.
+ImVec2 LineLabelAt(const PlotFrame& frame, float line_y, ImVec2 text,
+                   const std::vector<std::vector<ImVec2>>& drawn = {}, float clearance = 0.0f);
 
 // Marker and name of each entry, in a column to the right of the data area.
 void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend);

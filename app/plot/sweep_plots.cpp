@@ -3,18 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "app/gui/palette.h"
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
 
 namespace plot {
 namespace {
 
-// Okabe–Ito without black (the dark theme's background) and grey (the grid).
-constexpr ImU32 kSeriesColours[] = {gui::palette::kOrange,     gui::palette::kSkyBlue,   gui::palette::kBluishGreen,
-                                    gui::palette::kYellow,     gui::palette::kBlue,      gui::palette::kVermillion,
-                                    gui::palette::kReddishPurple};
-constexpr int kColourCount = sizeof(kSeriesColours) / sizeof(kSeriesColours[0]);
 constexpr Marker kReferenceMarker = Marker::kDiamond;
 constexpr float kSeriesThickness = 2.0f;
 constexpr float kReferenceThickness = 3.5f;
@@ -40,10 +34,10 @@ std::string LabelOf(const std::vector<kernels::BenchResult>& results, const std:
   return kernel;
 }
 
-// "tiled, TILE 16 (2 not plotted: ✗)": the legend owns up to what the lines leave out.
-std::string SeriesName(const std::string& label, int left_out) {
+// "tiled, TILE 16 (2 not plotted ✗)": the legend owns up to what the lines leave out.
+std::string SeriesName(const std::string& label, int left_out, const SweepLook& look) {
   if (left_out == 0) return label;
-  return label + " (" + std::to_string(left_out) + " not plotted " + gui::palette::kGlyphCross + ")";
+  return label + " (" + std::to_string(left_out) + " not plotted " + look.wrong + ")";
 }
 
 std::vector<std::int64_t> SquareSizes(const std::vector<kernels::BenchResult>& results) {
@@ -68,15 +62,16 @@ std::vector<std::string> KernelsIn(const std::vector<kernels::BenchResult>& resu
   return names;
 }
 
-SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, ImU32 reference_colour) {
-  if (kernel == kReferenceKernel) return {label + " \u2014 reference", reference_colour, kReferenceMarker, kReferenceThickness};
+SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, const SweepLook& look) {
+  if (kernel == kReferenceKernel) return {label + " \u2014 reference", look.reference, kReferenceMarker, kReferenceThickness};
   // The kernels cycle through every marker but the reference's, so none is mistaken for it.
   int marker = index % (kMarkerCount - 1);
   if (marker >= static_cast<int>(kReferenceMarker)) ++marker;
-  return {label, kSeriesColours[index % kColourCount], static_cast<Marker>(marker), kSeriesThickness};
+  return {label, look.kernels[static_cast<std::size_t>(index) % look.kernels.size()], static_cast<Marker>(marker),
+          kSeriesThickness};
 }
 
-std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops) {
+std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops, const SweepLook& look) {
   if (!r.ok()) return "n = " + kernels::ToString(r.shape) + ": not measured: " + r.error;
   std::string text = "n = " + kernels::ToString(r.shape) + "\n";
   text += Format("%.1f GFLOPS\n", r.gflops);
@@ -88,14 +83,14 @@ std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops) {
               ? "occupancy: " + std::to_string(r.occupancy_blocks_per_sm) + " blocks of " +
                     std::to_string(r.threads_per_block) + " threads per SM\n"
               : "occupancy: chosen by cuBLAS\n";
-  text += r.verified ? std::string(gui::palette::kGlyphCheck) + " verified against cuBLAS"
-                     : std::string(gui::palette::kGlyphCross) + " wrong C: " + std::to_string(r.wrong_elements) +
+  text += r.verified ? std::string(look.right) + " verified against cuBLAS"
+                     : std::string(look.wrong) + " wrong C: " + std::to_string(r.wrong_elements) +
                            " elements off by more than " + Format("%g", r.tolerance);
   return text;
 }
 
-LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops,
-                        ImU32 reference_colour, Scale y_scale) {
+LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops, const SweepLook& look,
+                        Scale y_scale) {
   LinePlotData data;
   data.x_label = "matrix size n (C = A\u00b7B, all n \u00d7 n; log2 axis)";
   data.y_label = y_scale == Scale::kLog ? "GFLOPS (2n\u00b3 / median time; log axis)" : "GFLOPS (2n\u00b3 / median time)";
@@ -110,22 +105,22 @@ LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double
         ++left_out;
         continue;
       }
-      series.points.push_back({static_cast<double>(r.shape.m), r.gflops, ResultTooltip(r, peak_gflops)});
+      series.points.push_back({static_cast<double>(r.shape.m), r.gflops, ResultTooltip(r, peak_gflops, look)});
     }
     std::sort(series.points.begin(), series.points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
-    series.style = StyleFor(kernel, SeriesName(LabelOf(results, kernel), left_out), index, reference_colour);
+    series.style = StyleFor(kernel, SeriesName(LabelOf(results, kernel), left_out, look), index, look);
     if (kernel != kReferenceKernel) ++index;
     data.series.push_back(std::move(series));
   }
   if (peak_gflops > 0.0) {
     const std::string name = Format("FP32 peak %.0f GFLOPS", peak_gflops);
-    data.lines.push_back({{name, gui::palette::kGrey, Marker::kCircle, kPeakThickness}, peak_gflops, true});
+    data.lines.push_back({{name, look.roof, Marker::kCircle, kPeakThickness}, peak_gflops, true});
   }
   return data;
 }
 
 LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
-                          const kernels::DeviceInfo& device, ImU32 reference_colour) {
+                          const kernels::DeviceInfo& device, const SweepLook& look) {
   LinePlotData data;
   data.x_label = "FLOP per byte requested from global memory (2MNK / bytes of A, B, C; log2 axis)";
   data.y_label = "GFLOPS at " + kernels::ToString(shape) + " (log axis)";
@@ -138,7 +133,7 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
     if (!spec || spec->precision != kernels::Precision::kFp32) continue;
     for (const kernels::BenchResult& r : results) {
       if (r.kernel != kernel || !(r.shape == shape) || !Plottable(r)) continue;
-      const SeriesStyle style = StyleFor(kernel, r.label, style_index, reference_colour);
+      const SeriesStyle style = StyleFor(kernel, r.label, style_index, look);
       if (kernel == kReferenceKernel) {
         data.lines.push_back({style, r.gflops, false});
         break;
@@ -148,7 +143,7 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
       lowest = lowest == 0.0 ? *intensity : std::min(lowest, *intensity);
       highest = std::max(highest, *intensity);
       data.series.push_back({style, {{*intensity, r.gflops, Format("%.2f FLOP/byte · ", *intensity) +
-                                                                  ResultTooltip(r, device.fp32_peak_gflops)}}});
+                                                                  ResultTooltip(r, device.fp32_peak_gflops, look)}}});
       break;
     }
   }
@@ -161,14 +156,14 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
     // temporary for uninitialised on an exception path (-Wmaybe-uninitialized).
     SeriesStyle style{Format("roofs: memory %.0f GB/s × FLOP/byte, ", bandwidth) +
                           Format("then FP32 peak %.0f GFLOPS", peak),
-                      gui::palette::kGrey, Marker::kCircle, kPeakThickness};
+                      look.roof, Marker::kCircle, kPeakThickness};
     const std::vector<Point> points = {{from, bandwidth * from, ""}, {ridge, peak, ""}, {to, peak, ""}};
     data.series.insert(data.series.begin(), Series{std::move(style), points, /*markers=*/false});
   }
   return data;
 }
 
-BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, ImU32 reference_colour) {
+BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, const SweepLook& look) {
   BarChartData data;
   data.x_label = "matrix size n";
   data.y_label = "% of cuBLAS SGEMM (FP32) at the same size";
@@ -180,7 +175,7 @@ BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& result
   for (const std::string& kernel : KernelsIn(results)) {
     if (kernel == kReferenceKernel) continue;  // 100 % by definition: the dashed line.
     BarSeries series;
-    series.style = StyleFor(kernel, LabelOf(results, kernel), index++, reference_colour);
+    series.style = StyleFor(kernel, LabelOf(results, kernel), index++, look);
     // Lower precision on its own scale: TF32 at 700 % of FP32 would squash every FP32 bar.
     const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
     series.off_scale = spec && spec->precision != kernels::Precision::kFp32;
@@ -189,7 +184,7 @@ BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& result
     for (const auto& r : results) {
       if (r.kernel != kernel || !Plottable(r) || !r.shape.IsSquare() || r.percent_of_cublas <= 0.0) continue;
       const size_t slot = std::lower_bound(sizes.begin(), sizes.end(), r.shape.m) - sizes.begin();
-      series.bars[slot] = Bar{r.percent_of_cublas, ResultTooltip(r, 0.0)};
+      series.bars[slot] = Bar{r.percent_of_cublas, ResultTooltip(r, 0.0, look)};
     }
     data.series.push_back(std::move(series));
   }

@@ -20,24 +20,34 @@ namespace plot {
 // The registry name of the reference every kernel is compared with.
 constexpr const char* kReferenceKernel = "cublas_fp32";
 
+// The colours and glyphs the caller draws a sweep with (the app's palette): the plots keep
+// none of their own.
+struct SweepLook {
+  std::vector<ImU32> kernels;  // one per kernel in a sweep, in turn (at least one)
+  ImU32 reference = 0;         // cuBLAS FP32, the line every kernel is compared with
+  ImU32 roof = 0;              // the FP32 peak and the roofline's roofs
+  const char* right = "";      // beside a result whose C was verified
+  const char* wrong = "";      // beside one whose C was wrong, and a series that left results out
+};
+
 // Kernel names present in `results`, in registry order (unknown names last, as they came).
 std::vector<std::string> KernelsIn(const std::vector<kernels::BenchResult>& results);
-// The look of the `index`-th kernel of a sweep; the reference gets `reference_colour` (the
-// theme's text colour, so it stands out on any background) and a thicker line.
-SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, ImU32 reference_colour);
+// The look of the `index`-th kernel of a sweep; the reference gets the look's reference colour
+// and a thicker line.
+SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, const SweepLook& look);
 
 // The exact figures of one result: GFLOPS, ms (median and spread), % of cuBLAS, % of peak
-// (when `peak_gflops` > 0), occupancy, verified ✓/✗.
-std::string ResultTooltip(const kernels::BenchResult& result, double peak_gflops);
+// (when `peak_gflops` > 0), occupancy, verified (the look's glyphs).
+std::string ResultTooltip(const kernels::BenchResult& result, double peak_gflops, const SweepLook& look);
 
-LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops,
-                        ImU32 reference_colour, Scale y_scale);
+LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops, const SweepLook& look,
+                        Scale y_scale);
 // Every FP32 kernel measured at `shape` with a correct C, as one point: the FLOP per byte it
 // requests from global memory (kernels/ladder.h) against its GFLOPS, under the device's
 // roofs — memory bandwidth × intensity, then the FP32 peak — with cuBLAS SGEMM, whose
 // loads are not ours to count, as its measured line. Kernels keep GflopsPlot's looks.
 LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
-                          const kernels::DeviceInfo& device, ImU32 reference_colour);
-BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, ImU32 reference_colour);
+                          const kernels::DeviceInfo& device, const SweepLook& look);
+BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, const SweepLook& look);
 
 }  // namespace plot

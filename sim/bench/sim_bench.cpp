@@ -20,11 +20,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/io/cpu_time.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/validation.h"
 #include "sim/lesson/memory_estimate.h"
@@ -40,12 +40,6 @@ constexpr int kStepBackPlaces = 98;
 
 double Seconds(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
-double ThreadCpuSeconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return double(now.tv_sec) + 1e-9 * double(now.tv_nsec);
-}
-
 double PeakRssMiB() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -56,9 +50,9 @@ double PeakRssMiB() {
 template <typename Work>
 std::pair<double, double> Time(Work&& work) {
   const Clock::time_point start = Clock::now();
-  const double cpu_start = ThreadCpuSeconds();
+  const double cpu_start = sim::ThreadCpuSeconds();
   work();
-  return {Seconds(start), ThreadCpuSeconds() - cpu_start};
+  return {Seconds(start), sim::ThreadCpuSeconds() - cpu_start};
 }
 
 sim::LessonConfig Cube(int size, int tile) {

@@ -31,6 +31,20 @@ KernelConfig ComparisonKernel(const KernelConfig& config) {
   return other;
 }
 
+std::uint64_t ExpectedComparisonReads(const KernelConfig& config) {
+  return Expected(ComparisonKernel(config)).global_reads();
+}
+
+std::optional<double> CountedSaving(const Simulation& simulation, const std::optional<ComparisonCount>& comparison) {
+  const Timeline* whole = simulation.KnownTimeline();
+  if (!whole || !comparison || !comparison->global_reads) return std::nullopt;
+  const std::uint64_t own = whole->counters.GlobalReads();
+  const std::uint64_t other = *comparison->global_reads;
+  const bool naive = simulation.geometry().naive;
+  if ((naive ? other : own) == 0) return std::nullopt;
+  return naive ? ReadSaving(own, other) : ReadSaving(other, own);
+}
+
 ComparisonCount CountComparison(const KernelConfig& config, const std::vector<float>& a, const std::vector<float>& b,
                                 const std::atomic<bool>* stop, std::atomic<double>* fraction) {
   ComparisonCount count{ComparisonKernel(config), std::nullopt, ""};

@@ -13,6 +13,8 @@
 
 namespace sim {
 
+class Simulation;
+
 // The comparison kernel with both barriers, the guard and ceil tiles, as 01_naive.cu and
 // 02_tiled.cu run them; a naive block of at most 32×32 threads.
 KernelConfig ComparisonKernel(const KernelConfig& config);
@@ -25,6 +27,14 @@ struct ComparisonCount {
 
 // Runs the comparison kernel to the end on A (M×K) and B (K×N); `stop` (may be null) is
 // checked between steps; `fraction` (may be null) follows its progress from 0 to about 1.
+// The comparison kernel's global reads by its closed form (the naive kernel's is 2·M·N·K).
+std::uint64_t ExpectedComparisonReads(const KernelConfig& config);
+
+// How many times fewer global reads the tiled kernel makes than the naive one, both counted on
+// the model: `simulation`'s whole run and its comparison kernel. Nothing until both are
+// counted, nor while the tiled count is 0.
+std::optional<double> CountedSaving(const Simulation& simulation, const std::optional<ComparisonCount>& comparison);
+
 ComparisonCount CountComparison(const KernelConfig& config, const std::vector<float>& a, const std::vector<float>& b,
                                 const std::atomic<bool>* stop = nullptr, std::atomic<double>* fraction = nullptr);
 

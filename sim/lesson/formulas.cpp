@@ -29,6 +29,21 @@ double ClosedForms::ReadsPerElementOfC(const KernelConfig& config) const {
   return double(global_reads()) / (double(config.m) * double(config.n));
 }
 
+ReadsPerElement ReadsPerElementOf(const KernelConfig& config, const Counters& counted) {
+  const ClosedForms e = Expected(config);
+  const double elements = double(config.m) * double(config.n);
+  return {double(counted.GlobalReads()) / elements, double(e.naive_global_reads) / elements,
+          e.ReadsPerElementOfC(config), double(e.minimum_global_reads) / elements};
+}
+
+double FullPhaseReads(const KernelConfig& config, const Geometry& g) {
+  if (g.naive) return double(Expected(config).naive_global_reads);
+  // Unguarded, every block loads its whole tiles of A and B, inside the matrices or not.
+  if (!config.guard) return double(g.blocks) * double(g.tm + g.tn) * double(g.tk);
+  // Guarded, a block column reads all M rows of A's slice and a block row all N columns of B's.
+  return (double(g.grid_x) * double(g.m) + double(g.grid_y) * double(g.n)) * double(g.tk);
+}
+
 ClosedForms Expected(const KernelConfig& config) {
   const TileShape tiles = config.Tiles();
   const Count m = Size(config.m), n = Size(config.n), k = Size(config.k);

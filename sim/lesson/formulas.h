@@ -4,6 +4,8 @@
 #pragma once
 #include <cstdint>
 
+#include "sim/model/counters.h"
+#include "sim/model/geometry.h"
 #include "sim/model/kernel_config.h"
 #include "sim/model/program.h"  // StepsPerThread, ThreadInstructions, BarriersOn
 
@@ -39,5 +41,20 @@ struct ClosedForms {
 // Any sizes, not only a lesson Validate() accepts (tiles at least 1): a count beyond
 // 2^64 - 1 is given as 2^64 - 1.
 ClosedForms Expected(const KernelConfig& config);
+
+// Global reads per element of C (there are M·N): how a naive kernel's 2K shrinks to about 2K/T
+// with T×T tiles, beside what has been counted.
+struct ReadsPerElement {
+  double counted = 0.0;  // the reads `counted` holds so far
+  double naive = 0.0;    // 2K
+  double kernel = 0.0;   // this kernel's closed form: about 2K/T for square tiles
+  double minimum = 0.0;  // (M·K + K·N) / (M·N): every element of A and B read once
+};
+ReadsPerElement ReadsPerElementOf(const KernelConfig& config, const Counters& counted);
+
+// One phase's global reads when its tiles lie wholly inside A and B, the length a phase's
+// reads are drawn against, so a padded tail phase shows as the shorter one it is. The naive
+// kernel's one phase is its whole run.
+double FullPhaseReads(const KernelConfig& config, const Geometry& geometry);
 
 }  // namespace sim

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <set>
+#include <system_error>
 
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
@@ -311,6 +312,20 @@ LessonLoad LoadPreset(const std::string& name, TourCheck check) {
   }
   LessonLoad load;
   load.error = "no lesson named '" + name + "' (the presets are " + PresetNames() + ")";
+  return load;
+}
+
+LessonLoad LoadLessonOrPreset(const std::string& name_or_path, TourCheck check) {
+  LessonLoad load;
+  if (FindPreset(name_or_path)) {
+    load = LoadPreset(name_or_path, check);
+    load.source = "the preset lesson " + name_or_path;
+  } else if (NamesAFile(name_or_path)) {  // a path it cannot check goes to the reader, which says why
+    load = ReadLessonFile(name_or_path, check);
+    load.source = "lesson file " + name_or_path;
+  } else {
+    load.error = "'" + name_or_path + "' is neither a lesson file nor a preset (" + PresetNames() + ")";
+  }
   return load;
 }
 

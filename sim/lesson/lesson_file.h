@@ -28,6 +28,9 @@ struct LessonLoad {
   std::string error;                   // why it did not load
   Tour tour;                           // the file's "tour"; empty when it has none
   PreparedTour prepared;               // the tour run against the model (loading checks it)
+  // LoadLessonOrPreset only: "lesson file PATH" or "the preset lesson NAME"; empty when it
+  // found neither.
+  std::string source;
 };
 
 // Whether loading runs a file's tour against the model (PrepareTour) at once, or leaves that
@@ -61,6 +64,12 @@ std::optional<LessonConfig> FindPreset(const std::string& name);
 std::string PresetNames();
 // The preset of that name with its tour, as a file of that name loads; error when none.
 LessonLoad LoadPreset(const std::string& name, TourCheck check = TourCheck::kPrepare);
+// A lesson named where a user types one (--lesson, `tilescope tour LESSON`, the GUI's --lesson):
+// the preset of that name, otherwise the file at that path; neither gives the error "'NAME' is
+// neither a lesson file nor a preset (the presets)". Presets first: the app names presets
+// itself (a tour's lesson, the default after a failure), which a file of that name in the
+// working folder must not replace; such a file is still read as ./NAME.
+LessonLoad LoadLessonOrPreset(const std::string& name_or_path, TourCheck check = TourCheck::kPrepare);
 // The guided lessons in teaching order (issue 15's curriculum): "default" first.
 std::vector<std::string> CurriculumNames();
 

@@ -18,22 +18,14 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from verdict import check, fail  # noqa: E402
+
 TILESCOPE, COMMAND = sys.argv[1], sys.argv[2]
 # 512³ on the model: 8 times the 256³ run (0.34 s), 300 MB, seconds on an idle machine
 # (11 s on the loaded 2-core one); the test stops it at its first progress line.
 SIZE = 512
 STOP_WITHIN_S = 10
-
-
-def fail(message):
-    print("FAIL: " + message)
-    sys.exit(1)
-
-
-def expect(condition, message):
-    if not condition:
-        fail(message)
-    print("ok: " + message)
 
 
 def write_case(path, n):
@@ -68,7 +60,7 @@ def stop(process, controller, ends_with):
     stopped_after = time.time() - start
     message = read_until(controller, ends_with, 5)
     print("stopped %.2f s after Ctrl+C; stdout:\n%s\nstderr:\n%s" % (stopped_after, stdout, message))
-    expect(process.returncode == 130, "exit status 130 after Ctrl+C (not killed by the signal): %d" % process.returncode)
+    check(process.returncode == 130, "exit status 130 after Ctrl+C (not killed by the signal): %d" % process.returncode)
     return stdout, message
 
 
@@ -82,11 +74,11 @@ def check_verify():
     verify = subprocess.Popen([TILESCOPE, "verify", path], stdout=subprocess.PIPE, stderr=terminal, text=True)
     os.close(terminal)
     shown = read_until(controller, b"% (Ctrl+C stops)", 120)
-    expect("case 1 of 1 (M=%d K=%d N=%d) on the model: " % (SIZE, SIZE, SIZE) in shown,
+    check("case 1 of 1 (M=%d K=%d N=%d) on the model: " % (SIZE, SIZE, SIZE) in shown,
            "a progress line names the case and its sizes: %r" % shown[-120:])
     stdout, message = stop(verify, controller, b"not checked")
-    expect("stopped by Ctrl+C at case 1 of 1" in message, "the message says where it stopped")
-    expect("0 passed, 0 failed" in stdout, "the count of what was checked is still printed")
+    check("stopped by Ctrl+C at case 1 of 1" in message, "the message says where it stopped")
+    check("0 passed, 0 failed" in stdout, "the count of what was checked is still printed")
 
     # stderr a pipe: no progress line at all. stdout on a terminal, so its header (printed
     # once Ctrl+C is caught) tells when to interrupt.
@@ -96,7 +88,7 @@ def check_verify():
     read_until(controller, b"tolerance per element", 60)
     quiet.send_signal(signal.SIGINT)
     _, stderr = quiet.communicate(timeout=STOP_WITHIN_S)
-    expect(quiet.returncode == 130 and "%" not in stderr and "\r" not in stderr,
+    check(quiet.returncode == 130 and "%" not in stderr and "\r" not in stderr,
            "with stderr not a terminal: no progress line, still exit 130: %r" % stderr)
 
 
@@ -106,11 +98,11 @@ def check_trace():
     trace = subprocess.Popen([TILESCOPE] + lesson, stdout=subprocess.PIPE, stderr=terminal, text=True)
     os.close(terminal)
     shown = read_until(controller, b"% (Ctrl+C stops)", 120)
-    expect("running the lesson on the model: step " in shown, "a progress line says how far the run is: %r" % shown[-120:])
+    check("running the lesson on the model: step " in shown, "a progress line says how far the run is: %r" % shown[-120:])
     stdout, message = stop(trace, controller, b"printed")
-    expect("stopped by Ctrl+C at step " in message and "of the lesson's run" in message,
+    check("stopped by Ctrl+C at step " in message and "of the lesson's run" in message,
            "the message says where it stopped")
-    expect(stdout == "", "no half-run walkthrough is printed")
+    check(stdout == "", "no half-run walkthrough is printed")
 
     # stderr a pipe: no progress line. Nothing tells when the run has begun, so the signal
     # comes after a second, still well inside the run.
@@ -118,7 +110,7 @@ def check_trace():
     time.sleep(1.0)
     quiet.send_signal(signal.SIGINT)
     _, stderr = quiet.communicate(timeout=STOP_WITHIN_S)
-    expect(quiet.returncode == 130 and "%" in stderr and "\r" not in stderr and "(Ctrl+C stops)" not in stderr,
+    check(quiet.returncode == 130 and "%" in stderr and "\r" not in stderr and "(Ctrl+C stops)" not in stderr,
            "with stderr not a terminal: no progress line, only the message, still exit 130: %r" % stderr)
 
 

@@ -1,4 +1,4 @@
-"""The layers of the tree, checked on every build: sim/io (file input, atomic writes) →
+"""The layers of the tree, checked on every build: sim/io (file input, atomic writes, CPU clock) →
 sim/model (the hardware model) → sim/lesson (lessons, tours, narration, formulas) → kernels →
 app/cli → app/gui (the shell) → app/plot → app/panels → app/pages → app/main.cpp. A file
 includes only its own layer and those below it, so the model never sees a lesson; app/cli

@@ -11,6 +11,9 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from verdict import expect, fail  # noqa: E402
+
 TILESCOPE, ROOT = sys.argv[1], sys.argv[2]
 KIB = 1024
 # The programming guide's per-SM limits: threads, blocks, shared memory KiB, reserved, unit, arch.
@@ -20,16 +23,6 @@ GPUS = {
     "rtx4090": (1536, 24, 100, KIB, 128, "sm_89"),
     "h100": (2048, 32, 228, KIB, 128, "sm_90"),
 }
-
-
-def fail(message):
-    print("FAIL: " + message)
-    sys.exit(1)
-
-
-def expect(condition, message):
-    if not condition:
-        fail(message)
 
 
 def run(*args, status=0):

@@ -13,17 +13,10 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from verdict import expect, fail  # noqa: E402
+
 TILESCOPE, ROOT = sys.argv[1], sys.argv[2]
-
-
-def fail(message):
-    print("FAIL: " + message)
-    sys.exit(1)
-
-
-def expect(condition, message):
-    if not condition:
-        fail(message)
 
 
 # The limit on one run, set for Release; CTest scales it in the sanitized build (tests/CMakeLists.txt).

@@ -13,19 +13,11 @@ import sys
 import tempfile
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from verdict import check, fail  # noqa: E402
+
 # The command prefix that runs a command on an X server of its own (xserver.py: 1920x1080).
 XVFB = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "xserver.py")]
-
-
-def fail(message):
-    print("FAIL: " + message)
-    sys.exit(1)
-
-
-def check(condition, message):
-    if not condition:
-        fail(message)
-    print("ok: " + message)
 
 
 class Run:

@@ -23,6 +23,9 @@ def test_big_lesson_counts_on_a_worker_and_cancels(binary):
     check(0.0 < whole["fraction"] < 1.0, "progress was reported and the count was not finished")
     check(lesson["total_steps"] is None, "the run's length stays unknown, not made up")
     check(lesson["step"] == 2, "stepping worked while the pass ran")
+    controls = run.state()["lesson_panels"]["controls"]["shown_text"]
+    print("controls:", controls)
+    check("cancelled" in controls, "Controls' progress bar says the count was cancelled (it read 0 %)")
     fps = whole["frames_while_counting"] / max(whole["seconds_counting"], 1e-9)
     print("frames/s while counting: %.1f" % fps)
 

@@ -33,6 +33,25 @@ TEST(ParseShapes, BadEntriesAreNamedAndLeaveTheListAlone) {
   EXPECT_EQ(shapes, std::vector<Shape>{Shape::Square(7)});
 }
 
+TEST(ParseShape, OneSizeIsTakenAndAListOrRangeIsRefusedWithItsCount) {
+  Shape shape;
+  ASSERT_FALSE(ParseShape(" 37x29x53", shape));
+  EXPECT_EQ(shape, (Shape{37, 29, 53}));
+  ASSERT_FALSE(ParseShape("64:64", shape));
+  EXPECT_EQ(shape, Shape::Square(64));
+  const std::pair<const char*, const char*> bad[] = {
+      {"256:1024", "'256:1024' is 3 sizes, not one"},
+      {"8,16", "'8,16' is 2 sizes, not one"},
+      {"four", "size 'four': 'four' is not a whole number"},
+  };
+  for (const auto& [text, message] : bad) {
+    const auto error = ParseShape(text, shape);
+    ASSERT_TRUE(error) << text;
+    EXPECT_EQ(*error, message);
+  }
+  EXPECT_EQ(shape, Shape::Square(64));
+}
+
 // The rule the runner and the live panel share: A, B and two C as BuffersFor pads them.
 TEST(DeviceMemory, ASizeThatCannotFitIsNamedWithWhatItNeeds) {
   const Shape shape = Shape::Square(32768);

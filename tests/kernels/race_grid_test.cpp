@@ -71,7 +71,7 @@ TEST(RaceGrid, CellsAreNamedByKernelAndSize) {
       {"tiled8_nosync12", "'tiled8_nosync12' is not KERNEL@SIZE"},
       {"tiled99@64", "no kernel named 'tiled99'"},
       {"tiled8_nosync1@64x3", "cell 'tiled8_nosync1@64x3': size"},
-      {"tiled8_nosync1@64:256", "one size, not a range"},
+      {"tiled8_nosync1@64:256", "cell 'tiled8_nosync1@64:256': '64:256' is 3 sizes, not one"},
       {"", "no cells named"},
   };
   for (const auto& [text, message] : bad) {

@@ -116,5 +116,31 @@ TEST_F(HeadlessFrame, EmptyBarChartDoesNotFail) {
   EXPECT_TRUE(state.x_axis.empty);
 }
 
+// A reference line's name goes above its right end unless something drawn there would run
+// through it: the roofline's compute roof just above cuBLAS's line at 4096 (it did), or the
+// top of the data area. Then below, then at the left end.
+TEST_F(HeadlessFrame, LineLabelStaysClearOfWhatIsDrawn) {
+  const PlotFrame frame{ImVec2(0, 0), ImVec2(400, 200)};
+  const ImVec2 text(100, 14);
+  const ImVec2 free = LineLabelAt(frame, 100, text);
+  EXPECT_LT(free.y + text.y, 100.0f) << "above the line";
+  EXPECT_GT(free.x, 250.0f) << "at its right end";
+  EXPECT_GT(LineLabelAt(frame, 5, text).y, 5.0f) << "below a line along the top";
+
+  const std::vector<ImVec2> roof = {{200, 95}, {400, 95}};  // just above the line, on the right
+  const ImVec2 under = LineLabelAt(frame, 100, text, {roof});
+  EXPECT_GT(under.y, 100.0f) << "below the line, the roof being above it";
+  EXPECT_GT(under.x, 250.0f);
+
+  const std::vector<ImVec2> steep = {{340, 160}, {360, 40}};  // through both sides of the right end
+  const ImVec2 left = LineLabelAt(frame, 100, text, {steep});
+  EXPECT_LT(left.x + text.x, 200.0f) << "at the left end";
+  EXPECT_LT(left.y + text.y, 100.0f);
+
+  const std::vector<ImVec2> marker = {{free.x + 10, free.y + 5}};  // a lone point where the label would go
+  EXPECT_GT(LineLabelAt(frame, 100, text, {marker}).y, 100.0f);
+  EXPECT_GT(LineLabelAt(frame, 100, text, {{{free.x - 3, free.y}}}, 5.0f).y, 100.0f) << "kept clear by the clearance";
+}
+
 }  // namespace
 }  // namespace plot

@@ -11,6 +11,10 @@ namespace plot {
 namespace {
 
 constexpr ImU32 kWhite = IM_COL32_WHITE;
+constexpr ImU32 kGrey = IM_COL32(128, 128, 128, 255);
+constexpr ImU32 kRed = IM_COL32(255, 0, 0, 255);
+constexpr ImU32 kGreen = IM_COL32(0, 255, 0, 255);
+const SweepLook kLook{{kRed, kGreen}, kWhite, kGrey, "RIGHT", "WRONG"};
 
 kernels::BenchResult Measured(const char* kernel, std::int64_t n, double gflops, bool verified) {
   kernels::BenchResult r;
@@ -49,7 +53,7 @@ const Series* Find(const LinePlotData& data, const std::string& prefix) {
 }
 
 TEST(SweepPlots, WrongOrUnmeasuredResultsAreNeverPlotted) {
-  const LinePlotData lines = GflopsPlot(SweepWithAWrongKernel(), 60000.0, kWhite, Scale::kLog);
+  const LinePlotData lines = GflopsPlot(SweepWithAWrongKernel(), 60000.0, kLook, Scale::kLog);
   const Series* tiled = Find(lines, "tiled16 ");
   ASSERT_NE(tiled, nullptr);
   ASSERT_EQ(tiled->points.size(), 1u);
@@ -61,7 +65,7 @@ TEST(SweepPlots, WrongOrUnmeasuredResultsAreNeverPlotted) {
   for (const Series& s : lines.series) {
     for (const Point& p : s.points) EXPECT_LE(p.y, 50000.0) << s.style.name << " plotted a wrong result";
   }
-  const BarChartData bars = PercentOfCublasBars(SweepWithAWrongKernel(), kWhite);
+  const BarChartData bars = PercentOfCublasBars(SweepWithAWrongKernel(), kLook);
   for (const BarSeries& s : bars.series) {
     const long drawn = std::count_if(s.bars.begin(), s.bars.end(), [](const auto& b) { return b.has_value(); });
     EXPECT_EQ(drawn, s.style.name.rfind("tiled16_nosync1", 0) == 0 ? 0 : 1) << s.style.name;
@@ -71,20 +75,49 @@ TEST(SweepPlots, WrongOrUnmeasuredResultsAreNeverPlotted) {
 TEST(SweepPlots, LowerPrecisionBarsAreOffTheScale) {
   kernels::BenchResult tf32 = Measured("cublas_tf32", 1024, 390000, true);
   tf32.percent_of_cublas = 780.0;
-  const BarChartData bars = PercentOfCublasBars({Measured("cublas_fp32", 1024, 50000, true), tf32}, kWhite);
+  const BarChartData bars = PercentOfCublasBars({Measured("cublas_fp32", 1024, 50000, true), tf32}, kLook);
   ASSERT_EQ(bars.series.size(), 1u);
   EXPECT_TRUE(bars.series[0].off_scale);
   EXPECT_NE(bars.series[0].style.name.find("off the scale"), std::string::npos) << bars.series[0].style.name;
 }
 
 TEST(SweepPlots, TooltipHasTheExactFigures) {
-  const std::string good = ResultTooltip(Measured("tiled16", 1024, 8000, true), 64000.0);
+  const std::string good = ResultTooltip(Measured("tiled16", 1024, 8000, true), 64000.0, kLook);
   for (const char* part : {"8000.0 GFLOPS", "ms median", "10 launches", "16.0 % of cuBLAS", "12.5 % of the FP32 peak",
-                           "8 blocks of 256 threads per SM", "verified"}) {
+                           "8 blocks of 256 threads per SM", "RIGHT verified"}) {
     EXPECT_NE(good.find(part), std::string::npos) << part << " not in:\n" << good;
   }
-  const std::string wrong = ResultTooltip(Measured("tiled16_nosync1", 1024, 90000, false), 64000.0);
-  EXPECT_NE(wrong.find("wrong C: 1234 elements"), std::string::npos) << wrong;
+  const std::string wrong = ResultTooltip(Measured("tiled16_nosync1", 1024, 90000, false), 64000.0, kLook);
+  EXPECT_NE(wrong.find("WRONG wrong C: 1234 elements"), std::string::npos) << wrong;
+}
+
+// The plots draw in the caller's look only: kernels take its colours in turn, cuBLAS its
+// reference colour, the peak and the roofs its roof colour, a legend that left results out its glyph.
+TEST(SweepPlots, ColoursAndGlyphsComeFromTheLook) {
+  std::vector<kernels::BenchResult> results = SweepWithAWrongKernel();
+  results.push_back(Measured("tiled8", 1024, 4000, true));
+  const LinePlotData lines = GflopsPlot(results, 60000.0, kLook, Scale::kLog);
+  std::vector<ImU32> kernel_colours;
+  for (const Series& s : lines.series) {
+    if (s.style.name.rfind("cublas_fp32", 0) == 0) {
+      EXPECT_EQ(s.style.colour, kWhite);
+    } else {
+      kernel_colours.push_back(s.style.colour);
+    }
+  }
+  EXPECT_EQ(kernel_colours, (std::vector<ImU32>{kRed, kGreen, kRed}));  // three kernels, two colours in turn
+  ASSERT_EQ(lines.lines.size(), 1u);
+  EXPECT_EQ(lines.lines[0].style.colour, kGrey);
+  EXPECT_NE(Find(lines, "tiled16 ")->style.name.find("2 not plotted WRONG"), std::string::npos);
+
+  kernels::DeviceInfo device;
+  device.memory_bandwidth_gbs = 3350.0;
+  device.fp32_peak_gflops = 60000.0;
+  const LinePlotData roofline = RooflinePlot(results, kernels::Shape::Square(1024), device, kLook);
+  ASSERT_FALSE(roofline.series.empty());
+  EXPECT_EQ(roofline.series.front().style.colour, kGrey) << roofline.series.front().style.name;
+  ASSERT_EQ(roofline.lines.size(), 1u);
+  EXPECT_EQ(roofline.lines[0].style.colour, kWhite) << "cuBLAS's measured line";
 }
 
 }  // namespace

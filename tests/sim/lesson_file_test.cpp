@@ -169,6 +169,44 @@ TEST(LessonFile, MissingFileIsNamed) {
   EXPECT_EQ(load.error, "lesson file " + path + ": cannot open: no such file");
 }
 
+// What --lesson and `tilescope tour LESSON` name, in the CLI and the GUI alike: a preset by its
+// name, else a file by its path, else one message naming both kinds and the presets.
+TEST(LessonFile, LessonOrPresetTakesThePresetThenTheFile) {
+  const sim::LessonLoad preset = sim::LoadLessonOrPreset("two_barriers", sim::TourCheck::kLater);
+  ASSERT_TRUE(preset.lesson) << preset.error;
+  EXPECT_EQ(preset.lesson->name, "two_barriers");
+  EXPECT_EQ(preset.source, "the preset lesson two_barriers");
+  EXPECT_FALSE(preset.tour.empty()) << "the preset comes with its tour";
+
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  lesson.name = "from_a_file";
+  lesson.m = 6;
+  const std::string path = TempPath("lesson_or_preset.json");
+  ASSERT_EQ(sim::WriteLessonFile(path, lesson), "");
+  const sim::LessonLoad file = sim::LoadLessonOrPreset(path);
+  ASSERT_TRUE(file.lesson) << file.error;
+  EXPECT_EQ(file.lesson->m, 6);
+  EXPECT_EQ(file.source, "lesson file " + path);
+
+  // A file named like a preset, in the working folder: the name still means the preset.
+  const std::filesystem::path before = std::filesystem::current_path();
+  std::filesystem::current_path(std::filesystem::path(path).parent_path());
+  std::filesystem::copy_file(path, "default", std::filesystem::copy_options::overwrite_existing);
+  const sim::LessonLoad named = sim::LoadLessonOrPreset("default");
+  std::filesystem::remove("default");
+  std::filesystem::current_path(before);
+  std::remove(path.c_str());
+  ASSERT_TRUE(named.lesson) << named.error;
+  EXPECT_EQ(named.lesson->m, sim::DefaultLesson().m);
+  EXPECT_EQ(named.source, "the preset lesson default");
+
+  const sim::LessonLoad neither = sim::LoadLessonOrPreset(TempPath("no_such_lesson.json"));
+  EXPECT_FALSE(neither.lesson);
+  EXPECT_EQ(neither.source, "");
+  EXPECT_EQ(neither.error, "'" + TempPath("no_such_lesson.json") + "' is neither a lesson file nor a preset (" +
+                               sim::PresetNames() + ")");
+}
+
 TEST(LessonFile, FolderAndEndlessDeviceAreRefusedByName) {
   const std::string folder = std::filesystem::temp_directory_path().string();
   const sim::LessonLoad from_folder = sim::ReadLessonFile(folder);
