@@ -174,9 +174,13 @@ def test_click_a_cell_to_edit(binary):
         'xdotool mousemove --window "$win" %d %d' % (cx, cy),
         "sleep 0.3",
         'xdotool click --window "$win" 1',
-        "sleep 0.5",
+        # The edit field opens a frame or two after the click, and a sanitized build on a busy
+        # machine draws a frame in tenths of a second: a key sent sooner is lost ("42" read as
+        # "2" under ASan at a load of 6).
+        "sleep 1.5",
         'xdotool key --window "$win" ctrl+a',
-        'xdotool type --window "$win" "42"',
+        "sleep 0.5",
+        'xdotool type --delay 100 --window "$win" "42"',
         'xdotool key --window "$win" Return',
         "sleep 0.5",
         'xdotool key --window "$win" End',
