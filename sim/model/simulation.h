@@ -57,7 +57,8 @@ constexpr std::size_t kMaxTimelineMarks = 4096;
 
 class Simulation {
  public:
-  // Throws std::invalid_argument with Validate()'s message when the lesson cannot run.
+  // Throws std::invalid_argument with ValidateKernel()'s message when the kernel cannot run;
+  // whether a lesson fits in memory is judged before, by sim/lesson/validation.h.
   explicit Simulation(const KernelConfig& config, std::size_t history_budget = kDefaultHistoryBudget);
   // The same lesson on given A (M×K) and B (K×N), row-major: the GPU comparison tests use it.
   Simulation(const KernelConfig& config, std::vector<float> a, std::vector<float> b,
