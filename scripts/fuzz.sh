@@ -26,7 +26,8 @@ read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_lesson_tour fuzz_test_ve
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
-# -O1 -g1 as in scripts/sanitize.sh: file and line in a crash's stack, a quicker build on two cores.
+# -O1 -g1 (clang's -Og, scripts/sanitize.sh's level): file and line in a crash's stack, a quicker
+# build on two cores.
 CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
   -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTILESCOPE_WITH_CUDA=OFF -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON >/dev/null
 cmake --build "$dir" -j "$jobs" --target "${targets[@]}" write_test_vectors

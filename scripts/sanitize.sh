@@ -29,10 +29,11 @@ case "${SANITIZE_GUI:=all}" in
 esac
 start=$(date +%s)
 
-# -O1 -g1: file and line in every report (line tables alone, cheaper to compile and link than
-# full -g), and a faster build than -O2 on CI's two cores.
-cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTILESCOPE_WITH_CUDA=OFF -DTILESCOPE_SANITIZE=ON >/dev/null
+# -Og -g1: file and line in every report (line tables alone, cheaper to compile and link than
+# full -g), and the quickest build that still optimises: cold on this 2-core machine the build
+# took 554 s of CPU against 647 s at -O1, and the tests run at -O1's speed (265 s against 268 s).
+cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-Og -g1" \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-Og -g1" -DTILESCOPE_WITH_CUDA=OFF -DTILESCOPE_SANITIZE=ON >/dev/null
 cmake --build "$dir" -j "$jobs"
 built=$(date +%s)
 
