@@ -44,6 +44,26 @@ if [ "$mode" = package ]; then
   exit 0
 fi
 
+# Each phase is reported by its wall time and its CPU time: on a machine shared with other work,
+# the CPU time is what two idle cores would take.
+children_cpu_to() {  # VAR: the CPU seconds (user + system) of this shell's finished children
+  local file
+  file=$(mktemp)
+  # `times` in this shell: in a $(...) it would count that subshell's own children, none.
+  times >"$file"
+  printf -v "$1" '%s' "$(awk 'END { split($0, t, /[ms ]+/); print t[1] * 60 + t[2] + t[3] * 60 + t[4] }' "$file")"
+  rm -f "$file"
+}
+phases=""
+phase_wall=$(date +%s)
+children_cpu_to phase_cpu  # setup.sh above is not a phase
+end_phase() {  # NAME: appends the phase since the last call to $phases
+  local now cpu
+  now=$(date +%s)
+  children_cpu_to cpu
+  phases+="${phases:+, }$1 $(( now - phase_wall )) s ($(awk -v a="$cpu" -v b="$phase_cpu" 'BEGIN { printf "%.0f", a - b }') s CPU)"
+  phase_wall=$now phase_cpu=$cpu
+}
 start=$(date +%s)
 seconds=${FUZZ_SECONDS:-60}
 case "$seconds" in
@@ -56,26 +76,21 @@ esac
 # every classroom architecture (kernels/CMakeLists.txt), as their test needs.
 if nvidia-smi -L >/dev/null 2>&1; then test_architectures=native; else test_architectures=90-real; fi
 configure_and_build build -DCMAKE_CUDA_ARCHITECTURES="$test_architectures"
+end_phase "build/ compile"
 status=0
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
-phases="build/ $(( $(date +%s) - start )) s"
+end_phase "build/ tests"
 # The no-CUDA build with ASan and UBSan: every nocuda test a second time but those labelled
 # "unsanitized", which the run above has just run, and of the GUI tests the 15 labelled
 # ci_sanitized (SANITIZE_GUI=ci), which open every page and panel: 178 s of CPU under ASan
 # against 381 s for all 23, the rest showing the same pages at other sizes and stops
 # (tests/gui/CMakeLists.txt); scripts/sanitize.sh alone runs them all.
-mark=$(date +%s)
 SANITIZE_GUI=ci JOBS=$jobs bash scripts/sanitize.sh build-nocuda || status=1
-phases+=", build-nocuda (sanitized) $(( $(date +%s) - mark )) s"
+end_phase "build-nocuda (sanitized)"
 if [ "$seconds" != 0 ]; then
-  mark=$(date +%s)
   FUZZ_SECONDS=$seconds JOBS=$jobs bash scripts/fuzz.sh build-fuzz || status=1
-  phases+=", build-fuzz $(( $(date +%s) - mark )) s"
+  end_phase "build-fuzz"
 fi
-# CPU time beside the wall time: on a machine shared with other work, what two idle cores would
-# take. `times` runs in this shell (a $(...) would count its own subshell's children: none).
-cpu=$(mktemp)
-times >"$cpu"
-echo "scripts/build.sh test: $(( $(date +%s) - start )) s ($phases); CPU time of its processes (user, system): $(tail -n 1 "$cpu")"
-rm -f "$cpu"
+children_cpu_to total_cpu
+echo "scripts/build.sh test: $(( $(date +%s) - start )) s, $total_cpu s of CPU (user + system) ($phases)"
 exit $status
