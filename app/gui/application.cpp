@@ -3,22 +3,15 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
-#include <algorithm>
 #include <iostream>
 #include <thread>
 
 #include "app/gui/about.h"
 #include "app/gui/status_bar.h"
-#include "app/gui/theme.h"
 
 namespace gui {
 namespace {
 
-// Presentation text follows the window's height: a line of the 4×4 lesson's figures per
-// kPresentationLines of it, never below what a room reads (24 px), nor so large a panel overflows.
-constexpr float kPresentationLines = 30.0f;
-constexpr float kMinPresentationFontSize = 24.0f;
-constexpr float kMaxPresentationFontSize = 32.0f;
 constexpr float kFontStep = 2.0f;
 constexpr int kMaxFramesPerSecond = 60;  // a display's usual refresh
 
@@ -28,12 +21,11 @@ Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSet
     : options_(std::move(options)),
       store_(std::move(store)),
       settings_(std::move(loaded.settings)),
+      pages_(settings_),
       driver_(options_, {registry_, queue_, notifications_, [this](const ActionRequest& request) { Apply(request); },
-                         [this](const std::string& action) {
-                           return std::any_of(pages_.begin(), pages_.end(),
-                                              [&](const PageEntry& p) { return p.page->HoldsScript(action); });
-                         },
-                         [this] { return AnyPageBusy(); }, [this] { return StateDump(); }}) {
+                         [this](const std::string& action) { return pages_.HoldsScript(action); },
+                         [this] { return pages_.Busy(); }, [this] { return StateDump(); }}),
+      text_(options_.content_scale) {
   if (!loaded.warning.empty()) notifications_.Add(Severity::kWarning, loaded.warning);
   if (options_.width > 0) settings_.window_width = options_.width;
   if (options_.height > 0) settings_.window_height = options_.height;
@@ -43,33 +35,7 @@ Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSet
 Application::~Application() = default;
 
 void Application::AddPage(std::string slug, std::string title, std::unique_ptr<Page> page) {
-  pages_.push_back({std::move(slug), std::move(title), std::move(page)});
-}
-
-void Application::RegisterPageActions() {
-  for (size_t page = 0; page < pages_.size(); ++page) {
-    std::vector<KeyChord> keys;
-    if (page < 9) keys.push_back({GLFW_KEY_1 + static_cast<int>(page), GLFW_MOD_CONTROL});
-    registry_.Add({"page-" + pages_[page].slug, "Show the " + pages_[page].title + " page",
-                   "Switch the window to the " + pages_[page].title + " page (its own panels and layout).",
-                   std::move(keys), [this, page](const std::string&) -> std::optional<std::string> {
-                     ShowPage(page);
-                     return std::nullopt;
-                   }});
-  }
-}
-
-void Application::ShowPage(size_t page) {
-  active_page_ = page;
-  settings_.panels["page"] = pages_[page].slug;
-}
-
-void Application::RestoreActivePage() {
-  const nlohmann::json& saved = settings_.panels;
-  if (!saved.is_object() || !saved.contains("page") || !saved["page"].is_string()) return;
-  for (size_t page = 0; page < pages_.size(); ++page) {
-    if (pages_[page].slug == saved["page"].get<std::string>()) active_page_ = page;
-  }
+  pages_.Add(std::move(slug), std::move(title), std::move(page));
 }
 
 void Application::RegisterShellActions() {
@@ -83,19 +49,19 @@ void Application::RegisterShellActions() {
                  "Large, crisp fonts and a high-contrast theme for a projector.",
                  {{GLFW_KEY_F11, 0}},
                  [this](const std::string&) -> std::optional<std::string> {
-                   SetPresentation(!presentation_);
+                   SetPresentation(!text_.presentation());
                    return std::nullopt;
                  }});
   registry_.Add({"zoom-in", "Larger text", "Rebuild the fonts one step larger.",
                  {{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
-                   ApplyFontSize(font_size_ + kFontStep);
+                   text_.Zoom(kFontStep);
                    return std::nullopt;
                  }});
   registry_.Add({"zoom-out", "Smaller text", "Rebuild the fonts one step smaller.",
                  {{GLFW_KEY_MINUS, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
-                   ApplyFontSize(font_size_ - kFontStep);
+                   text_.Zoom(-kFontStep);
                    return std::nullopt;
                  }});
   registry_.Add({"help", "Keyboard shortcuts", "Show or hide the list of every key.",
@@ -121,33 +87,10 @@ void Application::RegisterShellActions() {
   driver_.RegisterActions();
 }
 
-void Application::ApplyFontSize(float size) {
-  pending_font_size_ = std::clamp(size, kMinFontSize, kMaxFontSize);
-}
-
-// A high-DPI screen (or the window moved to one) gets fonts, and with them every size the
-// theme and the panels derive from the font, scaled by its content scale.
-void Application::FollowContentScale() {
-  const float scale = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
-  if (scale == content_scale_) return;
-  content_scale_ = scale;
-  if (pending_font_size_ == 0.0f) ApplyFontSize(font_size_);
-}
-
 void Application::SetPresentation(bool on) {
-  presentation_ = on;
   reset_layout_ = true;  // Presentation mode has its own default layout (each page's slots).
   settings_.presentation = on;
-  ApplyFontSize(on ? PresentationFontSize() : settings_.font_size);
-}
-
-float Application::PresentationFontSize() const {
-  int width = 0;
-  int height = 0;
-  window_->Size(width, height);
-  // Window sizes are in pixels on X11; fonts are the user's size times the content scale.
-  const float lines_of = static_cast<float>(height) / content_scale_ / kPresentationLines;
-  return std::clamp(lines_of, kMinPresentationFontSize, kMaxPresentationFontSize);
+  text_.SetPresentation(*window_, on, settings_.font_size);
 }
 
 bool Application::OpenWindow() {
@@ -170,22 +113,14 @@ bool Application::OpenWindow() {
 
 void Application::RegisterActions() {
   RegisterShellActions();
-  for (size_t page = 0; page < pages_.size(); ++page) {
-    const size_t first = registry_.All().size();
-    pages_[page].page->RegisterActions(registry_);
-    for (size_t i = first; i < registry_.All().size(); ++i) page_of_action_[registry_.All()[i].name] = page;
-  }
-  RegisterPageActions();
-  RestoreActivePage();
+  pages_.RegisterActions(registry_);
 }
 
 int Application::Run() {
   if (!OpenWindow()) return 1;
   RegisterActions();
   if (auto usage = driver_.Start()) return *usage;
-  presentation_ = settings_.presentation;
-  content_scale_ = options_.content_scale > 0.0f ? options_.content_scale : window_->ContentScale();
-  ApplyFontSize(presentation_ ? PresentationFontSize() : settings_.font_size);
+  text_.Start(*window_, settings_.presentation, settings_.font_size);
   while (!window_->ShouldClose()) {
     const auto frame_start = std::chrono::steady_clock::now();
     DrawFrame();
@@ -205,31 +140,29 @@ int Application::Run() {
 // Ready: a frame is on screen and shows what the command line asked for, so a test's real keys
 // and clicks meet that view (a tour's --stop waits for its preparation first).
 void Application::AnnounceReady() {
-  if (ready_ || AnyPageOpening()) return;
+  if (ready_ || pages_.Opening()) return;
   ready_ = true;
   std::cout << "tilescope: ready" << std::endl;
 }
 
+void Application::RebuildFontsIfAsked() {
+  if (!text_.RebuildIfAsked(*window_)) return;
+  const FontSet& fonts = text_.fonts();
+  if (!fonts.warning.empty() && frame_count_ == 0) notifications_.Add(Severity::kWarning, fonts.warning);
+  if (!text_.presentation()) settings_.font_size = text_.user_size();
+  driver_.NoteLayoutChanged(frame_count_);
+}
+
 void Application::DrawFrame() {
-  FollowContentScale();
-  if (pending_font_size_ > 0.0f) {
-    font_size_ = pending_font_size_;
-    fonts_ = LoadFonts(font_size_ * content_scale_);
-    if (!fonts_.warning.empty() && frame_count_ == 0) notifications_.Add(Severity::kWarning, fonts_.warning);
-    if (!presentation_) settings_.font_size = font_size_;
-    ApplyTheme(presentation_ ? ThemeKind::kHighContrast : ThemeKind::kNormal, fonts_.size);
-    window_->RebuildFontTexture();
-    pending_font_size_ = 0.0f;
-    driver_.NoteLayoutChanged(frame_count_);
-  }
+  RebuildFontsIfAsked();
   window_->BeginFrame();
   HandleKeys();
   driver_.AdvanceScript(frame_count_);
   ApplyQueuedActions();
-  ImGui::PushFont(fonts_.text);
-  DrawMenuBar();
-  for (PageEntry& page : pages_) page.page->Update();
-  if (!pages_.empty()) pages_[active_page_].page->Draw(MakeFrameContext());
+  ImGui::PushFont(text_.fonts().text);
+  menu_bar_.Draw(registry_, queue_, pages_, text_.presentation());
+  pages_.Update();
+  pages_.DrawShown(MakeFrameContext());
   reset_layout_ = false;
   DrawStatusBar(notifications_);
   help_.Draw(registry_);
@@ -245,11 +178,11 @@ void Application::DrawFrame() {
 FrameContext Application::MakeFrameContext() {
   const ImGuiViewport* viewport = ImGui::GetMainViewport();
   const float status_bar = ImGui::GetFrameHeight();
-  const ImVec2 area_min(viewport->Pos.x, viewport->Pos.y + menu_bar_height_);
+  const ImVec2 area_min(viewport->Pos.x, viewport->Pos.y + menu_bar_.height());
   const ImVec2 area_max(viewport->Pos.x + viewport->Size.x, viewport->Pos.y + viewport->Size.y - status_bar);
   ResetLayoutOnResize(ImVec2(area_max.x - area_min.x, area_max.y - area_min.y));
   last_area_min_ = area_min;
-  return FrameContext{fonts_,        queue_,           notifications_, area_min, area_max, presentation_,
+  return FrameContext{text_.fonts(), queue_,           notifications_, area_min, area_max, text_.presentation(),
                       reset_layout_, driver_.Dumping(), driver_.region_screenshots()};
 }
 
@@ -259,7 +192,7 @@ void Application::ResetLayoutOnResize(ImVec2 area_size) {
   const bool resized = area_size.x != last_area_size_.x || area_size.y != last_area_size_.y;
   if (resized && frame_count_ > 0) {
     reset_layout_ = true;
-    if (presentation_ && pending_font_size_ == 0.0f) ApplyFontSize(PresentationFontSize());
+    text_.FollowWindowHeight(*window_);
   }
   last_area_size_ = area_size;
 }
@@ -286,77 +219,10 @@ void Application::Apply(const ActionRequest& request) {
   }
   notifications_.Dismiss();  // the user acted: the message on show has been seen
   // A page's action (a key, a script line) shows its page, so its effect is in view.
-  if (auto owner = page_of_action_.find(request.name); owner != page_of_action_.end()) ShowPage(owner->second);
+  pages_.ShowOwnerOf(request.name);
   if (auto error = action->run(request.argument)) {
     notifications_.Add(Severity::kError, *error);
     driver_.NoteRefusal(request);
-  }
-}
-
-void Application::DrawMenuBar() {
-  if (!ImGui::BeginMainMenuBar()) return;
-  menu_bar_height_ = ImGui::GetWindowHeight();
-  auto item = [this](const char* name) {
-    const Action* action = registry_.Find(name);
-    if (!action) return;
-    const std::string shortcut = action->keys.empty() ? "" : ChordName(action->keys.front());
-    if (ImGui::MenuItem(action->label.c_str(), shortcut.c_str())) queue_.Push(action->name);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", action->description.c_str());
-  };
-  if (ImGui::BeginMenu("File")) {
-    item("screenshot");
-    item("copy-command");
-    ImGui::Separator();
-    item("quit");
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("View")) {
-    if (ImGui::MenuItem("Presentation mode", "F11", presentation_)) queue_.Push("presentation");
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", registry_.Find("presentation")->description.c_str());
-    item("zoom-in");
-    item("zoom-out");
-    item("reset-layout");
-    if (!pages_.empty()) {
-      ImGui::Separator();
-      pages_[active_page_].page->Panels().DrawMenuItems(presentation_);
-    }
-    ImGui::EndMenu();
-  }
-  // A page's tour, when it has one (the lesson page): the same actions as its keys.
-  if (registry_.Find("guide-next") && ImGui::BeginMenu("Guide")) {
-    for (const char* name : {"guide-next", "guide-prev", "guide-answer-field", "guide-lecturer", "guide-leave"}) {
-      item(name);
-    }
-    ImGui::EndMenu();
-  }
-  if (ImGui::BeginMenu("Help")) {
-    item("help");
-    item("about");
-    ImGui::EndMenu();
-  }
-  DrawPageTabs();
-  ImGui::EndMainMenuBar();
-}
-
-// The pages as tabs in the menu bar: the active one highlighted and underlined (not by
-// colour alone), each with its Ctrl+digit key in the tooltip.
-void Application::DrawPageTabs() {
-  ImGui::SameLine(0.0f, ImGui::GetFontSize() * 2.0f);
-  ImGui::TextDisabled("|");
-  for (size_t page = 0; page < pages_.size(); ++page) {
-    const bool active = page == active_page_;
-    const std::string label = pages_[page].title + "##page";
-    const ImVec2 text = ImGui::CalcTextSize(pages_[page].title.c_str());
-    if (ImGui::Selectable(label.c_str(), active, 0, text)) queue_.Push("page-" + pages_[page].slug);
-    if (ImGui::IsItemHovered()) {
-      ImGui::SetTooltip("Show the %s page (Ctrl+%zu)", pages_[page].title.c_str(), page + 1);
-    }
-    if (active) {
-      const ImVec2 min = ImGui::GetItemRectMin();
-      const ImVec2 max = ImGui::GetItemRectMax();
-      ImGui::GetWindowDrawList()->AddLine(ImVec2(min.x, max.y - 1.0f), ImVec2(max.x, max.y - 1.0f),
-                                          ImGui::GetColorU32(ImGuiCol_Text), 2.0f);
-    }
   }
 }
 
@@ -368,14 +234,6 @@ void Application::PaceFrame(std::chrono::steady_clock::time_point frame_start) c
   std::this_thread::sleep_until(frame_start + std::chrono::microseconds(1000000 / kMaxFramesPerSecond));
 }
 
-bool Application::AnyPageOpening() const {
-  return std::any_of(pages_.begin(), pages_.end(), [](const PageEntry& p) { return p.page->Opening(); });
-}
-
-bool Application::AnyPageBusy() const {
-  return std::any_of(pages_.begin(), pages_.end(), [](const PageEntry& p) { return p.page->Busy(); });
-}
-
 nlohmann::json Application::StateDump() const {
   int width = 0;
   int height = 0;
@@ -383,10 +241,10 @@ nlohmann::json Application::StateDump() const {
   nlohmann::json state;
   state["frames"] = frame_count_;
   state["window"] = {{"width", width}, {"height", height}};
-  state["presentation"] = presentation_;
-  state["font_size"] = fonts_.size;  // in pixels: the user's size × the content scale
-  state["content_scale"] = content_scale_;
-  state["builtin_font"] = fonts_.builtin_fallback;
+  state["presentation"] = text_.presentation();
+  state["font_size"] = text_.fonts().size;  // in pixels: the user's size × the content scale
+  state["content_scale"] = text_.content_scale();
+  state["builtin_font"] = text_.fonts().builtin_fallback;
   state["help_visible"] = help_.open;
   if (help_.open) state["help"] = help_.Describe();
   state["about_visible"] = about_.open;
@@ -398,18 +256,9 @@ nlohmann::json Application::StateDump() const {
     state["notifications"].push_back({{"severity", SeverityName(n.severity)}, {"text", n.text}});
   }
   // The free area and, in pixels, each page's default slots for the current mode.
-  nlohmann::json& layout = state["layout"];
-  layout["area"] = {last_area_min_.x, last_area_min_.y, last_area_min_.x + last_area_size_.x,
-                    last_area_min_.y + last_area_size_.y};
-  state["pages"] = nlohmann::json::array();
-  for (const PageEntry& page : pages_) {
-    state["pages"].push_back(page.slug);
-    layout[page.slug + "_slots"] = page.page->Panels().Slots(last_area_min_, last_area_size_, presentation_);
-    // Where each panel was drawn; the page adds what its panels show to the same entries.
-    state[page.slug + "_panels"] = page.page->Panels().Placement(presentation_);
-    page.page->DumpState(state);
-  }
-  if (!pages_.empty()) state["page"] = pages_[active_page_].slug;
+  state["layout"]["area"] = {last_area_min_.x, last_area_min_.y, last_area_min_.x + last_area_size_.x,
+                             last_area_min_.y + last_area_size_.y};
+  pages_.DumpState(state, last_area_min_, last_area_size_, text_.presentation());
   return state;
 }
 
@@ -420,7 +269,7 @@ void Application::SaveSettings() {
   settings_.window_width = width;
   settings_.window_height = height;
   settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
-  for (const PageEntry& page : pages_) page.page->SaveSettings(settings_);
+  pages_.SaveSettings(settings_);
   if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
 }
 
