@@ -173,45 +173,25 @@ std::optional<std::string> LessonEditor::OpenLoaded(const std::string& source, s
       return draft_.status;
     }
   }
-  if (preparing_) {
-    tour_job_.Cancel();  // the newer choice wins; the older one's lesson never shows
-    tour_job_.Wait();
-  }
-  preparing_ = Pending{source, *load.lesson, std::move(load.tour), status, running};
-  tour_job_.Start([lesson = preparing_->lesson, tour = preparing_->tour](const std::atomic<bool>& cancel,
-                                                                         kernels::JobProgress& progress) {
-    progress.total.store(static_cast<int>(tour.stops.size()));
-    return sim::PrepareTour(lesson, tour, &cancel, &progress.done);
-  });
+  preparer_.Start({source, *load.lesson, std::move(load.tour), status, running});
   Report("preparing the tour of " + source + "\u2026", false);
   return std::nullopt;
 }
 
-std::optional<LessonEditor::TourPreparation> LessonEditor::Preparing() const {
-  if (!preparing_) return std::nullopt;
-  return TourPreparation{preparing_->source, static_cast<int>(preparing_->tour.stops.size()), tour_job_.Done(),
-                         tour_job_.Cancelling(), preparing_->frames, preparing_->seconds};
-}
-
-void LessonEditor::FinishPreparation(Notifications& notifications) {
-  Pending pending = std::move(*preparing_);
-  preparing_.reset();
-  sim::PreparedTour prepared = tour_job_.LastResult().value_or(sim::PreparedTour{{}, sim::kTourCancelled});
+void LessonEditor::FinishPreparation(TourPreparer::Finished finished, Notifications& notifications) {
+  TourPreparer::Request& request = finished.request;
+  sim::PreparedTour& prepared = finished.prepared;
   PreparationOutcome outcome;
-  outcome.preparation.source = pending.source;
-  outcome.preparation.stops = static_cast<int>(pending.tour.stops.size());
-  outcome.preparation.done = tour_job_.Done();
-  outcome.preparation.frames = pending.frames;
-  outcome.preparation.seconds = pending.seconds;
+  outcome.preparation = finished.preparation;
   outcome.result = "ready";
   if (prepared.ok()) {
     last_preparation_ = outcome;
-    Opened opened{pending.source, std::move(pending.tour), std::move(prepared)};
-    if (pending.running && SameLesson(running_(), pending.lesson)) {
+    Opened opened{request.source, std::move(request.tour), std::move(prepared)};
+    if (request.running && SameLesson(running_(), request.lesson)) {
       opened_ = std::move(opened);  // start-up: the lesson runs already; the page takes its guide
       return;
     }
-    if (auto refused = TakeWithTour(pending.lesson, std::move(opened), pending.status)) {
+    if (auto refused = TakeWithTour(request.lesson, std::move(opened), request.status)) {
       notifications.Add(Severity::kError, *refused);
     }
     return;
@@ -219,17 +199,17 @@ void LessonEditor::FinishPreparation(Notifications& notifications) {
   const bool cancelled = prepared.error == sim::kTourCancelled;
   outcome.result = cancelled ? "cancelled" : "failed";
   if (cancelled) {
-    outcome.message = "the tour of " + pending.source + " was cancelled: " +
-                      (pending.running ? "its lesson runs without the guide" : running_().name + " stays open");
+    outcome.message = "the tour of " + request.source + " was cancelled: " +
+                      (request.running ? "its lesson runs without the guide" : running_().name + " stays open");
   } else {
-    outcome.message = "cannot open " + pending.source + ": " + prepared.error + " (" + running_().name + " stays open)";
+    outcome.message = "cannot open " + request.source + ": " + prepared.error + " (" + running_().name + " stays open)";
   }
   last_preparation_ = outcome;
   Report(outcome.message, !cancelled);
   notifications.Add(cancelled ? Severity::kInfo : Severity::kError, outcome.message);
   // At start-up the refused lesson is already on show: a lesson whose tour contradicts the
   // model does not stay, the default takes its place.
-  if (!cancelled && pending.running) Preset("default");
+  if (!cancelled && request.running) Preset("default");
 }
 
 std::optional<std::string> LessonEditor::Save(const std::string& path) {
@@ -280,11 +260,7 @@ std::optional<std::string> LessonEditor::ExportTrace(const std::string& path) {
 }
 
 void LessonEditor::Poll(double seconds, Notifications& notifications) {
-  if (preparing_) {
-    ++preparing_->frames;
-    preparing_->seconds += seconds;
-    if (!tour_job_.Running()) FinishPreparation(notifications);
-  }
+  if (auto finished = preparer_.Poll(seconds)) FinishPreparation(std::move(*finished), notifications);
   if (export_path_.empty() || export_.Running()) return;
   const std::string error = export_.LastResult().value_or("");
   Report(error.empty() ? "wrote the trace to " + export_path_ : "trace not written: " + error, !error.empty());

@@ -4,7 +4,8 @@
 // that does not stays in the draft with the message beside its field, and the model keeps
 // the last good lesson. Keys (1, 2, 3, S) edit through here too, so a field, a key and an
 // --actions line change a lesson the same way. Opening and saving lesson files, presets,
-// test-vector fills and the lesson that survives a restart live here.
+// test-vector fills and the lesson that survives a restart live here; a tour is prepared by
+// the TourPreparer before its lesson is taken.
 #pragma once
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,7 @@
 #include "kernels/background_job.h"
 #include "app/gui/notifications.h"
 #include "app/gui/settings_store.h"
+#include "app/pages/tour_preparer.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/lesson_edit.h"
 #include "sim/lesson/lesson_file.h"
@@ -50,28 +52,16 @@ class LessonEditor {
   // lesson whose tour is ready — or, when the tour failed or was cancelled, says so in
   // `notifications` and leaves the lesson on show as it is.
   void Poll(double seconds, Notifications& notifications);
-  bool Busy() const { return export_.Running() || !export_path_.empty() || preparing_.has_value(); }
+  bool Busy() const { return export_.Running() || !export_path_.empty() || preparer_.Preparing(); }
 
-  // A preset or file with a tour opens in two parts: the file is read at once, its tour is run
-  // against the model (sim::PrepareTour, up to seconds of model work) on a worker, and only
-  // when that passes does the lesson replace the one on show. Meanwhile the window draws on.
-  struct TourPreparation {
-    std::string source;  // the preset's name or the file's path
-    int stops = 0;       // in its tour
-    int done = 0;        // stops prepared so far
-    bool cancelling = false;
-    long frames = 0;     // the window's frames drawn while it ran
-    double seconds = 0;
-  };
-  std::optional<TourPreparation> Preparing() const;
+  // A preset or file with a tour opens in two parts: the file is read at once, its tour is
+  // prepared on a worker (TourPreparer), and only when that passes does the lesson replace the
+  // one on show. Meanwhile the window draws on.
+  using TourPreparation = gui::TourPreparation;
+  std::optional<TourPreparation> Preparing() const { return preparer_.Progress(); }
   // Stops the preparation (at once, mid-run): the lesson on show stays.
-  void CancelTour() { tour_job_.Cancel(); }
-  // How the last preparation ended, for --dump-state: "ready", "cancelled" or "failed".
-  struct PreparationOutcome {
-    TourPreparation preparation;
-    std::string result;
-    std::string message;
-  };
+  void CancelTour() { preparer_.Cancel(); }
+  using PreparationOutcome = gui::PreparationOutcome;
   const std::optional<PreparationOutcome>& LastPreparation() const { return last_preparation_; }
 
   // The lesson a preset or a file opened, with its tour (a field edit has none): `source` is
@@ -94,7 +84,7 @@ class LessonEditor {
   // `running`: start-up, where the lesson already runs and only its guide waits.
   std::optional<std::string> OpenLoaded(const std::string& source, sim::LessonLoad load, const std::string& status,
                                         bool running);
-  void FinishPreparation(Notifications& notifications);
+  void FinishPreparation(TourPreparer::Finished finished, Notifications& notifications);
   std::optional<std::string> Refuse(const sim::ValidationError& error);
   std::optional<std::string> Preset(const std::string& name);
   std::optional<std::string> Open(const std::string& path);
@@ -109,19 +99,8 @@ class LessonEditor {
   kernels::BackgroundJob<std::string> export_;  // the error, or "" once the file is written
   std::string export_path_;
   std::optional<Opened> opened_;
-
-  struct Pending {
-    std::string source;
-    sim::LessonConfig lesson;
-    sim::Tour tour;
-    std::string status;  // the status line once it is open
-    bool running = false;
-    long frames = 0;
-    double seconds = 0;
-  };
-  std::optional<Pending> preparing_;
   std::optional<PreparationOutcome> last_preparation_;
-  kernels::BackgroundJob<sim::PreparedTour> tour_job_;  // last: destroyed first, it stops the worker
+  TourPreparer preparer_;  // last: destroyed first, it stops the worker
 };
 
 }  // namespace gui
