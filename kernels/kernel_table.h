@@ -36,6 +36,7 @@ enum class LadderRung {
   kAllAsync,        // 12: A copied by cp.async too, a lean loop, blocks in groups of tile rows
   kMmaTf32,         // 13: the tensor cores: mma.sync m16n8k8 on TF32-rounded inputs (sm_80 and newer)
   kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
+  kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
@@ -73,6 +74,9 @@ struct KernelSpec {
   // Compiled for that one architecture alone (sm_90a: wgmma, TMA), whose code runs on no
   // other compute capability, newer ones included.
   bool only_that_architecture = false;
+  // Threads that only copy (a producer warpgroup) and hold no element of C, beside those
+  // that thread_m × thread_n counts.
+  int producer_threads = 0;
 };
 
 constexpr bool IsCublasFamily(KernelFamily family) {
@@ -86,9 +90,10 @@ constexpr bool RunsOn(const KernelSpec& spec, int cc_major, int cc_minor) {
   return spec.only_that_architecture ? cc == spec.min_compute_capability : cc >= spec.min_compute_capability;
 }
 
-// Threads in one block: each computes thread_m × thread_n elements of the block tile.
+// Threads in one block: each computes thread_m × thread_n elements of the block tile, and
+// the producer threads, if any, copy.
 constexpr int ThreadsPerBlock(const KernelSpec& spec) {
-  return spec.tile_m * spec.tile_n / (spec.thread_m * spec.thread_n);
+  return spec.tile_m * spec.tile_n / (spec.thread_m * spec.thread_n) + spec.producer_threads;
 }
 
 namespace table_detail {
@@ -124,6 +129,12 @@ constexpr KernelSpec TensorRung(const char* name, const char* label, LadderRung 
   KernelSpec spec = Rung(name, label, rung, tm, tn, tk, thread_m, thread_n, warp_m, warp_n);
   spec.precision = precision;
   spec.min_compute_capability = min_cc;
+  return spec;
+}
+
+// The rung with `threads` more that only copy.
+constexpr KernelSpec WithProducer(KernelSpec spec, int threads) {
+  spec.producer_threads = threads;
   return spec;
 }
 
@@ -195,6 +206,8 @@ inline constexpr KernelSpec kKernelTable[] = {
     // 14 on: BF16 inputs on Hopper (sm_90a only); a thread holds 2 rows × 64 columns of its
     // warpgroup's 64×256 accumulators, a warp 16 rows × 256.
     table_detail::HopperRung("wgmma_bf16", "14 BF16 wgmma, TMA (sm_90)", LadderRung::kWgmmaBf16, 128, 256, 64, 2, 64, 16, 256),
+    table_detail::WithProducer(table_detail::HopperRung("warp_specialized", "15 producer/consumer warps, persistent (sm_90)",
+                                                        LadderRung::kWarpSpecialized, 128, 256, 64, 2, 64, 16, 256), 128),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

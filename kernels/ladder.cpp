@@ -24,6 +24,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kAllAsync: return "A copied by cp.async too: no global load waits in a register";
     case LadderRung::kMmaTf32: return "tensor cores: each warp issues mma.sync on 16×8×8 tiles rounded to TF32";
     case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
+    case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {

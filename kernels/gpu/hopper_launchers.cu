@@ -4,12 +4,14 @@
 #include <cudaTypedefs.h>
 
 #include "kernels/14_wgmma_bf16.cu"
+#include "kernels/15_warp_specialized.cu"
 #include "kernels/gpu/hopper_launchers.h"
 
 namespace kernels::gpu {
 namespace {
 
-static_assert(wgmma_bf16::kBK == kHopperBoxInner, "14 reads one box row per stage row");
+static_assert(wgmma_bf16::kBK == kHopperBoxInner && warp_specialized::kBK == kHopperBoxInner,
+              "14 and 15 read one box row per stage row");
 
 unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
 
@@ -33,6 +35,19 @@ LaunchConfig WgmmaBf16Config(const DeviceLimits&, int m, int n, int) {
   LaunchConfig config;
   config.function = reinterpret_cast<const void*>(wgmma_bf16_matmul);
   config.grid = dim3(Blocks(n, w::kBN), Blocks(m, w::kBM));
+  config.block = dim3(w::kThreads);
+  config.shared_bytes = w::kSharedBytes;
+  config.box_rows_a = w::kBM;
+  config.box_rows_b = w::kBN;
+  return config;
+}
+
+LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int) {
+  namespace w = warp_specialized;
+  LaunchConfig config;
+  config.function = reinterpret_cast<const void*>(warp_specialized_matmul);
+  const unsigned tiles = Blocks(n, w::kBN) * Blocks(m, w::kBM);
+  config.grid = dim3(tiles < static_cast<unsigned>(device.sm_count) ? tiles : static_cast<unsigned>(device.sm_count));
   config.block = dim3(w::kThreads);
   config.shared_bytes = w::kSharedBytes;
   config.box_rows_a = w::kBM;

@@ -12,6 +12,8 @@ namespace kernels::gpu {
 
 // 14 wgmma_bf16: its grid, block, shared memory and the boxes of its tensor maps.
 LaunchConfig WgmmaBf16Config(const DeviceLimits& device, int m, int n, int k);
+// 15 warp_specialized: as 14's, on a persistent grid of at most one block per SM.
+LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int k);
 
 // Describes a rows×cols row-major BF16 matrix whose rows are `row_stride` elements apart
 // (a multiple of 8: 16 bytes) for TMA copies of boxes of kHopperBoxInner elements by

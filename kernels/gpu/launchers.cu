@@ -178,6 +178,8 @@ Launcher MakeLauncher() {
     launcher.config = MmaConfig<I>;
   } else if constexpr (spec.rung == LadderRung::kWgmmaBf16) {
     launcher.config = WgmmaBf16Config;
+  } else if constexpr (spec.rung == LadderRung::kWarpSpecialized) {
+    launcher.config = WarpSpecializedConfig;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }
