@@ -85,43 +85,6 @@ __device__ __forceinline__ void LoadBox(void* destination, const CUtensorMap* ma
       : "memory");
 }
 
-// --- Clusters (rung 16 on): blocks of one cluster reach each other's shared memory. ---
-
-// The same box as LoadBox, written at `destination`'s offset into the shared memory of every
-// block of the cluster whose bit is set in `blocks`, and counted on the barrier at
-// `barrier`'s offset in each of them.
-__device__ __forceinline__ void LoadBoxMulticast(void* destination, const CUtensorMap* map, std::uint64_t* barrier,
-                                                 int inner, int outer, std::uint16_t blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(SharedAddress(destination)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(SharedAddress(barrier)), "h"(blocks)
-      : "memory");
-}
-
-// One arrival on the barrier at `barrier`'s offset in block `rank` of the cluster (this
-// block's own when rank is its own), released to the whole cluster.
-__device__ __forceinline__ void ArriveInBlock(std::uint64_t* barrier, unsigned rank) {
-  asm volatile(
-      "{\n .reg .b32 remote;\n"
-      " mapa.shared::cluster.u32 remote, %0, %1;\n"
-      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(SharedAddress(barrier)),
-      "r"(rank)
-      : "memory");
-}
-
-__device__ __forceinline__ unsigned ClusterRank() {
-  unsigned rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-
-// Every thread of every block of the cluster arrives, then waits for all the others: what
-// each wrote to shared memory before is visible to all after.
-__device__ __forceinline__ void ClusterSync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
-}
-
 // --- wgmma: D(64×N) += A(64×16) · B(16×N), both operands read from shared memory. ---
 
 // The matrix descriptor of a K-major tile with 128-byte swizzled rows starting at `tile`

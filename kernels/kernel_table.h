@@ -37,7 +37,6 @@ enum class LadderRung {
   kMmaTf32,         // 13: the tensor cores: mma.sync m16n8k8 on TF32-rounded inputs (sm_80 and newer)
   kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
   kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
-  kClusterMulticast,  // 16: clusters of 2 blocks share B's box by TMA multicast
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
@@ -209,8 +208,6 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::HopperRung("wgmma_bf16", "14 BF16 wgmma, TMA (sm_90)", LadderRung::kWgmmaBf16, 128, 256, 64, 2, 64, 16, 256),
     table_detail::WithProducer(table_detail::HopperRung("warp_specialized", "15 producer/consumer warps, persistent (sm_90)",
                                                         LadderRung::kWarpSpecialized, 128, 256, 64, 2, 64, 16, 256), 128),
-    table_detail::WithProducer(table_detail::HopperRung("cluster_multicast", "16 clusters of 2 share B by multicast (sm_90)",
-                                                        LadderRung::kClusterMulticast, 128, 256, 64, 2, 64, 16, 256), 128),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

@@ -25,7 +25,6 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kMmaTf32: return "tensor cores: each warp issues mma.sync on 16×8×8 tiles rounded to TF32";
     case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
     case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";
-    case LadderRung::kClusterMulticast: return "clusters of 2 blocks: each copies half of B's box into both by TMA multicast";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {

@@ -5,29 +5,13 @@
 
 #include "kernels/14_wgmma_bf16.cu"
 #include "kernels/15_warp_specialized.cu"
-#include "kernels/16_cluster_multicast.cu"
 #include "kernels/gpu/hopper_launchers.h"
 
 namespace kernels::gpu {
 namespace {
 
-static_assert(wgmma_bf16::kBK == kHopperBoxInner && warp_specialized::kBK == kHopperBoxInner &&
-                  cluster_multicast::kBK == kHopperBoxInner,
-              "14 to 16 read one box row per stage row");
-
-// 16's launch without its grid: function, block, shared memory, cluster, boxes (each block
-// copies half of B's rows).
-LaunchConfig ClusterMulticastBase() {
-  namespace w = cluster_multicast;
-  LaunchConfig config;
-  config.function = reinterpret_cast<const void*>(cluster_multicast_matmul);
-  config.block = dim3(w::kThreads);
-  config.shared_bytes = w::kSharedBytes;
-  config.cluster_x = w::kCluster;
-  config.box_rows_a = w::kBM;
-  config.box_rows_b = w::kHalfRowsB;
-  return config;
-}
+static_assert(wgmma_bf16::kBK == kHopperBoxInner && warp_specialized::kBK == kHopperBoxInner,
+              "14 and 15 read one box row per stage row");
 
 unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
 
@@ -69,39 +53,6 @@ LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int
   config.box_rows_a = w::kBM;
   config.box_rows_b = w::kBN;
   return config;
-}
-
-LaunchConfig ClusterMulticastConfig(const DeviceLimits& device, int m, int n, int) {
-  namespace w = cluster_multicast;
-  LaunchConfig config = ClusterMulticastBase();
-  const unsigned pairs = Blocks(Blocks(m, w::kBM), w::kCluster) * Blocks(n, w::kBN);
-  const unsigned resident = device.multicast_clusters > 0 ? static_cast<unsigned>(device.multicast_clusters) : 1;
-  config.grid = dim3(w::kCluster * (pairs < resident ? pairs : resident));
-  return config;
-}
-
-int ResidentMulticastClusters(std::string& error) {
-  const LaunchConfig base = ClusterMulticastBase();
-  cudaError_t status = cudaFuncSetAttribute(base.function, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                            static_cast<int>(base.shared_bytes));
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = base.cluster_x;
-  cluster.val.clusterDim.y = 1;
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t launch{};
-  launch.gridDim = dim3(base.cluster_x);
-  launch.blockDim = base.block;
-  launch.dynamicSmemBytes = base.shared_bytes;
-  launch.attrs = &cluster;
-  launch.numAttrs = 1;
-  int clusters = 0;
-  if (status == cudaSuccess) status = cudaOccupancyMaxActiveClusters(&clusters, base.function, &launch);
-  if (status != cudaSuccess) {
-    error = std::string("cudaOccupancyMaxActiveClusters: ") + cudaGetErrorString(status);
-    return 0;
-  }
-  return clusters;
 }
 
 std::string EncodeBf16TensorMap(CUtensorMap& map, const void* data, long long rows, long long cols,

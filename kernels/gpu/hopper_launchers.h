@@ -14,10 +14,6 @@ namespace kernels::gpu {
 LaunchConfig WgmmaBf16Config(const DeviceLimits& device, int m, int n, int k);
 // 15 warp_specialized: as 14's, on a persistent grid of at most one block per SM.
 LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int k);
-// 16 cluster_multicast: clusters of 2 blocks, as many as fit at once (device.multicast_clusters).
-LaunchConfig ClusterMulticastConfig(const DeviceLimits& device, int m, int n, int k);
-// How many of 16's clusters the current device runs at once; 0 with the reason in `error`.
-int ResidentMulticastClusters(std::string& error);
 
 // Describes a rows×cols row-major BF16 matrix whose rows are `row_stride` elements apart
 // (a multiple of 8: 16 bytes) for TMA copies of boxes of kHopperBoxInner elements by

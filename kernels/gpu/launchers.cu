@@ -180,8 +180,6 @@ Launcher MakeLauncher() {
     launcher.config = WgmmaBf16Config;
   } else if constexpr (spec.rung == LadderRung::kWarpSpecialized) {
     launcher.config = WarpSpecializedConfig;
-  } else if constexpr (spec.rung == LadderRung::kClusterMulticast) {
-    launcher.config = ClusterMulticastConfig;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }
@@ -217,7 +215,7 @@ cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const Op
                       &k};
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = config.cluster_x;
+  cluster.val.clusterDim.x = 1;
   cluster.val.clusterDim.y = 1;
   cluster.val.clusterDim.z = config.cluster_z;
   cudaLaunchConfig_t launch{};
@@ -226,9 +224,8 @@ cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const Op
   launch.dynamicSmemBytes = config.shared_bytes;
   launch.stream = stream;
   // A cluster of one is no cluster: such launches go out without the attribute.
-  const bool clustered = config.cluster_z > 1 || config.cluster_x > 1;
-  launch.attrs = clustered ? &cluster : nullptr;
-  launch.numAttrs = clustered ? 1 : 0;
+  launch.attrs = config.cluster_z > 1 ? &cluster : nullptr;
+  launch.numAttrs = config.cluster_z > 1 ? 1 : 0;
   return cudaLaunchKernelExC(&launch, config.function, config.TakesTensorMaps() ? map_args : pointer_args);
 }
 

@@ -14,7 +14,6 @@ struct LaunchConfig {
   dim3 block;  // x along N (or the flat thread index), y along M
   unsigned shared_bytes = 0;
   unsigned cluster_z = 1;
-  unsigned cluster_x = 1;  // blocks per cluster along x (rung 16's pairs)
   // Rows that read BF16 operands through tensor maps (rungs 14 on): the rows of A's and of
   // Bᵀ's box per copy (kHopperBoxInner elements of K each); 0 for rows that take FP32 pointers.
   int box_rows_a = 0;
@@ -42,9 +41,6 @@ struct DeviceLimits {
   bool clusters = false;  // thread-block clusters (compute capability 9.0 and newer)
   int cc_major = 0;       // compute capability
   int cc_minor = 0;
-  // Clusters of rung 16 (2 blocks) that can be resident at once (cudaOccupancyMaxActiveClusters;
-  // 0 where the GPU has no sm_90a code): its persistent grid has no more.
-  int multicast_clusters = 0;
 };
 
 using ConfigFn = LaunchConfig (*)(const DeviceLimits& device, int m, int n, int k);

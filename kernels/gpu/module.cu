@@ -147,7 +147,6 @@ struct TsSession {
   long long k_padded = 0;
   CUtensorMap a_map{}, b_map{};
   int map_rows_a = 0, map_rows_b = 0;
-  std::string multicast_error;  // why limits.multicast_clusters is 0 on an sm_90 GPU
 };
 
 namespace {
@@ -280,11 +279,7 @@ std::string LaunchLimitError(const TsSession* s, int kernel) {
     return std::string(spec.name) + " indexes with 32-bit int, and a matrix of " + ShapeText(s->m, s->n, s->k) +
            " has 2^31 elements or more";
   }
-  const kernels::gpu::LaunchConfig config = ConfigFor(s, kernel);
-  if (config.cluster_x > 1 && s->limits.multicast_clusters == 0) {
-    return std::string(spec.name) + ": no cluster of its size fits this GPU at once (" + s->multicast_error + ")";
-  }
-  const dim3 grid = config.grid;
+  const dim3 grid = ConfigFor(s, kernel).grid;
   if (grid.x > static_cast<unsigned>(s->max_grid_x) || grid.y > static_cast<unsigned>(s->max_grid_y) ||
       grid.z > static_cast<unsigned>(s->max_grid_z)) {
     return std::string(spec.name) + " at " + ShapeText(s->m, s->n, s->k) + " needs a grid of " +
@@ -481,9 +476,6 @@ __attribute__((visibility("default"))) TsSession* ts_session_create(long long m,
     s->limits.clusters = prop.major >= 9;
     s->limits.cc_major = prop.major;
     s->limits.cc_minor = prop.minor;
-    if (prop.major == 9 && prop.minor == 0) {
-      s->limits.multicast_clusters = kernels::gpu::ResidentMulticastClusters(s->multicast_error);
-    }
     // The padding is filled too: what an out-of-range read sees is then seeded, not stale.
     FillRandom<<<BlocksFor(s->a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_count, seed, 0);
     FillRandom<<<BlocksFor(s->b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->b_count, seed, 1);

@@ -45,7 +45,7 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   const std::vector<std::string> expected = {"blocktile_1d",    "blocktile_2d", "vectorized",   "conflict_free",
                                              "warptile",        "double_buffered", "async_copy", "register_tile",
                                              "all_async",       "mma_tf32",     "wgmma_bf16",
-                                             "warp_specialized", "cluster_multicast"};
+                                             "warp_specialized"};
   ASSERT_EQ(rungs.size(), expected.size());
   for (std::size_t i = 0; i < rungs.size(); ++i) {
     const KernelSpec& rung = *rungs[i];
@@ -58,14 +58,13 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
     EXPECT_TRUE(rung.guarded);
     EXPECT_FALSE(rung.in_default_sweep);
     const bool tf32 = rung.rung == LadderRung::kMmaTf32;
-    const bool bf16 = rung.rung == LadderRung::kWgmmaBf16 || rung.rung == LadderRung::kWarpSpecialized ||
-                      rung.rung == LadderRung::kClusterMulticast;
+    const bool bf16 = rung.rung == LadderRung::kWgmmaBf16 || rung.rung == LadderRung::kWarpSpecialized;
     EXPECT_STREQ(MathName(rung), tf32   ? "TF32 tensor cores"
                                  : bf16 ? "BF16 tensor cores, FP32 accumulate"
                                         : "FP32 FFMA (CUDA cores)");
     EXPECT_EQ(rung.min_compute_capability, tf32 ? 80 : bf16 ? 90 : 0);
     EXPECT_EQ(rung.only_that_architecture, bf16);
-    EXPECT_EQ(rung.producer_threads, bf16 && rung.rung != LadderRung::kWgmmaBf16 ? 128 : 0);
+    EXPECT_EQ(rung.producer_threads, rung.rung == LadderRung::kWarpSpecialized ? 128 : 0);
     EXPECT_EQ(rung.tile_m % rung.thread_m, 0);
     EXPECT_EQ(rung.tile_n % rung.thread_n, 0);
     EXPECT_EQ(PhaseCount(rung, 1000), 0) << "no model phases";
@@ -88,8 +87,7 @@ TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEve
   }
   const KernelSpec& wgmma = *FindKernel("wgmma_bf16");
   const KernelSpec& specialized = *FindKernel("warp_specialized");
-  const KernelSpec& multicast = *FindKernel("cluster_multicast");
-  for (const KernelSpec* sm90a : {&wgmma, &specialized, &multicast}) {
+  for (const KernelSpec* sm90a : {&wgmma, &specialized}) {
     SCOPED_TRACE(sm90a->name);
     EXPECT_FALSE(RunsOn(*sm90a, 8, 0));
     EXPECT_FALSE(RunsOn(*sm90a, 8, 9));
@@ -97,7 +95,7 @@ TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEve
     EXPECT_FALSE(RunsOn(*sm90a, 10, 0));
   }
   for (const KernelSpec* spec : AllKernels()) {
-    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized && spec != &multicast) {
+    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized) {
       EXPECT_TRUE(RunsOn(*spec, 7, 5)) << spec->name;
     }
   }
@@ -131,8 +129,7 @@ TEST(Registry, MathIsTf32OrBf16OnlyForTheTensorCoreRows) {
   for (const KernelSpec* spec : AllKernels()) {
     const std::string name = spec->name;
     const bool tf32 = name == "cublas_tf32" || name == "mma_tf32";
-    const bool bf16 = name == "cublas_bf16" || name == "wgmma_bf16" || name == "warp_specialized" ||
-                      name == "cluster_multicast";
+    const bool bf16 = name == "cublas_bf16" || name == "wgmma_bf16" || name == "warp_specialized";
     EXPECT_STREQ(MathName(*spec), tf32   ? "TF32 tensor cores"
                                   : bf16 ? "BF16 tensor cores, FP32 accumulate"
                                          : "FP32 FFMA (CUDA cores)")
