@@ -22,7 +22,10 @@
 //
 // Tiles: block 128×256, K 64 per stage (one 128-byte swizzled row of BF16), 4 stages of
 // 48 KiB in flight. Two warpgroups, each 64 rows × 256 columns: per stage four
-// m64n256k16 wgmma, 128 FP32 accumulators a thread. Blocks go out in groups of 8 tile rows.
+// m64n256k16 wgmma, 128 FP32 accumulators a thread. Blocks go out in groups of 16 tile rows:
+// a wave of 132 blocks then covers about 16 × 8 tiles (2048 rows of A, 2048 columns of B)
+// rather than 8 × 16.5 (1024 and 4224), so the slices of A and B one wave reads at a time
+// take less room in L2 (docs/results/h200-bf16-2026-11-28.txt: groups of 8, 16, 32 measured).
 //
 // The pipeline, one thread (thread 0) issuing the copies: stage s has a "full" barrier (the
 // copy's bytes landed) and an "empty" one (both warpgroups finished reading it). Each
@@ -51,7 +54,7 @@ constexpr int kMmaK = 16;
 constexpr int kStages = 4;
 constexpr int kWarpgroups = kBM / 64;  // each multiplies 64 rows of the tile
 constexpr int kThreads = kWarpgroups * hopper::kWarpgroup;
-constexpr int kGroupM = 8;
+constexpr int kGroupM = 16;
 constexpr unsigned kElementBytes = 2;
 constexpr unsigned kTileBytesA = kBM * kBK * kElementBytes;
 constexpr unsigned kTileBytesB = kBN * kBK * kElementBytes;
