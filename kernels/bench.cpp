@@ -169,11 +169,14 @@ std::vector<Shape> ResolveShapes(const BenchRequest& request) {
 double Tolerance(Precision precision, std::int64_t k, double max_abs_a, double max_abs_b) {
   const double scale = max_abs_a * max_abs_b;
   if (precision == Precision::kTf32) return 8.0 * std::sqrt(static_cast<double>(k)) * std::ldexp(1.0, -11) * scale;
+  if (precision == Precision::kBf16) return 8.0 * std::sqrt(static_cast<double>(k)) * std::ldexp(1.0, -8) * scale;
   return 2.0 * static_cast<double>(k) * std::ldexp(1.0, -23) * scale;
 }
 
 std::string DescribeTolerance(Precision precision, std::int64_t k, double max_abs_a, double max_abs_b) {
-  const std::string rule = precision == Precision::kTf32 ? "8·sqrt(K)·2^-11" : "2·K·2^-23";
+  const std::string rule = precision == Precision::kTf32   ? "8·sqrt(K)·2^-11"
+                           : precision == Precision::kBf16 ? "8·sqrt(K)·2^-8"
+                                                           : "2·K·2^-23";
   return "tolerance " + rule + "·max|A|·max|B| = " + FormatNumber(Tolerance(precision, k, max_abs_a, max_abs_b)) +
          " at K = " + std::to_string(k);
 }

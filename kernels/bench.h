@@ -68,6 +68,7 @@ std::vector<Shape> ResolveShapes(const BenchRequest& request);
 // and |b| ≤ max_abs_b. FP32: 2·K·2⁻²³·max|a|·max|b| — rounding in a length-K sum grows
 // with K and is far below this in practice, while a wrong element is off by O(|C|).
 // TF32 rounds inputs to a 10-bit mantissa, so its error grows like √K·2⁻¹¹: 8·√K·2⁻¹¹·….
+// BF16 keeps 7 mantissa bits (8 significant): 8·√K·2⁻⁸·….
 double Tolerance(Precision precision, std::int64_t k, double max_abs_a, double max_abs_b);
 // The same rule in words, for the output ("tolerance 2·K·2^-23 = 0.00195").
 std::string DescribeTolerance(Precision precision, std::int64_t k, double max_abs_a, double max_abs_b);
@@ -89,7 +90,8 @@ struct BenchResult {
   double q1_ms = 0;  // the repetitions' interquartile range
   double q3_ms = 0;
   double gflops = 0;             // 2·M·N·K / median time
-  double percent_of_cublas = 0;  // of cuBLAS FP32 at the same shape; 0 if it was not timed
+  double percent_of_cublas = 0;  // of `percent_of` at the same shape; 0 if it was not timed
+  std::string percent_of;        // the cuBLAS row of the same precision (ReferenceFor); empty if not timed
 
   double max_abs_error = 0;  // vs cuBLAS FP32 (NaN when an element is NaN or was never written)
   double tolerance = 0;

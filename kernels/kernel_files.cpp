@@ -38,7 +38,8 @@ std::optional<KernelFile> FileOf(const KernelSpec& spec) {
     case KernelFamily::kTiledRect: return FileWithStem("tiled_rect");
     case KernelFamily::kLadder: return FileWithStem(spec.name);
     case KernelFamily::kCublasFp32:
-    case KernelFamily::kCublasTf32: return std::nullopt;
+    case KernelFamily::kCublasTf32:
+    case KernelFamily::kCublasBf16: return std::nullopt;
   }
   return std::nullopt;
 }

@@ -18,6 +18,7 @@ enum class KernelFamily {
   kTiledRect,   // 03_tiled_rect.cu: TM × TN tile of C stepping through K by TK.
   kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
   kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
+  kCublasBf16,  // cuBLAS GEMM on BF16 copies of A and B, FP32 accumulation: rungs 14 on race it.
   kLadder,      // 04_… to 13_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
 };
 
@@ -34,12 +35,15 @@ enum class LadderRung {
   kRegisterTile,    // 11: a 16×8 micro-tile; 10's tile split along K where the grid is small
   kAllAsync,        // 12: A copied by cp.async too, a lean loop, blocks in groups of tile rows
   kMmaTf32,         // 13: the tensor cores: mma.sync m16n8k8 on TF32-rounded inputs (sm_80 and newer)
+  kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
+  kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
-// math a result records (MathName in registry.h): FP32 runs as FFMA on the CUDA cores,
-// TF32 on the tensor cores.
-enum class Precision { kFp32, kTf32 };
+// math a result records (MathName in registry.h) and the cuBLAS row a result's "% of cuBLAS"
+// divides by (ReferenceFor in registry.h): FP32 runs as FFMA on the CUDA cores, TF32 and
+// BF16 (inputs rounded to 8 significant bits, FP32 accumulation) on the tensor cores.
+enum class Precision { kFp32, kTf32, kBf16 };
 
 struct KernelSpec {
   const char* name;   // what `--kernels` takes and the results files store
@@ -67,16 +71,29 @@ struct KernelSpec {
   // The oldest GPU the row runs on, as compute capability major·10 + minor (80: sm_80); 0
   // for every GPU the build targets. On an older one the runner refuses the row and says why.
   int min_compute_capability = 0;
+  // Compiled for that one architecture alone (sm_90a: wgmma, TMA), whose code runs on no
+  // other compute capability, newer ones included.
+  bool only_that_architecture = false;
+  // Threads that only copy (a producer warpgroup) and hold no element of C, beside those
+  // that thread_m × thread_n counts.
+  int producer_threads = 0;
 };
+
+constexpr bool IsCublasFamily(KernelFamily family) {
+  return family == KernelFamily::kCublasFp32 || family == KernelFamily::kCublasTf32 ||
+         family == KernelFamily::kCublasBf16;
+}
 
 // Whether the row runs on a GPU of compute capability major.minor.
 constexpr bool RunsOn(const KernelSpec& spec, int cc_major, int cc_minor) {
-  return cc_major * 10 + cc_minor >= spec.min_compute_capability;
+  const int cc = cc_major * 10 + cc_minor;
+  return spec.only_that_architecture ? cc == spec.min_compute_capability : cc >= spec.min_compute_capability;
 }
 
-// Threads in one block: each computes thread_m × thread_n elements of the block tile.
+// Threads in one block: each computes thread_m × thread_n elements of the block tile, and
+// the producer threads, if any, copy.
 constexpr int ThreadsPerBlock(const KernelSpec& spec) {
-  return spec.tile_m * spec.tile_n / (spec.thread_m * spec.thread_n);
+  return spec.tile_m * spec.tile_n / (spec.thread_m * spec.thread_n) + spec.producer_threads;
 }
 
 namespace table_detail {
@@ -105,13 +122,27 @@ constexpr KernelSpec Rung(const char* name, const char* label, LadderRung rung, 
           rung, thread_m, thread_n, warp_m, warp_n};
 }
 
-// A ladder rung on the tensor cores: as Rung, TF32 math, running from compute capability
-// `min_cc` on.
+// A ladder rung on the tensor cores: as Rung, in `precision`, running from compute
+// capability `min_cc` on.
 constexpr KernelSpec TensorRung(const char* name, const char* label, LadderRung rung, int tm, int tn, int tk,
-                                int thread_m, int thread_n, int warp_m, int warp_n, int min_cc) {
+                                int thread_m, int thread_n, int warp_m, int warp_n, Precision precision, int min_cc) {
   KernelSpec spec = Rung(name, label, rung, tm, tn, tk, thread_m, thread_n, warp_m, warp_n);
-  spec.precision = Precision::kTf32;
+  spec.precision = precision;
   spec.min_compute_capability = min_cc;
+  return spec;
+}
+
+// The rung with `threads` more that only copy.
+constexpr KernelSpec WithProducer(KernelSpec spec, int threads) {
+  spec.producer_threads = threads;
+  return spec;
+}
+
+// A rung compiled for sm_90a alone: Hopper's wgmma and TMA, BF16 in, FP32 accumulation.
+constexpr KernelSpec HopperRung(const char* name, const char* label, LadderRung rung, int tm, int tn, int tk,
+                                int thread_m, int thread_n, int warp_m, int warp_n) {
+  KernelSpec spec = TensorRung(name, label, rung, tm, tn, tk, thread_m, thread_n, warp_m, warp_n, Precision::kBf16, 90);
+  spec.only_that_architecture = true;
   return spec;
 }
 }  // namespace table_detail
@@ -170,11 +201,20 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::Rung("register_tile",   "11 16×8 micro-tile, split-K if small", LadderRung::kRegisterTile, 128, 256, 8, 16, 8, 64, 64),
     table_detail::Rung("all_async",       "12 cp.async for A too, lean loop", LadderRung::kAllAsync,  128, 256, 8, 16, 8, 64, 64),
     // 13 computes in TF32 on the tensor cores: another precision, checked with TF32's tolerance.
-    table_detail::TensorRung("mma_tf32",  "13 TF32 mma.sync (tensor cores)", LadderRung::kMmaTf32, 256, 128, 32, 8, 16, 64, 64, 80),
+    table_detail::TensorRung("mma_tf32",  "13 TF32 mma.sync (tensor cores)", LadderRung::kMmaTf32, 256, 128, 32, 8, 16, 64, 64,
+                             Precision::kTf32, 80),
+    // 14 on: BF16 inputs on Hopper (sm_90a only); a thread holds 2 rows × 64 columns of its
+    // warpgroup's 64×256 accumulators, a warp 16 rows × 256.
+    table_detail::HopperRung("wgmma_bf16", "14 BF16 wgmma, TMA (sm_90)", LadderRung::kWgmmaBf16, 128, 256, 64, 2, 64, 16, 256),
+    table_detail::WithProducer(table_detail::HopperRung("warp_specialized", "15 producer/consumer warps, persistent (sm_90)",
+                                                        LadderRung::kWarpSpecialized, 128, 256, 64, 2, 64, 16, 256), 128),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kTf32, true},
+    // Timed wherever a BF16 rung is; BF16 GEMM needs sm_80.
+    {"cublas_bf16", "cuBLAS BF16 (FP32 accumulate)", KernelFamily::kCublasBf16, 0, 0, 0,
+     table_detail::kSt, table_detail::kSt, true, true, Precision::kBf16, false, LadderRung::kNone, 1, 1, 0, 0, false, 80},
     // clang-format on
 };
 

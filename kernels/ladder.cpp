@@ -23,6 +23,8 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kRegisterTile: return "a 16×8 micro-tile per thread; a small grid splits K so no SM idles";
     case LadderRung::kAllAsync: return "A copied by cp.async too: no global load waits in a register";
     case LadderRung::kMmaTf32: return "tensor cores: each warp issues mma.sync on 16×8×8 tiles rounded to TF32";
+    case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
+    case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {
@@ -31,6 +33,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case KernelFamily::kTiledRect: return "rectangular TM×TN tiles stepping through K by TK";
     case KernelFamily::kCublasFp32: return "NVIDIA's SGEMM: the line to reach";
     case KernelFamily::kCublasTf32: return "tensor cores on 10-bit mantissas: another precision";
+    case KernelFamily::kCublasBf16: return "tensor cores on BF16 inputs, FP32 sums: the line for rungs 14 on";
     case KernelFamily::kLadder: break;
   }
   return "";

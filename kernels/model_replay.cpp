@@ -66,7 +66,7 @@ ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<fl
 
 ModelRun RunOnModel(const KernelSpec& kernel, const Shape& shape, std::vector<float> a, std::vector<float> b,
                     const std::atomic<bool>& cancel, std::atomic<double>* fraction) {
-  if (kernel.family == KernelFamily::kCublasFp32 || kernel.family == KernelFamily::kCublasTf32) {
+  if (IsCublas(kernel)) {
     return {{}, std::string(kernel.name) + " has no model: cuBLAS is the reference, not a teaching kernel"};
   }
   if (!HasModel(kernel)) {

@@ -65,7 +65,7 @@ const KernelSpec* FindKernel(std::string_view name) {
 int KernelIndex(const KernelSpec& spec) { return static_cast<int>(&spec - kKernelTable); }
 
 bool IsCublas(const KernelSpec& spec) {
-  return spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32;
+  return IsCublasFamily(spec.family);
 }
 
 bool HasModel(const KernelSpec& spec) {
@@ -74,7 +74,27 @@ bool HasModel(const KernelSpec& spec) {
 }
 
 const char* MathName(const KernelSpec& spec) {
-  return spec.precision == Precision::kTf32 ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)";
+  switch (spec.precision) {
+    case Precision::kTf32: return "TF32 tensor cores";
+    case Precision::kBf16: return "BF16 tensor cores, FP32 accumulate";
+    case Precision::kFp32: break;
+  }
+  return "FP32 FFMA (CUDA cores)";
+}
+
+const KernelSpec& ReferenceFor(Precision precision) {
+  switch (precision) {
+    case Precision::kTf32: return *FindKernel("cublas_tf32");
+    case Precision::kBf16: return *FindKernel("cublas_bf16");
+    case Precision::kFp32: break;
+  }
+  return *FindKernel("cublas_fp32");
+}
+
+std::string ReferenceLabel(const std::string& reference) {
+  if (reference == "cublas_tf32") return "cuBLAS TF32";
+  if (reference == "cublas_bf16") return "cuBLAS BF16";
+  return "cuBLAS FP32";
 }
 
 const char* ToString(sim::SyncKind barrier) {
@@ -88,6 +108,7 @@ const char* ToString(sim::SyncKind barrier) {
 
 std::string DescribeParameters(const KernelSpec& spec) {
   if (IsCublas(spec)) {
+    if (spec.precision == Precision::kBf16) return "cuBLAS GEMM, BF16 copies of A and B, FP32 accumulation";
     return spec.precision == Precision::kTf32 ? "cuBLAS, TF32 tensor-op math (inputs rounded to 10-bit mantissa)"
                                               : "cuBLAS, FP32 math: the reference";
   }

@@ -21,8 +21,13 @@ bool IsCublas(const KernelSpec& spec);
 // Whether TileScope's model runs the row (naive, tiled, rect); the ladder and cuBLAS run
 // on the GPU only.
 bool HasModel(const KernelSpec& spec);
-// The arithmetic the row computes with: "FP32 FFMA (CUDA cores)" or "TF32 tensor cores".
+// The arithmetic the row computes with: "FP32 FFMA (CUDA cores)", "TF32 tensor cores", …
 const char* MathName(const KernelSpec& spec);
+// The cuBLAS row of the same precision: what a row's "% of cuBLAS" divides by (cuBLAS
+// SGEMM for FP32, cuBLAS TF32 for TF32, cuBLAS BF16 for BF16). A cuBLAS row is its own.
+const KernelSpec& ReferenceFor(Precision precision);
+// How tables name a reference row: "cuBLAS FP32", "cuBLAS TF32", "cuBLAS BF16".
+std::string ReferenceLabel(const std::string& reference);
 // "TILE 16 · barriers syncthreads/none · guarded · ceil(K/T) phases", for tables and tooltips.
 std::string DescribeParameters(const KernelSpec& spec);
 const char* ToString(sim::SyncKind barrier);

@@ -190,7 +190,8 @@ const std::vector<Field>& Fields() {
                                             VerifiedField(),
                                             IntegerField("occupancy_blocks_per_sm", &BenchResult::occupancy_blocks_per_sm),
                                             IntegerField("threads_per_block", &BenchResult::threads_per_block),
-                                            Optional(TextField("math", &BenchResult::math))};
+                                            Optional(TextField("math", &BenchResult::math)),
+                                            Optional(TextField("percent_of", &BenchResult::percent_of))};
   return fields;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <utility>
 
 #include "kernels/model_replay.h"
@@ -191,7 +192,6 @@ void Runner::Report(const RaceResult& result) {
 void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& cancel) {
   const std::vector<const KernelSpec*> specs = ResolveKernels(request);
   const std::vector<Shape> shapes = ResolveShapes(request);
-  const KernelSpec& reference = *FindKernel("cublas_fp32");
   const std::function<bool()> cancelled = [&cancel] { return cancel.load(); };
   Progress progress;
   progress.kernel_count = static_cast<int>(specs.size());
@@ -205,18 +205,26 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
       progress.done += progress.kernel_count;
       continue;
     }
-    // cuBLAS FP32 first: every other kernel's "% of cuBLAS" at this shape divides by it.
-    const std::optional<BenchResult> cublas = Measure(worker_, reference, shapes[s], request, cancelled);
-    if (!cublas) break;
+    // Each kernel's "% of cuBLAS" divides by cuBLAS of its own precision at this shape,
+    // timed in the same session before the first kernel that needs it.
+    std::map<const KernelSpec*, BenchResult> references;
     for (std::size_t k = 0; k < specs.size() && !cancelled(); ++k) {
       progress.kernel_number = static_cast<int>(k) + 1;
       progress.kernel = specs[k]->name;
       Report(progress);
+      const KernelSpec* reference = &ReferenceFor(specs[k]->precision);
+      if (references.count(reference) == 0) {
+        const std::optional<BenchResult> timed = Measure(worker_, *reference, shapes[s], request, cancelled);
+        if (!timed) break;
+        references.emplace(reference, *timed);
+      }
+      const BenchResult& base = references.at(reference);
       std::optional<BenchResult> result =
-          specs[k] == &reference ? cublas : Measure(worker_, *specs[k], shapes[s], request, cancelled);
+          specs[k] == reference ? base : Measure(worker_, *specs[k], shapes[s], request, cancelled);
       if (!result) break;
-      if (result->ok() && cublas->ok() && result->median_ms > 0) {
-        result->percent_of_cublas = 100.0 * cublas->median_ms / result->median_ms;
+      if (result->ok() && base.ok() && result->median_ms > 0) {
+        result->percent_of_cublas = 100.0 * base.median_ms / result->median_ms;
+        result->percent_of = reference->name;
       }
       ++progress.done;
       Report(*result);

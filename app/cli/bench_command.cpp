@@ -64,10 +64,13 @@ void PrintDevice(const kernels::GpuStatus& status) {
 void PrintBenchHeader(const kernels::BenchRequest& request) {
   std::printf("inputs: seeded random in [-1, 1), seed %llu; %d warm-ups, %d timed launches each (CUDA events)\n",
               static_cast<unsigned long long>(request.seed), request.warmups, request.reps);
-  std::printf("verified against cuBLAS FP32 with tolerance 2*K*2^-23 (TF32: 8*sqrt(K)*2^-11), max|A| = max|B| = 1\n");
+  std::printf("verified against cuBLAS FP32 with tolerance 2*K*2^-23 (TF32: 8*sqrt(K)*2^-11, BF16: 8*sqrt(K)*2^-8), "
+              "max|A| = max|B| = 1\n");
+  std::printf("%% cuBLAS: of cuBLAS in the kernel's own precision (FP32: SGEMM, TF32: cuBLAS TF32, BF16: cuBLAS BF16), "
+              "same shape and session\n");
   std::printf("model: where M*N*K <= %lld, each kernel's C is also replayed on TileScope's model; 'same' = bit for bit\n",
               static_cast<long long>(kernels::kModelCheckMaxWork));
-  std::printf("%-18s %-14s %10s %21s %10s %9s %9s %11s %10s  %-10s %s\n", "kernel", "size", "median ms", "min-max ms",
+  std::printf("%-18s %-14s %10s %21s %10s %16s %9s %11s %10s  %-10s %s\n", "kernel", "size", "median ms", "min-max ms",
               "GFLOPS", "% cuBLAS", "blocks/SM", "max error", "tolerance", "model", "verified");
 }
 
@@ -80,6 +83,12 @@ std::string ModelText(const kernels::BenchResult& r) {
   return "-";
 }
 
+// "FP32", "TF32", "BF16": which cuBLAS a percentage is of.
+std::string ReferenceShortName(const std::string& reference) {
+  const std::string label = kernels::ReferenceLabel(reference);
+  return label.substr(label.rfind(' ') + 1);
+}
+
 void PrintBenchRow(const kernels::BenchResult& r) {
   const std::string size = kernels::ToString(r.shape);
   if (!r.ok()) {
@@ -89,11 +98,14 @@ void PrintBenchRow(const kernels::BenchResult& r) {
   const std::string spread = Format("%.4f", r.min_ms) + "-" + Format("%.4f", r.max_ms);
   // A wrong kernel's speed means nothing: its GFLOPS are not shown.
   const std::string gflops = r.verified ? Format("%.0f", r.gflops) : "-";
-  const std::string percent = r.verified && r.percent_of_cublas > 0 ? Format("%.1f%%", r.percent_of_cublas) : "-";
+  // The share of cuBLAS of the kernel's own precision; the header line says which is which.
+  const std::string percent = r.verified && r.percent_of_cublas > 0
+                                  ? Format("%.1f%% ", r.percent_of_cublas) + ReferenceShortName(r.percent_of)
+                                  : "-";
   const std::string occupancy = r.occupancy_blocks_per_sm > 0 ? std::to_string(r.occupancy_blocks_per_sm) : "-";
   const std::string verdict =
       r.verified ? "yes" : "WRONG (" + std::to_string(r.wrong_elements) + " elements)";
-  std::printf("%-18s %-14s %10.4f %21s %10s %9s %9s %11.3g %10.3g  %-10s %s\n", r.kernel.c_str(), size.c_str(),
+  std::printf("%-18s %-14s %10.4f %21s %10s %16s %9s %11.3g %10.3g  %-10s %s\n", r.kernel.c_str(), size.c_str(),
               r.median_ms, spread.c_str(), gflops.c_str(), percent.c_str(), occupancy.c_str(), r.max_abs_error,
               r.tolerance, ModelText(r).c_str(), verdict.c_str());
 }

@@ -501,6 +501,7 @@ void LiveGpuPanel::DrawTable(const LiveSweepView& sweep) const {
                                 ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
   if (!gui::BeginTable("##results", 9, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
+  // "% cuBLAS" is of cuBLAS in the kernel's own precision; each cell names which.
   for (const char* name : {"kernel", "n", "median ms", "GFLOPS", "% cuBLAS", "% peak", "blocks/SM", "C", "note"}) {
     ImGui::TableSetupColumn(name);
   }
@@ -544,7 +545,9 @@ void LiveGpuPanel::DrawTableRow(const kernels::BenchResult& r, double peak) cons
   ImGui::TableNextColumn();
   r.verified ? gui::Text("%.0f", r.gflops) : Dash();
   ImGui::TableNextColumn();
-  r.verified && r.percent_of_cublas > 0.0 ? gui::Text("%.1f", r.percent_of_cublas) : Dash();
+  r.verified && r.percent_of_cublas > 0.0
+      ? gui::Text("%.1f of %s", r.percent_of_cublas, kernels::ReferenceLabel(r.percent_of).c_str())
+      : Dash();
   ImGui::TableNextColumn();
   r.verified && peak > 0.0 ? gui::Text("%.1f", 100.0 * r.gflops / peak) : Dash();
   ImGui::TableNextColumn();

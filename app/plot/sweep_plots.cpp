@@ -77,7 +77,9 @@ std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops, con
   text += Format("%.1f GFLOPS\n", r.gflops);
   text += Format("%.4f ms median", r.median_ms) + Format(" (%.4f", r.min_ms) + Format("\u2013%.4f ms", r.max_ms) +
           ", " + std::to_string(r.reps) + " launches)\n";
-  text += r.percent_of_cublas > 0.0 ? Format("%.1f %% of cuBLAS FP32\n", r.percent_of_cublas) : "% of cuBLAS: not timed\n";
+  text += r.percent_of_cublas > 0.0
+              ? Format("%.1f %% of ", r.percent_of_cublas) + kernels::ReferenceLabel(r.percent_of) + "\n"
+              : "% of cuBLAS: not timed\n";
   if (peak_gflops > 0.0) text += Format("%.1f %% of the FP32 peak\n", 100.0 * r.gflops / peak_gflops);
   text += r.occupancy_blocks_per_sm > 0
               ? "occupancy: " + std::to_string(r.occupancy_blocks_per_sm) + " blocks of " +
@@ -166,19 +168,28 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
 BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, const SweepLook& look) {
   BarChartData data;
   data.x_label = "matrix size n";
-  data.y_label = "% of cuBLAS SGEMM (FP32) at the same size";
+  data.y_label = "% of cuBLAS in the kernel's precision (FP32, TF32, BF16) at the same size";
   data.reference = 100.0;
-  data.reference_label = "cuBLAS FP32 = 100 %";
+  data.reference_label = "same-precision cuBLAS = 100 %";
   const std::vector<std::int64_t> sizes = SquareSizes(results);
   for (std::int64_t n : sizes) data.categories.push_back(std::to_string(n));
   int index = 0;
   for (const std::string& kernel : KernelsIn(results)) {
-    if (kernel == kReferenceKernel) continue;  // 100 % by definition: the dashed line.
+    const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
+    // Whether every result of the kernel is of `reference`.
+    const auto all_of = [&](const std::string& reference) {
+      return std::all_of(results.begin(), results.end(), [&](const kernels::BenchResult& r) {
+        return r.kernel != kernel || r.percent_of == reference;
+      });
+    };
+    // A cuBLAS row timed against itself is 100 % by definition: the dashed line.
+    if (kernel == kReferenceKernel || all_of(kernel)) continue;
     BarSeries series;
     series.style = StyleFor(kernel, LabelOf(results, kernel), index++, look);
-    // Lower precision on its own scale: TF32 at 700 % of FP32 would squash every FP32 bar.
-    const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
-    series.off_scale = spec && spec->precision != kernels::Precision::kFp32;
+    // Lower precision against FP32 (files written before each precision had its own
+    // reference) on its own scale: TF32 at 700 % of FP32 would squash every FP32 bar.
+    series.off_scale = spec && spec->precision != kernels::Precision::kFp32 &&
+                       !all_of(kernels::ReferenceFor(spec->precision).name);
     if (series.off_scale) series.style.name += " (lower precision: off the scale, cut bars labelled)";
     series.bars.resize(sizes.size());
     for (const auto& r : results) {

@@ -20,6 +20,7 @@
 #include "kernels/11_register_tile.cu"
 #include "kernels/12_all_async.cu"
 #include "kernels/13_mma_tf32.cu"
+#include "kernels/gpu/hopper_launchers.h"
 #include "kernels/gpu/launchers.h"
 #include "kernels/kernel_table.h"
 
@@ -175,6 +176,10 @@ Launcher MakeLauncher() {
     launcher.config = RegisterTileConfig<I>;
   } else if constexpr (spec.rung == LadderRung::kMmaTf32) {
     launcher.config = MmaConfig<I>;
+  } else if constexpr (spec.rung == LadderRung::kWgmmaBf16) {
+    launcher.config = WgmmaBf16Config;
+  } else if constexpr (spec.rung == LadderRung::kWarpSpecialized) {
+    launcher.config = WarpSpecializedConfig;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }
@@ -200,9 +205,14 @@ cudaError_t PrepareLaunch(const LaunchConfig& config) {
                               static_cast<int>(config.shared_bytes));
 }
 
-cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const float* a, const float* b, float* c, int m,
-                       int n, int k) {
-  void* args[] = {&a, &b, &c, &m, &n, &k};
+cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const Operands& operands, float* c, int m, int n,
+                       int k) {
+  const float* a = operands.a;
+  const float* b = operands.b;
+  void* pointer_args[] = {&a, &b, &c, &m, &n, &k};
+  // A CUtensorMap parameter is passed by value: its argument is the map's address.
+  void* map_args[] = {const_cast<CUtensorMap*>(operands.a_map), const_cast<CUtensorMap*>(operands.b_map), &c, &m, &n,
+                      &k};
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = 1;
@@ -216,7 +226,7 @@ cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const fl
   // A cluster of one is no cluster: such launches go out without the attribute.
   launch.attrs = config.cluster_z > 1 ? &cluster : nullptr;
   launch.numAttrs = config.cluster_z > 1 ? 1 : 0;
-  return cudaLaunchKernelExC(&launch, config.function, args);
+  return cudaLaunchKernelExC(&launch, config.function, config.TakesTensorMaps() ? map_args : pointer_args);
 }
 
 }  // namespace kernels::gpu

@@ -1,6 +1,7 @@
 // launchers.h — how the GPU module launches row i of kKernelTable (the teaching kernels
 // and the ladder's rungs; cuBLAS rows have no launcher here: module.cu calls cuBLAS itself).
 #pragma once
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 namespace kernels::gpu {
@@ -13,6 +14,23 @@ struct LaunchConfig {
   dim3 block;  // x along N (or the flat thread index), y along M
   unsigned shared_bytes = 0;
   unsigned cluster_z = 1;
+  // Rows that read BF16 operands through tensor maps (rungs 14 on): the rows of A's and of
+  // Bᵀ's box per copy (kHopperBoxInner elements of K each); 0 for rows that take FP32 pointers.
+  int box_rows_a = 0;
+  int box_rows_b = 0;
+  bool TakesTensorMaps() const { return box_rows_a > 0; }
+};
+
+// Elements of K in one TMA box: a 128-byte swizzled row of BF16.
+constexpr int kHopperBoxInner = 64;
+
+// What a launch multiplies: FP32 A and B for the rows that take pointers; for those that
+// take tensor maps, maps of the BF16 copies of A and of Bᵀ (module.cu makes them).
+struct Operands {
+  const float* a = nullptr;
+  const float* b = nullptr;
+  const CUtensorMap* a_map = nullptr;
+  const CUtensorMap* b_map = nullptr;
 };
 
 // What the device offers that a row's choice of configuration depends on.
@@ -39,7 +57,7 @@ const Launcher& LauncherFor(int kernel);
 cudaError_t PrepareLaunch(const LaunchConfig& config);
 
 // C = A·B with the configured kernel, into `stream`. The one launch path of every row.
-cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const float* a, const float* b, float* c, int m,
-                       int n, int k);
+cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const Operands& operands, float* c, int m, int n,
+                       int k);
 
 }  // namespace kernels::gpu

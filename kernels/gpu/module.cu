@@ -4,6 +4,7 @@
 // dlopen, so the app itself starts on a PC without CUDA. Every CUDA call is checked and
 // every failure becomes a message for the caller: errors are values, never exits.
 #include <cublas_v2.h>
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include <limits>
 #include <string>
 
+#include "kernels/gpu/hopper_launchers.h"
 #include "kernels/gpu/launchers.h"
 #include "kernels/gpu_abi.h"
 #include "kernels/kernel_table.h"
@@ -99,6 +101,20 @@ __global__ void SpinFor(unsigned long long nanoseconds, int* sink) {
   *sink = 1;
 }
 
+// BF16 copies of the operands for the BF16 rows, made once per session and never timed:
+// `out` holds `rows` rows of `padded` elements, element (r, c) the input's (r, c) rounded to
+// nearest even, zeros past `cols`. With `transposed`, the input is cols×rows (B, K×N) and
+// `out` its transpose (Bᵀ, N×K): K-major, as wgmma and cuBLAS's "TN" GEMM read both operands.
+__global__ void ToBf16(const float* in, __nv_bfloat16* out, long long rows, long long cols, long long padded,
+                       bool transposed) {
+  const size_t count = static_cast<size_t>(rows * padded);
+  for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count; i += size_t{gridDim.x} * blockDim.x) {
+    const long long r = static_cast<long long>(i) / padded, c = static_cast<long long>(i) % padded;
+    const float value = c >= cols ? 0.0f : (transposed ? in[c * rows + r] : in[r * cols + c]);
+    out[i] = __float2bfloat16_rn(value);
+  }
+}
+
 int BlocksFor(size_t count) {
   const size_t blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
   return static_cast<int>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
@@ -123,6 +139,14 @@ struct TsSession {
   cublasHandle_t cublas = nullptr;
   int max_grid_x = 0, max_grid_y = 0, max_grid_z = 0;
   kernels::gpu::DeviceLimits limits;
+  // The BF16 rows' operands (ToBf16), allocated when the first such row runs: A (M×K) and
+  // Bᵀ (N×K), rows of k_padded elements; and their tensor maps for the box rows they were
+  // made for.
+  __nv_bfloat16* a_bf16 = nullptr;
+  __nv_bfloat16* bt_bf16 = nullptr;
+  long long k_padded = 0;
+  CUtensorMap a_map{}, b_map{};
+  int map_rows_a = 0, map_rows_b = 0;
 };
 
 namespace {
@@ -134,6 +158,8 @@ void Release(TsSession* s) {
   cudaFree(s->c_ref);
   cudaFree(s->c);
   cudaFree(s->c_baseline);
+  cudaFree(s->a_bf16);
+  cudaFree(s->bt_bf16);
   cudaFree(s->stats);
   if (s->cublas != nullptr) cublasDestroy(s->cublas);
   if (s->start != nullptr) cudaEventDestroy(s->start);
@@ -158,14 +184,62 @@ struct Check {
 };
 
 // C = A·B through cuBLAS. cuBLAS is column-major; a row-major M×N matrix is its N×M
-// transpose, so row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: swap the operands.
-cublasStatus_t CublasGemm(TsSession* s, bool tf32, float* c) {
+// transpose, so row-major C = A·B is column-major Cᵀ = Bᵀ·Aᵀ: swap the operands. For BF16
+// the operands are the session's copies: Bᵀ row-major (N×K) is column-major B, so it goes
+// in transposed, and A row-major is column-major Aᵀ ("TN", both K-major).
+cublasStatus_t CublasGemm(TsSession* s, KernelFamily family, float* c) {
   const float alpha = 1.0f;
   const float beta = 0.0f;
   const int m = static_cast<int>(s->m), n = static_cast<int>(s->n), k = static_cast<int>(s->k);
-  if (!tf32) return cublasSgemm(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, n, s->a, k, &beta, c, n);
+  if (family == KernelFamily::kCublasFp32) {
+    return cublasSgemm(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, n, s->a, k, &beta, c, n);
+  }
+  if (family == KernelFamily::kCublasBf16) {
+    const int ld = static_cast<int>(s->k_padded);
+    return cublasGemmEx(s->cublas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, s->bt_bf16, CUDA_R_16BF, ld, s->a_bf16,
+                        CUDA_R_16BF, ld, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+  }
   return cublasGemmEx(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, CUDA_R_32F, n, s->a, CUDA_R_32F, k,
                       &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
+}
+
+// Rows of the BF16 copies: K rounded up to 8 elements, the 16 bytes a tensor map's row
+// stride must be a multiple of.
+constexpr long long kBf16RowAlign = 8;
+
+// Makes the session's BF16 operands if it has none yet; outside any timing.
+bool EnsureBf16Operands(TsSession* s, Check& check) {
+  if (s->a_bf16 != nullptr) return true;
+  s->k_padded = (s->k + kBf16RowAlign - 1) / kBf16RowAlign * kBf16RowAlign;
+  const size_t a_count = static_cast<size_t>(s->m * s->k_padded), b_count = static_cast<size_t>(s->n * s->k_padded);
+  const bool ok = check.Ok(cudaMalloc(&s->a_bf16, a_count * sizeof(__nv_bfloat16)), "allocating A in BF16") &&
+                  check.Ok(cudaMalloc(&s->bt_bf16, b_count * sizeof(__nv_bfloat16)), "allocating B in BF16");
+  if (!ok) {
+    cudaFree(s->a_bf16);
+    s->a_bf16 = nullptr;
+    return false;
+  }
+  ToBf16<<<BlocksFor(a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_bf16, s->m, s->k, s->k_padded, false);
+  ToBf16<<<BlocksFor(b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->bt_bf16, s->n, s->k, s->k_padded, true);
+  return check.Ok(cudaGetLastError(), "converting A and B to BF16");
+}
+
+// Encodes the tensor maps of the BF16 operands for `config`'s boxes, unless the session
+// holds them already.
+bool EnsureTensorMaps(TsSession* s, const kernels::gpu::LaunchConfig& config, Check& check) {
+  if (s->map_rows_a == config.box_rows_a && s->map_rows_b == config.box_rows_b) return true;
+  std::string error = kernels::gpu::EncodeBf16TensorMap(s->a_map, s->a_bf16, s->m, s->k, s->k_padded, config.box_rows_a);
+  if (error.empty()) {
+    error = kernels::gpu::EncodeBf16TensorMap(s->b_map, s->bt_bf16, s->n, s->k, s->k_padded, config.box_rows_b);
+  }
+  if (!error.empty()) {
+    check.message = error;
+    s->map_rows_a = 0;
+    return false;
+  }
+  s->map_rows_a = config.box_rows_a;
+  s->map_rows_b = config.box_rows_b;
+  return true;
 }
 
 // How `kernel` (not a cuBLAS row) launches at this session's shape.
@@ -178,6 +252,12 @@ kernels::gpu::LaunchConfig ConfigFor(const TsSession* s, int kernel) {
 // its instructions), or empty.
 std::string DeviceError(const kernels::KernelSpec& spec, const kernels::gpu::DeviceLimits& device) {
   if (kernels::RunsOn(spec, device.cc_major, device.cc_minor)) return "";
+  const std::string gpu = "this GPU is " + std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
+  if (spec.only_that_architecture) {
+    return std::string(spec.name) + " needs sm_" + std::to_string(spec.min_compute_capability) +
+           " (compute capability " + std::to_string(spec.min_compute_capability / 10) + "." +
+           std::to_string(spec.min_compute_capability % 10) + " exactly: its code is built for that GPU alone); " + gpu;
+  }
   return std::string(spec.name) + " needs compute capability " + std::to_string(spec.min_compute_capability / 10) +
          "." + std::to_string(spec.min_compute_capability % 10) + " or newer; this GPU is " +
          std::to_string(device.cc_major) + "." + std::to_string(device.cc_minor);
@@ -189,7 +269,7 @@ std::string LaunchLimitError(const TsSession* s, int kernel) {
   const std::string device = DeviceError(spec, s->limits);
   if (!device.empty()) return device;
   const long long int_max = std::numeric_limits<int>::max();
-  if (spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32) {
+  if (kernels::IsCublasFamily(spec.family)) {
     if (s->m > int_max || s->n > int_max || s->k > int_max) return "cuBLAS takes dimensions below 2^31";
     return "";
   }
@@ -213,20 +293,23 @@ std::string LaunchLimitError(const TsSession* s, int kernel) {
 // Launches `kernel` into c; a failure lands in `check`.
 bool Launch(TsSession* s, int kernel, float* c, Check& check, const char* what) {
   const kernels::KernelSpec& spec = kKernelTable[kernel];
-  if (spec.family == KernelFamily::kCublasFp32 || spec.family == KernelFamily::kCublasTf32) {
-    return check.Ok(CublasGemm(s, spec.family == KernelFamily::kCublasTf32, c), what);
-  }
-  return check.Ok(kernels::gpu::LaunchWith(ConfigFor(s, kernel), s->stream, s->a, s->b, c, static_cast<int>(s->m),
+  if (kernels::IsCublasFamily(spec.family)) return check.Ok(CublasGemm(s, spec.family, c), what);
+  const kernels::gpu::Operands operands{s->a, s->b, &s->a_map, &s->b_map};
+  return check.Ok(kernels::gpu::LaunchWith(ConfigFor(s, kernel), s->stream, operands, c, static_cast<int>(s->m),
                                            static_cast<int>(s->n), static_cast<int>(s->k)),
                   what);
 }
 
-// Readies every kernel of `rows` for its launches at this session's shape (their shared
-// memory limits), outside any timing; cuBLAS rows need nothing.
+// Readies every kernel of `rows` for its launches at this session's shape, outside any
+// timing: BF16 operands for BF16 rows (cuBLAS BF16 too), tensor maps for the rows that
+// take them, shared memory limits.
 bool Prepare(TsSession* s, std::initializer_list<int> rows, Check& check) {
   for (int kernel : rows) {
+    if (kKernelTable[kernel].precision == kernels::Precision::kBf16 && !EnsureBf16Operands(s, check)) return false;
     if (kernels::gpu::LauncherFor(kernel).config == nullptr) continue;
-    if (!check.Ok(kernels::gpu::PrepareLaunch(ConfigFor(s, kernel)), "raising the shared-memory limit")) return false;
+    const kernels::gpu::LaunchConfig config = ConfigFor(s, kernel);
+    if (config.TakesTensorMaps() && !EnsureTensorMaps(s, config, check)) return false;
+    if (!check.Ok(kernels::gpu::PrepareLaunch(config), "raising the shared-memory limit")) return false;
   }
   return true;
 }
@@ -404,7 +487,7 @@ __attribute__((visibility("default"))) TsSession* ts_session_create(long long m,
   }
   if (check.message.empty() && s->m <= std::numeric_limits<int>::max() && s->n <= std::numeric_limits<int>::max() &&
       s->k <= std::numeric_limits<int>::max()) {
-    check.Ok(CublasGemm(s, false, s->c_ref), "cuBLAS reference") &&
+    check.Ok(CublasGemm(s, KernelFamily::kCublasFp32, s->c_ref), "cuBLAS reference") &&
         check.Ok(cudaStreamSynchronize(s->stream), "computing the cuBLAS reference");
   } else if (check.message.empty()) {
     check.message = "cuBLAS takes dimensions below 2^31";
@@ -435,11 +518,11 @@ __attribute__((visibility("default"))) TsStatus ts_run(TsSession* s, int kernel,
   run->threads_per_block = 0;
   run->occupancy_blocks_per_sm = 0;
   Check check;
-  if (kernels::gpu::LauncherFor(kernel).config != nullptr) {
+  Prepare(s, {kernel}, check);
+  if (check.message.empty() && kernels::gpu::LauncherFor(kernel).config != nullptr) {
     const kernels::gpu::LaunchConfig config = ConfigFor(s, kernel);
     run->threads_per_block = static_cast<int>(config.block.x * config.block.y * config.block.z);
-    Prepare(s, {kernel}, check) &&
-        check.Ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&run->occupancy_blocks_per_sm, config.function,
+    check.Ok(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&run->occupancy_blocks_per_sm, config.function,
                                                                run->threads_per_block, config.shared_bytes),
                  "occupancy");
   }

@@ -211,6 +211,95 @@ TEST_F(Gpu, MmaTf32MatchesCublasTf32) {
   }
 }
 
+// The largest |x − y| over two C of the same shape, and how many elements differ by more
+// than `tolerance` (NaN counted).
+struct Difference {
+  double worst = 0;
+  long long beyond = 0;
+};
+Difference Compare(const std::vector<float>& x, const std::vector<float>& y, double tolerance) {
+  Difference d;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double difference = std::fabs(double(x[i]) - double(y[i]));
+    if (!(difference <= tolerance)) ++d.beyond;
+    if (difference > d.worst || std::isnan(difference)) d.worst = difference;
+  }
+  return d;
+}
+
+// Rungs 14 and 15 against cuBLAS BF16 itself, element by element. Both multiply the same BF16
+// copies of A and B (the session makes them once) and accumulate in FP32, so their C may
+// differ only by summation order: FP32's tolerance, 2·K·2^-23·max|A|·max|B|, not BF16's.
+// The runner's check against cuBLAS FP32 holds with BF16's tolerance. Shapes: 4096×2048×1024
+// (full tiles, 16 stages of K), 1000³ (edge tiles in M and N, K not a multiple of 64), odd
+// sizes whose rows are padded to 8 elements (1025×513×257, 1001×1003×997), and 33×65×9 (one
+// partial tile, one stage); at the first, 15's persistent blocks walk up to two tiles each.
+// Any GPU but compute capability 9.0 refuses the rungs with the reason (tested from sm_80
+// on, where cuBLAS BF16 runs).
+TEST_F(Gpu, WgmmaBf16MatchesCublasBf16) {
+  const DeviceInfo& device = ProbeGpu().device;
+  const KernelSpec& cublas = *FindKernel("cublas_bf16");
+  if (!RunsOn(cublas, device.cc_major, device.cc_minor)) GTEST_SKIP() << "cuBLAS BF16 needs sm_80";
+  GpuWorker worker(DefaultGpuWorkerOptions());
+  for (const Shape shape : {Shape{4096, 2048, 1024}, Shape::Square(1000), Shape{1025, 513, 257}, Shape{1001, 1003, 997},
+                            Shape{33, 65, 9}}) {
+    ASSERT_FALSE(worker.OpenSession(shape, 7));
+    const double tolerance = Tolerance(Precision::kBf16, shape.k, 1.0, 1.0);  // inputs in [-1, 1)
+    const double same_inputs = Tolerance(Precision::kFp32, shape.k, 1.0, 1.0);
+    const auto never = [] { return false; };
+    std::string error;
+    TsKernelRun run{};
+    std::vector<double> times;
+    std::vector<float> c_cublas;
+    ASSERT_EQ(worker.Run(KernelIndex(cublas), 0, 1, tolerance, never, run, times, &c_cublas, error), TS_OK) << error;
+    for (const char* rung : {"wgmma_bf16", "warp_specialized"}) {
+      SCOPED_TRACE(std::string(rung) + " at " + ToString(shape));
+      const KernelSpec& spec = *FindKernel(rung);
+      std::vector<float> c;
+      const TsStatus status = worker.Run(KernelIndex(spec), 1, 2, tolerance, never, run, times, &c, error);
+      if (!RunsOn(spec, device.cc_major, device.cc_minor)) {
+        EXPECT_EQ(status, TS_ERROR);
+        EXPECT_NE(error.find(std::string(rung) + " needs sm_90"), std::string::npos) << error;
+        continue;
+      }
+      ASSERT_EQ(status, TS_OK) << error;
+      EXPECT_EQ(run.wrong_elements, 0) << "against cuBLAS FP32, max error " << run.max_abs_error;
+      ASSERT_EQ(c.size(), c_cublas.size());
+      const Difference d = Compare(c, c_cublas, same_inputs);
+      std::printf("%s vs cuBLAS BF16 at %s: max |difference| %.3g, tolerance %.3g\n", rung, ToString(shape).c_str(),
+                  d.worst, same_inputs);
+      EXPECT_EQ(d.beyond, 0) << "max |difference| " << d.worst << " > " << same_inputs;
+    }
+  }
+}
+
+// "% of cuBLAS" divides by cuBLAS of the kernel's own precision, timed in the same session:
+// FP32 rows by cuBLAS SGEMM, mma_tf32 by cuBLAS TF32, wgmma_bf16 by cuBLAS BF16 (where it
+// runs); each cuBLAS row by itself, 100%.
+TEST_F(Gpu, PercentOfCublasIsOfTheSamePrecision) {
+  const DeviceInfo& device = ProbeGpu().device;
+  BenchRequest request;
+  for (const char* name : {"all_async", "mma_tf32", "wgmma_bf16", "cublas_fp32", "cublas_tf32", "cublas_bf16"}) {
+    if (RunsOn(*FindKernel(name), device.cc_major, device.cc_minor)) request.kernels.push_back(name);
+  }
+  request.shapes = {Shape::Square(2048)};
+  request.reps = 3;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), request.kernels.size());
+  std::map<std::string, double> cublas_ms;
+  for (const BenchResult& r : results) {
+    if (IsCublas(*FindKernel(r.kernel))) cublas_ms[r.kernel] = r.median_ms;
+  }
+  for (const BenchResult& r : results) {
+    SCOPED_TRACE(r.kernel);
+    ASSERT_TRUE(r.ok()) << r.error;
+    const std::string reference = ReferenceFor(FindKernel(r.kernel)->precision).name;
+    EXPECT_EQ(r.percent_of, reference);
+    ASSERT_EQ(cublas_ms.count(reference), 1u);
+    EXPECT_NEAR(r.percent_of_cublas, 100.0 * cublas_ms[reference] / r.median_ms, 1e-9);
+  }
+}
+
 TEST_F(Gpu, ModelCheckIsSkippedForCublasAndLargeSizes) {
   BenchRequest request;
   request.kernels = {"tiled16", "cublas_fp32"};

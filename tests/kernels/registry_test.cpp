@@ -34,9 +34,9 @@ TEST(Registry, DefaultSweepHoldsTheLectureKernels) {
   EXPECT_FALSE(chosen.count("tiled16_unguarded"));
 }
 
-// The ladder: rungs 04 to 13 in teaching order, GPU only, guarded, and out of the default
+// The ladder: rungs 04 to 14 in teaching order, GPU only, guarded, and out of the default
 // sweep (the live panel's ladder view chooses them). 04 to 12 compute in FP32 on the CUDA
-// cores; 13 in TF32 on the tensor cores, from sm_80 on.
+// cores; 13 in TF32 on the tensor cores, from sm_80 on; 14 in BF16 on sm_90 alone.
 TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   std::vector<const KernelSpec*> rungs;
   for (const KernelSpec* spec : AllKernels()) {
@@ -44,7 +44,8 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   }
   const std::vector<std::string> expected = {"blocktile_1d",    "blocktile_2d", "vectorized",   "conflict_free",
                                              "warptile",        "double_buffered", "async_copy", "register_tile",
-                                             "all_async",       "mma_tf32"};
+                                             "all_async",       "mma_tf32",     "wgmma_bf16",
+                                             "warp_specialized"};
   ASSERT_EQ(rungs.size(), expected.size());
   for (std::size_t i = 0; i < rungs.size(); ++i) {
     const KernelSpec& rung = *rungs[i];
@@ -56,26 +57,61 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
     EXPECT_FALSE(IsCublas(rung));
     EXPECT_TRUE(rung.guarded);
     EXPECT_FALSE(rung.in_default_sweep);
-    const bool tensor_cores = rung.rung == LadderRung::kMmaTf32;
-    EXPECT_STREQ(MathName(rung), tensor_cores ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)");
-    EXPECT_EQ(rung.min_compute_capability, tensor_cores ? 80 : 0);
+    const bool tf32 = rung.rung == LadderRung::kMmaTf32;
+    const bool bf16 = rung.rung == LadderRung::kWgmmaBf16 || rung.rung == LadderRung::kWarpSpecialized;
+    EXPECT_STREQ(MathName(rung), tf32   ? "TF32 tensor cores"
+                                 : bf16 ? "BF16 tensor cores, FP32 accumulate"
+                                        : "FP32 FFMA (CUDA cores)");
+    EXPECT_EQ(rung.min_compute_capability, tf32 ? 80 : bf16 ? 90 : 0);
+    EXPECT_EQ(rung.only_that_architecture, bf16);
+    EXPECT_EQ(rung.producer_threads, rung.rung == LadderRung::kWarpSpecialized ? 128 : 0);
     EXPECT_EQ(rung.tile_m % rung.thread_m, 0);
     EXPECT_EQ(rung.tile_n % rung.thread_n, 0);
     EXPECT_EQ(PhaseCount(rung, 1000), 0) << "no model phases";
   }
 }
 
-// TF32 mma.sync and cp.async need sm_80: on a Turing GPU (7.5) the runner refuses that rung
-// (module.cu says why); every other row runs on every GPU the build targets.
-TEST(Registry, TheTensorCoreRungRunsFromSm80AndTheOtherRowsEverywhere) {
+// TF32 mma.sync and cp.async need sm_80, and so does cuBLAS's BF16 GEMM: on a Turing GPU
+// (7.5) the runner refuses those rows (module.cu says why). wgmma and TMA are sm_90a's: that
+// code runs on compute capability 9.0 alone, not on Ampere, Ada or a newer GPU. Every other
+// row runs on every GPU the build targets.
+TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEverywhere) {
   const KernelSpec& mma = *FindKernel("mma_tf32");
-  EXPECT_FALSE(RunsOn(mma, 7, 5));
-  EXPECT_TRUE(RunsOn(mma, 8, 0));
-  EXPECT_TRUE(RunsOn(mma, 8, 6));
-  EXPECT_TRUE(RunsOn(mma, 9, 0));
-  for (const KernelSpec* spec : AllKernels()) {
-    if (spec != &mma) EXPECT_TRUE(RunsOn(*spec, 7, 5)) << spec->name;
+  const KernelSpec& cublas_bf16 = *FindKernel("cublas_bf16");
+  for (const KernelSpec* sm80 : {&mma, &cublas_bf16}) {
+    SCOPED_TRACE(sm80->name);
+    EXPECT_FALSE(RunsOn(*sm80, 7, 5));
+    EXPECT_TRUE(RunsOn(*sm80, 8, 0));
+    EXPECT_TRUE(RunsOn(*sm80, 8, 6));
+    EXPECT_TRUE(RunsOn(*sm80, 9, 0));
   }
+  const KernelSpec& wgmma = *FindKernel("wgmma_bf16");
+  const KernelSpec& specialized = *FindKernel("warp_specialized");
+  for (const KernelSpec* sm90a : {&wgmma, &specialized}) {
+    SCOPED_TRACE(sm90a->name);
+    EXPECT_FALSE(RunsOn(*sm90a, 8, 0));
+    EXPECT_FALSE(RunsOn(*sm90a, 8, 9));
+    EXPECT_TRUE(RunsOn(*sm90a, 9, 0));
+    EXPECT_FALSE(RunsOn(*sm90a, 10, 0));
+  }
+  for (const KernelSpec* spec : AllKernels()) {
+    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized) {
+      EXPECT_TRUE(RunsOn(*spec, 7, 5)) << spec->name;
+    }
+  }
+}
+
+// "% of cuBLAS" divides by cuBLAS of the row's own precision.
+TEST(Registry, EachPrecisionHasItsCublasReference) {
+  EXPECT_STREQ(ReferenceFor(Precision::kFp32).name, "cublas_fp32");
+  EXPECT_STREQ(ReferenceFor(Precision::kTf32).name, "cublas_tf32");
+  EXPECT_STREQ(ReferenceFor(Precision::kBf16).name, "cublas_bf16");
+  for (const KernelSpec* spec : AllKernels()) {
+    if (IsCublas(*spec)) EXPECT_EQ(&ReferenceFor(spec->precision), spec) << spec->name;
+  }
+  EXPECT_EQ(ReferenceLabel("cublas_bf16"), "cuBLAS BF16");
+  EXPECT_EQ(ReferenceLabel("cublas_tf32"), "cuBLAS TF32");
+  EXPECT_EQ(ReferenceLabel("cublas_fp32"), "cuBLAS FP32");
 }
 
 TEST(Registry, LadderParametersAreDescribed) {
@@ -89,10 +125,15 @@ TEST(Registry, LadderParametersAreDescribed) {
             "block tile 256×128×32 · 8×16 per thread · warp tile 64×64 · 256 threads · guarded");
 }
 
-TEST(Registry, MathIsTf32OnlyForTheTensorCoreRows) {
+TEST(Registry, MathIsTf32OrBf16OnlyForTheTensorCoreRows) {
   for (const KernelSpec* spec : AllKernels()) {
-    const bool tf32 = std::string(spec->name) == "cublas_tf32" || std::string(spec->name) == "mma_tf32";
-    EXPECT_STREQ(MathName(*spec), tf32 ? "TF32 tensor cores" : "FP32 FFMA (CUDA cores)") << spec->name;
+    const std::string name = spec->name;
+    const bool tf32 = name == "cublas_tf32" || name == "mma_tf32";
+    const bool bf16 = name == "cublas_bf16" || name == "wgmma_bf16" || name == "warp_specialized";
+    EXPECT_STREQ(MathName(*spec), tf32   ? "TF32 tensor cores"
+                                  : bf16 ? "BF16 tensor cores, FP32 accumulate"
+                                         : "FP32 FFMA (CUDA cores)")
+        << name;
   }
 }
 

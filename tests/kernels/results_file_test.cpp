@@ -42,6 +42,7 @@ ResultsFile SampleFile() {
   ok.q3_ms = 16.875;
   ok.gflops = 8205.5;
   ok.percent_of_cublas = 16.25;
+  ok.percent_of = "cublas_fp32";
   ok.max_abs_error = 1.0 / 4096;
   ok.tolerance = 0.0009765625;
   ok.verified = true;
@@ -187,14 +188,18 @@ TEST(ResultsFile, MalformedAndTruncatedJson) {
   EXPECT_NE(error->find("result 1"), std::string::npos) << *error;
 }
 
-// Files written before results carried their math (docs/results/h100-bench.*) still
-// load, with the math left empty; a file that has the column must have it in every row.
+// Files written before results carried their math and the reference of their percentage
+// (docs/results/h100-bench.*) still load, with those left empty; a file that has a column
+// must have it in every row.
 TEST(ResultsFile, FilesWithoutTheMathFieldStillLoad) {
   const std::string csv = ResultsToCsv(SampleFile());
   std::string old_csv;
   std::istringstream lines(csv);
   for (std::string line; std::getline(lines, line);) {
-    if (line.rfind("# ", 0) != 0) line = line.substr(0, line.rfind(','));  // drop the last column
+    if (line.rfind("# ", 0) != 0) {  // drop the last two columns
+      line = line.substr(0, line.rfind(','));
+      line = line.substr(0, line.rfind(','));
+    }
     old_csv += line + "\n";
   }
   ResultsFile loaded;
@@ -202,12 +207,15 @@ TEST(ResultsFile, FilesWithoutTheMathFieldStillLoad) {
   ASSERT_FALSE(error) << *error;
   ASSERT_EQ(loaded.results.size(), 3u);
   EXPECT_EQ(loaded.results[0].math, "");
+  EXPECT_EQ(loaded.results[0].percent_of, "");
   EXPECT_EQ(loaded.results[0].median_ms, 16.75);
 
-  std::string old_json;  // the JSON without its "math" lines (keys are sorted: never the last)
+  std::string old_json;  // the JSON without those lines (keys are sorted: never the last)
   std::istringstream json_lines(ResultsToJson(SampleFile()));
   for (std::string line; std::getline(json_lines, line);) {
-    if (line.find("\"math\":") == std::string::npos) old_json += line + "\n";
+    if (line.find("\"math\":") == std::string::npos && line.find("\"percent_of\":") == std::string::npos) {
+      old_json += line + "\n";
+    }
   }
   ASSERT_EQ(old_json.find("\"math\""), std::string::npos) << old_json;
   error = ResultsFromJson(old_json, loaded);

@@ -81,6 +81,24 @@ TEST(SweepPlots, LowerPrecisionBarsAreOffTheScale) {
   EXPECT_NE(bars.series[0].style.name.find("off the scale"), std::string::npos) << bars.series[0].style.name;
 }
 
+// A result timed against cuBLAS of its own precision sits on the common scale, its cuBLAS
+// row (100 % of itself) is the dashed line, not a bar, and the tooltip names the reference.
+TEST(SweepPlots, SamePrecisionBarsShareTheScaleAndSayWhichCublas) {
+  kernels::BenchResult bf16 = Measured("wgmma_bf16", 4096, 700000, true);
+  bf16.percent_of_cublas = 100.5;
+  bf16.percent_of = "cublas_bf16";
+  kernels::BenchResult cublas = Measured("cublas_bf16", 4096, 696500, true);
+  cublas.percent_of_cublas = 100.0;
+  cublas.percent_of = "cublas_bf16";
+  const BarChartData bars = PercentOfCublasBars({Measured("cublas_fp32", 4096, 50000, true), bf16, cublas}, kLook);
+  ASSERT_EQ(bars.series.size(), 1u);
+  EXPECT_FALSE(bars.series[0].off_scale);
+  ASSERT_TRUE(bars.series[0].bars[0].has_value());
+  EXPECT_EQ(bars.series[0].bars[0]->value, 100.5);
+  EXPECT_NE(bars.series[0].bars[0]->tooltip.find("100.5 % of cuBLAS BF16"), std::string::npos)
+      << bars.series[0].bars[0]->tooltip;
+}
+
 TEST(SweepPlots, TooltipHasTheExactFigures) {
   const std::string good = ResultTooltip(Measured("tiled16", 1024, 8000, true), 64000.0, kLook);
   for (const char* part : {"8000.0 GFLOPS", "ms median", "10 launches", "16.0 % of cuBLAS", "12.5 % of the FP32 peak",

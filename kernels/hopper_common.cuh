@@ -1,0 +1,178 @@
+// hopper_common.cuh — the Hopper (sm_90a) instructions that rungs 14 and on share: the tensor
+// memory accelerator (TMA) copying a tile into shared memory, the mbarrier that says when it
+// has landed, and the warpgroup's asynchronous matrix multiply (wgmma) reading its operands
+// from shared memory through matrix descriptors.
+//
+// Every wrapper is one PTX instruction (PTX ISA: "cp.async.bulk.tensor", "mbarrier",
+// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"). The callers compile them only
+// for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): wgmma and its descriptors exist there alone.
+#pragma once
+#include <cuda.h>
+
+#include <cstdint>
+
+namespace hopper {
+
+// Threads of a warpgroup: four consecutive warps that issue one wgmma together.
+constexpr int kWarpgroup = 128;
+
+// A tile whose rows are 128 bytes, stored with the 128-byte swizzle: the TMA writes row r's
+// 16-byte chunk c at chunk c ^ (r % 8), so the 8 rows of a core matrix cover all 32 banks.
+// Such tiles must start on a 1024-byte boundary (a whole swizzle pattern of 8 rows).
+constexpr int kSwizzleRowBytes = 128;
+constexpr int kSwizzleAtomBytes = 8 * kSwizzleRowBytes;
+
+__device__ __forceinline__ unsigned SharedAddress(const void* pointer) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(pointer));
+}
+
+// The tile (row, column of tiles) that block `linear` computes: `group` tile rows at a time,
+// walking down the group's rows before moving one tile column on, so the blocks of one
+// wave share their B columns (and A rows) in L2.
+__device__ __forceinline__ int2 GroupedTile(int linear, int tiles_m, int tiles_n, int group) {
+  const int per_group = group * tiles_n;
+  const int first_m = linear / per_group * group;
+  const int rows = min(tiles_m - first_m, group);
+  const int in_group = linear % per_group;
+  return make_int2(first_m + in_group % rows, in_group / rows);
+}
+
+// --- mbarrier: a barrier in shared memory that counts arrivals and bytes of copies. ---
+
+__device__ __forceinline__ void InitBarrier(std::uint64_t* barrier, unsigned arrivals) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(SharedAddress(barrier)), "r"(arrivals));
+}
+
+// Makes the initialised barriers visible to the TMA unit (the async proxy) before use.
+__device__ __forceinline__ void FenceBarrierInit() { asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory"); }
+
+// One arrival that also tells the barrier `bytes` more are on their way by TMA: its phase
+// completes once every arrival came and all those bytes have landed.
+__device__ __forceinline__ void ArriveExpectingBytes(std::uint64_t* barrier, unsigned bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(SharedAddress(barrier)), "r"(bytes)
+               : "memory");
+}
+
+__device__ __forceinline__ void Arrive(std::uint64_t* barrier) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(SharedAddress(barrier)) : "memory");
+}
+
+// Waits until the phase of parity `parity` (0, 1, 0, … as phases complete) has completed.
+__device__ __forceinline__ void WaitPhase(std::uint64_t* barrier, unsigned parity) {
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred complete;\n"
+        " mbarrier.try_wait.parity.shared::cta.b64 complete, [%1], %2;\n"
+        " selp.u32 %0, 1, 0, complete;\n}\n"
+        : "=r"(done)
+        : "r"(SharedAddress(barrier)), "r"(parity)
+        : "memory");
+  } while (done == 0);
+}
+
+// --- TMA: one thread asks the copy engine for a whole box of a 2D tensor. ---
+
+// Copies the box at (inner, outer) — element column and row of the tensor `map` describes —
+// into shared memory at `destination`, laid out (and swizzled) as the map says; elements
+// outside the tensor arrive as zeros. The bytes count against `barrier`.
+__device__ __forceinline__ void LoadBox(void* destination, const CUtensorMap* map, std::uint64_t* barrier, int inner,
+                                        int outer) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          SharedAddress(destination)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(SharedAddress(barrier))
+      : "memory");
+}
+
+// --- wgmma: D(64×N) += A(64×16) · B(16×N), both operands read from shared memory. ---
+
+// The matrix descriptor of a K-major tile with 128-byte swizzled rows starting at `tile`
+// (1024-byte aligned): start address, leading-dimension offset (unused by this layout,
+// 16 bytes by convention), stride offset 1024 bytes (from one 8-row core-matrix group to
+// the next), swizzle mode 1 (128 bytes). Fields hold addresses in units of 16 bytes.
+__device__ __forceinline__ std::uint64_t SwizzledTileDescriptor(const void* tile) {
+  const std::uint64_t address = SharedAddress(tile);
+  return ((address & 0x3FFFF) >> 4) | (std::uint64_t{16 >> 4} << 16) |
+         (std::uint64_t{kSwizzleAtomBytes >> 4} << 32) | (std::uint64_t{1} << 62);
+}
+
+// The descriptor moved `bytes` along a row: the next k16 slice of the same rows is 32 bytes
+// on; the hardware applies the swizzle to the address it computes.
+__device__ __forceinline__ std::uint64_t Advance(std::uint64_t descriptor, unsigned bytes) {
+  return descriptor + (bytes >> 4);
+}
+
+// Orders this warpgroup's register writes (the zeroed accumulators) before its wgmma.
+__device__ __forceinline__ void FenceOperands() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+// Closes a group of issued wgmma: the unit of waiting.
+__device__ __forceinline__ void CommitGroup() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+// Waits until at most `kPending` committed groups of this warpgroup are still running.
+template <int kPending>
+__device__ __forceinline__ void WaitGroups() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Tells the compiler `value` may have changed here: after WaitGroups, so that no read of an
+// accumulator is moved before the wgmma that writes it has finished.
+__device__ __forceinline__ void Touch(float& value) { asm volatile("" : "+f"(value)::"memory"); }
+
+// 64×256 of C in a warpgroup: lane l of warp w holds rows 16w + l/4 and 16w + l/4 + 8, at
+// columns 8j + 2(l%4) and + 1 for j = 0…31: d[4j], d[4j+1] the first row, d[4j+2], d[4j+3]
+// the second (PTX ISA, "Matrix fragments for wgmma.m64nNk16", f32 accumulators).
+constexpr int kAccumulators256 = 128;
+
+#define TS_ACC4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
+#define TS_ACC16(i) TS_ACC4(i), TS_ACC4(i + 4), TS_ACC4(i + 8), TS_ACC4(i + 12)
+
+// D += A·B for m64n256k16, BF16 inputs, FP32 accumulators; A and B K-major in shared memory.
+__device__ __forceinline__ void MmaBf16M64N256K16(float (&d)[kAccumulators256], std::uint64_t a, std::uint64_t b) {
+  asm volatile(
+      "{\n"
+      ".reg .pred accumulate;\n"
+      "setp.ne.b32 accumulate, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, %128, %129, accumulate, 1, 1, 0, 0;\n"
+      "}\n"
+      : TS_ACC16(0), TS_ACC16(16), TS_ACC16(32), TS_ACC16(48), TS_ACC16(64), TS_ACC16(80), TS_ACC16(96),
+        TS_ACC16(112)
+      : "l"(a), "l"(b), "r"(1));
+}
+
+#undef TS_ACC16
+#undef TS_ACC4
+
+// Stores a warpgroup's 64×256 accumulators at rows row0…row0+63, columns col0…col0+255 of
+// the row-major M×N matrix C, only the elements inside it; pairs as float2 where N is even.
+__device__ __forceinline__ void StoreAccumulators(const float (&d)[kAccumulators256], float* C, int M, int N, int row0,
+                                                  int col0) {
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) % kWarpgroup / 32;
+  const bool pairs = N % 2 == 0;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int row = row0 + warp * 16 + lane / 4 + h * 8;
+    if (row >= M) continue;
+    float* out = C + static_cast<long long>(row) * N;
+#pragma unroll
+    for (int j = 0; j < kAccumulators256 / 4; ++j) {
+      const int col = col0 + j * 8 + lane % 4 * 2;
+      const float first = d[4 * j + 2 * h], second = d[4 * j + 2 * h + 1];
+      if (pairs && col + 1 < N) {
+        *reinterpret_cast<float2*>(out + col) = make_float2(first, second);
+      } else {
+        if (col < N) out[col] = first;
+        if (col + 1 < N) out[col + 1] = second;
+      }
+    }
+  }
+}
+
+}  // namespace hopper
