@@ -48,8 +48,10 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
                  "Repeat the --actions script for S seconds, print memory at the end of each pass, then exit")
       ->check(CLI::Range(1, kMaxSoakSeconds))
       ->needs(actions);
-  app.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 16384));
-  app.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 16384));
+  app.add_option("--width", options.width, "Window width in pixels")
+      ->check(CLI::Range(kMinWindowWidth, kMaxWindowSide));
+  app.add_option("--height", options.height, "Window height in pixels")
+      ->check(CLI::Range(kMinWindowHeight, kMaxWindowSide));
   app.add_flag("--presentation", options.presentation, "Start in presentation mode (large fonts, high contrast)");
   app.add_option("--content-scale", options.content_scale,
                  "Scale fonts and layout by S as on a high-DPI screen (default: the scale GLFW reports)")

@@ -224,13 +224,14 @@ Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& 
 // A saved size the window cannot take (hand-edited, or from a broken display) falls back to
 // the default size rather than stopping the app at start-up.
 std::optional<std::string> ResetUnusableWindowSize(Settings& s) {
-  const auto usable = [](int side) { return side >= kMinWindowSide && side <= kMaxWindowSide; };
-  if (usable(s.window_width) && usable(s.window_height)) return std::nullopt;
+  const auto usable = [](int side, int least) { return side >= least && side <= cli::kMaxWindowSide; };
+  if (usable(s.window_width, cli::kMinWindowWidth) && usable(s.window_height, cli::kMinWindowHeight)) return std::nullopt;
   const Settings defaults;
   std::string problem = "window size " + std::to_string(s.window_width) + "\u00D7" + std::to_string(s.window_height) +
-                        " is outside " + std::to_string(kMinWindowSide) + ".." + std::to_string(kMaxWindowSide) +
-                        " pixels a side; using " + std::to_string(defaults.window_width) + "\u00D7" +
-                        std::to_string(defaults.window_height);
+                        " is outside " + std::to_string(cli::kMinWindowWidth) + "\u00D7" +
+                        std::to_string(cli::kMinWindowHeight) + " to " + std::to_string(cli::kMaxWindowSide) + "\u00D7" +
+                        std::to_string(cli::kMaxWindowSide) + " pixels; using " + std::to_string(defaults.window_width) +
+                        "\u00D7" + std::to_string(defaults.window_height);
   s.window_width = defaults.window_width;
   s.window_height = defaults.window_height;
   return problem;

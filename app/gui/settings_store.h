@@ -12,11 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/gui_options.h"
+
 namespace gui {
 
-// The window sizes a saved setting may ask for.
-constexpr int kMinWindowSide = 320;
-constexpr int kMaxWindowSide = 16384;
 // The font sizes in pixels: Ctrl+- and Ctrl+= stop there, and a saved size must lie between.
 constexpr float kMinFontSize = 11.0f;
 constexpr float kMaxFontSize = 48.0f;

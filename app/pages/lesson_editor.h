@@ -84,6 +84,8 @@ class LessonEditor {
   std::optional<Opened> TakeOpened() { return std::exchange(opened_, std::nullopt); }
 
   const LessonDraft& draft() const { return draft_; }
+  // Why the lesson asked for at start-up could not be opened (the default is open instead).
+  const std::optional<std::string>& start_error() const { return start_error_; }
   void DumpState(nlohmann::json& state) const;
   void SaveSettings(Settings& settings) const;
 
@@ -109,6 +111,7 @@ class LessonEditor {
   kernels::BackgroundJob<std::string> export_;  // the error, or "" once the file is written
   std::string export_path_;
   std::optional<Opened> opened_;
+  std::optional<std::string> start_error_;
 
   struct Pending {
     std::string source;

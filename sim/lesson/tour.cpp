@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "sim/io/number_text.h"
 #include "sim/lesson/lesson_edit.h"
 #include "sim/model/snapshot.h"
 
@@ -181,10 +182,10 @@ namespace {
 
 bool SameValue(const QueryValue& right, const std::string& value, double tolerance) {
   if (right.kind != QueryKind::kNumber) return value == right.text;
-  char* end = nullptr;
-  const double number = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0') return false;
-  return std::fabs(number - right.number) <= tolerance + 1e-9 * std::max(1.0, std::fabs(right.number));
+  std::string problem;
+  const std::optional<double> number = ReadDecimal(value, problem);
+  if (!number) return false;
+  return std::fabs(*number - right.number) <= tolerance + 1e-9 * std::max(1.0, std::fabs(right.number));
 }
 
 // A cell a stop or an answer names must lie inside its matrix or the focused block's tile.
@@ -375,12 +376,13 @@ AnswerParse ParseAnswer(const Question& question, std::string_view text) {
   }
   StudentAnswer answer;
   if (question.kind == QuestionKind::kNumber || question.kind == QuestionKind::kChoice) {
-    char* end = nullptr;
-    const double number = std::strtod(trimmed.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(number)) {
-      parse.error = "'" + trimmed + "' is not a number";
+    std::string problem;
+    const std::optional<double> read = ReadDecimal(trimmed, problem);
+    if (!read) {
+      parse.error = problem;
       return parse;
     }
+    const double number = *read;
     if (question.kind == QuestionKind::kChoice) {
       const double count = static_cast<double>(question.choices.size());
       if (number != std::floor(number) || number < 1 || number > count) {

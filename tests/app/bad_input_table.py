@@ -175,12 +175,17 @@ def gui_action_cases():
     # overflowed an int on its way to "case -2147483648".
     for tried, value in ACTION_VALUES + [("negative", "-2147483648")]:
         cases.append(("GUI action `lesson-vectors FILE#N`", tried, value, ["--actions", "lesson-vectors FILE#" + value]))
+    # A value read only in part once stored what was read: "1,5" 1, "0x10" 0, "1e-50" 0, "2 junk" 2.
     cells = [("0", "A 0 0 0"), ("negative", "A -1 0 1"), ("huge", "A 0 0 1e400"), ("NaN/inf", "A 0 0 nan"),
-             ("wrong type", "A x 0 1"), ("empty", "")]
+             ("wrong type", "A x 0 1"), ("empty", ""), ("garbage", "A 0 0 1,5"), ("garbage", "A 0 0 0x10"),
+             ("0", "A 0 0 1e-50"), ("garbage", "A 0 0 2 junk")]
     for tried, value in cells:
         cases.append(("GUI action `edit-cell A ROW COL VALUE`", tried, value, ["--actions", ("edit-cell " + value).strip()]))
     for tried, path in (("directory", "DIR"), ("read-only output", "READ-ONLY/out.json"), ("read-only output", "/dev/full")):
         cases.append(("GUI action `lesson-save FILE`", tried, path, ["--actions", "lesson-save " + path]))
+    # A scripted run whose lesson does not open once saved the default lesson's screenshot, exit 0.
+    cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "unreadable", "MISSING/lesson.json",
+                  ["--lesson", "MISSING/lesson.json", "--screenshot", "out.png"]))
     for tried, path in (("0", "/dev/null"), ("directory", "DIR"), ("read-only output", "READ-ONLY/out"),
                         ("read-only output", "/dev/full")):
         cases.append(("`tilescope --screenshot FILE` (output)", tried, path, ["--screenshot", path]))
@@ -235,6 +240,8 @@ def gui_file_cases():
     cases.append(("saved results, JSON (GUI action `live-load FILE`)", "empty", json.dumps(no_device).encode(),
                   ["--actions", "live-load FILE.json"]))
     cases.append(("GUI action `lesson-open FILE`", "unreadable", "FIFO", ["--actions", "lesson-open FILE"]))
+    cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "negative", b'{"version": 1, "m": -3}',
+                  ["--lesson", "FILE", "--screenshot", "out.png"]))
     deep = b'{"version": 1, "last_lesson": ' + b"[" * 100000 + b"]" * 100000 + b"}"
     settings = [
         ("0", b'{"version": 1, "font_size": 0}'), ("negative", b'{"version": 1, "window": {"width": -5}}'),

@@ -51,6 +51,26 @@ TEST(SettingsStore, NumbersOutOfTheirTypesRangeAreProblemsNotCasts) {
   EXPECT_EQ(loaded.settings.font_size, gui::Settings{}.font_size);
 }
 
+// One rule for the command line and the saved file: --height 240 was taken at one start and
+// refused from the settings at the next (issue 32).
+TEST(SettingsStore, EveryWindowSizeTheCommandLineTakesIsKeptAcrossARestart) {
+  ScratchFolder folder("settings_window_size");
+  gui::SettingsStore store(folder.path());
+  gui::Settings smallest;
+  smallest.window_width = cli::kMinWindowWidth;
+  smallest.window_height = cli::kMinWindowHeight;
+  ASSERT_FALSE(store.Save(smallest));
+  const gui::LoadedSettings loaded = store.Load();
+  EXPECT_TRUE(loaded.warning.empty()) << loaded.warning;
+  EXPECT_EQ(loaded.settings.window_width, cli::kMinWindowWidth);
+  EXPECT_EQ(loaded.settings.window_height, cli::kMinWindowHeight);
+  gui::Settings smaller = smallest;
+  smaller.window_height = cli::kMinWindowHeight - 1;
+  ASSERT_FALSE(store.Save(smaller));
+  EXPECT_NE(store.Load().warning.find("window size 320\u00D7239 is outside 320\u00D7240"), std::string::npos)
+      << store.Load().warning;
+}
+
 TEST(SettingsStore, AnUnreadableFontSizeIsNamedAndTheDefaultUsed) {
   ScratchFolder folder("settings_font_size");
   gui::SettingsStore store(folder.path());

@@ -383,7 +383,11 @@ TEST(Tour, AnswersAreParsedCheckedAndRevealed) {
 
   sim::Question number;
   number.kind = sim::QuestionKind::kNumber;
-  EXPECT_EQ(sim::ParseAnswer(number, "sixty").error, "'sixty' is not a number");
+  EXPECT_EQ(sim::ParseAnswer(number, "sixty").error.rfind("'sixty' is not a number", 0), 0u);
+  // Read whole, never up to the first character the reader does not know (issue 32).
+  for (const char* partial : {"1,5", "0x10", "2 junk", "inf"}) {
+    EXPECT_NE(sim::ParseAnswer(number, partial).error.find("is not a number"), std::string::npos) << partial;
+  }
   EXPECT_EQ(sim::ParseAnswer(number, "  ").error, "no answer given");
   sim::Question choice;
   choice.kind = sim::QuestionKind::kChoice;
