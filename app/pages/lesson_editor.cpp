@@ -254,8 +254,8 @@ std::optional<std::string> LessonEditor::LoadVectors(const std::string& argument
   if (hash != std::string::npos) {
     const std::string text = argument.substr(hash + 1);
     std::string problem;
-    const std::optional<long long> read = sim::ReadWhole(text, LLONG_MIN, LLONG_MAX, problem);
-    if (!read) return Refuse({"fill_file", problem + ": not a case number (cases count from 1)"});
+    const std::optional<long long> read = sim::ReadWhole(text, 1, INT_MAX, problem);
+    if (!read) return Refuse({"fill_file", "case " + problem + " (cases count from 1)"});
     number = *read;
   }
   sim::LessonConfig lesson = draft_.lesson;

@@ -235,6 +235,13 @@ def gui_file_cases():
         for tried, contents in sweeps:
             cases.append(("saved results, %s (GUI action `live-load FILE`)" % kind.upper(), tried, contents,
                           ["--actions", "live-load FILE." + kind]))
+    # NaN stands for "no figure", which only a failed result may have: a row that claims it was
+    # measured but holds no time or rate was plotted as measured.
+    none = {key: "nan" for key in ("median_ms", "min_ms", "max_ms", "q1_ms", "q3_ms", "gflops")}
+    cases.append(("saved results, CSV (GUI action `live-load FILE`)", "NaN/inf", sweep_file("csv", none),
+                  ["--actions", "live-load FILE.csv"]))
+    cases.append(("saved results, JSON (GUI action `live-load FILE`)", "NaN/inf",
+                  sweep_file("json", {key: None for key in none}), ["--actions", "live-load FILE.json"]))
     no_device = json.loads(sweep_file("json"))
     no_device["device"] = {}
     cases.append(("saved results, JSON (GUI action `live-load FILE`)", "empty", json.dumps(no_device).encode(),
