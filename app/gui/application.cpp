@@ -442,7 +442,10 @@ void Application::AutosaveSettings() {
   autosave_.next_check = now + kAutosaveCheck;
   CollectSettings();
   std::string text = ToJson(settings_).dump();
-  if (text == autosave_.saved_text) return;
+  if (text == autosave_.saved_text) {
+    autosave_.seen_text = std::move(text);  // changed and changed back: nothing to write
+    return;
+  }
   if (text != autosave_.seen_text) {
     if (autosave_.seen_text == autosave_.saved_text) autosave_.unsaved_since = now;
     autosave_.seen_text = text;

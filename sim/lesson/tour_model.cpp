@@ -12,6 +12,8 @@
 #include "sim/lesson/formulas.h"
 #include "sim/lesson/lesson_edit.h"
 #include "sim/lesson/lesson_file.h"
+#include "sim/lesson/memory_estimate.h"
+#include "sim/model/checked_math.h"
 #include "sim/model/occupancy.h"
 #include "sim/model/reference.h"
 #include "sim/model/run_check.h"
@@ -28,12 +30,8 @@ namespace {
 // instructions a query that needs them says the lesson is too large for it.
 constexpr std::uint64_t kMaxRecordedInstructions = std::uint64_t{1} << 22;
 constexpr const char* kDefaultGpu = "h100";
-// What one tour may ask the model to run, all its lessons and variants together: about two
-// seconds of the model on one core. A lesson file is data, and loading one must not hang the
-// app on a query about a 1024³ variant.
-constexpr std::uint64_t kMaxTourInstructions = std::uint64_t{1} << 27;
 
-// Thrown where a run would pass kMaxTourInstructions; TourModel turns it into the error.
+// Thrown where a run would pass the tour's budget; TourModel turns it into the error.
 struct OverBudget {
   std::string message;
 };
@@ -105,22 +103,31 @@ std::unique_ptr<WholeRun> RunWhole(const LessonConfig& lesson, const std::atomic
   return run;
 }
 
+// An upper bound of what a kept WholeRun holds: C, and when recorded its products and the
+// walkthrough's tile stores (counted as events, the larger of the two records).
+std::uint64_t KeptBytes(const LessonConfig& lesson) {
+  const ClosedForms expected = Expected(lesson);
+  const std::uint64_t c = SaturatingMul(SaturatingMul(std::uint64_t(lesson.m), std::uint64_t(lesson.n)), sizeof(float));
+  if (expected.thread_instructions > kMaxRecordedInstructions) return c;
+  return SaturatingAdd(c, SaturatingMul(SaturatingAdd(expected.fma, expected.shared_writes), sizeof(TraceEvent)));
+}
+
 // Whole runs, each made once, within the tour's budget.
 class Runs {
  public:
-  explicit Runs(const std::atomic<bool>* cancel) : cancel_(cancel) {}
+  Runs(const std::atomic<bool>* cancel, TourBudget& budget) : cancel_(cancel), budget_(budget) {}
   const std::atomic<bool>* cancel() const { return cancel_; }
-  void Charge(const LessonConfig& lesson) {
-    spent_ += Expected(lesson).thread_instructions;
-    if (spent_ > kMaxTourInstructions) {
-      throw OverBudget{"the tour asks the model to run more than " + std::to_string(kMaxTourInstructions) +
-                       " thread-instructions in all: ask about smaller lessons"};
+  // A run of `lesson` that keeps `kept_bytes` once it ends.
+  void Charge(const LessonConfig& lesson, std::uint64_t kept_bytes = 0) {
+    if (auto over = budget_.Charge(Expected(lesson).thread_instructions, kept_bytes,
+                                   EstimateModelMemory(lesson).whole_run)) {
+      throw OverBudget{*over};
     }
   }
   const WholeRun& Of(const LessonConfig& lesson) {
     std::unique_ptr<WholeRun>& run = runs_[LessonToJson(lesson)];
     if (!run) {
-      Charge(lesson);
+      Charge(lesson, KeptBytes(lesson));
       run = RunWhole(lesson, cancel_);
     }
     return *run;
@@ -128,8 +135,8 @@ class Runs {
 
  private:
   std::map<std::string, std::unique_ptr<WholeRun>> runs_;  // by the lesson's JSON
-  std::uint64_t spent_ = 0;
   const std::atomic<bool>* cancel_;  // may be null
+  TourBudget& budget_;
 };
 
 // A query's own arguments, read one by one (the rest are lesson fields, applied before).
@@ -707,11 +714,13 @@ QueryParse ParseQueryCall(std::string_view text) {
 // ---- TourModel ----------------------------------------------------------------------------
 
 struct TourModel::Impl {
-  Impl(const LessonConfig& config, const std::atomic<bool>* cancel)
-      : lesson(config), simulation(config), runs(cancel) {}
+  Impl(const LessonConfig& config, const std::atomic<bool>* cancel, TourBudget* shared)
+      : lesson(config), simulation(config), budget(shared ? *shared : own_budget), runs(cancel, budget) {}
 
   LessonConfig lesson;
   Simulation simulation;  // the lesson itself: positions, and queries at a step
+  TourBudget own_budget;  // when no tour shares one
+  TourBudget& budget;
   Runs runs;
 
   // The lesson a call asks about: the tour's, with the call's lesson fields applied.
@@ -760,8 +769,25 @@ struct TourModel::Impl {
   }
 };
 
-TourModel::TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel)
-    : impl_(std::make_unique<Impl>(lesson, cancel)) {}
+std::optional<std::string> TourBudget::Charge(std::uint64_t instructions, std::uint64_t kept_bytes,
+                                              std::uint64_t running_bytes) {
+  const std::uint64_t spent = SaturatingAdd(instructions_, instructions);
+  if (spent > max_instructions_) {
+    return "the tour asks the model to run more than " + std::to_string(max_instructions_) +
+           " thread-instructions in all: ask about smaller lessons or fewer of them";
+  }
+  const std::uint64_t kept = SaturatingAdd(kept_bytes_, kept_bytes);
+  if (SaturatingAdd(kept, running_bytes) > max_bytes_) {
+    return "the tour's model runs would hold more than " + std::to_string(max_bytes_ >> 20) +
+           " MiB in all: ask about smaller lessons or fewer of them";
+  }
+  instructions_ = spent;
+  kept_bytes_ = kept;
+  return std::nullopt;
+}
+
+TourModel::TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel, TourBudget* budget)
+    : impl_(std::make_unique<Impl>(lesson, cancel, budget)) {}
 TourModel::~TourModel() = default;
 TourModel::TourModel(TourModel&&) noexcept = default;
 TourModel& TourModel::operator=(TourModel&&) noexcept = default;

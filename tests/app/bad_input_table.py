@@ -48,6 +48,8 @@ def file_cases():
         ("wrong type", '{"m": "four"}'), ("truncated", '{"m": 4, "n"'),
         ("empty", ""), ("garbage", "\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
         ("wrong type", '{"fill_a": {"kind": 5}}'), ("garbage", '{"m": 4}\x00garbage'), ("0", '{"seed": -0}'),
+        # A name of megabytes once cost seconds at start and half a second a frame.
+        ("huge", '{"version": 2, "name": "' + "a" * 1000000 + '"}'),
     ]
     inf_a = [1.0] * (2 * 2 * 3)
     inf_a[0] = float("inf")
@@ -62,6 +64,12 @@ def file_cases():
     for tried, text in lesson:
         contents = text if text in ("DIR", "UNREADABLE") else text.encode("latin-1")
         cases.append(("lesson file (`trace --lesson FILE`)", tried, contents, ["trace", "--lesson", "FILE"]))
+    # A tour of 200 stops asking `reads` at 200 sizes (18 KB) once ran 159 s and grew to 7.7 GB:
+    # the budget covers the whole tour and names the stop that crosses it.
+    stops = [{"title": "size %d" % s, "at": {"step": 0}, "text": "{reads m=%d n=%d k=%d}" % (s, s, s)}
+             for s in range(16, 816, 4)]
+    cases.append(("lesson file (`tour FILE`)", "huge", json.dumps({"version": 2, "tour": stops}).encode(),
+                  ["tour", "FILE"]))
     for tried, contents in vector_files:
         cases.append(("test vectors (`verify FILE`)", tried, contents, ["verify", "FILE"]))
         cases.append(("test vectors (`trace --fill file:FILE`)", tried, contents, ["trace", "--fill", "file:FILE"]))
