@@ -23,8 +23,9 @@ import tempfile
 # What was tried, in the table's column order.
 TRIED = ["0", "negative", "huge", "NaN/inf", "wrong type", "truncated", "empty", "garbage", "directory",
          "unreadable", "read-only output"]
+# "0x10": CLI11 alone read a hexadecimal number where a decimal one is meant (--width 0x400 was 1024).
 NUMBER_VALUES = [("0", "0"), ("negative", "-1"), ("huge", "18446744073709551615"), ("NaN/inf", "nan"),
-                 ("NaN/inf", "inf"), ("wrong type", "four"), ("empty", ""), ("garbage", "12abc")]
+                 ("NaN/inf", "inf"), ("wrong type", "four"), ("empty", ""), ("garbage", "12abc"), ("garbage", "0x10")]
 NUMBER_NA = ["truncated", "directory", "unreadable", "read-only output"]
 NAME_VALUES = [("0", "0"), ("wrong type", "4"), ("empty", ""), ("garbage", "\u00ff\u00fe")]
 NAME_NA = ["negative", "huge", "NaN/inf", "truncated", "directory", "unreadable", "read-only output"]
