@@ -7,7 +7,7 @@ X server, at a random moment; the next start must find the answers and the tour'
 
 Each round runs every way once, each on an X server and a settings folder of its own. Prints
 one line per run and the figures: runs, intact, by way. CI runs one round (gui.signal_soak);
-scripts/signal-soak.sh runs more for the notes.
+more rounds give the figures for the notes (docs/results/signal-soak-2026-11-28.txt: 5 rounds).
 """
 import json
 import os
