@@ -19,6 +19,12 @@ int RunGui(const cli::GuiOptions& options) {
                                                   settings.panels.is_object() ? settings.panels.value("guide", nlohmann::json())
                                                                               : nlohmann::json(),
                                                   application.notifications());
+  // A scripted run of a lesson that did not open would show, save and exit 0 with the default
+  // lesson instead: it fails before any window opens (a user is told, and goes on with it).
+  if (lesson->StartError() && options.Scripted()) {
+    std::cerr << "tilescope: --lesson " << options.lesson << " did not open: a scripted run stops here" << std::endl;
+    return 1;
+  }
   // A bad --stop or --step is refused before any window opens, as a bad option is.
   if (auto error = lesson->OpenAt(options.stop, options.step)) {
     std::cerr << "tilescope: " << *error << std::endl;

@@ -16,6 +16,7 @@
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
 #include "sim/io/json_input.h"
+#include "sim/io/number_text.h"
 
 namespace kernels {
 namespace {
@@ -44,18 +45,15 @@ std::string NumberText(double value) {
   return text;
 }
 
+// "nan" and "inf" as %.17g writes them (NaN: no figure, a result with an error); every other
+// figure is a decimal read whole: "0x10" or "1e-400" never reads as a figure.
 double ParseDouble(const std::string& text) {
-  std::size_t used = 0;
-  double value = 0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::out_of_range&) {
-    throw std::out_of_range("beyond the range of a double");
-  } catch (const std::invalid_argument&) {
-    throw std::invalid_argument("not a number");
-  }
-  if (used != text.size()) throw std::invalid_argument("trailing characters");
-  return value;
+  if (text == "nan" || text == "-nan") return std::nan("");
+  if (text == "inf" || text == "-inf") return text[0] == '-' ? -HUGE_VAL : HUGE_VAL;
+  std::string problem;
+  const std::optional<double> value = sim::ReadDecimal(text, problem);
+  if (!value) throw std::invalid_argument(problem);
+  return *value;
 }
 
 // Whether `value` fits Integer: a cast would wrap it (or, from a double, be undefined).
@@ -118,6 +116,20 @@ std::int64_t Dimension(std::int64_t value) {
     throw std::out_of_range(std::to_string(value) + " is not a size from 1 to " + std::to_string(kMaxShapeDimension));
   }
   return value;
+}
+
+// NaN stands for "no figure", which only a result with an error may have: a row that says it
+// was measured but holds no time or rate would be plotted as a measurement.
+std::optional<std::string> MissingMeasuredFigure(const BenchResult& r) {
+  if (!r.ok()) return std::nullopt;
+  for (const auto& [name, figure] : {std::pair<const char*, double>{"median_ms", r.median_ms}, {"min_ms", r.min_ms},
+                                     {"max_ms", r.max_ms}, {"q1_ms", r.q1_ms}, {"q3_ms", r.q3_ms},
+                                     {"gflops", r.gflops}}) {
+    if (std::isnan(figure)) {
+      return std::string(name) + " is NaN (no figure), but the result has no error: a measured result has its figures";
+    }
+  }
+  return std::nullopt;
 }
 
 // JSON has no NaN (a C element never written gives a NaN error): written as null.
@@ -314,7 +326,7 @@ std::optional<std::string> ReadCsvRow(const std::vector<std::string>& cells, std
       return std::string("field ") + fields[i].name + " = '" + cells[i] + "' is not valid: " + error.what();
     }
   }
-  return std::nullopt;
+  return MissingMeasuredFigure(result);
 }
 
 bool IsCsvPath(const std::string& path, bool& csv) {
@@ -400,6 +412,7 @@ std::optional<std::string> ResultsFromJson(const std::string& text, ResultsFile&
           return "result " + std::to_string(index + 1) + ": " + f.name + ": " + e.what();
         }
       }
+      if (auto missing = MissingMeasuredFigure(r)) return "result " + std::to_string(index + 1) + ": " + *missing;
       parsed.results.push_back(std::move(r));
       ++index;
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "app/cli/interrupt.h"
+#include "app/cli/number_option.h"
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
 #include "kernels/results_file.h"
@@ -308,8 +309,8 @@ void AddBenchCommand(CLI::App& app, std::function<int()>& action) {
                     "Comma-separated kernel names, or 'all' (default: the registry's default sweep; see --list)");
   bench->add_option("--sizes", options->sizes,
                     "Comma-separated sizes N or MxNxK, or a power-of-two range A:B (default 256:8192; race: 1024)");
-  bench->add_option("--reps", options->reps, "Timed launches per kernel and size")->check(CLI::Range(1, kernels::kMaxReps));
-  bench->add_option("--warmups", options->warmups, "Untimed launches first")->check(CLI::Range(0, kernels::kMaxReps));
+  bench->add_option("--reps", options->reps, "Timed launches per kernel and size")->check(WholeNumberIn(1, kernels::kMaxReps));
+  bench->add_option("--warmups", options->warmups, "Untimed launches first")->check(WholeNumberIn(0, kernels::kMaxReps));
   bench->add_option("--seed", options->seed, "Seed of the random inputs");
   bench->add_option("--csv", options->csv, "Also write the results as CSV to FILE");
   bench->add_option("--json", options->json, "Also write the results as JSON to FILE");
@@ -317,7 +318,7 @@ void AddBenchCommand(CLI::App& app, std::function<int()>& action) {
   bench->add_flag("--race", options->race,
                   "Race run: count elements of C that each barrier-removed variant gets wrong");
   bench->add_option("--tiles", options->tiles, "With --race: comma-separated tiles (default: every tile with variants)");
-  bench->add_option("--trials", options->trials, "With --race: trials per variant")->check(CLI::Range(1, 10000));
+  bench->add_option("--trials", options->trials, "With --race: trials per variant")->check(WholeNumberIn(1, 10000));
   bench->callback([options, &action] { action = [options] { return Run(*options); }; });
 }
 

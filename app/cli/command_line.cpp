@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 #include "app/cli/asset_paths.h"
+#include "app/cli/number_option.h"
 #include "app/cli/subcommands.h"
 
 namespace cli {
@@ -18,56 +20,36 @@ namespace {
 constexpr int kMaxFrames = 100000000;
 constexpr int kMaxSoakSeconds = 7 * 24 * 3600;  // a week: a soak longer than that is a typo
 
-// "" when `text` is a whole number of at least `least`, else what is wrong with it.
-std::string WholeNumberAtLeast(const std::string& text, long long least, const char* why) {
-  std::size_t used = 0;
-  long long value = 0;
-  try {
-    value = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (text.empty() || used != text.size()) return "\"" + text + "\" is not a whole number";
-  if (value < least) return std::to_string(value) + " is too small (" + why + ")";
-  return "";
-}
-
 void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--lesson", options.lesson,
                  "Lesson to open: 'default', or a lesson JSON file (default: the last one used)");
   app.add_option("--screenshot", options.screenshot,
                  "Save the window as PNG once --frames are drawn and background work is done, then exit");
-  app.add_option("--frames", options.frames, "Render at least N frames, then exit")->check(CLI::Range(0, kMaxFrames));
+  app.add_option("--frames", options.frames, "Render at least N frames, then exit")->check(WholeNumberIn(0, kMaxFrames));
   CLI::Option* actions = app.add_option("--actions", options.actions,
                                         "Script of named actions, ';'-separated (e.g. \"step; step; toggle-barrier1; wait 10\")");
   app.add_option("--dump-state", options.dump_state, "Write what the panels show as JSON on exit");
   app.add_option("--bench-frames", options.bench_frames,
                  "Step once per frame for N frames with vsync off and print frames per second")
-      ->check(CLI::Range(1, kMaxFrames));
+      ->check(WholeNumberIn(1, kMaxFrames));
   app.add_option("--soak", options.soak_seconds,
                  "Repeat the --actions script for S seconds, print memory at the end of each pass, then exit")
-      ->check(CLI::Range(1, kMaxSoakSeconds))
+      ->check(WholeNumberIn(1, kMaxSoakSeconds))
       ->needs(actions);
-  app.add_option("--width", options.width, "Window width in pixels")->check(CLI::Range(320, 16384));
-  app.add_option("--height", options.height, "Window height in pixels")->check(CLI::Range(240, 16384));
+  app.add_option("--width", options.width, "Window width in pixels")
+      ->check(WholeNumberIn(kMinWindowWidth, kMaxWindowSide));
+  app.add_option("--height", options.height, "Window height in pixels")
+      ->check(WholeNumberIn(kMinWindowHeight, kMaxWindowSide));
   app.add_flag("--presentation", options.presentation, "Start in presentation mode (large fonts, high contrast)");
   app.add_option("--content-scale", options.content_scale,
                  "Scale fonts and layout by S as on a high-DPI screen (default: the scale GLFW reports)")
-      ->check(CLI::Range(0.5f, 4.0f));
+      ->check(DecimalIn(0.5, 4.0));
   // Whole numbers only, named in the message: "--stop 0" or "--stop two" is one clear line.
   // Past the end is known once the lesson is open (the GUI says so and exits 2).
   app.add_option("--stop", options.stop, "Open the lesson's tour at stop N (1-based)")
-      ->check(CLI::Validator(
-          [](const std::string& text) -> std::string {
-            return WholeNumberAtLeast(text, 1, "a tour's stops count from 1");
-          },
-          "N>=1", "stop"));
+      ->check(WholeNumberIn(1, std::numeric_limits<int>::max()));
   app.add_option("--step", options.step, "Open the lesson at step S of its run (0 is the start)")
-      ->check(CLI::Validator(
-          [](const std::string& text) -> std::string {
-            return WholeNumberAtLeast(text, 0, "a run's steps count from 0, its start");
-          },
-          "S>=0", "step"));
+      ->check(WholeNumberIn(0, std::numeric_limits<long long>::max()));
 }
 
 // "tilescope trace: --json was given an empty value ..." for the first option of `app` or its

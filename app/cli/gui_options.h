@@ -4,6 +4,12 @@
 
 namespace cli {
 
+// The window sizes the window may be asked for, by --width/--height and by the saved settings
+// alike: a size the command line takes is never refused from the settings at the next start.
+constexpr int kMinWindowWidth = 320;
+constexpr int kMinWindowHeight = 240;
+constexpr int kMaxWindowSide = 16384;
+
 struct GuiOptions {
   std::string lesson;       // "" → last lesson from settings, else the default; "default"; or a file.
   std::string screenshot;   // Save the window as PNG once frames are drawn and jobs idle, then exit.
@@ -18,6 +24,13 @@ struct GuiOptions {
   float content_scale = 0.0f;  // Fonts and layout × this; 0 → what GLFW reports for the window's screen.
   int stop = 0;              // Open the lesson's tour at this stop (1-based); 0 → where the last session left it.
   long long step = -1;       // Open the lesson at this step of its run; -1 → none asked for.
+
+  // A run that ends by itself (a script, a screenshot, a state dump, a count of frames): no one
+  // reads its status bar, so what a user is told there and goes on from fails such a run.
+  bool Scripted() const {
+    return frames > 0 || bench_frames > 0 || soak_seconds > 0 || !screenshot.empty() || !actions.empty() ||
+           !dump_state.empty();
+  }
 };
 
 }  // namespace cli

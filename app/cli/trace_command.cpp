@@ -5,10 +5,12 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "app/cli/interrupt.h"
+#include "app/cli/number_option.h"
 #include "app/cli/trace_lesson.h"
 #include "app/cli/trace_print.h"
 #include "sim/model/run_check.h"
@@ -158,7 +160,7 @@ void AddTraceCommand(CLI::App& app, std::function<int()>& action) {
       "(no flags: the default lesson, 4×4 · 4×4 with TILE 2)");
   AddLessonFlags(*trace, options->flags);
   trace->add_option("--blocks", options->blocks, "How many blocks the walkthrough shows (default 4)")
-      ->check(kWholeNumber);
+      ->check(WholeNumberIn(0, std::numeric_limits<int>::max()));
   trace->add_option("--json", options->json, "Write the run's figures as JSON to FILE, or to standard output with -");
   trace->callback([options, &action] { action = [options] { return Run(*options); }; });
 }

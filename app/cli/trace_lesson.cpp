@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "app/cli/number_option.h"
 #include "kernels/test_vector_lesson.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/validation.h"
@@ -104,13 +105,6 @@ std::string ApplyFlags(const TraceFlags& flags, TraceLesson& lesson) {
 
 }  // namespace
 
-const CLI::Validator kWholeNumber(
-    [](std::string& text) {
-      const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-      return digits ? std::string() : "'" + text + "' is not a whole number (0, 1, 2, ...)";
-    },
-    "N");
-
 void AddLessonFlags(CLI::App& trace, TraceFlags& flags) {
   trace.add_option("--lesson", flags.lesson,
                    "Start from a preset (" + sim::PresetNames() + ") or a lesson JSON file");
@@ -124,8 +118,7 @@ void AddLessonFlags(CLI::App& trace, TraceFlags& flags) {
     flags.options.push_back(trace.add_option(names, flags.values[i], help));
   }
   trace.add_option("--case", flags.vector_case, "With --fill file:PATH, the case to take, counting from 1 (default 1)")
-      // CLI::PositiveNumber would state its range as 0 to 1.8e308 with 300 digits.
-      ->check(CLI::Range(1, std::numeric_limits<int>::max()));
+      ->check(WholeNumberIn(1, std::numeric_limits<int>::max()));
 }
 
 TraceLessonResult BuildTraceLesson(const TraceFlags& flags) {

@@ -21,9 +21,6 @@ struct TraceFlags {
   long long vector_case = 1;
 };
 
-// Accepts 0, 1, 2, ...: says so instead of CLI11's range of doubles.
-extern const CLI::Validator kWholeNumber;
-
 // Registers the lesson flags on the `trace` subcommand.
 void AddLessonFlags(CLI::App& trace, TraceFlags& flags);
 

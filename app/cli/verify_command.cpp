@@ -61,11 +61,16 @@ std::string Describe(const Position& at) {
          std::to_string(at.shape.m) + " K=" + std::to_string(at.shape.k) + " N=" + std::to_string(at.shape.n) + ")";
 }
 
-// The model runs on a worker (a 1500³ case takes minutes): this thread shows its progress on
-// a terminal and turns Ctrl+C into a cancel the model checks between steps. `stopped` is set
-// when it was cancelled.
-Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, const Position& at,
-               ProgressLine& progress, bool& stopped) {
+// Multiply-adds of a case the model finishes in well under a millisecond, far below the
+// progress line's first showing: such a case runs on this thread, as a worker's start and
+// wake-up would cost more than its work (100 000 cases of 1×1×1 once took minutes).
+constexpr long long kInlineModelWork = 1 << 12;
+
+// A larger case runs on a worker (a 1500³ case takes minutes): this thread shows its progress
+// on a terminal and turns Ctrl+C into a cancel the model checks between steps. `stopped` is
+// set when it was cancelled.
+kernels::ModelRun RunModelOnWorker(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry,
+                                   const Position& at, ProgressLine& progress) {
   std::atomic<double> fraction{0.0};
   kernels::BackgroundJob<kernels::ModelRun> job;
   job.Start([&](const std::atomic<bool>& cancel, kernels::JobProgress&) {
@@ -76,7 +81,14 @@ Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase&
     progress.Show(Describe(at) + " on the model: " + PercentDone(fraction.load()) + CtrlCHint());
   }
   progress.Clear();
-  const kernels::ModelRun model = job.LastResult().value_or(kernels::ModelRun{{}, "no result", false});
+  return job.LastResult().value_or(kernels::ModelRun{{}, "no result", false});
+}
+
+Check RunModel(const kernels::KernelSpec& kernel, const kernels::TestVectorCase& entry, const Position& at,
+               ProgressLine& progress, bool& stopped) {
+  const bool small = entry.shape.m * entry.shape.n * entry.shape.k <= kInlineModelWork;
+  const kernels::ModelRun model = small ? kernels::RunOnModel(kernel, entry.shape, entry.a, entry.b)
+                                        : RunModelOnWorker(kernel, entry, at, progress);
   stopped = model.stopped;
   if (stopped) return {false, false, "model: stopped"};
   if (!model.ok()) return {false, false, "model: " + model.error};
@@ -132,6 +144,7 @@ int Run(const VerifyOptions& options) {
   std::printf("tolerance per element C[i][j]: %s\n", kernels::kElementToleranceRule);
   int passed = 0;
   int failed = 0;
+  std::string first_failure;  // "case 3 (M=… K=… N=…): why", for standard error
   ProgressLine progress;
   for (std::size_t i = 0; i < read.cases.size(); ++i) {
     const kernels::TestVectorCase& entry = read.cases[i];
@@ -147,12 +160,18 @@ int Run(const VerifyOptions& options) {
       return kExitInterrupted;
     }
     ok ? ++passed : ++failed;
+    if (!ok && first_failure.empty()) first_failure = Describe(at) + ": " + details;
     std::printf("case %zu: M=%lld K=%lld N=%lld: %s → %s\n", i + 1, static_cast<long long>(entry.shape.m),
                 static_cast<long long>(entry.shape.k), static_cast<long long>(entry.shape.n), details.c_str(),
                 ok ? "pass" : "FAIL");
   }
   std::printf("%d passed, %d failed\n", passed, failed);
   std::fflush(stdout);  // the count, then the error: in order on a terminal
+  // Errors go to standard error as every command's do, also when standard output is a file.
+  if (failed > 0) {
+    std::fprintf(stderr, "tilescope verify: %d of %zu cases failed; the first, %s\n", failed, read.cases.size(),
+                 first_failure.c_str());
+  }
   if (!read.ok()) std::fprintf(stderr, "tilescope verify: %s\n", read.error.c_str());
   if (!read.ok()) return kExitBadVectorFile;
   return failed == 0 ? 0 : 1;

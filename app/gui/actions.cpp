@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include "sim/io/number_text.h"
+
 namespace gui {
 namespace {
 
@@ -88,13 +90,10 @@ std::optional<std::string> ParseActionScript(const std::string& script, std::vec
       const auto space = line.find(' ');
       ScriptStep step{line.substr(0, space), space == std::string::npos ? "" : Trim(line.substr(space))};
       if (step.name == "wait") {
-        try {
-          size_t used = 0;
-          const int frames = std::stoi(step.argument, &used);
-          if (used != step.argument.size() || frames < 0) throw std::invalid_argument("frames");
-        } catch (const std::exception&) {
-          return "--actions item " + std::to_string(index) + " \"" + line +
-                 "\": wait needs a number of frames (0 or more)";
+        std::string problem;
+        if (!sim::ReadWhole(step.argument, 0, kMaxWaitFrames, problem)) {
+          return "--actions item " + std::to_string(index) + " \"" + line + "\": wait needs a number of frames (0 to " +
+                 std::to_string(kMaxWaitFrames) + "): " + problem;
         }
       }
       steps.push_back(std::move(step));

@@ -67,6 +67,7 @@ std::string ChordName(const KeyChord& chord);
 
 // Parses an --actions script: actions separated by ';' or newlines, each "name [argument]".
 // "wait N" pauses the script for N frames. Returns an error naming the bad item.
+constexpr long long kMaxWaitFrames = 100000000;  // as --frames: more is a typo
 struct ScriptStep {
   std::string name;
   std::string argument;

@@ -14,6 +14,12 @@ namespace {
 
 constexpr float kFontStep = 2.0f;
 constexpr int kMaxFramesPerSecond = 60;  // a display's usual refresh
+// Settings are looked at four times a second; a change is written once it has held still for
+// kAutosaveQuiet (dragging a panel is one write, not one a frame), or after kAutosaveLongest
+// of continuous change.
+constexpr std::chrono::milliseconds kAutosaveCheck{250};
+constexpr std::chrono::milliseconds kAutosaveQuiet{500};
+constexpr std::chrono::milliseconds kAutosaveLongest{2000};
 
 }  // namespace
 
@@ -27,6 +33,7 @@ Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSet
                          [this] { return pages_.Busy(); }, [this] { return StateDump(); }}),
       text_(options_.content_scale) {
   if (!loaded.warning.empty()) notifications_.Add(Severity::kWarning, loaded.warning);
+  if (loaded.from_file && loaded.warning.empty()) autosave_.saved_text = ToJson(settings_).dump();
   if (options_.width > 0) settings_.window_width = options_.width;
   if (options_.height > 0) settings_.window_height = options_.height;
   if (options_.presentation) settings_.presentation = true;
@@ -121,7 +128,12 @@ int Application::Run() {
   RegisterActions();
   if (auto usage = driver_.Start()) return *usage;
   text_.Start(*window_, settings_.presentation, settings_.font_size);
-  while (!window_->ShouldClose()) {
+  // The X server gone: all but the window's size is collected afresh (X cannot be asked now).
+  const StopSignals stop_signals([this] {
+    CollectSettings(/*ask_window=*/false);
+    WriteSettings(ToJson(settings_).dump());
+  });
+  while (!window_->ShouldClose() && StopSignals::Received() == 0) {
     const auto frame_start = std::chrono::steady_clock::now();
     DrawFrame();
     ++frame_count_;
@@ -129,11 +141,16 @@ int Application::Run() {
     window_->Present();
     AnnounceReady();
     driver_.FramePresented(frame_count_);
+    AutosaveSettings();
     if (finished) break;
     if (driver_.Paced()) PaceFrame(frame_start);
   }
   driver_.WriteFinalOutputs(*window_, frame_count_);
   SaveSettings();
+  if (const int signal = StopSignals::Received()) {
+    std::cerr << "tilescope: stopped by signal " << signal << "; settings saved" << std::endl;
+    return ExitStatusOfSignal(signal);
+  }
   return driver_.ExitStatus();
 }
 
@@ -262,15 +279,48 @@ nlohmann::json Application::StateDump() const {
   return state;
 }
 
-void Application::SaveSettings() {
-  int width = 0;
-  int height = 0;
-  window_->Size(width, height);
-  settings_.window_width = width;
-  settings_.window_height = height;
+void Application::CollectSettings(bool ask_window) {
+  if (ask_window) window_->Size(settings_.window_width, settings_.window_height);
   settings_.imgui_layout = ImGui::SaveIniSettingsToMemory();
   pages_.SaveSettings(settings_);
-  if (auto error = store_.Save(settings_)) std::cerr << "tilescope: " << *error << std::endl;
+}
+
+void Application::AutosaveSettings() {
+  const auto now = std::chrono::steady_clock::now();
+  if (now < autosave_.next_check) return;
+  autosave_.next_check = now + kAutosaveCheck;
+  CollectSettings();
+  std::string text = ToJson(settings_).dump();
+  if (text == autosave_.saved_text) {
+    autosave_.seen_text = std::move(text);  // changed and changed back: nothing to write
+    return;
+  }
+  if (text != autosave_.seen_text) {
+    if (autosave_.seen_text == autosave_.saved_text) autosave_.unsaved_since = now;
+    autosave_.seen_text = text;
+    autosave_.changed_at = now;
+  }
+  if (now - autosave_.changed_at < kAutosaveQuiet && now - autosave_.unsaved_since < kAutosaveLongest) return;
+  WriteSettings(text);
+}
+
+void Application::SaveSettings() {
+  CollectSettings();
+  std::string text = ToJson(settings_).dump();
+  if (text != autosave_.saved_text) WriteSettings(text);
+}
+
+void Application::WriteSettings(const std::string& text) {
+  std::string merged;
+  if (auto error = store_.Save(settings_, &merged)) {
+    if (*error != autosave_.last_error) notifications_.Add(Severity::kError, "settings not saved: " + *error);
+    autosave_.last_error = *error;
+    return;
+  }
+  autosave_.last_error.clear();
+  autosave_.saved_text = text;
+  autosave_.seen_text = text;
+  if (!merged.empty()) notifications_.Add(Severity::kWarning, merged);
 }
 
 }  // namespace gui

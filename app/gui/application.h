@@ -20,6 +20,7 @@
 #include "app/gui/settings_store.h"
 #include "app/gui/window.h"
 #include "app/gui/scripted_driver.h"
+#include "app/gui/stop_signals.h"
 #include "app/gui/text_sizing.h"
 
 namespace gui {
@@ -53,7 +54,14 @@ class Application {
   void AnnounceReady();
   void PaceFrame(std::chrono::steady_clock::time_point frame_start) const;
   nlohmann::json StateDump() const;
+  // The window's settings as they are now: ImGui's layout, each page's and, unless the X
+  // server is gone (`ask_window` false: the size collected last stays), the window's size.
+  void CollectSettings(bool ask_window = true);
+  // Saved when they change (debounced), so a signal, a crash or a lost X server costs at most
+  // the last moment's changes; at exit, whatever changed.
+  void AutosaveSettings();
   void SaveSettings();
+  void WriteSettings(const std::string& text);
 
   cli::GuiOptions options_;
   SettingsStore store_;
@@ -73,6 +81,15 @@ class Application {
   bool reset_layout_ = true;
   long frame_count_ = 0;
   bool ready_ = false;  // "tilescope: ready" printed
+  struct Autosave {
+    std::string saved_text;   // the settings as last written (or read), as ToJson dumps them
+    std::string seen_text;    // as last collected
+    std::chrono::steady_clock::time_point next_check;
+    std::chrono::steady_clock::time_point changed_at;    // when seen_text last changed
+    std::chrono::steady_clock::time_point unsaved_since;  // the first change not yet written
+    std::string last_error;   // said once, not at every attempt
+  };
+  Autosave autosave_;
 };
 
 }  // namespace gui

@@ -15,6 +15,7 @@
 #include "app/gui/screenshot.h"
 #include "sim/io/cpu_time.h"
 #include "sim/io/atomic_file.h"
+#include "sim/io/number_text.h"
 
 namespace gui {
 namespace {
@@ -101,7 +102,8 @@ void ScriptedDriver::AdvanceScript(long frame) {
       const ScriptStep& step = script_.steps[script_.next];
       if (step.name == "wait") {
         ++script_.next;
-        script_.wait_frames = std::stoi(step.argument);
+        std::string unused;  // ParseScript refused every wait it cannot read
+        script_.wait_frames = static_cast<int>(sim::ReadWhole(step.argument, 0, kMaxWaitFrames, unused).value_or(0));
         break;
       }
       if (shell_.holds_script(step.name)) break;  // again next frame; the window draws meanwhile

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "app/gui/progress_merge.h"
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
 #include "sim/io/json_input.h"
@@ -224,13 +225,14 @@ Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& 
 // A saved size the window cannot take (hand-edited, or from a broken display) falls back to
 // the default size rather than stopping the app at start-up.
 std::optional<std::string> ResetUnusableWindowSize(Settings& s) {
-  const auto usable = [](int side) { return side >= kMinWindowSide && side <= kMaxWindowSide; };
-  if (usable(s.window_width) && usable(s.window_height)) return std::nullopt;
+  const auto usable = [](int side, int least) { return side >= least && side <= cli::kMaxWindowSide; };
+  if (usable(s.window_width, cli::kMinWindowWidth) && usable(s.window_height, cli::kMinWindowHeight)) return std::nullopt;
   const Settings defaults;
   std::string problem = "window size " + std::to_string(s.window_width) + "\u00D7" + std::to_string(s.window_height) +
-                        " is outside " + std::to_string(kMinWindowSide) + ".." + std::to_string(kMaxWindowSide) +
-                        " pixels a side; using " + std::to_string(defaults.window_width) + "\u00D7" +
-                        std::to_string(defaults.window_height);
+                        " is outside " + std::to_string(cli::kMinWindowWidth) + "\u00D7" +
+                        std::to_string(cli::kMinWindowHeight) + " to " + std::to_string(cli::kMaxWindowSide) + "\u00D7" +
+                        std::to_string(cli::kMaxWindowSide) + " pixels; using " + std::to_string(defaults.window_width) +
+                        "\u00D7" + std::to_string(defaults.window_height);
   s.window_width = defaults.window_width;
   s.window_height = defaults.window_height;
   return problem;
@@ -269,7 +271,29 @@ std::string SettingsStore::MoveAside() const {
          " are taken and the last is not a file) and will be replaced on exit";
 }
 
-LoadedSettings SettingsStore::Load() const {
+namespace {
+
+// Where a settings file keeps the tour progress, per lesson.
+const nlohmann::json& LessonProgress(const nlohmann::json& panels) {
+  static const nlohmann::json kNone = nlohmann::json::object();
+  if (!panels.is_object() || !panels.contains("guide") || !panels["guide"].is_object()) return kNone;
+  const nlohmann::json& guide = panels["guide"];
+  return guide.contains("lessons") && guide["lessons"].is_object() ? guide["lessons"] : kNone;
+}
+
+}  // namespace
+
+nlohmann::json SettingsStore::LessonProgressOnDisk() const {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(File(), ec)) return nullptr;
+  const sim::InputFile file = sim::ReadInputFile(File().string(), kMaxSettingsFileBytes);
+  if (!file.ok()) return nullptr;
+  const sim::JsonDocument document = sim::ParseJsonText(file.bytes);
+  if (!document.ok() || !document.value.is_object() || !document.value.contains("panels")) return nullptr;
+  return LessonProgress(document.value["panels"]);
+}
+
+LoadedSettings SettingsStore::Load() {
   LoadedSettings loaded;
   if (directory_.empty()) {
     loaded.warning = "no folder for settings: neither XDG_CONFIG_HOME nor HOME is an absolute path, so settings are "
@@ -292,6 +316,7 @@ LoadedSettings SettingsStore::Load() const {
   std::vector<std::string> problems;
   loaded.settings = SettingsFromJson(document.value, problems);
   loaded.from_file = true;
+  progress_base_ = LessonProgress(loaded.settings.panels);
   if (!problems.empty()) {
     std::string list;
     for (const std::string& problem : problems) list += (list.empty() ? "" : "; ") + problem;
@@ -306,12 +331,26 @@ LoadedSettings SettingsStore::Load() const {
   return loaded;
 }
 
-std::optional<std::string> SettingsStore::Save(const Settings& settings) const {
+std::optional<std::string> SettingsStore::Save(const Settings& settings, std::string* merged) {
+  if (merged) merged->clear();
   if (directory_.empty()) return std::nullopt;  // kept for this session only, as Load said
   std::error_code ec;
   std::filesystem::create_directories(directory_, ec);
   if (ec) return "cannot create " + directory_.string() + ": " + ec.message();
-  return sim::WriteFileAtomically(File().string(), ToJson(settings).dump(2) + "\n");
+  nlohmann::json json = ToJson(settings);
+  const nlohmann::json on_disk = LessonProgressOnDisk();
+  const nlohmann::json& mine = LessonProgress(settings.panels);
+  if (!on_disk.is_null() && on_disk != progress_base_) {
+    if (!json["panels"].is_object()) json["panels"] = nlohmann::json::object();
+    const MergedProgress merge = MergeLessonProgress(on_disk, progress_base_, mine);
+    nlohmann::json& guide = json["panels"]["guide"];
+    if (!guide.is_object()) guide = nlohmann::json::object();
+    guide["lessons"] = merge.lessons;
+    if (merged) *merged = DescribeMerge(merge);
+  }
+  if (auto error = sim::WriteFileAtomically(File().string(), json.dump(2) + "\n")) return error;
+  progress_base_ = LessonProgress(json["panels"]);
+  return std::nullopt;
 }
 
 }  // namespace gui

@@ -12,11 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/gui_options.h"
+
 namespace gui {
 
-// The window sizes a saved setting may ask for.
-constexpr int kMinWindowSide = 320;
-constexpr int kMaxWindowSide = 16384;
 // The font sizes in pixels: Ctrl+- and Ctrl+= stop there, and a saved size must lie between.
 constexpr float kMinFontSize = 11.0f;
 constexpr float kMaxFontSize = 48.0f;
@@ -55,17 +54,22 @@ class SettingsStore {
 
   // Never fails: a file that cannot be read or parsed gives defaults, a key of the wrong
   // type its default; either way the file is moved to BadFile() and `warning` says so.
-  LoadedSettings Load() const;
-  // Through sim::WriteFileAtomically; returns an error text.
-  std::optional<std::string> Save(const Settings& settings) const;
+  LoadedSettings Load();
+  // Through sim::WriteFileAtomically; returns an error text. The tour progress another window
+  // saved since this one last read or wrote the file is merged in, per lesson (see
+  // progress_merge.h), and `merged`, when given, says so ("" when there was none).
+  std::optional<std::string> Save(const Settings& settings, std::string* merged = nullptr);
   std::filesystem::path File() const;
   // Where the n-th corrupt file goes (0: settings.json.bad, n: settings.json.bad.n).
   std::filesystem::path BadFile(int n = 0) const;
 
  private:
   std::string MoveAside() const;
+  // The tour progress the file holds now: none when there is no file or it cannot be read.
+  nlohmann::json LessonProgressOnDisk() const;
 
   std::filesystem::path directory_;
+  nlohmann::json progress_base_;  // the tour progress as this store last read or wrote it
 };
 
 nlohmann::json ToJson(const Settings& settings);

@@ -1,6 +1,6 @@
 #include "app/pages/lesson_editor.h"
 
-#include <cerrno>
+#include <climits>
 #include <cstdlib>
 
 #include "app/pages/trace_export.h"
@@ -9,6 +9,7 @@
 #include "sim/lesson/validation.h"
 #include "sim/lesson/lesson_edit.h"
 #include "sim/lesson/lesson_file.h"
+#include "sim/io/number_text.h"
 
 namespace gui {
 
@@ -38,7 +39,8 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
     sim::LessonLoad load = sim::LoadLessonOrPreset(name, sim::TourCheck::kLater);
     for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, name + ": " + warning);
     if (!load.lesson) {
-      notifications.Add(Severity::kError, "cannot open lesson: " + load.error + " (the default lesson is open)");
+      start_error_ = "cannot open lesson: " + load.error;
+      notifications.Add(Severity::kError, *start_error_ + " (the default lesson is open)");
       return Initial("default", saved, notifications);
     }
     lesson = *load.lesson;
@@ -231,12 +233,10 @@ std::optional<std::string> LessonEditor::LoadVectors(const std::string& argument
   long long number = 1;
   if (hash != std::string::npos) {
     const std::string text = argument.substr(hash + 1);
-    char* end = nullptr;
-    errno = 0;
-    number = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE) {
-      return Refuse({"fill_file", "\"" + text + "\" is not a case number (cases count from 1)"});
-    }
+    std::string problem;
+    const std::optional<long long> read = sim::ReadWhole(text, 1, INT_MAX, problem);
+    if (!read) return Refuse({"fill_file", "case " + problem + " (cases count from 1)"});
+    number = *read;
   }
   sim::LessonConfig lesson = draft_.lesson;
   if (auto error = kernels::ApplyTestVectorCase(path, number, lesson)) return Refuse(*error);

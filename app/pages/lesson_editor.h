@@ -74,6 +74,8 @@ class LessonEditor {
   std::optional<Opened> TakeOpened() { return std::exchange(opened_, std::nullopt); }
 
   const LessonDraft& draft() const { return draft_; }
+  // Why the lesson asked for at start-up could not be opened (the default is open instead).
+  const std::optional<std::string>& start_error() const { return start_error_; }
   void DumpState(nlohmann::json& state) const;
   void SaveSettings(Settings& settings) const;
 
@@ -99,6 +101,7 @@ class LessonEditor {
   kernels::BackgroundJob<std::string> export_;  // the error, or "" once the file is written
   std::string export_path_;
   std::optional<Opened> opened_;
+  std::optional<std::string> start_error_;
   std::optional<PreparationOutcome> last_preparation_;
   TourPreparer preparer_;  // last: destroyed first, it stops the worker
 };

@@ -34,6 +34,8 @@ class LessonPage : public Page {
   // --stop N (1-based, 0: none) and --step S (-1: none): opens there, or says why it cannot
   // (the window is not open yet, so main() prints it and exits).
   std::optional<std::string> OpenAt(int stop, long long step) { return lesson_.tour().OpenAt(stop, step); }
+  // Why --lesson could not be opened (the default lesson is open instead), if it could not.
+  const std::optional<std::string>& StartError() const { return lesson_.start_error(); }
   void RegisterActions(ActionRegistry& registry) override;
   void Update() override;
   void Draw(const FrameContext& frame) override;

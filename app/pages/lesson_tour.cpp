@@ -2,10 +2,12 @@
 
 #include <GLFW/glfw3.h>
 
+#include <climits>
 #include <cstdlib>
 #include <utility>
 
 #include "sim/lesson/lesson_file.h"
+#include "sim/io/number_text.h"
 
 namespace gui {
 
@@ -112,12 +114,10 @@ void LessonTour::RegisterActions(ActionRegistry& registry) {
                 [this](const std::string&) { return GoToStop(guide_.stop() - (touring_ ? 1 : 0)); }});
   registry.Add({"guide-stop", "Go to stop", "Go to stop N of the tour (1-based; questions before it still count).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
-                  char* end = nullptr;
-                  const long stop = std::strtol(argument.c_str(), &end, 10);
-                  if (argument.empty() || *end != '\0' || stop < 1) {
-                    return "guide-stop wants a stop number from 1, got \"" + argument + "\"";
-                  }
-                  return GoToStop(static_cast<int>(stop) - 1);
+                  std::string problem;
+                  const std::optional<long long> stop = sim::ReadWhole(argument, 1, INT_MAX, problem);
+                  if (!stop) return "guide-stop wants a stop number from 1: " + problem;
+                  return GoToStop(static_cast<int>(*stop - 1));
                 }});
   registry.Add({"guide-cancel", "Cancel preparing the tour",
                 "Stop preparing the tour of the lesson being opened (the model's work for its stops): the lesson on "

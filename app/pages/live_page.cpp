@@ -11,6 +11,7 @@
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
 #include "sim/lesson/teaching.h"
+#include "sim/io/number_text.h"
 
 namespace gui {
 namespace {
@@ -328,16 +329,11 @@ std::optional<std::string> LivePage::SetSizes(const std::string& spec) {
 }
 
 std::optional<std::string> LivePage::SetReps(const std::string& text) {
-  try {
-    size_t used = 0;
-    const int reps = std::stoi(text, &used);
-    if (used != text.size() || reps < 1 || reps > kernels::kMaxReps) throw std::out_of_range("reps");
-    panel_.reps = reps;
-    return std::nullopt;
-  } catch (const std::exception&) {
-    return Report("repetitions: \"" + text + "\" is not a whole number from 1 to " + std::to_string(kernels::kMaxReps),
-                  "");
-  }
+  std::string problem;
+  const std::optional<long long> reps = sim::ReadWhole(text, 1, kernels::kMaxReps, problem);
+  if (!reps) return Report("repetitions: " + problem, "");
+  panel_.reps = static_cast<int>(*reps);
+  return std::nullopt;
 }
 
 std::optional<std::string> LivePage::SetView(const std::string& name) {

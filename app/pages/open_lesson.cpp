@@ -2,12 +2,13 @@
 
 #include <GLFW/glfw3.h>
 
-#include <cerrno>
+#include <climits>
 #include <cstdlib>
 #include <utility>
 
 #include "sim/lesson/lesson_file.h"
 #include "sim/lesson/teaching.h"
+#include "sim/io/number_text.h"
 
 namespace gui {
 
@@ -93,7 +94,8 @@ void OpenLesson::RegisterRunActions(ActionRegistry& registry) {
                 }});
   registry.Add({"play-speed", "Play speed", "Steps per second while playing (the argument).", {},
                 [this](const std::string& text) -> std::optional<std::string> {
-                  const float speed = std::strtof(text.c_str(), nullptr);
+                  std::string problem;
+                  const float speed = sim::ReadFloat(text, problem).value_or(0.0f);
                   if (!(speed >= PlayClock::kMinSpeed && speed <= PlayClock::kMaxSpeed)) {
                     return "play speed \"" + text + "\" is not between 1 and 1000 steps per second";
                   }
@@ -129,12 +131,10 @@ void OpenLesson::RegisterEditActions(ActionRegistry& registry) {
                 }});
   registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
-                  char* end = nullptr;
-                  errno = 0;  // strtoll saturates a number past its range and says so only here
-                  const long long step = std::strtoll(argument.c_str(), &end, 10);
-                  if (argument.empty() || *end != '\0' || step < 0 || errno == ERANGE)
-                    return "jump-to wants a step number, got \"" + argument + "\"";
-                  simulation_->JumpTo(step);  // stops at the end
+                  std::string problem;
+                  const std::optional<long long> step = sim::ReadWhole(argument, 0, LLONG_MAX, problem);
+                  if (!step) return "jump-to wants a step number: " + problem;
+                  simulation_->JumpTo(*step);  // stops at the end
                   return std::nullopt;
                 }});
   registry.Add({"edit-cell", "Edit an element of A or B",

@@ -55,6 +55,7 @@ class OpenLesson {
   std::int64_t RunUntil(const sim::Breakpoint& breakpoint) { return simulation_->RunUntil(breakpoint); }
   LessonTour& tour() { return tour_; }
   const LessonTour& tour() const { return tour_; }
+  const std::optional<std::string>& start_error() const { return editor_.start_error(); }
 
   const sim::Simulation& simulation() const { return *simulation_; }
   const sim::LessonConfig& lesson() const { return lesson_; }

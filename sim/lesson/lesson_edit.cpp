@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "sim/io/number_text.h"
+
 
 namespace sim {
 namespace {
@@ -336,23 +338,27 @@ std::string FillText(const MatrixFill& fill) {
 std::optional<std::string> ApplyCellEdit(const std::string& argument, const std::vector<float>& a,
                                          const std::vector<float>& b, LessonConfig& lesson) {
   std::istringstream in(argument);
-  std::string matrix;
-  long long row = -1;
-  long long col = -1;
-  float value = 0.0f;
-  if (!(in >> matrix >> row >> col >> value) || (matrix != "A" && matrix != "B")) {
+  std::vector<std::string> words;
+  for (std::string word; in >> word;) words.push_back(word);
+  if (words.size() != 4 || (words[0] != "A" && words[0] != "B")) {
     return "edit-cell wants \"A|B ROW COL VALUE\", e.g. \"A 2 1 10.5\"; got \"" + argument + "\"";
   }
+  const std::string& matrix = words[0];
+  std::string problem;
+  const std::optional<long long> row = ReadWhole(words[1], 0, kMaxDimension, problem);
+  const std::optional<long long> col = row ? ReadWhole(words[2], 0, kMaxDimension, problem) : std::nullopt;
+  if (!row || !col) return "edit-cell: the row and column are whole numbers from 0: " + problem;
+  const std::optional<float> value = ReadFloat(words[3], problem);
+  if (!value) return "edit-cell: the value " + problem;
   const bool is_a = matrix == "A";
   const int rows = is_a ? lesson.m : lesson.k;
   const int cols = is_a ? lesson.k : lesson.n;
-  if (row < 0 || col < 0 || row >= rows || col >= cols) {
-    return "edit-cell: " + matrix + "[" + std::to_string(row) + "][" + std::to_string(col) + "] is outside " + matrix +
+  if (*row >= rows || *col >= cols) {
+    return "edit-cell: " + matrix + "[" + std::to_string(*row) + "][" + std::to_string(*col) + "] is outside " + matrix +
            " (" + std::to_string(rows) + "\u00D7" + std::to_string(cols) + ")";
   }
-  if (!std::isfinite(value)) return "edit-cell: the value must be a finite number";
   std::vector<float> values = is_a ? a : b;
-  values[static_cast<std::size_t>(row * cols + col)] = value;
+  values[static_cast<std::size_t>(*row * cols + *col)] = *value;
   lesson.fill_a = MatrixFill::Explicit(is_a ? values : a);
   lesson.fill_b = MatrixFill::Explicit(is_a ? b : values);
   return std::nullopt;

@@ -121,6 +121,17 @@ int ReadVersion(const json& doc) {
   return static_cast<int>(value.get<long long>());
 }
 
+// A text the window draws, refused when longer than `limit` bytes (never cut: a cut name would
+// be saved back as if it were the file's).
+std::string BoundedText(const json& value, const std::string& key, std::size_t limit) {
+  const std::string& text = value.get_ref<const std::string&>();
+  if (text.size() > limit) {
+    throw BadValue{key + " is " + std::to_string(text.size()) + " bytes long; a lesson's " + key + " is at most " +
+                   std::to_string(limit)};
+  }
+  return text;
+}
+
 // Every field goes through the lesson grammar in the grammar's order, as the GUI's fields and
 // the CLI's flags do; only the JSON type of each value is checked here.
 LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
@@ -138,9 +149,11 @@ LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
     if (known.count(item.key()) == 0) warnings.push_back("unknown key '" + item.key() + "' ignored");
   }
   LessonConfig lesson;
-  if (doc.contains("name") && doc.at("name").is_string()) lesson.name = doc.at("name").get<std::string>();
+  if (doc.contains("name") && doc.at("name").is_string()) {
+    lesson.name = BoundedText(doc.at("name"), "name", kMaxLessonNameBytes);
+  }
   if (doc.contains("description") && doc.at("description").is_string()) {
-    lesson.description = doc.at("description").get<std::string>();
+    lesson.description = BoundedText(doc.at("description"), "description", kMaxLessonTextBytes);
   }
   for (const LessonField& field : LessonFields()) {
     const std::string key = field.key;

@@ -21,6 +21,10 @@ constexpr int kLessonFileVersion = 2;
 // The largest lesson file read: the presets take about 600 bytes; a lesson with explicit
 // 1024×1024 A and B values takes about 20 MiB.
 constexpr std::uint64_t kMaxLessonFileBytes = 64ull << 20;
+// The texts a lesson shows are bounded by themselves, not only by the file: a 60 MB "name"
+// took 16 s to start and 0.56 s a frame, and came back at every start from the settings.
+constexpr std::size_t kMaxLessonNameBytes = 200;    // titles a window and a panel: one line
+constexpr std::size_t kMaxLessonTextBytes = 16384;  // a description or a tour's text: a page
 
 struct LessonLoad {
   std::optional<LessonConfig> lesson;  // set when it loaded

@@ -10,7 +10,11 @@
 #include <cstdlib>
 #include <map>
 
+#include "sim/io/number_text.h"
+#include "sim/lesson/formulas.h"
 #include "sim/lesson/lesson_edit.h"
+#include "sim/lesson/lesson_file.h"
+#include "sim/lesson/memory_estimate.h"
 #include "sim/model/snapshot.h"
 
 namespace sim {
@@ -181,10 +185,10 @@ namespace {
 
 bool SameValue(const QueryValue& right, const std::string& value, double tolerance) {
   if (right.kind != QueryKind::kNumber) return value == right.text;
-  char* end = nullptr;
-  const double number = std::strtod(value.c_str(), &end);
-  if (value.empty() || *end != '\0') return false;
-  return std::fabs(number - right.number) <= tolerance + 1e-9 * std::max(1.0, std::fabs(right.number));
+  std::string problem;
+  const std::optional<double> number = ReadDecimal(value, problem);
+  if (!number) return false;
+  return std::fabs(*number - right.number) <= tolerance + 1e-9 * std::max(1.0, std::fabs(right.number));
 }
 
 // A cell a stop or an answer names must lie inside its matrix or the focused block's tile.
@@ -311,14 +315,20 @@ std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& ou
 }  // namespace
 
 PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std::atomic<bool>* cancel,
-                         std::atomic<int>* stops_done) {
+                         std::atomic<int>* stops_done, TourBudget* shared_budget) {
   PreparedTour prepared;
   if (tour.empty()) return prepared;
   if (auto problem = Validate(lesson)) {
     prepared.error = "the lesson cannot run: " + problem->message;
     return prepared;
   }
-  std::map<std::string, TourModel> models;  // one per distinct "edits", each run once
+  // One model per distinct edited lesson, however its "edits" are spelled, all under one budget.
+  TourBudget own_budget;
+  TourBudget& budget = shared_budget ? *shared_budget : own_budget;
+  std::map<std::string, TourModel> models;  // by the edited lesson's JSON
+  // The JSON of each "edits" as spelled: a lesson with explicit A and B values is megabytes of
+  // it, written once per spelling, not once per stop.
+  std::map<std::string, std::string> lesson_of_edits;
   for (std::size_t i = 0; i < tour.stops.size(); ++i) {
     if (cancel != nullptr && cancel->load()) {
       prepared.stops.clear();
@@ -327,17 +337,26 @@ PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std
     }
     PreparedStop stop;
     std::string error;
-    auto found = models.find(tour.stops[i].edits);
-    if (found == models.end()) {
-      LessonConfig edited = lesson;
-      const std::optional<ValidationError> problem =
-          tour.stops[i].edits.empty() ? std::nullopt : ApplyLessonEdits(tour.stops[i].edits, edited);
-      if (problem) {
-        error = "\"edits\": " + problem->message;
-      } else if (auto invalid = Validate(edited)) {
-        error = "\"edits\": the edited lesson cannot run: " + invalid->message;
-      } else {
-        found = models.emplace(tour.stops[i].edits, TourModel(edited, cancel)).first;
+    LessonConfig edited = lesson;
+    const std::optional<ValidationError> problem =
+        tour.stops[i].edits.empty() ? std::nullopt : ApplyLessonEdits(tour.stops[i].edits, edited);
+    auto found = models.end();
+    if (problem) {
+      error = "\"edits\": " + problem->message;
+    } else if (auto invalid = Validate(edited)) {
+      error = "\"edits\": the edited lesson cannot run: " + invalid->message;
+    } else {
+      auto [spelled, first] = lesson_of_edits.try_emplace(tour.stops[i].edits);
+      if (first) spelled->second = LessonToJson(edited);
+      const std::string& key = spelled->second;
+      found = models.find(key);
+      // The model's own run of the lesson, kept while the tour is prepared.
+      if (found == models.end()) {
+        if (auto over = budget.Charge(Expected(edited).thread_instructions, EstimateModelMemory(edited).lesson, 0)) {
+          error = *over;
+        } else {
+          found = models.emplace(key, TourModel(edited, cancel, &budget)).first;
+        }
       }
     }
     if (error.empty()) {
@@ -375,12 +394,13 @@ AnswerParse ParseAnswer(const Question& question, std::string_view text) {
   }
   StudentAnswer answer;
   if (question.kind == QuestionKind::kNumber || question.kind == QuestionKind::kChoice) {
-    char* end = nullptr;
-    const double number = std::strtod(trimmed.c_str(), &end);
-    if (*end != '\0' || !std::isfinite(number)) {
-      parse.error = "'" + trimmed + "' is not a number";
+    std::string problem;
+    const std::optional<double> read = ReadDecimal(trimmed, problem);
+    if (!read) {
+      parse.error = problem;
       return parse;
     }
+    const double number = *read;
     if (question.kind == QuestionKind::kChoice) {
       const double count = static_cast<double>(question.choices.size());
       if (number != std::floor(number) || number < 1 || number > count) {

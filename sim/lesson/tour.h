@@ -199,13 +199,42 @@ std::string FormatNumber(double value);
 
 // ---- Running a tour against the model -----------------------------------------------------
 
+// What one tour may ask of the model, all its stops, their edited lessons and the variants
+// their queries ask about together: model time (thread-instructions run, about two seconds of
+// one core) and memory (what the runs it keeps hold, and the largest one running). Each run is
+// charged before it starts, so a tour past the budget is refused before the work, and the
+// stop that crosses it is named (a 13 KB tour of 200 stops at 200 sizes once ran 159 s and
+// grew to 7.7 GB, as each edited lesson had a budget of its own).
+constexpr std::uint64_t kMaxTourInstructions = std::uint64_t{1} << 27;
+constexpr std::uint64_t kMaxTourBytes = std::uint64_t{512} << 20;  // several times the shipped tours
+
+class TourBudget {
+ public:
+  // The fuzzer gives a smaller one, so that its inputs reach it within their time.
+  explicit TourBudget(std::uint64_t max_instructions = kMaxTourInstructions, std::uint64_t max_bytes = kMaxTourBytes)
+      : max_instructions_(max_instructions), max_bytes_(max_bytes) {}
+  // Charges a run of `instructions` that holds `kept_bytes` until the tour is ready and
+  // `running_bytes` while it runs; nullopt, or why it would pass the budget (nothing charged).
+  std::optional<std::string> Charge(std::uint64_t instructions, std::uint64_t kept_bytes, std::uint64_t running_bytes);
+  std::uint64_t instructions() const { return instructions_; }
+  std::uint64_t kept_bytes() const { return kept_bytes_; }
+
+ private:
+  std::uint64_t max_instructions_;
+  std::uint64_t max_bytes_;
+  std::uint64_t instructions_ = 0;
+  std::uint64_t kept_bytes_ = 0;
+};
+
 // The model's answers for one lesson: it runs its own simulations (the lesson, and the edited
 // variants queries ask for), so it may live on a worker thread; each is run once and kept.
 class TourModel {
  public:
   // `cancel` (may be null): once it turns true, the model's runs stop where they are and every
   // call fails with kTourCancelled, so a worker preparing a tour answers Cancel at once.
-  explicit TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel = nullptr);
+  // `budget` (may be null: one of its own) is shared by every model of one tour.
+  explicit TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel = nullptr,
+                     TourBudget* budget = nullptr);
   ~TourModel();
   TourModel(TourModel&&) noexcept;
   TourModel& operator=(TourModel&&) noexcept;
@@ -270,8 +299,9 @@ struct PreparedTour {
 // cannot be prepared is the error (a lesson file with such a tour does not load). `cancel`
 // (may be null) stops it early, within a model run, with error kTourCancelled; `stops_done`
 // (may be null) counts the stops prepared so far, for a progress bar.
+// `budget` (may be null: the default TourBudget) covers every stop.
 PreparedTour PrepareTour(const LessonConfig& lesson, const Tour& tour, const std::atomic<bool>* cancel = nullptr,
-                         std::atomic<int>* stops_done = nullptr);
+                         std::atomic<int>* stops_done = nullptr, TourBudget* budget = nullptr);
 
 // Whether `text` shows `answer` where a student would read it before the reveal: the answer's
 // words as a whole word (a number as a run of digits not part of a longer one, a cell such

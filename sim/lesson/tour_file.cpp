@@ -4,6 +4,7 @@
 #include <set>
 
 #include "sim/io/json_input.h"
+#include "sim/lesson/lesson_file.h"
 #include "sim/lesson/tour.h"
 
 namespace sim {
@@ -72,6 +73,16 @@ class StopReader {
     }
   }
 
+  // A tour's text is drawn every frame it is on show: bounded as a lesson's description is.
+  std::string Bounded(const json& value, const std::string& name) {
+    const std::string& text = value.get_ref<const std::string&>();
+    if (text.size() > kMaxLessonTextBytes) {
+      Fail(Where(name) + " is " + std::to_string(text.size()) + " bytes long; a tour's text is at most " +
+           std::to_string(kMaxLessonTextBytes));
+    }
+    return text;
+  }
+
   std::string String(const json& object, const char* key, const std::string& prefix, bool required) {
     if (!object.contains(key)) {
       if (required) Fail(where_ + " has no \"" + prefix + key + "\"");
@@ -79,7 +90,7 @@ class StopReader {
     }
     const json& value = object.at(key);
     if (!value.is_string()) Fail(Where(prefix + key) + " = " + DescribeJsonValue(value) + " is not a string");
-    return value.get<std::string>();
+    return Bounded(value, prefix + key);
   }
 
   int Int(const json& object, const char* key, const std::string& prefix, int fallback) {
@@ -101,7 +112,7 @@ class StopReader {
       if (!value[i].is_string()) {
         Fail(Where(name) + "[" + std::to_string(i) + "] = " + DescribeJsonValue(value[i]) + " is not a string");
       }
-      out.push_back(value[i].get<std::string>());
+      out.push_back(Bounded(value[i], name + "[" + std::to_string(i) + "]"));
     }
     return out;
   }

@@ -4,6 +4,7 @@
 #include "sim/lesson/tour_query_context.h"
 #include "sim/lesson/tour_runs.h"
 #include "sim/lesson/teaching.h"
+#include "sim/model/checked_math.h"
 #include "sim/model/simulation.h"
 
 namespace sim {
@@ -13,11 +14,13 @@ using queries::kStepsBetweenCancelChecks;
 using queries::OverBudget;
 
 struct TourModel::Impl {
-  Impl(const LessonConfig& config, const std::atomic<bool>* cancel)
-      : lesson(config), simulation(config), runs(cancel) {}
+  Impl(const LessonConfig& config, const std::atomic<bool>* cancel, TourBudget* shared)
+      : lesson(config), simulation(config), budget(shared ? *shared : own_budget), runs(cancel, budget) {}
 
   LessonConfig lesson;
   Simulation simulation;  // the lesson itself: positions, and queries at a step
+  TourBudget own_budget;  // when no tour shares one
+  TourBudget& budget;
   queries::Runs runs;
 
   // The lesson's whole run, counted so that the cancel flag stops it (Simulation's own count
@@ -49,8 +52,25 @@ struct TourModel::Impl {
   }
 };
 
-TourModel::TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel)
-    : impl_(std::make_unique<Impl>(lesson, cancel)) {}
+std::optional<std::string> TourBudget::Charge(std::uint64_t instructions, std::uint64_t kept_bytes,
+                                              std::uint64_t running_bytes) {
+  const std::uint64_t spent = SaturatingAdd(instructions_, instructions);
+  if (spent > max_instructions_) {
+    return "the tour asks the model to run more than " + std::to_string(max_instructions_) +
+           " thread-instructions in all: ask about smaller lessons or fewer of them";
+  }
+  const std::uint64_t kept = SaturatingAdd(kept_bytes_, kept_bytes);
+  if (SaturatingAdd(kept, running_bytes) > max_bytes_) {
+    return "the tour's model runs would hold more than " + std::to_string(max_bytes_ >> 20) +
+           " MiB in all: ask about smaller lessons or fewer of them";
+  }
+  instructions_ = spent;
+  kept_bytes_ = kept;
+  return std::nullopt;
+}
+
+TourModel::TourModel(const LessonConfig& lesson, const std::atomic<bool>* cancel, TourBudget* budget)
+    : impl_(std::make_unique<Impl>(lesson, cancel, budget)) {}
 TourModel::~TourModel() = default;
 TourModel::TourModel(TourModel&&) noexcept = default;
 TourModel& TourModel::operator=(TourModel&&) noexcept = default;

@@ -2,6 +2,8 @@
 
 #include "sim/lesson/formulas.h"
 #include "sim/lesson/lesson_file.h"
+#include "sim/lesson/memory_estimate.h"
+#include "sim/model/checked_math.h"
 #include "sim/model/run_check.h"
 
 namespace sim::queries {
@@ -10,10 +12,6 @@ namespace {
 // Runs whose per-event records a query keeps (products and stores): beyond this many thread
 // instructions a query that needs them says the lesson is too large for it.
 constexpr std::uint64_t kMaxRecordedInstructions = std::uint64_t{1} << 22;
-// What one tour may ask the model to run, all its lessons and variants together: about two
-// seconds of the model on one core. A lesson file is data, and loading one must not hang the
-// app on a query about a 1024³ variant.
-constexpr std::uint64_t kMaxTourInstructions = std::uint64_t{1} << 27;
 
 // The events a whole run leaves that queries read: every product, and (through the
 // walkthrough) what each phase stored into the tiles.
@@ -47,6 +45,15 @@ std::unique_ptr<WholeRun> RunWhole(const LessonConfig& lesson, const std::atomic
   return run;
 }
 
+// An upper bound of what a kept WholeRun holds: C, and when recorded its products and the
+// walkthrough's tile stores (counted as events, the larger of the two records).
+std::uint64_t KeptBytes(const LessonConfig& lesson) {
+  const ClosedForms expected = Expected(lesson);
+  const std::uint64_t c = SaturatingMul(SaturatingMul(std::uint64_t(lesson.m), std::uint64_t(lesson.n)), sizeof(float));
+  if (expected.thread_instructions > kMaxRecordedInstructions) return c;
+  return SaturatingAdd(c, SaturatingMul(SaturatingAdd(expected.fma, expected.shared_writes), sizeof(TraceEvent)));
+}
+
 }  // namespace
 
 void RunToEndUnless(Simulation& simulation, const std::atomic<bool>* cancel) {
@@ -59,18 +66,17 @@ void RunToEndUnless(Simulation& simulation, const std::atomic<bool>* cancel) {
   if (!simulation.Finished()) throw Cancelled{};
 }
 
-void Runs::Charge(const LessonConfig& lesson) {
-  spent_ += Expected(lesson).thread_instructions;
-  if (spent_ > kMaxTourInstructions) {
-    throw OverBudget{"the tour asks the model to run more than " + std::to_string(kMaxTourInstructions) +
-                     " thread-instructions in all: ask about smaller lessons"};
+void Runs::Charge(const LessonConfig& lesson, std::uint64_t kept_bytes) {
+  if (auto over = budget_.Charge(Expected(lesson).thread_instructions, kept_bytes,
+                                 EstimateModelMemory(lesson).whole_run)) {
+    throw OverBudget{*over};
   }
 }
 
 const WholeRun& Runs::Of(const LessonConfig& lesson) {
   std::unique_ptr<WholeRun>& run = runs_[LessonToJson(lesson)];
   if (!run) {
-    Charge(lesson);
+    Charge(lesson, KeptBytes(lesson));
     run = RunWhole(lesson, cancel_);
   }
   return *run;

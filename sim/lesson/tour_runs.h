@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "sim/lesson/lesson_config.h"
+#include "sim/lesson/tour.h"
 #include "sim/lesson/walkthrough.h"
 #include "sim/model/reference.h"
 #include "sim/model/simulation.h"
 
 namespace sim::queries {
 
-// Thrown where a run would pass kMaxTourInstructions; TourModel turns it into the error.
+// Thrown where a run would pass the tour's budget; TourModel turns it into the error.
 struct OverBudget {
   std::string message;
 };
@@ -46,16 +47,17 @@ struct WholeRun {
 // Whole runs, each made once, within the tour's budget.
 class Runs {
  public:
-  explicit Runs(const std::atomic<bool>* cancel) : cancel_(cancel) {}
+  Runs(const std::atomic<bool>* cancel, TourBudget& budget) : cancel_(cancel), budget_(budget) {}
   const std::atomic<bool>* cancel() const { return cancel_; }
-  // Counts `lesson`'s run against the budget; throws OverBudget past it.
-  void Charge(const LessonConfig& lesson);
+  // Counts a run of `lesson` that keeps `kept_bytes` once it ends against the budget; throws
+  // OverBudget past it.
+  void Charge(const LessonConfig& lesson, std::uint64_t kept_bytes = 0);
   const WholeRun& Of(const LessonConfig& lesson);
 
  private:
   std::map<std::string, std::unique_ptr<WholeRun>> runs_;  // by the lesson's JSON
-  std::uint64_t spent_ = 0;
   const std::atomic<bool>* cancel_;  // may be null
+  TourBudget& budget_;
 };
 
 }  // namespace sim::queries

@@ -23,8 +23,9 @@ import tempfile
 # What was tried, in the table's column order.
 TRIED = ["0", "negative", "huge", "NaN/inf", "wrong type", "truncated", "empty", "garbage", "directory",
          "unreadable", "read-only output"]
+# "0x10": CLI11 alone read a hexadecimal number where a decimal one is meant (--width 0x400 was 1024).
 NUMBER_VALUES = [("0", "0"), ("negative", "-1"), ("huge", "18446744073709551615"), ("NaN/inf", "nan"),
-                 ("NaN/inf", "inf"), ("wrong type", "four"), ("empty", ""), ("garbage", "12abc")]
+                 ("NaN/inf", "inf"), ("wrong type", "four"), ("empty", ""), ("garbage", "12abc"), ("garbage", "0x10")]
 NUMBER_NA = ["truncated", "directory", "unreadable", "read-only output"]
 NAME_VALUES = [("0", "0"), ("wrong type", "4"), ("empty", ""), ("garbage", "\u00ff\u00fe")]
 NAME_NA = ["negative", "huge", "NaN/inf", "truncated", "directory", "unreadable", "read-only output"]
@@ -48,6 +49,8 @@ def file_cases():
         ("wrong type", '{"m": "four"}'), ("truncated", '{"m": 4, "n"'),
         ("empty", ""), ("garbage", "\x89PNG\r\n\x1a\n"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
         ("wrong type", '{"fill_a": {"kind": 5}}'), ("garbage", '{"m": 4}\x00garbage'), ("0", '{"seed": -0}'),
+        # A name of megabytes once cost seconds at start and half a second a frame.
+        ("huge", '{"version": 2, "name": "' + "a" * 1000000 + '"}'),
     ]
     inf_a = [1.0] * (2 * 2 * 3)
     inf_a[0] = float("inf")
@@ -62,6 +65,12 @@ def file_cases():
     for tried, text in lesson:
         contents = text if text in ("DIR", "UNREADABLE") else text.encode("latin-1")
         cases.append(("lesson file (`trace --lesson FILE`)", tried, contents, ["trace", "--lesson", "FILE"]))
+    # A tour of 200 stops asking `reads` at 200 sizes (18 KB) once ran 159 s and grew to 7.7 GB:
+    # the budget covers the whole tour and names the stop that crosses it.
+    stops = [{"title": "size %d" % s, "at": {"step": 0}, "text": "{reads m=%d n=%d k=%d}" % (s, s, s)}
+             for s in range(16, 816, 4)]
+    cases.append(("lesson file (`tour FILE`)", "huge", json.dumps({"version": 2, "tour": stops}).encode(),
+                  ["tour", "FILE"]))
     for tried, contents in vector_files:
         cases.append(("test vectors (`verify FILE`)", tried, contents, ["verify", "FILE"]))
         cases.append(("test vectors (`trace --fill file:FILE`)", tried, contents, ["trace", "--fill", "file:FILE"]))
@@ -175,12 +184,17 @@ def gui_action_cases():
     # overflowed an int on its way to "case -2147483648".
     for tried, value in ACTION_VALUES + [("negative", "-2147483648")]:
         cases.append(("GUI action `lesson-vectors FILE#N`", tried, value, ["--actions", "lesson-vectors FILE#" + value]))
+    # A value read only in part once stored what was read: "1,5" 1, "0x10" 0, "1e-50" 0, "2 junk" 2.
     cells = [("0", "A 0 0 0"), ("negative", "A -1 0 1"), ("huge", "A 0 0 1e400"), ("NaN/inf", "A 0 0 nan"),
-             ("wrong type", "A x 0 1"), ("empty", "")]
+             ("wrong type", "A x 0 1"), ("empty", ""), ("garbage", "A 0 0 1,5"), ("garbage", "A 0 0 0x10"),
+             ("0", "A 0 0 1e-50"), ("garbage", "A 0 0 2 junk")]
     for tried, value in cells:
         cases.append(("GUI action `edit-cell A ROW COL VALUE`", tried, value, ["--actions", ("edit-cell " + value).strip()]))
     for tried, path in (("directory", "DIR"), ("read-only output", "READ-ONLY/out.json"), ("read-only output", "/dev/full")):
         cases.append(("GUI action `lesson-save FILE`", tried, path, ["--actions", "lesson-save " + path]))
+    # A scripted run whose lesson does not open once saved the default lesson's screenshot, exit 0.
+    cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "unreadable", "MISSING/lesson.json",
+                  ["--lesson", "MISSING/lesson.json", "--screenshot", "out.png"]))
     for tried, path in (("0", "/dev/null"), ("directory", "DIR"), ("read-only output", "READ-ONLY/out"),
                         ("read-only output", "/dev/full")):
         cases.append(("`tilescope --screenshot FILE` (output)", tried, path, ["--screenshot", path]))
@@ -230,11 +244,20 @@ def gui_file_cases():
         for tried, contents in sweeps:
             cases.append(("saved results, %s (GUI action `live-load FILE`)" % kind.upper(), tried, contents,
                           ["--actions", "live-load FILE." + kind]))
+    # NaN stands for "no figure", which only a failed result may have: a row that claims it was
+    # measured but holds no time or rate was plotted as measured.
+    none = {key: "nan" for key in ("median_ms", "min_ms", "max_ms", "q1_ms", "q3_ms", "gflops")}
+    cases.append(("saved results, CSV (GUI action `live-load FILE`)", "NaN/inf", sweep_file("csv", none),
+                  ["--actions", "live-load FILE.csv"]))
+    cases.append(("saved results, JSON (GUI action `live-load FILE`)", "NaN/inf",
+                  sweep_file("json", {key: None for key in none}), ["--actions", "live-load FILE.json"]))
     no_device = json.loads(sweep_file("json"))
     no_device["device"] = {}
     cases.append(("saved results, JSON (GUI action `live-load FILE`)", "empty", json.dumps(no_device).encode(),
                   ["--actions", "live-load FILE.json"]))
     cases.append(("GUI action `lesson-open FILE`", "unreadable", "FIFO", ["--actions", "lesson-open FILE"]))
+    cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "negative", b'{"version": 1, "m": -3}',
+                  ["--lesson", "FILE", "--screenshot", "out.png"]))
     deep = b'{"version": 1, "last_lesson": ' + b"[" * 100000 + b"]" * 100000 + b"}"
     settings = [
         ("0", b'{"version": 1, "font_size": 0}'), ("negative", b'{"version": 1, "window": {"width": -5}}'),

@@ -28,6 +28,11 @@
 namespace {
 
 constexpr double kCpuSecondsPerInput = 0.1;
+// A tour's budget of model work, scaled down so that an input reaches it well within its CPU
+// time (the app's, 2^27 thread-instructions, is about two seconds): the refusal, which names
+// the stop that crosses the budget, is fuzzed too.
+constexpr std::uint64_t kFuzzTourInstructions = std::uint64_t{1} << 20;
+constexpr std::uint64_t kFuzzTourBytes = std::uint64_t{64} << 20;
 
 // Sets `cancel` once the thread that made it has used `seconds` of CPU time.
 class CpuBudget {
@@ -73,17 +78,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const sim::LessonLoad load = sim::ParseLessonUnchecked(std::string(reinterpret_cast<const char*>(data), size));
   if (!load.lesson || load.tour.empty()) return 0;  // the reader alone is fuzz_lesson's
   const CpuBudget budget(kCpuSecondsPerInput);
-  const sim::PreparedTour prepared = sim::PrepareTour(*load.lesson, load.tour, budget.cancel());
+  sim::TourBudget model_budget(kFuzzTourInstructions, kFuzzTourBytes);
+  const sim::PreparedTour prepared = sim::PrepareTour(*load.lesson, load.tour, budget.cancel(), nullptr, &model_budget);
   if (budget.spent()) return 0;
+  FUZZ_CHECK(model_budget.instructions() <= kFuzzTourInstructions, "the model never ran past the tour's budget");
   if (!prepared.ok()) {
     FUZZ_CHECK(prepared.stops.empty(), "a tour that cannot be prepared keeps no stop");
     FUZZ_CHECK(prepared.error != sim::kTourCancelled, "nothing cancelled it");
+    FUZZ_CHECK(prepared.error.rfind("tour stop ", 0) == 0 || prepared.error.rfind("the lesson cannot run", 0) == 0,
+               "the error names the stop it comes from");
     return 0;
   }
   FUZZ_CHECK(prepared.stops.size() == load.tour.stops.size(), "a prepared tour has every stop");
   const sim::LessonLoad saved = sim::ParseLessonUnchecked(sim::LessonToJson(*load.lesson, load.tour));
   FUZZ_CHECK(saved.lesson.has_value(), "a lesson with its tour loads again once saved");
-  const sim::PreparedTour again = sim::PrepareTour(*saved.lesson, saved.tour, budget.cancel());
+  sim::TourBudget again_budget(kFuzzTourInstructions, kFuzzTourBytes);
+  const sim::PreparedTour again = sim::PrepareTour(*saved.lesson, saved.tour, budget.cancel(), nullptr, &again_budget);
   if (budget.spent()) return 0;
   FUZZ_CHECK(again.stops.size() == prepared.stops.size(), "the saved tour prepares every stop again");
   for (std::size_t i = 0; i < again.stops.size(); ++i) {

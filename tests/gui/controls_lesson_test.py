@@ -74,11 +74,16 @@ def test_lesson_option_presets_and_bad_file(binary):
     path = os.path.join(bad.dir, "bad.json")
     with open(path, "w") as f:
         f.write('{"version": 1, "m": -3}')
+    # A scripted run fails before its window opens: it would show and save the default lesson.
     status, output = bad.app("--frames", "3", "--lesson", path)
-    check(status == 0, "a bad lesson file does not stop the app")
-    state = bad.state()
-    check(any("m = -3" in n["text"] for n in state["notifications"]), "the bad value is named")
-    check(state["lesson"]["m"] == 4, "the default lesson is open instead")
+    check(status == 1 and "m = -3" in output and "did not open: a scripted run stops here" in output,
+          "a scripted run of a bad lesson file fails, naming the bad value")
+    check(not os.path.exists(bad.state_file), "and writes no state of the default lesson")
+    missing = Run(binary)
+    status, output = missing.app("--lesson", os.path.join(missing.dir, "MISSING.json"), "--screenshot",
+                                 missing.screenshot)
+    check(status == 1 and "did not open" in output and not os.path.exists(missing.screenshot),
+          "--lesson MISSING.json --screenshot fails and saves no screenshot of the default lesson")
 
 
 def test_export_trace(binary):

@@ -236,7 +236,7 @@ def test_open_at_stop(binary):
     check(status == 0 and reopened["guide"]["stop"] == 2 and reopened["lesson"]["step"] == state["lesson"]["step"],
           "the command reopens stop 2 at step %d: stop %d, step %d" % (state["lesson"]["step"],
                                                                        reopened["guide"]["stop"], reopened["lesson"]["step"]))
-    for bad, says in (("0", "too small"), ("-1", "too small"), ("two", "not a whole number"),
+    for bad, says in (("0", "outside 1 to"), ("-1", "outside 1 to"), ("two", "not a whole number"),
                       (str(len(stops) + 1), "past the end")):
         run = Run(binary, tour=True)
         status, output = run.app(*SIZE, "--lesson", "default", "--stop", bad, "--frames", "3")

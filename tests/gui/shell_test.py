@@ -143,11 +143,11 @@ def test_bench_frames_prints_the_frame_rate(binary):
 
 # Each action that takes an argument, given a bad one: the message it must show names the value.
 BAD_ARGUMENTS = [
-    ("play-speed 0", '"0"'), ("play-speed abc", '"abc"'), ("jump-to -3", '"-3"'),
-    ("jump-to 1e20", '"1e20"'), ("jump-to 99999999999999999999", '"99999999999999999999"'),
+    ("play-speed 0", '"0"'), ("play-speed abc", '"abc"'), ("jump-to -3", "'-3'"),
+    ("jump-to 1e20", "'1e20'"), ("jump-to 99999999999999999999", "'99999999999999999999'"),
     ("edit-cell A 9 9 1", "A[9][9] is outside A"), ("select-thread 99 99", "block 99, thread 99"),
     ("run-until sometime", '"sometime"'), ("race-gpu-size 0", '"0"'), ("race-trials 1000", '"1000"'),
-    ("live-reps x", '"x"'), ("live-gflops-axis cubic", "'cubic'"), ("live-view pie", "'pie'"),
+    ("live-reps x", "'x'"), ("live-gflops-axis cubic", "'cubic'"), ("live-view pie", "'pie'"),
     ("live-run out.txt", "'out.txt'"), ("live-sizes 0", "size 0"),
     ("live-model-size 123", "no results at n = 123 (no results are loaded)"),
     # A word is named as not being a size (it once read "no results at n = four").

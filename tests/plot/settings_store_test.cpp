@@ -51,6 +51,26 @@ TEST(SettingsStore, NumbersOutOfTheirTypesRangeAreProblemsNotCasts) {
   EXPECT_EQ(loaded.settings.font_size, gui::Settings{}.font_size);
 }
 
+// One rule for the command line and the saved file: --height 240 was taken at one start and
+// refused from the settings at the next (issue 32).
+TEST(SettingsStore, EveryWindowSizeTheCommandLineTakesIsKeptAcrossARestart) {
+  ScratchFolder folder("settings_window_size");
+  gui::SettingsStore store(folder.path());
+  gui::Settings smallest;
+  smallest.window_width = cli::kMinWindowWidth;
+  smallest.window_height = cli::kMinWindowHeight;
+  ASSERT_FALSE(store.Save(smallest));
+  const gui::LoadedSettings loaded = store.Load();
+  EXPECT_TRUE(loaded.warning.empty()) << loaded.warning;
+  EXPECT_EQ(loaded.settings.window_width, cli::kMinWindowWidth);
+  EXPECT_EQ(loaded.settings.window_height, cli::kMinWindowHeight);
+  gui::Settings smaller = smallest;
+  smaller.window_height = cli::kMinWindowHeight - 1;
+  ASSERT_FALSE(store.Save(smaller));
+  EXPECT_NE(store.Load().warning.find("window size 320\u00D7239 is outside 320\u00D7240"), std::string::npos)
+      << store.Load().warning;
+}
+
 TEST(SettingsStore, AnUnreadableFontSizeIsNamedAndTheDefaultUsed) {
   ScratchFolder folder("settings_font_size");
   gui::SettingsStore store(folder.path());
@@ -219,6 +239,48 @@ TEST(SettingsStore, TheFolderFollowsTheXdgRuleAndNoHomeKeepsSettingsInMemory) {
   EXPECT_FALSE(in_memory.Save(loaded.settings));
   EXPECT_EQ(folder.Entries(), std::vector<std::string>{}) << "nothing written into the working folder";
   std::filesystem::current_path(was);
+}
+
+// Two windows on one settings folder (issue 32): the second to save once put its own progress
+// over the first's. Each keeps its answers; the one that saves second is told.
+TEST(SettingsStore, TwoWindowsOnOneFolderKeepEachOthersAnswers) {
+  ScratchFolder folder("settings_two_windows");
+  const auto progress = [](nlohmann::json lessons) {
+    gui::Settings settings;
+    settings.panels = {{"guide", {{"lessons", std::move(lessons)}}}};
+    return settings;
+  };
+  {
+    gui::SettingsStore start(folder.path());
+    ASSERT_FALSE(start.Save(progress({{"default", {{"stop", 2}, {"answers", {{"1", "64"}}}}}})));
+  }
+  gui::SettingsStore first(folder.path());
+  gui::SettingsStore second(folder.path());
+  first.Load();
+  second.Load();
+  std::string merged;
+  // The first window answers stop 3 of default and opens rect; the second answers stop 5.
+  ASSERT_FALSE(first.Save(progress({{"default", {{"stop", 3}, {"answers", {{"1", "64"}, {"3", "128"}}}}},
+                                    {"rect", {{"stop", 1}, {"answers", nlohmann::json::object()}}}}),
+                          &merged));
+  EXPECT_EQ(merged, "") << "nothing from elsewhere yet";
+  ASSERT_FALSE(second.Save(progress({{"default", {{"stop", 5}, {"answers", {{"1", "64"}, {"5", "7"}}}}}}), &merged));
+  EXPECT_NE(merged.find("another TileScope window saved tour progress in this settings folder (default; rect)"),
+            std::string::npos)
+      << merged;
+  const nlohmann::json lessons = gui::SettingsStore(folder.path()).Load().settings.panels["guide"]["lessons"];
+  EXPECT_EQ(lessons["default"]["answers"], (nlohmann::json{{"1", "64"}, {"3", "128"}, {"5", "7"}})) << lessons.dump();
+  EXPECT_EQ(lessons["default"]["stop"], 5) << "the stop the second window moved to";
+  EXPECT_TRUE(lessons.contains("rect")) << "the lesson only the first window opened stays";
+  // Both answer stop 7 differently: the later save keeps its own and says which.
+  ASSERT_FALSE(first.Save(progress({{"default", {{"stop", 3}, {"answers", {{"1", "64"}, {"3", "128"}, {"7", "1"}}}}}}),
+                          &merged));
+  ASSERT_FALSE(second.Save(progress({{"default", {{"stop", 5}, {"answers", {{"1", "64"}, {"5", "7"}, {"7", "2"}}}}}}),
+                           &merged));
+  EXPECT_NE(merged.find("keeps this window's (default, stop 7)"), std::string::npos) << merged;
+  const nlohmann::json last = gui::SettingsStore(folder.path()).Load().settings.panels["guide"]["lessons"];
+  EXPECT_EQ(last["default"]["answers"]["7"], "2");
+  EXPECT_EQ(last["default"]["answers"]["3"], "128") << "the first window's other answers stay";
 }
 
 }  // namespace

@@ -152,3 +152,26 @@ TEST(LessonEdit, AnEditedPresetIsNoLongerThePreset) {
 }
 
 }  // namespace
+
+namespace {
+
+// edit-cell reads its value whole: "1,5" once stored 1, "0x10" 0, "1e-50" 0, "2 junk" 2 (issue 32).
+TEST(LessonEdit, CellValueIsReadWholeOrRefused) {
+  sim::LessonConfig lesson = sim::DefaultLesson();
+  const std::size_t elements = static_cast<std::size_t>(lesson.m) * lesson.k;
+  const std::vector<float> a(elements, 1.0f);
+  const std::vector<float> b(static_cast<std::size_t>(lesson.k) * lesson.n, 1.0f);
+  for (const char* bad : {"A 0 0 1,5", "A 0 0 0x10", "A 0 0 1e-50", "A 0 0 2 junk", "A 0 0 nan", "A 0.5 0 1",
+                          "A 0x1 0 1"}) {
+    sim::LessonConfig edited = lesson;
+    const auto error = sim::ApplyCellEdit(bad, a, b, edited);
+    EXPECT_TRUE(error) << bad;
+    EXPECT_EQ(sim::LessonToJson(edited), sim::LessonToJson(lesson)) << bad << ": nothing stored";
+  }
+  sim::LessonConfig edited = lesson;
+  ASSERT_FALSE(sim::ApplyCellEdit("A 0 1 -2.5e1", a, b, edited));
+  EXPECT_EQ(edited.fill_a.kind, sim::FillKind::kExplicit);
+  EXPECT_EQ(edited.fill_a.values.at(1), -25.0f);
+}
+
+}  // namespace

@@ -383,7 +383,11 @@ TEST(Tour, AnswersAreParsedCheckedAndRevealed) {
 
   sim::Question number;
   number.kind = sim::QuestionKind::kNumber;
-  EXPECT_EQ(sim::ParseAnswer(number, "sixty").error, "'sixty' is not a number");
+  EXPECT_EQ(sim::ParseAnswer(number, "sixty").error.rfind("'sixty' is not a number", 0), 0u);
+  // Read whole, never up to the first character the reader does not know (issue 32).
+  for (const char* partial : {"1,5", "0x10", "2 junk", "inf"}) {
+    EXPECT_NE(sim::ParseAnswer(number, partial).error.find("is not a number"), std::string::npos) << partial;
+  }
   EXPECT_EQ(sim::ParseAnswer(number, "  ").error, "no answer given");
   sim::Question choice;
   choice.kind = sim::QuestionKind::kChoice;
@@ -438,10 +442,52 @@ TEST(Tour, QueriesAskAboutEditedLessonsWithoutTouchingTheirOwn) {
   ASSERT_TRUE(saving) << error;
   EXPECT_EQ(saving->number, sim::Expected(big).Saving());
   EXPECT_FALSE(model.Evaluate("reads m=512 n=512 k=512 tile=32", 0, &error));
-  EXPECT_EQ(error, "query 'reads': the tour asks the model to run more than 134217728 thread-instructions in all: ask "
-                   "about smaller lessons") << "a lesson file must not make loading it take minutes";
+  EXPECT_TRUE(Contains(error, "query 'reads': the tour asks the model to run more than 134217728 thread-instructions "
+                              "in all"))
+      << error << ": a lesson file must not make loading it take minutes";
   EXPECT_FALSE(model.Evaluate("reads tile=0", 0, &error));
   EXPECT_TRUE(Contains(error, "query 'reads': the lesson it asks about cannot run")) << error;
+}
+
+// The budget covers the whole tour (issue 32): 200 stops asking `reads` at 200 sizes once ran
+// 159 s and grew to 7.7 GB, and the same edit spelled 200 ways built 200 models, each with a
+// budget of its own. Refused before the work, naming the stop that crosses the budget.
+TEST(Tour, TheBudgetCoversTheWholeTourAndNamesTheStopThatCrossesIt) {
+  sim::Tour sizes;
+  for (int i = 0; i < 200; ++i) {
+    sim::TourStop stop;
+    stop.at.kind = sim::TourPosition::Kind::kStep;
+    const std::string side = std::to_string(16 + 4 * i);
+    stop.text = "{reads m=" + side + " n=" + side + " k=" + side + "}";
+    sizes.stops.push_back(stop);
+  }
+  // A budget a hundredth of the app's keeps the test quick, under the sanitizers too.
+  sim::TourBudget budget(sim::kMaxTourInstructions / 128, sim::kMaxTourBytes / 128);
+  const sim::PreparedTour refused = sim::PrepareTour(sim::DefaultLesson(), sizes, nullptr, nullptr, &budget);
+  EXPECT_FALSE(refused.ok());
+  EXPECT_TRUE(refused.error.rfind("tour stop ", 0) == 0 && !Contains(refused.error, "tour stop 1:")) << refused.error;
+  EXPECT_TRUE(Contains(refused.error, "in all: ask about smaller lessons")) << refused.error;
+  EXPECT_LE(budget.instructions(), sim::kMaxTourInstructions / 128) << "nothing ran past the budget";
+  EXPECT_LE(budget.kept_bytes(), sim::kMaxTourBytes / 128);
+
+  // One model however the same edit is spelled: 200 spellings cost what one does.
+  sim::Tour spellings;
+  for (int i = 0; i < 200; ++i) {
+    sim::TourStop stop;
+    stop.at.kind = sim::TourPosition::Kind::kStep;
+    stop.edits = "m=8" + std::string(static_cast<std::size_t>(i % 5), ' ') + (i % 2 ? ",n=8" : " n=8");
+    stop.text = "{reads}";
+    spellings.stops.push_back(stop);
+  }
+  const sim::PreparedTour spelled = sim::PrepareTour(sim::DefaultLesson(), spellings);
+  EXPECT_TRUE(spelled.ok()) << spelled.error;
+
+  sim::TourBudget whole;
+  EXPECT_FALSE(whole.Charge(sim::kMaxTourInstructions, 0, 0));
+  EXPECT_TRUE(whole.Charge(1, 0, 0)) << "one more instruction crosses it";
+  EXPECT_EQ(whole.instructions(), sim::kMaxTourInstructions) << "a refused charge is not counted";
+  EXPECT_TRUE(whole.Charge(0, sim::kMaxTourBytes, 1)) << "what is kept and what runs count together";
+  EXPECT_EQ(whole.kept_bytes(), 0u);
 }
 
 // The "{query args}" placeholders of a text as written in the file.
