@@ -17,9 +17,11 @@ constexpr float kSlack = 1.0f;  // ImGui places items at whole pixels
 struct Recording {
   TextCount* count = nullptr;
   bool presentation = false;
-  // One entry per open table or child: whether it scrolls sideways. ImGui reports a sideways
-  // scroll range for any window whose content is wider (GetScrollMaxX), with a scrollbar or
-  // not; only a scrollbar lets a reader get there.
+  // One entry per open table or child: whether it scrolls sideways with its scrollbar in view.
+  // ImGui reports a sideways scroll range for any window whose content is wider
+  // (GetScrollMaxX), with a scrollbar or not; only a scrollbar the reader can see lets them get
+  // there: a table whose scrollbar lies below the panel's fold cuts its last columns with no sign
+  // that more is there.
   std::vector<bool> regions;
   bool ScrollsSideways() const { return !regions.empty() && regions.back() && ImGui::GetScrollMaxX() > 0.0f; }
 };
@@ -189,9 +191,16 @@ bool Selectable(const char* label, bool selected, ImGuiSelectableFlags flags, co
 
 void RecordItem(const char* label) { RecordLastItem(label); }
 
+// Called just inside a region that may scroll sideways (its own ImGui window), with the bottom
+// of what its parent shows: its horizontal scrollbar, along its bottom edge, is in view.
+bool ScrollbarInView(float parent_visible_bottom) {
+  return ImGui::GetWindowPos().y + ImGui::GetWindowHeight() <= parent_visible_bottom + kSlack;
+}
+
 bool BeginTable(const char* id, int columns, ImGuiTableFlags flags, const ImVec2& outer_size, float inner_width) {
+  const float parent_bottom = ImGui::GetWindowDrawList()->GetClipRectMax().y;
   if (!ImGui::BeginTable(id, columns, flags, outer_size, inner_width)) return false;
-  Current().regions.push_back((flags & ImGuiTableFlags_ScrollX) != 0);
+  Current().regions.push_back((flags & ImGuiTableFlags_ScrollX) != 0 && ScrollbarInView(parent_bottom));
   return true;
 }
 
@@ -201,8 +210,10 @@ void EndTable() {
 }
 
 bool BeginChild(const char* id, const ImVec2& size, bool border, ImGuiWindowFlags flags) {
-  Current().regions.push_back((flags & ImGuiWindowFlags_HorizontalScrollbar) != 0);
-  return ImGui::BeginChild(id, size, border, flags);
+  const float parent_bottom = ImGui::GetWindowDrawList()->GetClipRectMax().y;
+  const bool open = ImGui::BeginChild(id, size, border, flags);
+  Current().regions.push_back((flags & ImGuiWindowFlags_HorizontalScrollbar) != 0 && ScrollbarInView(parent_bottom));
+  return open;
 }
 
 void EndChild() {
