@@ -158,7 +158,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   const sim::Thread& t = snapshot.thread(shown.block, shown.thread);
   if (selection.picked) {
     gui::Text("Following thread %s (picked).", sim::Coordinates(t.tx, t.ty).c_str());
-    ImGui::SameLine();
+    SameLineIfFits("Follow the scheduler", 2.0f * ImGui::GetStyle().FramePadding.x);
     if (gui::SmallButton("Follow the scheduler")) frame.actions.Push("select-thread");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show whichever thread ran last again.");
   } else {
