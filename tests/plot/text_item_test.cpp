@@ -103,5 +103,58 @@ TEST(TextItem, InPresentationTextBelowThePanelIsCounted) {
   EXPECT_GT(DrawInPanel(lines, true).clipped, 0);
 }
 
+// A headless context with ImGui's own font, which has Latin-1 and nothing past it.
+class TextShown : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ImGui::CreateContext();
+    unsigned char* pixels = nullptr;
+    int width = 0;
+    int height = 0;
+    ImGui::GetIO().Fonts->GetTexDataAsRGBA32(&pixels, &width, &height);
+    ImGui::GetIO().DisplaySize = ImVec2(800, 600);
+    ImGui::GetIO().IniFilename = nullptr;
+    ImGui::NewFrame();
+  }
+  void TearDown() override {
+    ImGui::Render();
+    ImGui::DestroyContext();
+  }
+};
+
+// The Day 2 sheet's quotation as a lesson quotes it: "2️⃣ After COMPUTE", drawn "2??" before.
+TEST_F(TextShown, AKeycapEmojiTheFontLacksBecomesItsDigit) {
+  const std::string quoted = "2\u20E3 and 2\uFE0F\u20E3 After COMPUTE \u00D7";
+  EXPECT_EQ(Displayable(quoted.c_str(), nullptr, ImGui::GetFont()), "(2) and (2) After COMPUTE \u00D7");
+}
+
+TEST_F(TextShown, AnotherMissingGlyphBecomesASquareNotAQuestionMark) {
+  const std::string text = "go \U0001F680 now";
+  EXPECT_EQ(Displayable(text.c_str(), nullptr, ImGui::GetFont()), "go \u25A1 now");
+}
+
+TEST_F(TextShown, PlainTextIsLeftAsItIs) {
+  EXPECT_EQ(Displayable("phase 1 of 2", nullptr, ImGui::GetFont()), "phase 1 of 2");
+}
+
+// "filled 1..16" and "so far 4.27" were wrapped after their full stops: "filled 1. / .16".
+TEST_F(TextShown, NumbersAreWrappedOnlyAtSpaces) {
+  const std::string text = "A and B both 4x4, filled 1..16 row by row; reads per element so far 4.27 of 14.";
+  for (float width = 40.0f; width <= 400.0f; width += 7.0f) {
+    const std::string wrapped = WrapAtSpaces(text, width);
+    std::string joined = wrapped;
+    for (char& c : joined) c = c == '\n' ? ' ' : c;
+    EXPECT_EQ(joined, text) << "only spaces become line breaks at " << width;
+    std::size_t start = 0;
+    while (start <= wrapped.size()) {
+      const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+      const std::string line = wrapped.substr(start, end - start);
+      EXPECT_TRUE(ImGui::CalcTextSize(line.c_str()).x <= width || line.find(' ') == std::string::npos)
+          << "\"" << line << "\" is wider than " << width << " with a space to break at";
+      start = end + 1;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gui
