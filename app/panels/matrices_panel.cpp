@@ -10,7 +10,6 @@
 #include "app/gui/panel_window.h"
 #include "app/gui/text_item.h"
 #include "app/panels/matrix_layout.h"
-#include "app/plot/heat_map.h"
 #include "sim/model/bits.h"
 #include "sim/lesson/narration.h"
 #include "sim/model/reference.h"
@@ -29,32 +28,6 @@ constexpr ImU32 kStepMark = palette::kYellow;
 
 ImU32 WithAlpha(ImU32 colour, float alpha) {
   return (colour & 0x00FFFFFF) | (static_cast<ImU32>(alpha * 255.0f) << 24);
-}
-
-struct Range {
-  float low = 0.0f;
-  float high = 0.0f;
-  float Normalise(float v) const { return high > low ? (v - low) / (high - low) : 0.5f; }
-};
-
-Range RangeOf(const std::vector<float>& values) {
-  Range range{0.0f, 0.0f};
-  bool first = true;
-  for (float v : values) {
-    if (!std::isfinite(v)) continue;
-    range.low = first ? v : std::min(range.low, v);
-    range.high = first ? v : std::max(range.high, v);
-    first = false;
-  }
-  return range;
-}
-
-// An element of C not started yet, as the value grids show it: the frame colour laid twice
-// (once as the cell's ground, once as its fill).
-ImU32 EmptyCellColour() {
-  const ImVec4 frame = ImGui::GetStyleColorVec4(ImGuiCol_FrameBg);
-  const float once = 1.0f - frame.w;
-  return ImGui::ColorConvertFloat4ToU32(ImVec4(frame.x, frame.y, frame.z, 1.0f - once * once));
 }
 
 std::string CellValue(float value, bool short_form) {
@@ -135,7 +108,7 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
 // lesson or the step changed.
 void MatricesPanel::ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference,
                           std::uint64_t lesson_generation) {
-  const CRead now{lesson_generation, snapshot.step()};
+  const MatrixRead now{lesson_generation, snapshot.step()};
   if (now == c_read_) return;
   c_read_ = now;
   figures_.not_started = figures_.partial = figures_.final = figures_.wrong = 0;
@@ -220,7 +193,7 @@ void MatricesPanel::DrawMatrix(const MatrixLayout& layout, MatrixId id, const si
   if (text_scale < kMinTextScale && !always_numbers) {
     figures_.drawn_as[index] = "heat map";
     figures_.digit_pixels[index] = 0.0f;
-    DrawHeatMap(layout, id, values);
+    heat_maps_.Draw(layout, id, values, c_, c_read_);
     return;
   }
   figures_.drawn_as[index] = short_form ? "short values" : "values";
@@ -270,66 +243,6 @@ void MatricesPanel::DrawValues(const MatrixLayout& layout, MatrixId id, const si
       }
     }
   }
-}
-
-// One picture per matrix (plot/heat_map.h): a partial sum fills the lower half of its cell, a
-// final one the whole, a wrong one is vermillion; the colour scale is the correct values'.
-void MatricesPanel::DrawHeatMap(const MatrixLayout& layout, MatrixId id, const std::vector<float>& values) {
-  const int index = MatrixLayout::Index(id);
-  HeatMapDrawn& drawn = heat_maps_[index];
-  const ImU32 empty = EmptyCellColour();
-  // A's and B's pictures change only with the lesson, the panel's size or the theme; C's also
-  // with the step.
-  const bool same = drawn.rows == layout.real_rows[index] && drawn.cols == layout.real_cols[index] &&
-                    drawn.cell_w == layout.col_w[index] && drawn.cell_h == layout.cell && drawn.empty == empty &&
-                    drawn.read.lesson_generation == c_read_.lesson_generation &&
-                    (id != MatrixId::kC || drawn.read.step == c_read_.step);
-  if (!same) MakeHeatMap(layout, id, values, empty);
-  if (drawn.width == 0 || drawn.height == 0) return;
-  const ImVec2 min = layout.origin[index];
-  ImGui::GetWindowDrawList()->AddImage(
-      drawn.texture.id(), min, ImVec2(min.x + static_cast<float>(drawn.width), min.y + static_cast<float>(drawn.height)));
-}
-
-void MatricesPanel::MakeHeatMap(const MatrixLayout& layout, MatrixId id, const std::vector<float>& values, ImU32 empty) {
-  const int index = MatrixLayout::Index(id);
-  const Range range = RangeOf(values);
-  plot::HeatMapGrid& grid = heat_map_grid_;
-  grid.rows = layout.real_rows[index];
-  grid.cols = layout.real_cols[index];
-  grid.cell_w = layout.col_w[index];
-  grid.cell_h = layout.cell;
-  grid.cells.resize(values.size());
-  for (int row = 0; row < grid.rows; ++row) {
-    for (int col = 0; col < grid.cols; ++col) {
-      const std::size_t at = static_cast<std::size_t>(row) * static_cast<std::size_t>(grid.cols) + col;
-      plot::HeatCell& cell = grid.cells[at];
-      if (id != MatrixId::kC) {
-        cell = {plot::HeatCell::State::kFull, range.Normalise(values[at])};
-        continue;
-      }
-      const sim::CElement& e = c_[at];
-      cell.level = range.Normalise(e.value);
-      switch (e.progress) {
-        case sim::CProgress::kNotStarted: cell.state = plot::HeatCell::State::kEmpty; break;
-        case sim::CProgress::kPartial: cell.state = plot::HeatCell::State::kPartial; break;
-        case sim::CProgress::kFinal:
-          cell.state = sim::SameBits(e.value, values[at]) ? plot::HeatCell::State::kFull : plot::HeatCell::State::kWrong;
-          break;
-      }
-    }
-  }
-  plot::RasteriseHeatMap(grid, {empty, palette::kVermillion, palette::kBlack}, heat_map_image_);
-  HeatMapDrawn& drawn = heat_maps_[index];
-  drawn.rows = grid.rows;
-  drawn.cols = grid.cols;
-  drawn.cell_w = grid.cell_w;
-  drawn.cell_h = grid.cell_h;
-  drawn.empty = empty;
-  drawn.read = c_read_;
-  drawn.width = heat_map_image_.width;
-  drawn.height = heat_map_image_.height;
-  if (!heat_map_image_.pixels.empty()) drawn.texture.Upload(drawn.width, drawn.height, heat_map_image_.pixels);
 }
 
 // The current block's tiles: its rows of A and columns of B in this phase's slice of K, and

@@ -15,10 +15,9 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
-#include "app/gui/image_texture.h"
 #include "app/panels/matrix_cell_hover.h"
+#include "app/panels/matrix_heat_maps.h"
 #include "app/panels/matrix_layout.h"
-#include "app/plot/heat_map.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/model/snapshot.h"
 #include "sim/lesson/tour.h"
@@ -69,8 +68,6 @@ struct MatricesPanel {
                   const std::vector<float>& values);
   void DrawValues(const MatrixLayout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                   const std::vector<float>& values, bool short_form, float text_size);
-  void DrawHeatMap(const MatrixLayout& layout, sim::MatrixId id, const std::vector<float>& values);
-  void MakeHeatMap(const MatrixLayout& layout, sim::MatrixId id, const std::vector<float>& values, ImU32 empty);
   void DrawOutlines(const MatrixLayout& layout, const sim::Snapshot& snapshot);
   void DrawStepMarks(const MatrixLayout& layout, const sim::Snapshot& snapshot);
   void DrawTourCells(const MatrixLayout& layout);
@@ -78,28 +75,11 @@ struct MatricesPanel {
   Figures figures_;
   MatrixCellHover hover_;
   // Which lesson's step C was read at: C, as ReadC read it then, row by row.
-  struct CRead {
-    std::uint64_t lesson_generation = 0;
-    std::int64_t step = -1;
-    bool operator==(const CRead& other) const { return lesson_generation == other.lesson_generation && step == other.step; }
-  };
-  CRead c_read_;
+  MatrixRead c_read_;
   std::vector<sim::CElement> c_;
   std::vector<float> values_[3];  // ReadValues' for A, B, C: read once per lesson
   std::uint64_t values_generation_ = 0;
-  // A heat map's cells and picture, kept between frames so their buffers are reused.
-  plot::HeatMapGrid heat_map_grid_;
-  plot::HeatMapImage heat_map_image_;
-  // A matrix's picture on the GPU and what it was made from.
-  struct HeatMapDrawn {
-    int rows = 0, cols = 0;
-    float cell_w = 0.0f, cell_h = 0.0f;
-    ImU32 empty = 0;
-    CRead read;  // the lesson it shows, and for C the step
-    int width = 0, height = 0;  // pixels; 0 until made
-    ImageTexture texture;
-  };
-  HeatMapDrawn heat_maps_[3];  // A, B, C
+  MatrixHeatMaps heat_maps_;
 };
 
 }  // namespace gui
