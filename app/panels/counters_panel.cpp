@@ -8,6 +8,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
 #include "sim/lesson/formulas.h"
+#include "sim/lesson/glossary.h"
 
 namespace gui {
 namespace {
@@ -201,12 +202,11 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   Row("barrier arrivals", Number(c.barrier_arrivals), WholeNumber(w, &sim::Counters::barrier_arrivals), Number(e.barrier_arrivals),
       "threads reaching an enabled barrier");
   Row("barrier stall steps (by scheduler)", Number(c.barrier_stall_steps),
-      WholeNumber(w, &sim::Counters::barrier_stall_steps), "",
-      "steps threads spent waiting at a barrier: no closed form, it depends on the scheduler");
+      WholeNumber(w, &sim::Counters::barrier_stall_steps), "", sim::Meaning("barrier stall steps"));
   Row("32-byte sectors", Number(c.global_sectors), WholeNumber(w, &sim::Counters::global_sectors), "",
-      "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");
+      sim::Meaning("32-byte sectors"));
   Row("bank conflicts", Number(c.bank_conflicts), WholeNumber(w, &sim::Counters::bank_conflicts), "",
-      "extra shared-memory wavefronts per warp-instruction; the tests count them again from the kernel's source");
+      sim::Meaning("bank conflicts"));
   gui::EndTable();
 }
 
@@ -218,13 +218,15 @@ void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
   const sim::Counters* w = WholeRun(simulation);
   const sim::ClosedForms e = sim::Expected(simulation.config());
   if (!gui::BeginTable("##key figures", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
-  ImGui::TableSetupColumn("counted");
+  ImGui::TableSetupColumn("counted", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("whole run");
   ImGui::TableSetupColumn("closed form");
   gui::TableHeadersRow();
   const auto row = [](const char* name, const std::string& counted, const std::string& expected) {
     ImGui::TableNextRow();
-    for (const std::string& cell : {std::string(name), counted, expected}) {
+    ImGui::TableNextColumn();
+    gui::TextWrapped("%s", name);
+    for (const std::string& cell : {counted, expected}) {
       ImGui::TableNextColumn();
       gui::TextUnformatted(cell.c_str());
     }
