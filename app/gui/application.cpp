@@ -105,6 +105,7 @@ bool Application::OpenWindow() {
   WindowOptions window_options;
   window_options.width = settings_.window_width;
   window_options.height = settings_.window_height;
+  window_options.fit_work_area = options_.width <= 0 && options_.height <= 0;
   window_options.vsync = options_.bench_frames == 0;
   window_ = Window::Create(window_options, error);
   if (!window_) {

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sim/lesson/glossary.h"
+
 namespace gui {
 namespace {
 
@@ -50,14 +52,35 @@ void HelpOverlay::Draw(const ActionRegistry& registry) {
       }
       gui::EndTable();
     }
+    DrawGlossary();
   }
   ImGui::End();
+}
+
+// The words the panels use, as their tooltips say them.
+void HelpOverlay::DrawGlossary() {
+  terms_.clear();
+  ImGui::Separator();
+  gui::TextUnformatted("Glossary");
+  if (!gui::BeginTable("##glossary", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) return;
+  ImGui::TableSetupColumn("term", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("meaning", ImGuiTableColumnFlags_WidthStretch);
+  for (const sim::GlossaryEntry& entry : sim::Glossary()) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    gui::TextUnformatted(entry.term);
+    terms_.push_back(entry.term);
+    ImGui::TableNextColumn();
+    gui::TextWrapped("%s", entry.meaning);
+  }
+  gui::EndTable();
 }
 
 nlohmann::json HelpOverlay::Describe() const {
   nlohmann::json help = text_.ToJson();
   help["rect"] = rect_;
   help["keys"] = keys_;
+  help["glossary"] = terms_;
   return help;
 }
 

@@ -1,5 +1,5 @@
 // help_overlay.h — F1's list of every key: each keyed action's chords, label and what it does,
-// drawn opaque over the page, as wide as a line reads well and scrolling where the window is
+// then the glossary of the words the panels use (sim/lesson/glossary.h); drawn opaque over the page, as wide as a line reads well and scrolling where the window is
 // short. It draws the registry it is given and keeps what it drew for --dump-state.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -22,7 +22,10 @@ struct HelpOverlay {
 
  private:
   std::array<float, 4> rect_{};    // min x, min y, max x, max y
+  void DrawGlossary();
+
   std::vector<std::string> keys_;
+  std::vector<std::string> terms_;
   TextCount text_;
 };
 

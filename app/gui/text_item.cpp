@@ -17,9 +17,11 @@ constexpr float kSlack = 1.0f;  // ImGui places items at whole pixels
 struct Recording {
   TextCount* count = nullptr;
   bool presentation = false;
-  // One entry per open table or child: whether it scrolls sideways. ImGui reports a sideways
-  // scroll range for any window whose content is wider (GetScrollMaxX), with a scrollbar or
-  // not; only a scrollbar lets a reader get there.
+  // One entry per open table or child: whether it scrolls sideways with its scrollbar in view.
+  // ImGui reports a sideways scroll range for any window whose content is wider
+  // (GetScrollMaxX), with a scrollbar or not; only a scrollbar the reader can see lets them get
+  // there: a table whose scrollbar lies below the panel's fold cuts its last columns with no sign
+  // that more is there.
   std::vector<bool> regions;
   bool ScrollsSideways() const { return !regions.empty() && regions.back() && ImGui::GetScrollMaxX() > 0.0f; }
 };
@@ -67,7 +69,117 @@ std::string Format(const char* format, va_list args) {
   return text;
 }
 
+// One UTF-8 character at `at`: its code point, and `at` moved to the next one. A malformed
+// sequence reads as one byte of U+FFFD.
+unsigned int Decode(const char*& at, const char* end) {
+  const auto byte = [](char c) { return static_cast<unsigned int>(static_cast<unsigned char>(c)); };
+  const unsigned int lead = byte(*at);
+  const int length = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 0;
+  if (length == 0 || end - at < length) {
+    ++at;
+    return 0xFFFD;
+  }
+  unsigned int c = length == 1 ? lead : lead & (0x7Fu >> length);
+  for (int i = 1; i < length; ++i) {
+    if ((byte(at[i]) & 0xC0) != 0x80) {
+      ++at;
+      return 0xFFFD;
+    }
+    c = (c << 6) | (byte(at[i]) & 0x3F);
+  }
+  at += length;
+  return c;
+}
+
+bool DrawsNothing(unsigned int c) {
+  return (c >= 0xFE00 && c <= 0xFE0F) || c == 0x200D || c == 0x20E3;  // variation selectors, joiner, keycap
+}
+
+void Append(std::string& out, unsigned int c) {
+  if (c < 0x80) {
+    out += static_cast<char>(c);
+  } else if (c < 0x800) {
+    out += static_cast<char>(0xC0 | (c >> 6));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else if (c < 0x10000) {
+    out += static_cast<char>(0xE0 | (c >> 12));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (c >> 18));
+    out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (c & 0x3F));
+  }
+}
+
+// Draws `text` as ImGui::TextUnformatted does, in what the font has, wrapped at spaces when a
+// wrap position is pushed.
+void DrawUnformatted(const char* text, const char* text_end, bool wrapped) {
+  std::string shown = Displayable(text, text_end, ImGui::GetFont());
+  if (wrapped) shown = WrapAtSpaces(shown, ImGui::GetContentRegionAvail().x);
+  ImGui::TextUnformatted(shown.c_str(), shown.c_str() + shown.size());
+}
+
 }  // namespace
+
+std::string Displayable(const char* text, const char* text_end, const ImFont* font) {
+  const char* end = text_end ? text_end : text + std::char_traits<char>::length(text);
+  if (std::all_of(text, end, [](char c) { return static_cast<unsigned char>(c) < 0x80; })) return std::string(text, end);
+  std::string out;
+  for (const char* at = text; at < end;) {
+    const unsigned int c = Decode(at, end);
+    const bool has = c < 0x80 || (c <= 0xFFFF && font->FindGlyphNoFallback(static_cast<ImWchar>(c)));
+    if (has) {
+      // A digit before a keycap's selector and combining mark: "(2)".
+      const char* next = at;
+      if (c >= '0' && c <= '9' && next < end) {
+        unsigned int mark = Decode(next, end);
+        if (mark == 0xFE0F && next < end) mark = Decode(next, end);
+        if (mark == 0x20E3) {
+          out += '(';
+          out += static_cast<char>(c);
+          out += ')';
+          at = next;
+          continue;
+        }
+      }
+      Append(out, c);
+    } else if (!DrawsNothing(c)) {
+      Append(out, 0x25A1);  // □
+    }
+  }
+  return out;
+}
+
+std::string WrapAtSpaces(const std::string& text, float width) {
+  std::string out = text;
+  std::size_t line_start = 0;
+  std::size_t last_space = std::string::npos;
+  for (std::size_t at = 0; at <= out.size(); ++at) {
+    if (at < out.size() && out[at] == '\n') {
+      line_start = at + 1;
+      last_space = std::string::npos;
+      continue;
+    }
+    if (at < out.size() && out[at] != ' ') continue;
+    // A word ends at `at`: does the line up to here still fit?
+    const float line = ImGui::CalcTextSize(out.c_str() + line_start, out.c_str() + at).x;
+    if (line > width && last_space != std::string::npos) {
+      out[last_space] = '\n';
+      line_start = last_space + 1;
+    }
+    last_space = at < out.size() ? at : std::string::npos;
+    // The word just ended may itself start a line too long: it stands alone.
+    if (line_start < at && ImGui::CalcTextSize(out.c_str() + line_start, out.c_str() + at).x > width &&
+        at < out.size()) {
+      out[at] = '\n';
+      line_start = at + 1;
+      last_space = std::string::npos;
+    }
+  }
+  return out;
+}
 
 nlohmann::json TextCount::ToJson() const {
   nlohmann::json out{{"text_items", items}, {"clipped_text", clipped}, {"clipped_examples", clipped_examples}};
@@ -117,8 +229,9 @@ void TextWrapped(const char* format, ...) {
   const std::string text = Format(format, args);
   va_end(args);
   ImGui::PushTextWrapPos(0.0f);
-  TextUnformatted(text.c_str());
+  DrawUnformatted(text.c_str(), nullptr, true);
   ImGui::PopTextWrapPos();
+  RecordLastItem(text.c_str());
 }
 
 void TextWrappedColored(const ImVec4& colour, const char* format, ...) {
@@ -128,9 +241,10 @@ void TextWrappedColored(const ImVec4& colour, const char* format, ...) {
   va_end(args);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::PushTextWrapPos(0.0f);
-  TextUnformatted(text.c_str());
+  DrawUnformatted(text.c_str(), nullptr, true);
   ImGui::PopTextWrapPos();
   ImGui::PopStyleColor();
+  RecordLastItem(text.c_str());
 }
 
 void BulletText(const char* format, ...) {
@@ -138,12 +252,12 @@ void BulletText(const char* format, ...) {
   va_start(args, format);
   const std::string text = Format(format, args);
   va_end(args);
-  ImGui::BulletText("%s", text.c_str());
+  ImGui::BulletText("%s", Displayable(text.c_str(), nullptr, ImGui::GetFont()).c_str());
   RecordLastItem(text.c_str());
 }
 
 void TextUnformatted(const char* text, const char* text_end) {
-  ImGui::TextUnformatted(text, text_end);
+  DrawUnformatted(text, text_end, false);
   RecordLastItem(text, text_end);
 }
 
@@ -189,9 +303,16 @@ bool Selectable(const char* label, bool selected, ImGuiSelectableFlags flags, co
 
 void RecordItem(const char* label) { RecordLastItem(label); }
 
+// Called just inside a region that may scroll sideways (its own ImGui window), with the bottom
+// of what its parent shows: its horizontal scrollbar, along its bottom edge, is in view.
+bool ScrollbarInView(float parent_visible_bottom) {
+  return ImGui::GetWindowPos().y + ImGui::GetWindowHeight() <= parent_visible_bottom + kSlack;
+}
+
 bool BeginTable(const char* id, int columns, ImGuiTableFlags flags, const ImVec2& outer_size, float inner_width) {
+  const float parent_bottom = ImGui::GetWindowDrawList()->GetClipRectMax().y;
   if (!ImGui::BeginTable(id, columns, flags, outer_size, inner_width)) return false;
-  Current().regions.push_back((flags & ImGuiTableFlags_ScrollX) != 0);
+  Current().regions.push_back((flags & ImGuiTableFlags_ScrollX) != 0 && ScrollbarInView(parent_bottom));
   return true;
 }
 
@@ -201,8 +322,10 @@ void EndTable() {
 }
 
 bool BeginChild(const char* id, const ImVec2& size, bool border, ImGuiWindowFlags flags) {
-  Current().regions.push_back((flags & ImGuiWindowFlags_HorizontalScrollbar) != 0);
-  return ImGui::BeginChild(id, size, border, flags);
+  const float parent_bottom = ImGui::GetWindowDrawList()->GetClipRectMax().y;
+  const bool open = ImGui::BeginChild(id, size, border, flags);
+  Current().regions.push_back((flags & ImGuiWindowFlags_HorizontalScrollbar) != 0 && ScrollbarInView(parent_bottom));
+  return open;
 }
 
 void EndChild() {
@@ -283,8 +406,9 @@ void DrawText(ImDrawList* list, ImVec2 pos, ImU32 colour, const char* text, cons
 
 void DrawText(ImDrawList* list, const ImFont* font, float font_size, ImVec2 pos, ImU32 colour, const char* text,
               const char* text_end) {
-  list->AddText(font, font_size, pos, colour, text, text_end);
-  const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, 0.0f, text, text_end);
+  const std::string shown = Displayable(text, text_end, font);
+  list->AddText(font, font_size, pos, colour, shown.c_str(), shown.c_str() + shown.size());
+  const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, 0.0f, shown.c_str(), shown.c_str() + shown.size());
   Record(pos, ImVec2(pos.x + size.x, pos.y + size.y), list->GetClipRectMin(), list->GetClipRectMax(), text, text_end);
 }
 

@@ -4,7 +4,8 @@
 // A screenshot looked at by eye misses a word cut at a panel's edge; a count does not. Each
 // helper draws exactly what the ImGui call of the same name draws, then records the text's
 // rectangle against what clips it right now (the panel, a child region or a table cell):
-//   - cut off sideways with no horizontal scroll to reach it: clipped;
+//   - cut off sideways with no horizontal scrollbar in view to reach it: clipped (a table
+//     whose scrollbar lies below the panel's fold hides its last columns without a sign);
 //   - in presentation mode, any part outside what the panel shows (sideways or below): clipped,
 //     since a room cannot scroll.
 // Text drawn outside a recording scope (menus, the status bar, tooltips) is drawn, not counted.
@@ -61,9 +62,10 @@ bool Selectable(const char* label, bool selected = false, ImGuiSelectableFlags f
                 const ImVec2& size = ImVec2(0.0f, 0.0f));
 
 // Tables and child regions that scroll sideways (ImGuiTableFlags_ScrollX, or a child with
-// ImGuiWindowFlags_HorizontalScrollbar): text cut at their edge can be scrolled to, so it does
-// not count as clipped in the normal view. Used as ImGui's; every Begin is paired with its End
-// as ImGui asks (EndTable only when BeginTable returned true, EndChild always).
+// ImGuiWindowFlags_HorizontalScrollbar): text cut at their edge can be scrolled to when their
+// scrollbar is in view, so it does not count as clipped in the normal view. Used as ImGui's;
+// every Begin is paired with its End as ImGui asks (EndTable only when BeginTable returned
+// true, EndChild always).
 bool BeginTable(const char* id, int columns, ImGuiTableFlags flags = 0, const ImVec2& outer_size = ImVec2(0.0f, 0.0f),
                 float inner_width = 0.0f);
 void EndTable();
@@ -99,6 +101,15 @@ inline void SameLineIfFits(const char* next_text, float before_text = 0.0f) {
   const float needed = ImGui::GetStyle().ItemSpacing.x + before_text + ImGui::CalcTextSize(next_text).x;
   if (ImGui::GetItemRectMax().x + needed <= right) ImGui::SameLine();
 }
+
+// `text` as `font` can draw it: a character the font lacks becomes one it has (a keycap emoji
+// "2️⃣" of a quoted handout becomes "(2)"; variation selectors and joiners, which draw nothing,
+// go; anything else becomes □) instead of ImGui's "?". Every helper here draws through it.
+std::string Displayable(const char* text, const char* text_end, const ImFont* font);
+// `text` with line breaks at spaces so that no line is wider than `width` (a word wider than
+// that stands alone on its line): ImGui's own wrapping also breaks after a full stop, inside a
+// number ("filled 1. / .16").
+std::string WrapAtSpaces(const std::string& text, float width);
 
 // Draws text on a draw list (matrix cells, plot labels) and records its rectangle.
 void DrawText(ImDrawList* list, ImVec2 pos, ImU32 colour, const char* text, const char* text_end = nullptr);

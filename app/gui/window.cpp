@@ -38,8 +38,20 @@ std::unique_ptr<Window> Window::Create(const WindowOptions& options, std::string
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* handle =
-      glfwCreateWindow(options.width, options.height, options.title.c_str(), nullptr, nullptr);
+  int width = options.width;
+  int height = options.height;
+  if (GLFWmonitor* monitor = options.fit_work_area ? glfwGetPrimaryMonitor() : nullptr) {
+    int x = 0;
+    int y = 0;
+    int work_width = 0;
+    int work_height = 0;
+    glfwGetMonitorWorkarea(monitor, &x, &y, &work_width, &work_height);
+    if (work_width > 0 && work_height > 0) {
+      width = std::min(width, work_width);
+      height = std::min(height, work_height);
+    }
+  }
+  GLFWwindow* handle = glfwCreateWindow(width, height, options.title.c_str(), nullptr, nullptr);
   if (!handle) {
     error = "cannot create an OpenGL 3.3 core window (" + LastGlfwError() + ")";
     glfwTerminate();

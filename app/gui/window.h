@@ -19,6 +19,10 @@ struct WindowOptions {
   int width = 1600;
   int height = 900;
   bool vsync = true;
+  // Shrink to the primary monitor's work area (the screen less its panels and docks) when larger:
+  // the 1600×900 default or a size saved on a larger screen, on a 1366×768 laptop. A size asked
+  // for on the command line is kept as it is.
+  bool fit_work_area = true;
   std::string title = "TileScope";
 };
 

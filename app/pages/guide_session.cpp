@@ -138,7 +138,7 @@ GuideView GuideSession::View() const {
     }
     if (view.kind == GuideQuestionKind::kCells) {
       const char* space = prepared.answer.cells.empty() ? "C" : sim::Name(prepared.answer.cells.front().space);
-      view.cells_hint = std::string("cells like ") + space + "[row][col], apart by spaces, then Enter";
+      view.cells_hint = std::string("cells like ") + space + "[0][1] " + space + "[2][3], a space between them, then Enter";
     }
   }
   if (auto given = answers_.find(stop_); given != answers_.end()) {

@@ -54,10 +54,15 @@ inline constexpr PanelSlot kGuideSlot{{0.0f, 0.0f, kGuideColumn, 1.0f}, {0.0f, 0
 // lines need more than the 4×4 matrices, whose cells are large long before they are wide. In
 // presentation the counters show their few key figures, and the source's wrapped lines want
 // the room.
-inline float StopWeight(const std::string& key, bool presentation) {
+// `tall`: the panel has the whole height (the first of three), where the matrices need less
+// width for the same cells.
+inline float StopWeight(const std::string& key, bool presentation, bool tall = false) {
   if (key == "counters") return presentation ? 1.25f : 1.6f;
   if (key == "kernel_source") return presentation ? 1.6f : 1.3f;
   if (key == "occupancy" || key == "race_lab") return 1.3f;
+  // On a room's stop, a 4×4 lesson's C reads from the back at 20-pixel digits (1366×768) only
+  // with this much.
+  if (key == "matrices") return presentation ? (tall ? 1.35f : 1.8f) : 1.0f;
   return 1.0f;
 }
 
@@ -80,7 +85,8 @@ inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, fl
     row(0, count, left, width, 0.0f, 1.0f);
   } else if (count == 3) {
     const float right = std::max(weight(keys[1]), weight(keys[2]));
-    const float tall = width * weight(keys[0]) / (weight(keys[0]) + right);
+    const float first = StopWeight(keys[0], presentation, true);
+    const float tall = width * first / (first + right);
     rects.push_back({left, 0.0f, tall, 1.0f});
     rects.push_back({left + tall, 0.0f, width - tall, 0.5f});
     rects.push_back({left + tall, 0.5f, width - tall, 0.5f});

@@ -114,6 +114,12 @@ void LivePage::Update() {
 
 void LivePage::Draw(const FrameContext& frame) {
   presenting_ = frame.presentation;
+  // The page's first showing on a PC without a GPU: the shipped H100 run at once, said to be
+  // that (an empty plot taught nothing), unless results were loaded before.
+  if (!shown_) {
+    shown_ = true;
+    if (!gpu_.available && sweep_.results().empty() && !sweep_in_flight_) ShowShippedRun();
+  }
   panels_.Draw(frame);
 }
 

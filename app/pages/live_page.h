@@ -60,6 +60,7 @@ class LivePage : public Page {
   std::optional<std::string> Report(std::optional<std::string> error, const std::string& success);
 
   const kernels::GpuStatus& gpu_;  // This machine's GPU, or why there is none.
+  bool shown_ = false;  // drawn at least once
   kernels::Runner runner_;
   bool sweep_in_flight_ = false;  // Started and not yet collected to its end.
   bool presenting_ = false;       // presentation mode, as of the last frame: which open flag an action toggles

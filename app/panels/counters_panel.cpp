@@ -8,6 +8,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
 #include "sim/lesson/formulas.h"
+#include "sim/lesson/glossary.h"
 
 namespace gui {
 namespace {
@@ -20,7 +21,7 @@ void Row(const char* name, const std::string& so_far, const std::string& whole_r
          const char* tooltip) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
-  gui::TextUnformatted(name);
+  gui::TextWrapped("%s", name);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tooltip);
   for (const std::string* cell : {&so_far, &whole_run, &expected}) {
     ImGui::TableNextColumn();
@@ -170,20 +171,14 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
   const sim::Counters& c = simulation.counters();
   const sim::Counters* w = WholeRun(simulation);
   const sim::ClosedForms e = sim::Expected(simulation.config());
-  // Columns keep the width of their figures and the table scrolls sideways in a narrow panel.
-  // As a scrolling region it needs its height: its rows, the header and the scrollbar.
-  constexpr int kRows = 11;  // the Row calls below, with the header
-  const ImGuiStyle& style = ImGui::GetStyle();
-  const float row = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
-  const ImVec2 size(0.0f, row * static_cast<float>(kRows) + style.ScrollbarSize + style.CellPadding.y);
-  if (!gui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX,
-                       size)) {
-    return;
-  }
-  ImGui::TableSetupColumn("counted");
-  ImGui::TableSetupColumn("so far");
-  ImGui::TableSetupColumn("whole run");
-  ImGui::TableSetupColumn("closed form");
+  // The figures keep their width; the names wrap in what is left, so the table fits a panel a
+  // quarter of a 1366-pixel window wide with seven-digit counts (a table scrolling sideways hid
+  // its last column below the panel's fold, with its scrollbar).
+  if (!gui::BeginTable("##counters", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("counted", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("so\nfar");
+  ImGui::TableSetupColumn("whole\nrun");
+  ImGui::TableSetupColumn("closed\nform");
   gui::TableHeadersRow();
   Row("global reads of A", Number(c.global_reads_a), WholeNumber(w, &sim::Counters::global_reads_a), Number(e.global_reads_a),
       "ceil(N/TN)\u00B7M\u00B7K for the tiled kernel");
@@ -195,23 +190,23 @@ void CountersPanel::DrawTotals(const sim::Simulation& simulation, const std::opt
     Row("  tiled kernel", "", ComparisonReads(comparison), Number(sim::ExpectedComparisonReads(simulation.config())),
         "The square tiled kernel on the same sizes and inputs, run on the model.");
   } else {
-    Row("  naive kernel", "", ComparisonReads(comparison),
-        Number(sim::ExpectedComparisonReads(simulation.config())) + " = 2\u00B7M\u00B7N\u00B7K",
+    Row("  naive kernel = 2\u00B7M\u00B7N\u00B7K", "", ComparisonReads(comparison),
+        Number(sim::ExpectedComparisonReads(simulation.config())),
         "The naive kernel on the same sizes and inputs, run on the model: every product fetches both operands.");
   }
-  Row("  minimum possible", "", "", Number(e.minimum_global_reads) + " = M\u00B7K + K\u00B7N",
+  Row("  minimum possible = M\u00B7K + K\u00B7N", "", "", Number(e.minimum_global_reads),
       "Every element of A and B read once: no kernel can read less.");
   Row("shared writes", Number(c.shared_writes), WholeNumber(w, &sim::Counters::shared_writes), Number(e.shared_writes), "stores into As and Bs");
   Row("shared reads", Number(c.shared_reads), WholeNumber(w, &sim::Counters::shared_reads), Number(e.shared_reads),
       "loads of As and Bs in the inner product");
   Row("barrier arrivals", Number(c.barrier_arrivals), WholeNumber(w, &sim::Counters::barrier_arrivals), Number(e.barrier_arrivals),
       "threads reaching an enabled barrier");
-  Row("barrier stall steps", Number(c.barrier_stall_steps), WholeNumber(w, &sim::Counters::barrier_stall_steps), "by scheduler",
-      "steps threads spent waiting at a barrier: no closed form, it depends on the scheduler");
+  Row("barrier stall steps (by scheduler)", Number(c.barrier_stall_steps),
+      WholeNumber(w, &sim::Counters::barrier_stall_steps), "", sim::Meaning("barrier stall steps"));
   Row("32-byte sectors", Number(c.global_sectors), WholeNumber(w, &sim::Counters::global_sectors), "",
-      "global memory sectors touched per warp-instruction; the tests count them again from the kernel's source");
+      sim::Meaning("32-byte sectors"));
   Row("bank conflicts", Number(c.bank_conflicts), WholeNumber(w, &sim::Counters::bank_conflicts), "",
-      "extra shared-memory wavefronts per warp-instruction; the tests count them again from the kernel's source");
+      sim::Meaning("bank conflicts"));
   gui::EndTable();
 }
 
@@ -223,13 +218,15 @@ void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
   const sim::Counters* w = WholeRun(simulation);
   const sim::ClosedForms e = sim::Expected(simulation.config());
   if (!gui::BeginTable("##key figures", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
-  ImGui::TableSetupColumn("counted");
+  ImGui::TableSetupColumn("counted", ImGuiTableColumnFlags_WidthStretch);
   ImGui::TableSetupColumn("whole run");
   ImGui::TableSetupColumn("closed form");
   gui::TableHeadersRow();
   const auto row = [](const char* name, const std::string& counted, const std::string& expected) {
     ImGui::TableNextRow();
-    for (const std::string& cell : {std::string(name), counted, expected}) {
+    ImGui::TableNextColumn();
+    gui::TextWrapped("%s", name);
+    for (const std::string& cell : {counted, expected}) {
       ImGui::TableNextColumn();
       gui::TextUnformatted(cell.c_str());
     }

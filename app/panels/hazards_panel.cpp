@@ -87,13 +87,15 @@ struct Tally {
   std::size_t corrupted = 0;
 };
 
-Tally Count(const std::vector<sim::Hazard>& hazards) {
+// The counters' totals, which go on counting past the list's limit: the one number of hazards
+// the Guide, the Race lab and this panel all say.
+Tally Count(const sim::Counters& counters) {
   Tally tally;
-  for (const sim::Hazard& hazard : hazards) {
-    ++tally.by_kind[static_cast<std::size_t>(hazard.kind)];
-    (hazard.severity == sim::Severity::kError ? tally.errors : tally.warnings) += 1;
-    tally.corrupted += hazard.Corrupted();
-  }
+  tally.by_kind = {static_cast<std::size_t>(counters.hazards_raw), static_cast<std::size_t>(counters.hazards_war),
+                   static_cast<std::size_t>(counters.hazards_waw)};
+  tally.errors = static_cast<std::size_t>(counters.hazard_errors);
+  tally.warnings = static_cast<std::size_t>(counters.hazard_warnings);
+  tally.corrupted = static_cast<std::size_t>(counters.hazards_corrupting);
   return tally;
 }
 
@@ -144,8 +146,9 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot, bool presentation)
     ImGui::PopStyleColor();
     return;
   }
-  const Tally tally = Count(hazards);
-  gui::TextWrapped("%s: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", sim::CountOf(hazards.size(), "hazard", "hazards").c_str(),
+  const Tally tally = Count(snapshot.counters());
+  const std::uint64_t total = snapshot.counters().hazards;
+  gui::TextWrapped("%s: %zu RAW, %zu WAR, %zu WAW; %zu changed a value", sim::CountOf(total, "hazard", "hazards").c_str(),
               tally.by_kind[0], tally.by_kind[1], tally.by_kind[2], tally.corrupted);
   gui::TextColored(Colour(palette::kVermillion), "%s %s", palette::kGlyphCross,
                    sim::CountOf(tally.errors, "error", "errors").c_str());
@@ -157,10 +160,10 @@ void HazardsPanel::DrawSummary(const sim::Snapshot& snapshot, bool presentation)
   gui::TextColored(Colour(palette::kOrange), "%s", warnings.c_str());
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Warnings: both threads are lanes of one warp (as racecheck grades them)");
-  if (snapshot.counters().hazards > hazards.size()) {
+  if (total > hazards.size()) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    gui::TextWrapped("(%llu detected; the list keeps the first %zu)",
-                     static_cast<unsigned long long>(snapshot.counters().hazards), hazards.size());
+    gui::TextWrapped("%zu of %llu shown in the list (it keeps the first)", hazards.size(),
+                     static_cast<unsigned long long>(total));
     ImGui::PopStyleColor();
   }
   for (std::size_t kind = 0; kind < tally.by_kind.size(); ++kind) {
@@ -176,7 +179,8 @@ void HazardsPanel::DrawOutOfBounds(const sim::Snapshot& snapshot) {
   const std::vector<sim::OutOfBoundsAccess>& accesses = snapshot.out_of_bounds();
   if (accesses.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, Colour(palette::kVermillion));
-  gui::TextWrapped("%s %zu global accesses outside A, B or C (bounds guard off)", palette::kGlyphCross, accesses.size());
+  gui::TextWrapped("%s %llu global accesses outside A, B or C (bounds guard off)", palette::kGlyphCross,
+                   static_cast<unsigned long long>(snapshot.counters().out_of_bounds));
   ImGui::PopStyleColor();
 }
 
@@ -241,7 +245,7 @@ void HazardsPanel::DrawTable(const FrameContext& frame, const sim::Snapshot& sna
 
 nlohmann::json HazardsPanel::Describe(const sim::Snapshot& snapshot, std::size_t limit) {
   const std::vector<sim::Hazard>& hazards = snapshot.hazards();
-  const Tally tally = Count(hazards);
+  const Tally tally = Count(snapshot.counters());
   const sim::Geometry& g = snapshot.geometry();
   nlohmann::json out;
   out["banner"] = OneWarpBanner(snapshot);
@@ -252,7 +256,8 @@ nlohmann::json HazardsPanel::Describe(const sim::Snapshot& snapshot, std::size_t
   out["waw"] = tally.by_kind[2];
   out["errors"] = tally.errors;
   out["warnings"] = tally.warnings;
-  out["out_of_bounds"] = snapshot.out_of_bounds().size();
+  out["out_of_bounds"] = snapshot.counters().out_of_bounds;
+  out["out_of_bounds_listed"] = snapshot.out_of_bounds().size();
   out["listed"] = nlohmann::json::array();
   for (std::size_t i = 0; i < hazards.size() && i < limit; ++i) {
     const sim::Hazard& hazard = hazards[i];

@@ -80,12 +80,14 @@ void SetupColumns(ImGuiTableColumnFlags code, float code_width = 0.0f) {
   ImGui::TableSetupColumn("code", code, code_width);
 }
 
-// The lines of a presentation excerpt, by their heights (1-based; [0] unused): each of `must`
+// The lines of a presentation excerpt, by their heights (indexed by line; those before `first`
+// unused): each of `must`
 // that fits, in order (the first always); if they all fit, then the lines that close the gaps
 // between them, then a line after and a line before, while the room holds them. A gap left
 // between two shown lines costs a row of its own. Where `must` does not fit, nothing else takes
 // its room.
-std::set<int> ExcerptLines(const std::vector<float>& heights, const std::vector<int>& must, float room, float gap_row) {
+std::set<int> ExcerptLines(const std::vector<float>& heights, int first, const std::vector<int>& must, float room,
+                           float gap_row) {
   const int count = static_cast<int>(heights.size()) - 1;
   std::set<int> shown;
   const auto cost = [&](const std::set<int>& lines) {
@@ -98,7 +100,7 @@ std::set<int> ExcerptLines(const std::vector<float>& heights, const std::vector<
     return total;
   };
   const auto add = [&](int line) {
-    if (line < 1 || line > count || shown.count(line) > 0) return false;
+    if (line < first || line > count || shown.count(line) > 0) return false;
     std::set<int> with = shown;
     with.insert(line);
     if (!shown.empty() && cost(with) > room) return false;
@@ -147,7 +149,10 @@ nlohmann::json KernelSourcePanel::DescribeTourLines(const sim::Snapshot& snapsho
   for (int line : lines_in_view_) {
     if (starred.count(line) > 0) starred_in_view.push_back(line);
   }
-  return {{"tour_lines", starred}, {"tour_lines_in_view", starred_in_view}, {"lines_in_view", lines_in_view_}};
+  return {{"tour_lines", starred},
+          {"tour_lines_in_view", starred_in_view},
+          {"lines_in_view", lines_in_view_},
+          {"pinned_lines", pinned_lines_}};
 }
 
 bool KernelSourcePanel::HasPythonTwin(const sim::Snapshot& snapshot) {
@@ -157,8 +162,9 @@ bool KernelSourcePanel::HasPythonTwin(const sim::Snapshot& snapshot) {
 void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const sim::Thread* picked,
                              bool side_by_side) {
   const sim::KernelKind kernel = snapshot.config().kernel;
-  if (lines_.empty() || kernel != shown_kernel_) {
-    lines_ = SplitLines(sim::StripModelMarkers(sim::SourceFor(kernel).text));
+  // A switch flipped changes a line or two in place: the view stays where it is.
+  plain_ = sim::PlainSourceFor(snapshot.config());
+  if (kernel != shown_kernel_) {
     shown_kernel_ = kernel;
     scrolled_for_ = {};
   }
@@ -180,6 +186,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   // when the followed thread stands elsewhere.
   const std::set<int> starred = TourLineNumbers(kernel);
   if (!starred.empty() && starred.count(marks.scroll_to) == 0) marks.scroll_to = *starred.begin();
+  const std::vector<int> shown_before = std::move(lines_in_view_);
   lines_in_view_.clear();
 
   const std::string file(sim::SourceFor(kernel).file_name);
@@ -198,6 +205,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
     DrawExcerpt(frame, snapshot, marks);
   } else {
     DrawLanguageSwitch(frame, snapshot, side_by_side);
+    DrawPinnedBarriers(frame, snapshot, marks, shown_before);
     DrawLines(frame, snapshot, marks, side_by_side && HasPythonTwin(snapshot));
   }
 }
@@ -252,8 +260,8 @@ void KernelSourcePanel::DrawLines(const FrameContext& frame, const sim::Snapshot
   }
   const ScrollFor wanted{marks.scroll_to, tour_lines, ImGui::GetWindowHeight()};
   const bool follow = !(wanted == scrolled_for_);
-  for (int line = 1; line <= static_cast<int>(lines_.size()); ++line) {
-    DrawLine(frame, snapshot, marks, line, false);
+  for (int line = plain_.first_line; line <= plain_.last_line(); ++line) {
+    if (DrawLine(frame, snapshot, marks, line, false)) lines_in_view_.push_back(line);
     if (python) DrawPythonTwin(frame, line);
     if (follow && line == marks.scroll_to) {
       ImGui::SetScrollHereY(0.4f);
@@ -277,7 +285,7 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
   const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
   // Measured in the mono font, wider than the text font: the annotation never needs more.
   const auto height = [&](int line) {
-    const std::string& text = lines_[static_cast<std::size_t>(line - 1)];
+    const std::string& text = plain_.Line(line);
     float code = ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y;
     if (line == barrier1 || line == barrier2) {
       const std::string note = BarrierNote(line == barrier1 ? snapshot.config().barrier1 : snapshot.config().barrier2);
@@ -287,15 +295,21 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
                             std::find(source.guard_lines.begin(), source.guard_lines.end(), line) != source.guard_lines.end();
     return std::max(code, has_switch ? ImGui::GetFrameHeight() : ImGui::GetTextLineHeight()) + 2.0f * style.CellPadding.y;
   };
-  const int count = static_cast<int>(lines_.size());
+  const int count = plain_.last_line();
   std::vector<float> heights(static_cast<std::size_t>(count) + 1, 0.0f);
-  for (int line = 1; line <= count; ++line) heights[static_cast<std::size_t>(line)] = height(line);
+  for (int line = plain_.first_line; line <= count; ++line) heights[static_cast<std::size_t>(line)] = height(line);
   // A tour's starred lines are what its stop is about: they come first, whatever lies between.
   const std::set<int> starred = TourLineNumbers(snapshot.config().kernel);
   std::vector<int> must(starred.begin(), starred.end());
-  if (must.empty()) must.push_back(std::clamp(marks.scroll_to, 1, count));
+  if (must.empty()) must.push_back(std::clamp(marks.scroll_to, plain_.first_line, count));
+  // A switched-off barrier is what a race lesson is about: in view whatever the thread runs.
+  for (const auto& [line, kind] : {std::pair<int, sim::SyncKind>{barrier1, snapshot.config().barrier1},
+                                   {barrier2, snapshot.config().barrier2}}) {
+    if (line > 0 && kind == sim::SyncKind::kNone && starred.count(line) == 0) must.push_back(line);
+  }
   const float gap_row = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
-  const std::set<int> shown = ExcerptLines(heights, must, ImGui::GetContentRegionAvail().y, gap_row);
+  const std::set<int> shown =
+      ExcerptLines(heights, plain_.first_line, must, ImGui::GetContentRegionAvail().y, gap_row);
   ImGui::PopFont();
   if (!gui::BeginTable("##excerpt", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   SetupColumns(ImGuiTableColumnFlags_WidthStretch);
@@ -307,13 +321,34 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
       ImGui::TableNextColumn();
       gui::TextDisabled("\u22EE");  // lines left out between two the excerpt shows
     }
-    DrawLine(frame, snapshot, marks, line, true);
+    if (DrawLine(frame, snapshot, marks, line, true)) lines_in_view_.push_back(line);
     previous = line;
   }
   gui::EndTable();
 }
 
-void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
+void KernelSourcePanel::DrawPinnedBarriers(const FrameContext& frame, const sim::Snapshot& snapshot,
+                                           const LineMarks& marks, const std::vector<int>& shown_before) {
+  const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
+  std::vector<int> pinned;
+  for (const auto& [op, kind] : {std::pair<sim::Op, sim::SyncKind>{sim::Op::kBarrier1, snapshot.config().barrier1},
+                                 {sim::Op::kBarrier2, snapshot.config().barrier2}}) {
+    const int line = source.op_lines[static_cast<int>(op)];
+    if (line > 0 && kind == sim::SyncKind::kNone &&
+        std::find(shown_before.begin(), shown_before.end(), line) == shown_before.end()) {
+      pinned.push_back(line);
+    }
+  }
+  pinned_lines_ = pinned;
+  if (pinned.empty() || !gui::BeginTable("##pinned", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersOuter)) {
+    return;
+  }
+  SetupColumns(ImGuiTableColumnFlags_WidthStretch);
+  for (int line : pinned) DrawLine(frame, snapshot, marks, line, false);
+  gui::EndTable();
+}
+
+bool KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
                                  int line, bool wrap) {
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
   const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
@@ -340,7 +375,7 @@ void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
   } else {
     gui::TextDisabled("%3d", line);
   }
-  if (ImGui::IsItemVisible()) lines_in_view_.push_back(line);
+  const bool visible = ImGui::IsItemVisible();
   ImGui::TableNextColumn();
   const auto waiting = marks.waiting.find(line);
   gui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ", marks.just_ran.count(line) ? kGlyphJustRan : " ",
@@ -351,7 +386,7 @@ void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
   ImGui::TableNextColumn();
   ImGui::PushFont(frame.fonts.mono);
   if (wrap) ImGui::PushTextWrapPos(0.0f);
-  gui::TextUnformatted(lines_[static_cast<std::size_t>(line - 1)].c_str());
+  gui::TextUnformatted(plain_.Line(line).c_str());
   if (wrap) ImGui::PopTextWrapPos();
   ImGui::PopFont();
   if (is_barrier) {
@@ -370,6 +405,7 @@ void KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
     ImGui::PopStyleColor();
   }
   ImGui::PopID();
+  return visible;
 }
 
 void KernelSourcePanel::DrawSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, int line) {
@@ -416,19 +452,23 @@ nlohmann::json KernelSourcePanel::Describe(const sim::Snapshot& snapshot, const 
   out["just_ran_lines"] = ran;
   const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
   const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
+  const sim::PlainSource plain = sim::PlainSourceFor(config);
+  out["shown_lines"] = {plain.first_line, plain.last_line()};
   out["switches"] = nlohmann::json::array();
   if (barrier1 > 0)
     out["switches"].push_back({{"line", barrier1},
                                {"what", "barrier1"},
+                               {"text", plain.Line(barrier1)},
                                {"on", config.barrier1 != sim::SyncKind::kNone},
                                {"kind", sim::Name(config.barrier1)}});
   if (barrier2 > 0)
     out["switches"].push_back({{"line", barrier2},
                                {"what", "barrier2"},
+                               {"text", plain.Line(barrier2)},
                                {"on", config.barrier2 != sim::SyncKind::kNone},
                                {"kind", sim::Name(config.barrier2)}});
   for (int line : source.guard_lines)
-    out["switches"].push_back({{"line", line}, {"what", "guard"}, {"on", config.guard}});
+    out["switches"].push_back({{"line", line}, {"what", "guard"}, {"on", config.guard}, {"text", plain.Line(line)}});
   return out;
 }
 

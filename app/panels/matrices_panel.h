@@ -15,8 +15,9 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
-#include "app/gui/image_texture.h"
-#include "app/plot/heat_map.h"
+#include "app/panels/matrix_cell_hover.h"
+#include "app/panels/matrix_heat_maps.h"
+#include "app/panels/matrix_layout.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/model/snapshot.h"
 #include "sim/lesson/tour.h"
@@ -41,73 +42,44 @@ struct MatricesPanel {
   // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
   struct Figures {
     float cell = 0.0f;                 // cell height in pixels
-    float cell_w = 0.0f;               // and width (wider than tall where numbers need it)
+    float col_w[3] = {0.0f, 0.0f, 0.0f};  // A's, B's, C's column widths (wider than tall where numbers need it)
     ImVec2 origin[3];                  // top-left of A, B, C's grids (a test clicks a cell)
+    ImVec2 grid_max[3];                // and their bottom-right
+    ImVec2 name_min[3], name_max[3];   // where their names were drawn
     const char* drawn_as[3] = {"values", "values", "values"};  // A, B, C: values, short values or heat map
     int not_started = 0, partial = 0, final = 0, wrong = 0;
     std::vector<std::string> marked;   // elements read or stored this step: "A[0][1]"
     int block = 0, phase = 0;          // whose tiles are outlined
     std::vector<std::string> tour_framed;  // the tour's cells drawn framed: "C[0][0]"
+    float digit_pixels[3] = {0.0f, 0.0f, 0.0f};  // how tall a digit of A, B, C stands (0: a heat map)
+    bool in_a_row = false;  // A · B = C side by side (a short panel), or B above C and A left of it
     std::string hovered;  // the hover's first line ("A[3][7] = 1544"), "" when no cell is hovered
   };
 
  private:
-  struct Layout;
-  struct Editor {
-    bool open_requested = false;
-    sim::MatrixId matrix = sim::MatrixId::kA;
-    int row = 0, col = 0;
-    float value = 0.0f;
-  };
-
-  float PlaceGrids(Layout& layout, const sim::Geometry& g, float gap, float widest_value);
   // A's and B's elements, and C's correct ones (what a heat map's scale and the cells' width go by).
-  static void ReadValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+  static void ReadValues(const MatrixLayout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                          const std::vector<float>& reference, std::vector<float>& values);
-  void DrawSummary(const sim::Snapshot& snapshot);
+  void DrawSummary(const sim::Snapshot& snapshot, bool presentation);
+  static void DrawLegendTooltip();
   void ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference, std::uint64_t lesson_generation);
   // `values`: ReadValues', which sized the cells.
-  void DrawMatrix(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+  void DrawMatrix(const MatrixLayout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                   const std::vector<float>& values);
-  void DrawValues(const Layout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
+  void DrawValues(const MatrixLayout& layout, sim::MatrixId id, const sim::Snapshot& snapshot,
                   const std::vector<float>& values, bool short_form, float text_size);
-  void DrawHeatMap(const Layout& layout, sim::MatrixId id, const std::vector<float>& values);
-  void MakeHeatMap(const Layout& layout, sim::MatrixId id, const std::vector<float>& values, ImU32 empty);
-  void DrawOutlines(const Layout& layout, const sim::Snapshot& snapshot);
-  void DrawStepMarks(const Layout& layout, const sim::Snapshot& snapshot);
-  void DrawTourCells(const Layout& layout);
+  void DrawOutlines(const MatrixLayout& layout, const sim::Snapshot& snapshot);
+  void DrawStepMarks(const MatrixLayout& layout, const sim::Snapshot& snapshot);
+  void DrawTourCells(const MatrixLayout& layout);
   void DrawTourNote();
-  void HandlePick(const FrameContext& frame, const Layout& layout);
-  void HandleHover(const Layout& layout, const sim::Snapshot& snapshot, const std::vector<float>& reference);
-  template <typename... Args>
-  void HoverLine(const char* format, Args... args);
-  void DrawEditor(const FrameContext& frame);
-
   Figures figures_;
-  Editor editor_;
+  MatrixCellHover hover_;
   // Which lesson's step C was read at: C, as ReadC read it then, row by row.
-  struct CRead {
-    std::uint64_t lesson_generation = 0;
-    std::int64_t step = -1;
-    bool operator==(const CRead& other) const { return lesson_generation == other.lesson_generation && step == other.step; }
-  };
-  CRead c_read_;
+  MatrixRead c_read_;
   std::vector<sim::CElement> c_;
   std::vector<float> values_[3];  // ReadValues' for A, B, C: read once per lesson
   std::uint64_t values_generation_ = 0;
-  // A heat map's cells and picture, kept between frames so their buffers are reused.
-  plot::HeatMapGrid heat_map_grid_;
-  plot::HeatMapImage heat_map_image_;
-  // A matrix's picture on the GPU and what it was made from.
-  struct HeatMapDrawn {
-    int rows = 0, cols = 0;
-    float cell_w = 0.0f, cell_h = 0.0f;
-    ImU32 empty = 0;
-    CRead read;  // the lesson it shows, and for C the step
-    int width = 0, height = 0;  // pixels; 0 until made
-    ImageTexture texture;
-  };
-  HeatMapDrawn heat_maps_[3];  // A, B, C
+  MatrixHeatMaps heat_maps_;
 };
 
 }  // namespace gui

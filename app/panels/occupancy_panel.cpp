@@ -16,18 +16,22 @@ bool Limits(const sim::Occupancy& occupancy, sim::Resource resource) {
   return false;
 }
 
-// The GPU's short name for a column head: "H100" of "H100 (cc 9.0)".
-std::string ShortName(const sim::GpuLimits& gpu) {
-  const std::size_t paren = gpu.name.find(" (");
-  return gpu.key == "present" ? "here: " + gpu.name.substr(0, paren) : gpu.name.substr(0, paren);
+// The GPU's name for a column head, on two lines where it has two words: "RTX\n4090" of
+// "RTX 4090 (cc 8.9)", "here:\nH100" for the GPU in this PC.
+std::string ColumnName(const sim::GpuLimits& gpu) {
+  std::string name = gpu.name.substr(0, gpu.name.find(" ("));
+  if (gpu.key == "present") name = "here: " + name;
+  const std::size_t space = name.find(' ');
+  if (space != std::string::npos) name[space] = '\n';
+  return name;
 }
 
-// Short column heads, so five resources fit a narrow panel; the tooltips say them in full.
-const char* ColumnHead(sim::Resource resource) {
+// Short row heads, so the table fits a narrow panel; the tooltips say them in full.
+const char* RowHead(sim::Resource resource) {
   switch (resource) {
-    case sim::Resource::kThreads: return "thr";
+    case sim::Resource::kThreads: return "threads";
     case sim::Resource::kWarps: return "warps";
-    case sim::Resource::kBlocks: return "blk";
+    case sim::Resource::kBlocks: return "blocks";
     case sim::Resource::kRegisters: return "regs";
     case sim::Resource::kSharedMemory: return "smem";
   }
@@ -68,46 +72,63 @@ void OccupancyPanel::DrawBlock(const OccupancyView& view) {
   }
 }
 
-// A row per GPU: the blocks one SM holds, then the blocks each resource allows, the
-// limiting ones in red; a panel too narrow for every column scrolls sideways.
+// A column per GPU (their names wrap onto two lines), a row per figure: the blocks one SM holds
+// and the share of its warp slots they fill, then the blocks each resource allows, the limiting
+// ones in red. Four GPUs and the one here fit the left column of a 1366-pixel window this way
+// round (a row per GPU scrolled sideways and hid its last columns below the panel's fold).
 void OccupancyPanel::DrawLimits(const OccupancyView& view) {
   const std::vector<sim::ResourceLimit>& resources = view.gpus.front().occupancy.limits;
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
-  // As tall as its rows and a scrollbar: a scrolling table would otherwise take the panel's height.
-  const float height = (static_cast<float>(view.gpus.size()) + 1.0f) * ImGui::GetTextLineHeightWithSpacing() +
-                       ImGui::GetStyle().ScrollbarSize + 4.0f * ImGui::GetStyle().CellPadding.y;
-  // Narrow cells: the whole table fits the left column of a 1366-pixel window.
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit;
   ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(3.0f, ImGui::GetStyle().CellPadding.y));
-  const bool shown = gui::BeginTable("##occupancy", 2 + static_cast<int>(resources.size()), flags, ImVec2(0.0f, height));
+  const bool shown = gui::BeginTable("##occupancy", 1 + static_cast<int>(view.gpus.size()), flags);
   ImGui::PopStyleVar();
   if (!shown) return;
-  ImGui::TableSetupColumn("GPU");
-  ImGui::TableSetupColumn("blocks");
-  for (const sim::ResourceLimit& limit : resources) ImGui::TableSetupColumn(ColumnHead(limit.resource));
+  std::vector<std::string> heads;
+  for (const OccupancyView::Gpu& gpu : view.gpus) heads.push_back(ColumnName(gpu.limits));
+  ImGui::TableSetupColumn("SM holds", ImGuiTableColumnFlags_WidthStretch);
+  for (const std::string& head : heads) ImGui::TableSetupColumn(head.c_str());
   gui::TableHeadersRow();
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  gui::TextUnformatted("blocks");
   for (const OccupancyView::Gpu& gpu : view.gpus) {
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    gui::TextUnformatted(ShortName(gpu.limits).c_str());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", gpu.limits.name.c_str());
     ImGui::TableNextColumn();
     DrawResident(gpu);
-    for (const sim::ResourceLimit& limit : gpu.occupancy.limits) {
+  }
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn();
+  gui::TextUnformatted("warp slots");
+  for (const OccupancyView::Gpu& gpu : view.gpus) {
+    ImGui::TableNextColumn();
+    gui::Text("%.0f%%", 100.0 * gpu.occupancy.warp_occupancy);
+    if (ImGui::IsItemHovered()) {
+      ImGui::SetTooltip("%s: %d of its %d warp slots per SM hold a warp of this kernel", gpu.limits.name.c_str(),
+                        gpu.occupancy.active_warps, gpu.limits.max_warps_per_sm);
+    }
+  }
+  for (std::size_t r = 0; r < resources.size(); ++r) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    gui::Text("by %s", RowHead(resources[r].resource));
+    for (const OccupancyView::Gpu& gpu : view.gpus) {
       ImGui::TableNextColumn();
-      if (!limit.known) {
-        gui::TextDisabled("-");
-      } else if (Limits(gpu.occupancy, limit.resource)) {
-        gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%d", limit.blocks);
-      } else {
-        gui::Text("%d", limit.blocks);
-      }
-      if (ImGui::IsItemHovered()) {
-        ImGui::SetTooltip("%s, blocks by %s: %s", gpu.limits.name.c_str(), sim::Name(limit.resource),
-                          limit.working.c_str());
-      }
+      DrawLimit(gpu, gpu.occupancy.limits[r]);
     }
   }
   gui::EndTable();
+}
+
+void OccupancyPanel::DrawLimit(const OccupancyView::Gpu& gpu, const sim::ResourceLimit& limit) {
+  if (!limit.known) {
+    gui::TextDisabled("-");
+  } else if (Limits(gpu.occupancy, limit.resource)) {
+    gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kVermillion), "%d", limit.blocks);
+  } else {
+    gui::Text("%d", limit.blocks);
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::SetTooltip("%s, blocks by %s: %s", gpu.limits.name.c_str(), sim::Name(limit.resource), limit.working.c_str());
+  }
 }
 
 void OccupancyPanel::DrawResident(const OccupancyView::Gpu& gpu) {

@@ -31,6 +31,7 @@ struct OccupancyPanel {
   void DrawBlock(const OccupancyView& view);
   void DrawLimits(const OccupancyView& view);
   void DrawResident(const OccupancyView::Gpu& gpu);
+  void DrawLimit(const OccupancyView::Gpu& gpu, const sim::ResourceLimit& limit);
 };
 
 }  // namespace gui

@@ -178,7 +178,8 @@ void RaceLabPanel::DrawScheduler(const FrameContext& frame, const sim::KernelCon
 
 void RaceLabPanel::DrawThisRun(const sim::Simulation& simulation, const RaceLabView& lab) {
   const sim::StoredCheck& check = lab.c;
-  const std::size_t hazards = simulation.hazards().size();
+  // The counted total: the list of hazards stops at its limit, the count does not.
+  const std::uint64_t hazards = simulation.counters().hazards;
   if (check.wrong > 0) {
     gui::TextWrappedColored(Colour(palette::kVermillion), "%s %llu of %llu elements of C wrong", palette::kGlyphCross,
                        static_cast<unsigned long long>(check.wrong), static_cast<unsigned long long>(check.elements));

@@ -8,6 +8,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
+#include "sim/lesson/glossary.h"
 #include "sim/model/kernel_source.h"
 #include "sim/lesson/narration.h"
 #include "sim/lesson/teaching.h"
@@ -158,7 +159,7 @@ void ThreadsPanel::DrawNotes(const FrameContext& frame, const sim::Snapshot& sna
   const sim::Thread& t = snapshot.thread(shown.block, shown.thread);
   if (selection.picked) {
     gui::Text("Following thread %s (picked).", sim::Coordinates(t.tx, t.ty).c_str());
-    ImGui::SameLine();
+    SameLineIfFits("Follow the scheduler", 2.0f * ImGui::GetStyle().FramePadding.x);
     if (gui::SmallButton("Follow the scheduler")) frame.actions.Push("select-thread");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Show whichever thread ran last again.");
   } else {
@@ -207,10 +208,11 @@ void ThreadsPanel::DrawBlockGrid(const FrameContext& frame, const sim::Snapshot&
   if (hovered < 0) return;
   const sim::Block& b = snapshot.blocks()[static_cast<std::size_t>(hovered)];
   const int phase = snapshot.BlockPhase(hovered);
-  ImGui::SetTooltip("block %s: %s; %d of %d threads done%s\nclick to show its threads",
+  ImGui::SetTooltip("block %s: %s; %d of %d threads done%s\nclick to show its threads\n\n%s",
                     sim::Coordinates(b.bx, b.by).c_str(),
                     phase < 0 ? "finished" : ("phase " + std::to_string(phase + 1) + " of " + std::to_string(g.phases)).c_str(),
-                    b.exited_threads, b.thread_count, hovered == current ? "; ran last" : "");
+                    b.exited_threads, b.thread_count, hovered == current ? "; ran last" : "",
+                    sim::Meaning("phase badge (p1, p2, ...)"));
   if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
     frame.actions.Push("select-thread", std::to_string(hovered) + " " + std::to_string(shown.thread));
   }

@@ -118,6 +118,11 @@ std::string Narrate(const TraceEvent& event, const Snapshot& snapshot) {
              PlaceName(event.from.space == Place::Space::kNone ? event.to : event.from) +
              " outside the matrix (invalid global access; the guard is off)";
     case EventKind::kStoreC:
+      // A sum that read a shared cell no thread had stored carries its mark: say so, not "= ?".
+      if (SameBits(event.value, SharedPoison())) {
+        return ThreadName(event, snapshot) + " writes " + PlaceName(event.to) +
+               ": an undefined value, its sum read a tile cell no thread had stored; this element of C is final";
+      }
       return ThreadName(event, snapshot) + " writes " + PlaceName(event.to) + " = " + FormatValue(event.value) +
              ": this element of C is final";
     case EventKind::kSkipStoreC:

@@ -41,12 +41,14 @@ class Run:
         self.screenshot = os.path.join(self.dir, "shot.png")
         self.state_file = os.path.join(self.dir, "state.json")
 
-    def app(self, *args, timeout=300):
-        """Runs the app to completion under Xvfb; returns (status, output)."""
+    def app(self, *args, timeout=300, screen=None):
+        """Runs the app to completion under Xvfb (1920x1080, or `screen` as "WxH"); returns
+        (status, output)."""
         # The app's own status, printed by a shell inside the X server's wrapper, so a status
         # of the wrapper's own can never pass for the app's.
         script = '"$@"; echo "app-exit-status: $?" >&2'
-        command = XVFB + ["sh", "-c", script, "-", self.binary, "--dump-state", self.state_file] + list(args)
+        command = XVFB + (["--screen", screen] if screen else []) + ["sh", "-c", script, "-", self.binary,
+                                                                     "--dump-state", self.state_file] + list(args)
         done = subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=timeout)
         output = done.stdout + done.stderr
         print(output)

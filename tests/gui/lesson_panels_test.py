@@ -167,7 +167,7 @@ def test_click_a_cell_to_edit(binary):
     matrices = probe.state()["lesson_panels"]["matrices"]
     x, y = matrices["origins"]["a"]
     # A[1][2]: row 1, column 2 of A, clicked in the middle of its cell.
-    cx, cy = int(x + 2.5 * matrices["cell_width"]), int(y + 1.5 * matrices["cell_pixels"])
+    cx, cy = int(x + 2.5 * matrices["column_widths"]["a"]), int(y + 1.5 * matrices["cell_pixels"])
     run = Run(binary)
     status = run.interact(["--width", "1920", "--height", "1080"], [
         "sleep 0.5",

@@ -53,6 +53,26 @@ def test_no_device_reason(binary):
     check("cannot run" in output, "Run without a device says it cannot run")
 
 
+def test_no_gpu_shows_the_shipped_run_at_once(binary):
+    """Ctrl+2 on a PC without a GPU: the page opens on the H100 run shipped with TileScope and
+    says so, at both screen sizes; a file loaded first is kept."""
+    for width, height in ((1366, 768), (1920, 1080)):
+        run = Run(binary)
+        status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "3", "--actions",
+                            "page-live; wait 3")
+        state = run.state()
+        live = state["live"]
+        check(status == 0 and not live["device"]["available"] and live["results"] > 0,
+              "%dx%d: the GPU page opens on %d results" % (width, height, live["results"]))
+        said = [n["text"] for n in state.get("notifications", [])] if isinstance(state.get("notifications"), list) else []
+        check("h100-bench.json" in live.get("loaded_from", "") or any("shipped" in t for t in said),
+              "%dx%d: it is the shipped H100 run, said so: %s %s" % (width, height, live.get("loaded_from"), said))
+    run = Run(binary)
+    sweep = write_sweep(run)
+    run.app("--frames", "3", "--actions", "live-load %s; page-live; wait 2" % sweep)
+    check(run.state()["live"]["loaded_from"] == sweep, "a sweep loaded before the page opens stays")
+
+
 def test_bad_sizes_are_named_beside_the_field(binary):
     run = Run(binary)
     status, output = run.app("--frames", "3", "--actions", "live-sizes 0; live-sizes -4; live-sizes 300:4096")

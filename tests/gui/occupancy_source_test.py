@@ -2,7 +2,10 @@
 shows what `tilescope occupancy` computes for the lesson's tile (one model, two views) and
 follows a change of tile; it folds away in presentation mode; the L key's action puts the
 Numba transcription beside 02_tiled.cu with the selected thread's line marked in both, and
-leaves the rect kernel, which has no twin, with its CUDA alone."""
+leaves the rect kernel, which has no twin, with its CUDA alone. The source is plain CUDA for the
+lesson's variant: a switched-off barrier is a commented-out line, marked and kept in view (pinned
+above the code when the selected thread's line scrolls it away), at both screen sizes and in
+presentation."""
 import json
 import os
 import subprocess
@@ -90,6 +93,32 @@ def test_rect_kernel_has_no_twin(binary):
     status, _ = run.app("--lesson", "rect_4x2x4", "--frames", "5", "--actions", "toggle-numba")
     check(status == 0 and run.state()["kernel_source"]["languages"] == "cuda",
           "the rect kernel shows its CUDA alone: it has no Numba transcription")
+
+
+def test_switched_off_barrier_stays_in_view(binary):
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    with open(os.path.join(root, "kernels", "02_tiled.cu")) as f:
+        cuda = f.read().split("\n")
+    for width, height in ((1366, 768), (1920, 1080)):
+        for mode in ([], ["--presentation"]):
+            run = Run(binary)
+            status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "5", *mode,
+                                "--actions", "toggle-barrier2; step; step; select-thread 0 1")
+            where = "%dx%d%s" % (width, height, " presentation" if mode else "")
+            check(status == 0, "the app runs at " + where)
+            source = run.state()["kernel_source"]
+            switches = {s["what"]: s for s in source["switches"]}
+            check(switches["barrier2"]["text"].strip() == "// __syncthreads();" and not switches["barrier2"]["on"],
+                  "%s: the 2nd barrier is a commented-out __syncthreads(): %r" % (where, switches["barrier2"]["text"]))
+            check(switches["barrier1"]["text"].strip() == "__syncthreads();",
+                  "%s: the 1st barrier is a plain __syncthreads(): %r" % (where, switches["barrier1"]["text"]))
+            line = switches["barrier2"]["line"]
+            check(line in source["lines_in_view"] or line in source["pinned_lines"],
+                  "%s: the switched-off barrier's line %d is in view or pinned: %s / %s"
+                  % (where, line, source["lines_in_view"], source["pinned_lines"]))
+            check(len(source["next_lines"]) == 1 and "// model: store_as" in cuda[source["next_lines"][0] - 1]
+                  and source["next_lines"][0] in source["lines_in_view"],
+                  "%s: the selected thread's marker is on its As store, in view: %s" % (where, source["next_lines"]))
 
 
 if __name__ == "__main__":

@@ -92,5 +92,30 @@ def test_seed_sweep_and_gpu_race_without_device(binary):
         check(all("gpu" not in v for v in gpu["variants"]), "and shows no GPU figures")
 
 
+def test_one_number_of_hazards_past_the_lists_limit(binary):
+    """TILE 16 without the second barrier under the race scheduler detects more hazards than
+    the list keeps (65536): the Guide, Hazards and the Race lab say the one counted total, and
+    the list says how many of them it shows (the Race lab said "65536 hazards")."""
+    two_barriers = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "lessons",
+                                "two_barriers.json")
+    for width, height in ((1366, 768), (1920, 1080)):
+        run = Run(binary)
+        status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "3", "--lesson", two_barriers,
+                            "--stop", "6", "--actions", "wait 5")
+        state = run.state()
+        hazards = state["hazards"]
+        total = hazards["detected"]
+        check(status == 0 and total > hazards["count"], "%dx%d: %d detected, past the list's %d" %
+              (width, height, total, hazards["count"]))
+        check(hazards["raw"] + hazards["war"] + hazards["waw"] == total, "the kinds add up to the total: %d RAW + %d WAR + %d WAW" % (hazards["raw"], hazards["war"], hazards["waw"]))
+        shown = {n: p.get("shown_text", []) for n, p in state["lesson_panels"].items() if p.get("visible")}
+        said = sorted({int(word) for texts in shown.values() for text in texts
+                       for word, after in zip(text.split(), text.split()[1:] + [""])
+                       if word.isdigit() and after.startswith("hazard")})
+        check(said == [total], "%dx%d: every panel says %d hazards: %s" % (width, height, total, said))
+        check(any("%d of %d shown" % (hazards["count"], total) in text for text in shown["hazards"]),
+              "%dx%d: the list says %d of %d shown" % (width, height, hazards["count"], total))
+
+
 if __name__ == "__main__":
     run_tests(globals())

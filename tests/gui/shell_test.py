@@ -233,5 +233,44 @@ def test_outputs_that_cannot_be_written_fail_the_run_and_keep_the_old_files(bina
     check(sorted(os.listdir(folder)) == ["shot.png", "state.json"], "no temporary file is left")
 
 
+def test_f1_explains_the_panels_words(binary):
+    """F1 lists, after the keys, the words the panels use: "32-byte sectors", "barrier stall
+    steps" and the phase badges among them, at both screen sizes, with nothing cut off."""
+    for width, height in ((1366, 768), (1920, 1080)):
+        run = Run(binary)
+        status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "3", "--actions", "help; wait 3")
+        help_list = run.state().get("help", {})
+        terms = help_list.get("glossary", [])
+        check(status == 0 and {"32-byte sectors", "barrier stall steps", "phase badge (p1, p2, ...)"} <= set(terms),
+              "%dx%d: F1's glossary has the Counters' words: %s" % (width, height, terms))
+        check(help_list.get("clipped_text") == 0, "%dx%d: none of it cut off %s" %
+              (width, height, help_list.get("clipped_examples")))
+
+
+def test_default_window_fits_a_laptop_screen(binary):
+    """On a 1366x768 screen the 1600x900 default, or a size saved on a larger screen, shrinks
+    to the screen's work area; a size asked for on the command line is kept."""
+    run = Run(binary)
+    status, _ = run.app("--frames", "3", screen="1366x768")
+    window = run.state()["window"]
+    check(status == 0 and window["width"] <= 1366 and window["height"] <= 768,
+          "the default window fits a 1366x768 screen: %s" % window)
+    saved = Run(binary, config_home=run.config_home)  # its settings now hold the window's size
+    settings = os.path.join(run.config_home, "tilescope", "settings.json")
+    with open(settings) as f:
+        stored = json.load(f)
+    stored["window"] = {"width": 1920, "height": 1080}
+    with open(settings, "w") as f:
+        json.dump(stored, f)
+    status, _ = saved.app("--frames", "3", screen="1366x768")
+    window = saved.state()["window"]
+    check(status == 0 and window["width"] <= 1366 and window["height"] <= 768,
+          "a 1920x1080 window saved on a larger screen fits it too: %s" % window)
+    asked = Run(binary)
+    status, _ = asked.app("--frames", "3", "--width", "1280", "--height", "720", screen="1366x768")
+    check(asked.state()["window"] == {"width": 1280, "height": 720}, "--width/--height are kept: %s" %
+          asked.state()["window"])
+
+
 if __name__ == "__main__":
     run_tests(globals())

@@ -169,6 +169,16 @@ def answer_words(question, revealed):
     return [right.replace("\u00d7", "")]
 
 
+def occupancy_statement(shown, gpu, value, panel):
+    """Occupancy's table has a column per GPU (its name on two lines) and a row per figure, the
+    "blocks" row first: the GPU's cell of that row, when it holds the value."""
+    cells = [text.replace("\n", " ").strip() for text in shown]
+    if "SM holds" not in cells or gpu not in cells or "blocks" not in cells:
+        return []
+    at = cells.index("blocks") + cells.index(gpu) - cells.index("SM holds")
+    return [(panel, "%s blocks %s" % (gpu, value))] if at < len(cells) and cells[at] == value else []
+
+
 def statements(question, revealed, state):
     """Where a panel other than the Guide states the question's answer before the reveal:
     [(panel, text)]. The Guide's own words are the CPU test's (Tour.NoQuestionStopShows...)."""
@@ -186,10 +196,11 @@ def statements(question, revealed, state):
             for pattern in STATED.get(name, []):
                 regex = re.compile(pattern.format(v=re.escape(value)))
                 found += [(panel, text) for text in shown if regex.search(text)]
-            label = ROW_LABELS.get(name) or (GPU_LABELS.get(arguments.get("gpu", "h100"))
-                                             if name == "occupancy.blocks_per_sm" else None)
+            label = ROW_LABELS.get(name)
             found += [(panel, " ".join(shown[i:i + 2])) for i, text in enumerate(shown[:-1])
                       if label and text.strip() == label and value in [t.strip() for t in shown[i + 1:i + 4]]]
+            if name == "occupancy.blocks_per_sm":
+                found += occupancy_statement(shown, GPU_LABELS[arguments.get("gpu", "h100")], value, panel)
         if name == "c.outcome":  # the Matrices' count of wrong elements, once C is final for "right"
             said = answer_words(question, revealed)[0]
             finished = any("0 partial, 0 not started" in text for text in shown)

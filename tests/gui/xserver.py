@@ -2,7 +2,7 @@
 """Runs a command with DISPLAY set to an X server of its own (Xvfb, 1920x1080, 24 bits), then
 stops the server; exits with the command's status.
 
-  xserver.py COMMAND [ARGS...]
+  xserver.py [--screen WIDTHxHEIGHT] COMMAND [ARGS...]
 
 Xvfb chooses a free display number itself and writes it to a pipe (-displayfd), so two of these
 never race for one, as two `xvfb-run -a` can: the GUI tests run side by side under CTest -j
@@ -25,11 +25,14 @@ def die_with_parent():
 
 
 def main():
-    if len(sys.argv) < 2:
+    command, screen = sys.argv[1:], "1920x1080"
+    if command[:1] == ["--screen"]:
+        screen, command = command[1], command[2:]
+    if not command:
         print(__doc__.strip(), file=sys.stderr)
         return 2
     read, write = os.pipe()
-    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1920x1080x24", "-nolisten", "tcp"],
+    server = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", screen + "x24", "-nolisten", "tcp"],
                               pass_fds=(write,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               preexec_fn=die_with_parent)
     os.close(write)
@@ -41,7 +44,7 @@ def main():
     try:
         env = dict(os.environ, DISPLAY=":" + number)
         env.pop("XAUTHORITY", None)
-        return subprocess.run(sys.argv[1:], env=env).returncode
+        return subprocess.run(command, env=env).returncode
     finally:
         server.terminate()
         server.wait()

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <string>
 
 #include "sim/model/kernel_source.h"
@@ -52,6 +53,25 @@ std::string ExpectedStoreSentence(const sim::Snapshot& view, const sim::TraceEve
          std::to_string(thread.tx) + "]; " +
          std::to_string(StoredThisPhase(view, event.block, event.to.tile, event.phase)) + " of " +
          std::to_string(view.geometry().block_threads) + " threads of this block have stored";
+}
+
+// A sum that read a tile cell no thread had stored holds the model's mark for it: the store
+// says so in words ("writes C[30][0] = ?" said nothing).
+TEST(Narration, AStoreOfAnUndefinedSumSaysSoInWords) {
+  sim::Simulation simulation(sim_test::Tiled(4, 4, 4, 2));
+  std::optional<sim::TraceEvent> store;
+  while (!store && simulation.Step() > 0) {
+    for (const sim::TraceEvent& event : simulation.last_step_events()) {
+      if (event.kind == EventKind::kStoreC) store = event;
+    }
+  }
+  ASSERT_TRUE(store);
+  const sim::Snapshot view = simulation.snapshot();
+  EXPECT_NE(sim::Narrate(*store, view).find("= " + sim::FormatValue(store->value)), std::string::npos);
+  store->value = sim::SharedPoison();
+  const std::string sentence = sim::Narrate(*store, view);
+  EXPECT_EQ(sentence.find("= ?"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("an undefined value"), std::string::npos) << sentence;
 }
 
 TEST(Narration, SharedStoreNamesThreadBlockSourceValueAndThreadsStored) {

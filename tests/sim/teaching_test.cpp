@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "sim/lesson/glossary.h"
 #include "sim/lesson/lesson_file.h"
 #include "sim/model/simulation.h"
 #include "test_lessons.h"
@@ -83,3 +84,15 @@ TEST(Teaching, CalibrationCaveatOnlyWhereTheModelIsNotTheH100s) {
 }
 
 }  // namespace
+
+// The words the Counters and Occupancy panels use, each explained once in the glossary F1 shows.
+TEST(Glossary, EveryTermThePanelsUseHasOneMeaning) {
+  for (const char* term : {"32-byte sectors", "barrier stall steps", "bank conflicts", "phase badge (p1, p2, ...)",
+                           "warp slots"}) {
+    EXPECT_GT(std::string(sim::Meaning(term)).size(), 40u) << term;
+  }
+  const std::vector<sim::GlossaryEntry>& entries = sim::Glossary();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    for (std::size_t j = i + 1; j < entries.size(); ++j) EXPECT_STRNE(entries[i].term, entries[j].term);
+  }
+}
