@@ -61,7 +61,7 @@ void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
     shown_stop_ = view.stop;
     shown_lesson_ = view.lesson;
     draft_.fill('\0');
-    highlighted_ = 0;
+    highlighted_ = -1;  // nothing chosen until the student chooses
     focus_field_ = Asking(view);  // the keys go to the answer as soon as the question is on screen
   }
   DrawHeader(view);
@@ -143,11 +143,14 @@ void GuidePanel::DrawQuestion(const FrameContext& frame, const GuideView& view) 
 }
 
 // One field for every kind of answer, so a script's `guide-answer TEXT` and a student's typing
-// go the same way; Enter with the field empty sends the highlighted choice.
+// go the same way. Enter with the field empty sends the choice ↑/↓ moved to, and nothing when
+// none was: a stray Enter must not answer for the student.
 void GuidePanel::DrawAnswerField(const FrameContext& frame, const GuideView& view) {
   const int choices = static_cast<int>(view.choices.size());
   if (field_active_ && view.kind == GuideQuestionKind::kChoice && choices > 0) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) highlighted_ = (highlighted_ + choices - 1) % choices;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) {
+      highlighted_ = highlighted_ < 0 ? choices - 1 : (highlighted_ + choices - 1) % choices;
+    }
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) highlighted_ = (highlighted_ + 1) % choices;
   }
   const char* hint = view.kind == GuideQuestionKind::kNumber   ? "type the number, then Enter"
@@ -164,7 +167,11 @@ void GuidePanel::DrawAnswerField(const FrameContext& frame, const GuideView& vie
   field_active_ = ImGui::IsItemActive();
   if (!sent) return;
   std::string answer(draft_.data());
-  if (answer.find_first_not_of(' ') == std::string::npos && view.kind == GuideQuestionKind::kChoice) {
+  if (answer.find_first_not_of(' ') == std::string::npos) {
+    if (view.kind != GuideQuestionKind::kChoice || highlighted_ < 0) {
+      focus_field_ = true;  // Enter left the field: the keys stay with the question
+      return;
+    }
     answer = std::to_string(highlighted_ + 1);
   }
   frame.actions.Push("guide-answer", answer);
@@ -238,7 +245,8 @@ nlohmann::json GuidePanel::Describe(const GuideView& view) const {
                         {"score", {{"right", view.right}, {"answered", view.answered}, {"questions", view.questions}}},
                         {"answer_field", {{"draft", std::string(draft_.data())},
                                           {"active", field_active_},
-                                          {"highlighted_choice", highlighted_ + 1}}}};
+                                          {"highlighted_choice", highlighted_ < 0 ? nlohmann::json(nullptr)
+                                                                                  : nlohmann::json(highlighted_ + 1)}}}};
   if (view.reveal) {
     out["answer"] = {{"state", view.reveal->correct ? "right" : "wrong"},
                      {"yours", view.reveal->yours},

@@ -6,7 +6,8 @@
 // (guide-answer, guide-next…); it never decides what is right.
 //
 // Keyboard alone suffices: at a question stop the answer field takes the keys, so a number is
-// typed and Enter sends it; a choice is its digit, or ↑/↓ then Enter; cells are typed as
+// typed and Enter sends it; a choice is its digit, or ↑/↓ then Enter (nothing is chosen
+// beforehand, and Enter on an empty field sends nothing); cells are typed as
 // "As[1][0] As[1][1]". Esc leaves the field, so the lesson's keys work again; Enter returns.
 #pragma once
 #include <nlohmann/json.hpp>
@@ -84,7 +85,7 @@ struct GuidePanel {
   void DrawKeys(const GuideView& view);
 
   std::array<char, 128> draft_{};  // the answer being typed
-  int highlighted_ = 0;            // the choice ↑/↓ moved to (0-based)
+  int highlighted_ = -1;           // the choice ↑/↓ moved to (0-based; -1: none yet)
   int shown_stop_ = -1;            // a new stop clears the draft and focuses the field
   std::string shown_lesson_;
   bool focus_field_ = false;
