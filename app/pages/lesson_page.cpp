@@ -87,8 +87,9 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
                   guide_panel_.FocusAnswer();
                   return std::nullopt;
                 }});
-  registry.Add({"guide-lecturer", "Lecturer mode (questions off)",
-                "Turn the tour's questions off for a demo, or on again: the stops go on without answers.",
+  registry.Add({"guide-lecturer", "Lecturer mode (ask the class)",
+                "Ask the class instead of a student: each question in large type with no answer field, revealed by "
+                "V; the stops go on without answers. T again gives the questions back to a student.",
                 {{GLFW_KEY_T, 0}}, [this](const std::string&) -> std::optional<std::string> {
                   lesson_.tour().ToggleLecturer();
                   return std::nullopt;

@@ -107,6 +107,9 @@ void LessonTour::RegisterActions(ActionRegistry& registry) {
   registry.Add({"guide-next", "Next stop", "Go to the tour's next stop (held back until a question is answered).",
                 {{GLFW_KEY_N, 0}, {GLFW_KEY_PAGE_DOWN, 0}},
                 [this](const std::string&) { return GoToStop(guide_.stop() + (touring_ ? 1 : 0)); }});
+  registry.Add({"guide-reveal", "Reveal the answer",
+                "Lecturer mode: show the class the model's answer to this stop's question, and why.",
+                {{GLFW_KEY_V, 0}}, [this](const std::string&) { return guide_.RevealToClass(); }});
   registry.Add({"guide-prev", "Previous stop", "Go back to the tour's previous stop.",
                 {{GLFW_KEY_P, 0}, {GLFW_KEY_PAGE_UP, 0}},
                 [this](const std::string&) { return GoToStop(guide_.stop() - (touring_ ? 1 : 0)); }});

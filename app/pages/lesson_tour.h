@@ -45,7 +45,7 @@ class LessonTour {
   // Once a frame, after the editor's poll (`was_preparing`: a tour was being prepared before it).
   void Update(bool was_preparing);
 
-  // guide-next, guide-prev, guide-stop, guide-cancel and guide-answer.
+  // guide-next, guide-prev, guide-stop, guide-reveal, guide-cancel and guide-answer.
   void RegisterActions(ActionRegistry& registry);
   // Leaves the tour for every panel, also for lessons opened later (N or P return to it).
   void LeaveTour();
