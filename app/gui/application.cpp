@@ -304,6 +304,7 @@ void Application::DrawMenuBar() {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", action->description.c_str());
   };
   if (ImGui::BeginMenu("File")) {
+    item("lesson-list");
     item("screenshot");
     item("copy-command");
     ImGui::Separator();
@@ -324,7 +325,8 @@ void Application::DrawMenuBar() {
   }
   // A page's tour, when it has one (the lesson page): the same actions as its keys.
   if (registry_.Find("guide-next") && ImGui::BeginMenu("Guide")) {
-    for (const char* name : {"guide-next", "guide-prev", "guide-answer-field", "guide-lecturer", "guide-leave"}) {
+    for (const char* name : {"lesson-list", "guide-next", "guide-prev", "guide-answer-field", "guide-lecturer",
+                             "guide-reveal", "guide-leave"}) {
       item(name);
     }
     ImGui::EndMenu();

@@ -183,7 +183,10 @@ nlohmann::json GuideSession::Saved() const {
   nlohmann::json answers = nlohmann::json::object();
   for (const auto& [index, given] : answers_) answers[std::to_string(index + 1)] = given.text;
   if (!saved.contains("lessons") || !saved["lessons"].is_object()) saved["lessons"] = nlohmann::json::object();
-  saved["lessons"][key_] = {{"stop", stop_ + 1}, {"answers", answers}};
+  int right = 0;
+  for (const auto& [index, given] : answers_) right += given.reveal.correct ? 1 : 0;
+  // The score and the tour's length too, for the lesson list (it prepares no tour to show them).
+  saved["lessons"][key_] = {{"stop", stop_ + 1}, {"answers", answers}, {"right", right}, {"stops", stops()}};
   return saved;
 }
 

@@ -94,6 +94,17 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
                   lesson_.tour().ToggleLecturer();
                   return std::nullopt;
                 }});
+  registry.Add({"lesson-list", "Lessons\u2026",
+                "The lessons by name, each with its score and the stop reached: \u2191/\u2193 and Enter open one, "
+                "Esc closes the list.",
+                {{GLFW_KEY_O, GLFW_MOD_CONTROL}}, [this](const std::string&) -> std::optional<std::string> {
+                  if (lesson_list_.open) {
+                    lesson_list_.open = false;
+                  } else {
+                    ShowLessonList();
+                  }
+                  return std::nullopt;
+                }});
   registry.Add({"guide-leave", "Leave the tour",
                 "Every panel back at its place and the Guide folded away, also for lessons opened later; N or P "
                 "returns to the tour.",
@@ -104,6 +115,11 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
   registry.Add({"copy-command", "Copy as command",
                 "Put the command that reopens this view (lesson, tour stop, step) on the clipboard.",
                 {{GLFW_KEY_C, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT}}, [this](const std::string&) { return CopyCommand(); }});
+}
+
+void LessonPage::ShowLessonList() {
+  lesson_list_view_ = lesson_.tour().LessonList();
+  lesson_list_.Open(lesson_list_view_);
 }
 
 void LessonPage::ShowStop(const sim::TourStop& stop) {
@@ -250,6 +266,7 @@ void LessonPage::Draw(const FrameContext& frame) {
   } else {
     panels_.Draw(frame);
   }
+  lesson_list_.Draw(frame, lesson_list_view_);
   if (const auto preparing = lesson_.Preparing()) {
     GuidePanel::DrawPreparation(frame, {preparing->source, preparing->stops, preparing->done, preparing->cancelling});
   }
@@ -281,6 +298,7 @@ void LessonPage::DumpState(nlohmann::json& state) const {
                                                          {"thread", selection_.picked->thread}}
                                         : nlohmann::json(nullptr);
   guide["copied_command"] = copied_command_;
+  state["lesson_list"] = lesson_list_.Describe(lesson_list_view_);
 }
 
 // While a tour is prepared, a script's next line waits for it (as a student waits for the

@@ -15,6 +15,7 @@
 #include "app/gui/settings_store.h"
 #include "app/pages/guide_session.h"
 #include "app/pages/lesson_editor.h"
+#include "app/panels/lesson_list_panel.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/tour.h"
 #include "sim/model/simulation.h"
@@ -61,6 +62,8 @@ class LessonTour {
   // The tour's part of the dump's "guide" entry.
   void DumpState(nlohmann::json& guide) const;
   void SaveSettings(Settings& settings) const;
+  // The curriculum by name, each with the progress the settings keep (score, stop reached).
+  LessonListView LessonList() const;
 
  private:
   // --stop and --step once the tour they name is ready.

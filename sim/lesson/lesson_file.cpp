@@ -27,7 +27,7 @@ struct BadValue {
 };
 
 // The file's keys beyond the lesson grammar's fields (sim/lesson/lesson_edit.h).
-const std::set<std::string> kFileKeys{"version", "name", "description", "tour"};
+const std::set<std::string> kFileKeys{"version", "name", "title", "description", "tour"};
 // The first file version that may carry a tour.
 constexpr int kTourVersion = 2;
 // Grammar fields a file may not hold: "fill" sets both fills, which a file names one by one.
@@ -139,6 +139,7 @@ LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
   }
   LessonConfig lesson;
   if (doc.contains("name") && doc.at("name").is_string()) lesson.name = doc.at("name").get<std::string>();
+  if (doc.contains("title") && doc.at("title").is_string()) lesson.title = doc.at("title").get<std::string>();
   if (doc.contains("description") && doc.at("description").is_string()) {
     lesson.description = doc.at("description").get<std::string>();
   }
@@ -228,6 +229,7 @@ std::string LessonToJson(const LessonConfig& lesson, const Tour& tour) {
   json out;
   out["version"] = kLessonFileVersion;
   out["name"] = lesson.name;
+  if (!lesson.title.empty()) out["title"] = lesson.title;
   if (!lesson.description.empty()) out["description"] = lesson.description;
   out["m"] = lesson.m;
   out["n"] = lesson.n;
@@ -281,6 +283,14 @@ std::string PresetNames() {
 
 std::vector<std::string> CurriculumNames() {
   return {"default", "two_barriers", "edges", "tile_size", "rect_tiles", "banks", "cublas"};
+}
+
+std::string LessonHeading(const LessonConfig& lesson) {
+  const std::vector<std::string> curriculum = CurriculumNames();
+  const auto at = std::find(curriculum.begin(), curriculum.end(), lesson.name);
+  const std::string title = lesson.title.empty() ? lesson.name : lesson.title;
+  if (at == curriculum.end()) return title;
+  return std::to_string(at - curriculum.begin() + 1) + " \u00B7 " + title;
 }
 
 const std::vector<LessonConfig>& Presets() {
