@@ -86,15 +86,26 @@ void Application::RegisterShellActions() {
                    SetPresentation(!presentation_);
                    return std::nullopt;
                  }});
-  registry_.Add({"zoom-in", "Larger text", "Rebuild the fonts one step larger.",
+  // In presentation the room reads one panel at a time: the keys zoom the focused one.
+  registry_.Add({"zoom-in", "Larger text",
+                 "Rebuild the fonts one step larger; in presentation, zoom the focused panel only.",
                  {{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
+                   if (presentation_ && !pages_.empty() &&
+                       pages_[active_page_].page->Panels().ZoomFocused(kPanelZoomStep)) {
+                     return std::nullopt;
+                   }
                    ApplyFontSize(font_size_ + kFontStep);
                    return std::nullopt;
                  }});
-  registry_.Add({"zoom-out", "Smaller text", "Rebuild the fonts one step smaller.",
+  registry_.Add({"zoom-out", "Smaller text",
+                 "Rebuild the fonts one step smaller; in presentation, zoom the focused panel out only.",
                  {{GLFW_KEY_MINUS, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
+                   if (presentation_ && !pages_.empty() &&
+                       pages_[active_page_].page->Panels().ZoomFocused(1.0f / kPanelZoomStep)) {
+                     return std::nullopt;
+                   }
                    ApplyFontSize(font_size_ - kFontStep);
                    return std::nullopt;
                  }});
@@ -234,6 +245,11 @@ void Application::DrawFrame() {
   DrawStatusBar(notifications_);
   help_.Draw(registry_);
   about_.Draw(*window_);
+  if (presentation_) {
+    pointer_ring_.Draw(fonts_.size);
+  } else {
+    pointer_ring_.Hide();
+  }
   ImGui::PopFont();
   window_->EndFrame();
   driver_.WriteFrameOutputs(*window_);
@@ -390,6 +406,7 @@ nlohmann::json Application::StateDump() const {
   state["content_scale"] = content_scale_;
   state["builtin_font"] = fonts_.builtin_fallback;
   state["help_visible"] = help_.open;
+  state["pointer_ring"] = pointer_ring_.Describe();
   if (help_.open) state["help"] = help_.Describe();
   state["about_visible"] = about_.open;
   for (const AboutLine& line : CollectAboutLines(*window_)) state["about"][line.name] = line.value;

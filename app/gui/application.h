@@ -19,6 +19,7 @@
 #include "app/gui/help_overlay.h"
 #include "app/cli/gui_options.h"
 #include "app/gui/notifications.h"
+#include "app/gui/pointer_ring.h"
 #include "app/gui/settings_store.h"
 #include "app/gui/window.h"
 #include "app/gui/page.h"
@@ -93,6 +94,7 @@ class Application {
   bool presentation_ = false;
   HelpOverlay help_;
   AboutBox about_;
+  PointerRing pointer_ring_;  // presentation: the pointer a projector does not show
   bool reset_layout_ = true;
   long frame_count_ = 0;
   bool ready_ = false;  // "tilescope: ready" printed

@@ -94,6 +94,19 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
                   lesson_.tour().ToggleLecturer();
                   return std::nullopt;
                 }});
+  // The View menu's show/hide items, by name, for scripts: the same flag the menu flips.
+  registry.Add({"panel-toggle", "Show or hide a panel",
+                "Show or hide a panel by its key (counters, race_lab, kernel_source, ...) in the current mode, as "
+                "its View menu item does.",
+                {}, [this](const std::string& key) -> std::optional<std::string> {
+                  for (PanelRow& row : panels_.Rows()) {
+                    if (row.Key() != key) continue;
+                    bool& open = row.Open(presenting_);
+                    open = !open;
+                    return std::nullopt;
+                  }
+                  return "panel-toggle wants a panel's key such as counters, got \"" + key + "\"";
+                }});
   registry.Add({"lesson-list", "Lessons\u2026",
                 "The lessons by name, each with its score and the stop reached: \u2191/\u2193 and Enter open one, "
                 "Esc closes the list.",
@@ -165,6 +178,50 @@ void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
     shown[i]->open = shown[i]->open_presenting = true;
     shown[i]->slot = &stop_slots_[i];
   }
+  presented_keys_ = PresentedKeys();
+  relayout_ = true;
+}
+
+std::vector<std::string> LessonPage::PresentedKeys() const {
+  std::vector<std::string> keys;
+  for (const PanelRow& row : panels_.Rows()) {
+    if (row.open_presenting) keys.push_back(row.Key());
+  }
+  return keys;
+}
+
+// Presentation folds most panels away; one the View menu brings back used to float at its
+// normal place in small type over the others. Instead the open panels tile the area again as
+// a stop's do (the Guide, when open, as the left column), and Reset layout keeps that tiling.
+// Their normal places stay as they were.
+void LessonPage::FollowPresentedPanels(const FrameContext& frame) {
+  if (!frame.presentation) {
+    presented_keys_.clear();
+    return;
+  }
+  const std::vector<std::string> keys = PresentedKeys();
+  if (presented_keys_.empty()) presented_keys_ = keys;  // presentation just began: its own layout
+  if (keys == presented_keys_) return;
+  presented_keys_ = keys;
+  std::vector<PanelRow*> shown;
+  bool guide = false;
+  for (PanelRow& row : panels_.Rows()) {
+    if (!row.open_presenting) continue;
+    if (row.Key() == "guide") {
+      guide = true;
+      row.slot = &kGuideSlot;
+    } else {
+      shown.push_back(&row);
+    }
+  }
+  std::stable_partition(shown.begin(), shown.end(), [](const PanelRow* row) { return row->Key() == "matrices"; });
+  std::vector<std::string> tiled;
+  for (const PanelRow* row : shown) tiled.push_back(row->Key());
+  const std::vector<PanelRect> rects = StopRects(tiled, guide ? kShowGuideColumn : 0.0f, true);
+  joined_slots_.clear();
+  joined_slots_.reserve(shown.size());  // the rows point into it
+  for (std::size_t i = 0; i < shown.size(); ++i) joined_slots_.emplace_back(shown[i]->slot->For(false), rects[i]);
+  for (std::size_t i = 0; i < shown.size(); ++i) shown[i]->slot = &joined_slots_[i];
   relayout_ = true;
 }
 
@@ -178,6 +235,7 @@ void LessonPage::LeaveTour() {
   matrices_.tour_cells.clear();
   shared_tiles_.tour_cells.clear();
   kernel_source_.tour_lines.clear();
+  presented_keys_ = PresentedKeys();
   relayout_ = true;
 }
 
@@ -258,6 +316,8 @@ void LessonPage::Draw(const FrameContext& frame) {
   lesson_.Play(ImGui::GetIO().DeltaTime);
   // The narration follows the run whether or not its panel is open, so its scrollback has no gaps.
   narration_.Update(lesson_.simulation().snapshot());
+  presenting_ = frame.presentation;
+  FollowPresentedPanels(frame);
   if (relayout_) {
     FrameContext placed = frame;  // a new stop lays its panels out afresh
     placed.reset_layout = true;

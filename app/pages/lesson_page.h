@@ -57,6 +57,9 @@ class LessonPage : public Page {
   // panels shown, laid out for it (GuidedLayout).
   void ShowStop(const sim::TourStop& stop);
   void ShowPanels(const std::vector<std::string>& ids);
+  // Presentation: a panel the View menu opens or closes joins the layout (JoinedLayout).
+  void FollowPresentedPanels(const FrameContext& frame);
+  std::vector<std::string> PresentedKeys() const;
   void LeaveTour();
   void SetCellPicking();
   std::optional<std::string> CopyCommand();
@@ -82,6 +85,9 @@ class LessonPage : public Page {
   PanelTable panels_;  // after the panels: its rows draw them
   std::vector<const PanelSlot*> default_slots_;  // each row's own slot, for leaving a tour
   std::vector<PanelSlot> stop_slots_;  // the stop's layout; rows point into it while touring
+  std::vector<PanelSlot> joined_slots_;  // presentation after the View menu changed its panels
+  std::vector<std::string> presented_keys_;  // the panels presentation's layout was made for
+  bool presenting_ = false;                  // the mode of the last frame drawn (panel-toggle)
   bool relayout_ = false;              // place the panels at their slots in the next frame
   bool show_live_page_ = false;        // the stop ends on the Live GPU page
   std::string copied_command_;         // the last "Copy as command", for --dump-state
