@@ -130,7 +130,12 @@ std::optional<std::string> WriteGif(const std::vector<Rgba>& frames, const std::
   const std::size_t pixels = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
   std::optional<std::string> error;
   EGifSetGifVersion(gif, true);
-  if (EGifPutScreenDesc(gif, width, height, 8, 0, nullptr) == GIF_ERROR) error = "giflib: cannot start " + path;
+  // Each frame brings its own colours; a small global map gives the background index 0 a
+  // colour, as decoders expect.
+  const GifColorType background[2] = {{0, 0, 0}, {255, 255, 255}};
+  ColorMapObject* screen = GifMakeMapObject(2, background);
+  if (!screen || EGifPutScreenDesc(gif, width, height, 8, 0, screen) == GIF_ERROR) error = "giflib: cannot start " + path;
+  GifFreeMapObject(screen);
   // NETSCAPE2.0: loop for ever.
   const unsigned char loop_name[] = "NETSCAPE2.0";
   const unsigned char loop_forever[] = {1, 0, 0};
