@@ -13,6 +13,7 @@ namespace {
 int RunGui(const cli::GuiOptions& options) {
   gui::SettingsStore store(gui::SettingsStore::DefaultDirectory());
   gui::LoadedSettings loaded = store.Load();
+  const bool new_install = !loaded.from_file;
   gui::Application application(options, std::move(store), std::move(loaded));
   const gui::Settings& settings = application.settings();
   auto lesson = std::make_unique<gui::LessonPage>(options.lesson, settings.last_lesson,
@@ -30,6 +31,8 @@ int RunGui(const cli::GuiOptions& options) {
     std::cerr << "tilescope: " << *error << std::endl;
     return cli::kExitUsage;
   }
+  // A new install (no settings yet) opened without a lesson starts from the lessons by name.
+  if (new_install && options.lesson.empty()) lesson->ShowLessonList();
   application.AddPage("lesson", "Lesson", std::move(lesson));
   application.AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
   return application.Run();

@@ -91,7 +91,8 @@ install(FILES ${icon_svg} DESTINATION share/icons/hicolor/scalable/apps)
 install(FILES ${man_page}.gz DESTINATION share/man/man1)
 install(FILES ${TILESCOPE_PACKAGING_DIR}/copyright ${changelog_gz} DESTINATION share/doc/tilescope)
 
-# The .deb. Depends: what dpkg-shlibdeps reads off the binaries (GLFW, stb, the C++
+# The .deb. Depends: what dpkg-shlibdeps reads off the binaries (GLFW, stb, cairo, giflib and
+# libwebp for `tour --slides`/`--record`, the C++
 # runtime, libc) plus the fonts the GUI loads by path (app/gui/fonts.cpp).
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tilescope)

@@ -63,7 +63,7 @@ done
 WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-1366x768 --lesson two_barriers --stop 5
 WIDTH=1366 HEIGHT=768 shoot tour-two_barriers-stop5-presentation-1366x768 --lesson two_barriers --stop 5 --presentation
 WIDTH=1366 HEIGHT=768 shoot tour-edges-stop4-1366x768 --lesson edges --stop 4
-WIDTH=1366 HEIGHT=768 shoot tour-tile_size-stop2-1366x768 --lesson tile_size --stop 2 --actions "guide-answer 1"
+WIDTH=1366 HEIGHT=768 shoot tour-tile_size-stop2-1366x768 --lesson tile_size --stop 2 --actions "guide-answer 3"
 WIDTH=1366 HEIGHT=768 shoot tour-rect_tiles-stop2-1366x768 --lesson rect_tiles --stop 2
 WIDTH=1366 HEIGHT=768 shoot tour-banks-stop3-1366x768 --lesson banks --stop 3
 WIDTH=1366 HEIGHT=768 shoot tour-cublas-stop3-1366x768 --lesson cublas --stop 3

@@ -8,6 +8,7 @@ packages=(
   cmake g++ ninja-build ccache pkg-config
   libglfw3-dev libimgui-dev python3-glad libstb-dev
   libgtest-dev libcli11-dev nlohmann-json3-dev fonts-dejavu-core
+  libcairo2-dev libgif-dev libwebp-dev  # tour --slides (PDF) and --record (GIF, WebP)
   xvfb xauth libgl1-mesa-dri xdotool
   help2man librsvg2-bin dpkg-dev file lintian desktop-file-utils
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes

@@ -111,7 +111,7 @@ int Run(int argc, char** argv, const GuiLauncher& launch_gui) {
   GuiOptions gui_options;
   AddGuiOptions(app, gui_options);
   std::function<int()> action;
-  AddSubcommands(app, action);
+  AddSubcommands(app, action, launch_gui);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

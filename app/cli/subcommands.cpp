@@ -22,12 +22,12 @@ std::string SubcommandFooter(CLI::App& app) {
 
 }  // namespace
 
-void AddSubcommands(CLI::App& app, std::function<int()>& action) {
+void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui) {
   AddTraceCommand(app, action);
   AddBenchCommand(app, action);
   AddVerifyCommand(app, action);
   AddOccupancyCommand(app, action);
-  AddTourCommand(app, action);
+  AddTourCommand(app, action, launch_gui);
   app.footer(SubcommandFooter(app));
 }
 

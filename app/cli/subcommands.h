@@ -4,9 +4,12 @@
 
 #include <functional>
 
+#include "app/cli/command_line.h"
+
 namespace cli {
 
-// Adds every subcommand to `app`; the chosen one stores its work in `action`.
-void AddSubcommands(CLI::App& app, std::function<int()>& action);
+// Adds every subcommand to `app`; the chosen one stores its work in `action`. `launch_gui`
+// opens the window for a subcommand that saves what it shows (tour --slides, --record).
+void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui);
 
 }  // namespace cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "app/cli/interrupt.h"
+#include "app/cli/tour_take_away.h"
 #include "kernels/background_job.h"
 #include "sim/io/input_file.h"
 #include "sim/lesson/lesson_config.h"
@@ -16,13 +17,13 @@
 namespace cli {
 namespace {
 
-constexpr int kExitUsage = 2;
 
 struct TourOptions {
   std::string lesson = "default";
   bool json = false;
   bool queries = false;
   std::vector<std::string> ask;
+  TakeAwayOptions take_away;
 };
 
 
@@ -150,7 +151,7 @@ int Ask(const sim::LessonConfig& lesson, const std::vector<std::string>& queries
   return 0;
 }
 
-int Run(const TourOptions& options) {
+int Run(const TourOptions& options, const GuiLauncher& launch_gui) {
   if (options.queries) return PrintQueries();
   InterruptGuard interrupt_guard;
   // The tour is prepared by PrepareStoppable() below, which Ctrl+C can stop.
@@ -168,6 +169,8 @@ int Run(const TourOptions& options) {
     std::fprintf(stderr, "%s)\n", names.c_str());
     return kExitUsage;
   }
+  if (!options.take_away.record.empty()) return RecordSteps(options.lesson, *load.lesson, options.take_away, launch_gui);
+  if (!options.take_away.slides.empty()) return WriteSlides(options.lesson, load.tour, options.take_away, launch_gui);
   load.prepared = PrepareStoppable(*load.lesson, load.tour);
   if (load.prepared.error == sim::kTourCancelled) {
     std::fprintf(stderr, "tilescope tour: stopped by Ctrl+C while preparing the tour; nothing printed\n");
@@ -192,17 +195,29 @@ int Run(const TourOptions& options) {
 
 }  // namespace
 
-void AddTourCommand(CLI::App& app, std::function<int()>& action) {
+void AddTourCommand(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui) {
   auto options = std::make_shared<TourOptions>();
   CLI::App* command = app.add_subcommand(
-      "tour", "A lesson's guided tour without the window: each stop's step, text, quoted claim and question with the "
-              "model's answer");
+      "tour", "A lesson's guided tour: each stop's step, text, quoted claim and question with the model's answer; "
+              "or, in the window, saved as slides (--slides) and animations (--record)");
   command->add_option("lesson", options->lesson, "A lesson file or preset name (default: default)");
   command->add_flag("--json", options->json, "Print the stops as JSON");
   command->add_flag("--queries", options->queries, "List the model queries a tour may name, and the panel ids");
   command->add_option("--ask", options->ask,
                       "Print a query's value for the lesson, as a tour fills it (repeatable): --ask \"reads.saving tile=16\"");
-  command->callback([options, &action] { action = [options] { return Run(*options); }; });
+  TakeAwayOptions& away = options->take_away;
+  command->add_option("--slides", away.slides,
+                      "Save the tour as the class saw it (presentation, each question revealed): one PNG per stop in "
+                      "DIR and a PDF of them (needs a display; under CI, Xvfb)");
+  command->add_option("--record", away.record,
+                      "Save steps of the lesson's run as an animation, FILE.gif or FILE.webp (needs a display)");
+  command->add_option("--steps", away.steps, "The steps --record saves, FIRST:LAST (default: the whole run)");
+  command->add_option("--frame-ms", away.frame_ms, "How long --record shows each step, in milliseconds")
+      ->check(CLI::Range(20, 60000));
+  command->add_option("--width", away.width, "The window's width for --slides and --record")->check(CLI::Range(320, 7680));
+  command->add_option("--height", away.height, "The window's height for --slides and --record")
+      ->check(CLI::Range(240, 4320));
+  command->callback([options, &action, launch_gui] { action = [options, launch_gui] { return Run(*options, launch_gui); }; });
 }
 
 }  // namespace cli

@@ -59,15 +59,20 @@ void Application::RegisterShellActions() {
                    SetPresentation(!text_.presentation());
                    return std::nullopt;
                  }});
-  registry_.Add({"zoom-in", "Larger text", "Rebuild the fonts one step larger.",
+  // In presentation the room reads one panel at a time: the keys zoom the focused one.
+  registry_.Add({"zoom-in", "Larger text",
+                 "Rebuild the fonts one step larger; in presentation, zoom the focused panel only.",
                  {{GLFW_KEY_EQUAL, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_ADD, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
+                   if (text_.presentation() && pages_.ZoomFocusedPanel(kPanelZoomStep)) return std::nullopt;
                    text_.Zoom(kFontStep);
                    return std::nullopt;
                  }});
-  registry_.Add({"zoom-out", "Smaller text", "Rebuild the fonts one step smaller.",
+  registry_.Add({"zoom-out", "Smaller text",
+                 "Rebuild the fonts one step smaller; in presentation, zoom the focused panel out only.",
                  {{GLFW_KEY_MINUS, GLFW_MOD_CONTROL}, {GLFW_KEY_KP_SUBTRACT, GLFW_MOD_CONTROL}},
                  [this](const std::string&) -> std::optional<std::string> {
+                   if (text_.presentation() && pages_.ZoomFocusedPanel(1.0f / kPanelZoomStep)) return std::nullopt;
                    text_.Zoom(-kFontStep);
                    return std::nullopt;
                  }});
@@ -185,6 +190,11 @@ void Application::DrawFrame() {
   DrawStatusBar(notifications_);
   help_.Draw(registry_);
   about_.Draw(*window_);
+  if (text_.presentation()) {
+    pointer_ring_.Draw(text_.fonts().size);
+  } else {
+    pointer_ring_.Hide();
+  }
   ImGui::PopFont();
   window_->EndFrame();
   driver_.WriteFrameOutputs(*window_);
@@ -264,6 +274,7 @@ nlohmann::json Application::StateDump() const {
   state["content_scale"] = text_.content_scale();
   state["builtin_font"] = text_.fonts().builtin_fallback;
   state["help_visible"] = help_.open;
+  state["pointer_ring"] = pointer_ring_.Describe();
   if (help_.open) state["help"] = help_.Describe();
   state["about_visible"] = about_.open;
   for (const AboutLine& line : CollectAboutLines(*window_)) state["about"][line.name] = line.value;

@@ -17,6 +17,7 @@
 #include "app/gui/menu_bar.h"
 #include "app/gui/notifications.h"
 #include "app/gui/page_set.h"
+#include "app/gui/pointer_ring.h"
 #include "app/gui/settings_store.h"
 #include "app/gui/window.h"
 #include "app/gui/scripted_driver.h"
@@ -78,6 +79,7 @@ class Application {
   TextSizing text_;
   HelpOverlay help_;
   AboutBox about_;
+  PointerRing pointer_ring_;  // presentation: the pointer a projector does not show
   bool reset_layout_ = true;
   long frame_count_ = 0;
   bool ready_ = false;  // "tilescope: ready" printed

@@ -46,8 +46,9 @@ FontSet LoadFonts(float size) {
   if (std::filesystem::exists(text_path, ec) && std::filesystem::exists(mono_path, ec)) {
     fonts.text = io.Fonts->AddFontFromFileTTF(text_path.c_str(), size, nullptr, kGlyphRanges);
     fonts.mono = io.Fonts->AddFontFromFileTTF(mono_path.c_str(), size, nullptr, kGlyphRanges);
+    fonts.large = io.Fonts->AddFontFromFileTTF(text_path.c_str(), size * kLargeScale, nullptr, kGlyphRanges);
   }
-  if (!fonts.text || !fonts.mono) {
+  if (!fonts.text || !fonts.mono || !fonts.large) {
     io.Fonts->Clear();
     fonts.warning = "font files " + text_path.string() + " / " + mono_path.string() +
                     " not found; using ImGui's built-in font (install fonts-dejavu-core)";
@@ -55,6 +56,8 @@ FontSet LoadFonts(float size) {
     config.SizePixels = size;
     fonts.text = io.Fonts->AddFontDefault(&config);
     fonts.mono = fonts.text;
+    config.SizePixels = size * kLargeScale;
+    fonts.large = io.Fonts->AddFontDefault(&config);
     fonts.builtin_fallback = true;
   }
   io.Fonts->Build();

@@ -17,6 +17,7 @@ void MenuBar::Draw(const ActionRegistry& registry, ActionQueue& queue, PageSet& 
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", action->description.c_str());
   };
   if (ImGui::BeginMenu("File")) {
+    item("lesson-list");
     item("screenshot");
     item("copy-command");
     ImGui::Separator();
@@ -34,7 +35,8 @@ void MenuBar::Draw(const ActionRegistry& registry, ActionQueue& queue, PageSet& 
   }
   // A page's tour, when it has one (the lesson page): the same actions as its keys.
   if (registry.Find("guide-next") && ImGui::BeginMenu("Guide")) {
-    for (const char* name : {"guide-next", "guide-prev", "guide-answer-field", "guide-lecturer", "guide-leave"}) {
+    for (const char* name : {"lesson-list", "guide-next", "guide-prev", "guide-answer-field", "guide-lecturer",
+                             "guide-reveal", "guide-leave"}) {
       item(name);
     }
     ImGui::EndMenu();

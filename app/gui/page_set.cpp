@@ -82,6 +82,10 @@ void PageSet::DrawPanelMenuItems(bool presentation) {
   pages_[shown_].page->Panels().DrawMenuItems(presentation);
 }
 
+bool PageSet::ZoomFocusedPanel(float factor) {
+  return !pages_.empty() && pages_[shown_].page->Panels().ZoomFocused(factor);
+}
+
 bool PageSet::HoldsScript(const std::string& action) const {
   return std::any_of(pages_.begin(), pages_.end(), [&](const Entry& p) { return p.page->HoldsScript(action); });
 }

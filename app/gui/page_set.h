@@ -36,6 +36,8 @@ class PageSet {
   void DrawTabs(ActionQueue& queue) const;
   // The shown page's panels, in the View menu.
   void DrawPanelMenuItems(bool presentation);
+  // Zooms the shown page's focused panel by `factor`; false when no panel has the focus.
+  bool ZoomFocusedPanel(float factor);
 
   bool HoldsScript(const std::string& action) const;
   bool Busy() const;

@@ -1,6 +1,7 @@
 #include "app/gui/panel_window.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
@@ -26,12 +27,15 @@ void PanelTable::Draw(const FrameContext& frame) {
         row.fitted_font_size = frame.fonts.size;
         row.cut_last_frame = false;
       }
-      ImGui::SetWindowFontScale(row.presentation_fit);
+      row.focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows);
+      const bool zoomed = frame.presentation && row.zoom != 1.0f;
+      if (zoomed) row.presentation_fit = 1.0f;
+      ImGui::SetWindowFontScale(row.presentation_fit * (frame.presentation ? row.zoom : 1.0f));
       {
         const TextRecordScope recording(row.text, frame.presentation, frame.dumping);
         row.draw(frame);
       }
-      const bool cut = frame.presentation && row.text.clipped > 0;
+      const bool cut = frame.presentation && !zoomed && row.text.clipped > 0;
       if (cut && row.cut_last_frame) {
         row.presentation_fit = std::max(kMinPresentationFit, row.presentation_fit * kPresentationFitStep);
       }
@@ -39,6 +43,16 @@ void PanelTable::Draw(const FrameContext& frame) {
     }
     ImGui::End();
   }
+}
+
+bool PanelTable::ZoomFocused(float factor) {
+  for (PanelRow& row : rows_) {
+    if (!row.focused || row.drawn.frame < ImGui::GetFrameCount() - 1) continue;  // drawn last frame
+    row.zoom = std::clamp(row.zoom * factor, kMinPanelZoom, kMaxPanelZoom);
+    if (std::fabs(row.zoom - 1.0f) < 0.01f) row.zoom = 1.0f;  // back where it started, fitted again
+    return true;
+  }
+  return false;
 }
 
 void PanelTable::DrawMenuItems(bool presentation) {
@@ -65,7 +79,9 @@ nlohmann::json PanelTable::Placement(bool presentation) const {
     entry["open"] = row.Open(presentation);
     if (row.drawn.Visible()) {
       entry.update(row.text.ToJson());
-      entry["font_scale"] = presentation ? row.presentation_fit : 1.0f;
+      entry["font_scale"] = presentation ? row.presentation_fit * row.zoom : 1.0f;
+      entry["zoom"] = row.zoom;
+      entry["focused"] = row.focused;
     }
   }
   return placement;

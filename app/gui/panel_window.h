@@ -98,6 +98,11 @@ inline ImGuiWindowFlags PlacePanel(const FrameContext& frame, const PanelSlot& s
   return in_slot_last_frame && !frame.reset_layout ? ImGuiWindowFlags_NoBackground : ImGuiWindowFlags_None;
 }
 
+// Ctrl+= / Ctrl+- on a focused panel in presentation: a step, and the bounds.
+inline constexpr float kPanelZoomStep = 1.25f;
+inline constexpr float kMinPanelZoom = 0.5f;
+inline constexpr float kMaxPanelZoom = 3.0f;
+
 // The smallest share of the presentation font a panel shrinks its text to so that it fits:
 // three quarters of 24-32 pixels stays above the normal view's 17.
 inline constexpr float kMinPresentationFit = 0.75f;
@@ -125,6 +130,10 @@ struct PanelRow {
   float presentation_fit = 1.0f;
   float fitted_font_size = 0.0f;  // the font size presentation_fit was found for
   bool cut_last_frame = false;
+  // Presentation only: the lecturer's own size for this panel (Ctrl+= / Ctrl+- while it has
+  // the focus). A zoomed panel is not shrunk to fit: the size is the one asked for.
+  float zoom = 1.0f;
+  bool focused = false;  // it had the focus last frame
 
   // "Shared tiles" → "shared_tiles": the panel's key in --dump-state.
   std::string Key() const;
@@ -138,6 +147,9 @@ class PanelTable {
 
   // Each open panel in its window, placed at its slot.
   void Draw(const FrameContext& frame);
+  // Presentation: the focused panel's zoom times `factor` (within bounds); false when no
+  // panel has the focus.
+  bool ZoomFocused(float factor);
   // A show/hide item per panel, for the View menu, in the current mode.
   void DrawMenuItems(bool presentation);
   // The panel titled `title`; the table is the page's own list, so a missing title is a bug.

@@ -36,6 +36,7 @@ void GuideSession::Start(std::string key, sim::Tour tour, sim::PreparedTour prep
   prepared_ = std::move(prepared);
   stop_ = 0;
   answers_.clear();
+  shown_to_class_.clear();
   if (!prepared_.ok() || prepared_.stops.size() != tour_.stops.size()) {
     tour_ = {};  // the loader refuses such a lesson; a tour the model cannot run is not shown
     return;
@@ -65,11 +66,25 @@ void GuideSession::End() {
   tour_ = {};
   prepared_ = {};
   answers_.clear();
+  shown_to_class_.clear();
   stop_ = 0;
 }
 
 bool GuideSession::Held() const {
   return Active() && Stop().question && !lecturer_ && answers_.count(stop_) == 0;
+}
+
+bool GuideSession::AnswerHidden() const {
+  if (!Active() || !Stop().question) return false;
+  return lecturer_ ? shown_to_class_.count(stop_) == 0 : answers_.count(stop_) == 0;
+}
+
+std::optional<std::string> GuideSession::RevealToClass() {
+  if (!Active()) return std::string("this lesson has no tour");
+  if (!Stop().question) return "stop " + std::to_string(stop_ + 1) + " asks no question";
+  if (!lecturer_) return std::string("the reveal is lecturer mode's (T); a student answers in the Guide panel");
+  shown_to_class_.insert(stop_);
+  return std::nullopt;
 }
 
 std::optional<std::string> GuideSession::GoTo(int index, bool skip_questions) {
@@ -116,14 +131,14 @@ GuideView GuideSession::View() const {
   view.title = prepared.title;
   view.text = prepared.text;
   // A quotation that states this stop's own answer waits for the reveal (sim/lesson/tour.h).
-  if (prepared.quote && !(prepared.quote_after_reveal && Held())) {
+  if (prepared.quote && !(prepared.quote_after_reveal && AnswerHidden())) {
     view.quote = prepared.quote->text;
     view.quote_source = prepared.quote->seed;
     for (const sim::CheckedClaim& checked : prepared.claims) {
       view.claim_checks.push_back(ClaimCheck(prepared.quote->seed + " says", checked));
     }
   }
-  if (prepared.measured && !(prepared.measured_after_reveal && Held())) {
+  if (prepared.measured && !(prepared.measured_after_reveal && AnswerHidden())) {
     view.measured_source = "Measured on " + prepared.measured->device + " (" + prepared.measured->file + ")";
     view.measured_lines = prepared.measured->lines;
     for (const sim::CheckedClaim& checked : prepared.measured_claims) {
@@ -141,7 +156,10 @@ GuideView GuideSession::View() const {
       view.cells_hint = std::string("cells like ") + space + "[0][1] " + space + "[2][3], a space between them, then Enter";
     }
   }
-  if (auto given = answers_.find(stop_); given != answers_.end()) {
+  if (stop.question && lecturer_ && shown_to_class_.count(stop_)) {
+    const sim::Reveal reveal = sim::CheckAnswer(*stop.question, prepared, sim::StudentAnswer{});
+    view.reveal = GuideView::Reveal{false, "", reveal.right, reveal.why, /*to_class=*/true};
+  } else if (auto given = answers_.find(stop_); !lecturer_ && given != answers_.end()) {
     const sim::Reveal& reveal = given->second.reveal;
     view.reveal = GuideView::Reveal{reveal.correct, reveal.student, reveal.right, reveal.why};
   }
@@ -165,7 +183,10 @@ nlohmann::json GuideSession::Saved() const {
   nlohmann::json answers = nlohmann::json::object();
   for (const auto& [index, given] : answers_) answers[std::to_string(index + 1)] = given.text;
   if (!saved.contains("lessons") || !saved["lessons"].is_object()) saved["lessons"] = nlohmann::json::object();
-  saved["lessons"][key_] = {{"stop", stop_ + 1}, {"answers", answers}};
+  int right = 0;
+  for (const auto& [index, given] : answers_) right += given.reveal.correct ? 1 : 0;
+  // The score and the tour's length too, for the lesson list (it prepares no tour to show them).
+  saved["lessons"][key_] = {{"stop", stop_ + 1}, {"answers", answers}, {"right", right}, {"stops", stops()}};
   return saved;
 }
 

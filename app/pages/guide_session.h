@@ -2,11 +2,15 @@
 // answered at each question stop, the score, and the lecturer switch that turns questions off
 // for a demo. What is right comes from sim/lesson/tour.h (the tour prepared against the model); this
 // keeps only what the student did, so it survives a restart in the settings file.
+//
+// In lecturer mode a question is the class's: asked on screen with no answer field, then
+// revealed to everyone at once (RevealToClass), and no score is kept.
 #pragma once
 #include <nlohmann/json.hpp>
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "app/panels/guide_panel.h"
@@ -39,6 +43,8 @@ class GuideSession {
   // The student's answer at this stop, as typed: checked against the model's, once.
   std::optional<std::string> Answer(const std::string& text);
   void ToggleLecturer() { lecturer_ = !lecturer_; }
+  // Lecturer mode: shows the class the model's answer and why at this question stop.
+  std::optional<std::string> RevealToClass();
   bool lecturer() const { return lecturer_; }
   // Whether an opened tour lesson goes straight to its stop (its panels only): off once the
   // user left a tour (G) for every panel, on again at the next N, P or --stop.
@@ -55,6 +61,8 @@ class GuideSession {
     sim::Reveal reveal;
   };
   bool Held() const;
+  // The stop's answer is not on screen yet (a student's to give, or the lecturer's to reveal).
+  bool AnswerHidden() const;
   void Check(int index, const std::string& text);
 
   nlohmann::json saved_;  // every lesson's progress, this one's refreshed by Saved()
@@ -63,6 +71,7 @@ class GuideSession {
   sim::PreparedTour prepared_;
   int stop_ = 0;
   std::map<int, Given> answers_;  // by stop
+  std::set<int> shown_to_class_;   // stops whose answer the lecturer revealed
   bool lecturer_ = false;
   bool follow_ = true;
 };

@@ -87,10 +87,35 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
                   guide_panel_.FocusAnswer();
                   return std::nullopt;
                 }});
-  registry.Add({"guide-lecturer", "Lecturer mode (questions off)",
-                "Turn the tour's questions off for a demo, or on again: the stops go on without answers.",
+  registry.Add({"guide-lecturer", "Lecturer mode (ask the class)",
+                "Ask the class instead of a student: each question in large type with no answer field, revealed by "
+                "V; the stops go on without answers. T again gives the questions back to a student.",
                 {{GLFW_KEY_T, 0}}, [this](const std::string&) -> std::optional<std::string> {
                   lesson_.tour().ToggleLecturer();
+                  return std::nullopt;
+                }});
+  // The View menu's show/hide items, by name, for scripts: the same flag the menu flips.
+  registry.Add({"panel-toggle", "Show or hide a panel",
+                "Show or hide a panel by its key (counters, race_lab, kernel_source, ...) in the current mode, as "
+                "its View menu item does.",
+                {}, [this](const std::string& key) -> std::optional<std::string> {
+                  for (PanelRow& row : panels_.Rows()) {
+                    if (row.Key() != key) continue;
+                    bool& open = row.Open(presenting_);
+                    open = !open;
+                    return std::nullopt;
+                  }
+                  return "panel-toggle wants a panel's key such as counters, got \"" + key + "\"";
+                }});
+  registry.Add({"lesson-list", "Lessons\u2026",
+                "The lessons by name, each with its score and the stop reached: \u2191/\u2193 and Enter open one, "
+                "Esc closes the list.",
+                {{GLFW_KEY_O, GLFW_MOD_CONTROL}}, [this](const std::string&) -> std::optional<std::string> {
+                  if (lesson_list_.open) {
+                    lesson_list_.open = false;
+                  } else {
+                    ShowLessonList();
+                  }
                   return std::nullopt;
                 }});
   registry.Add({"guide-leave", "Leave the tour",
@@ -103,6 +128,11 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
   registry.Add({"copy-command", "Copy as command",
                 "Put the command that reopens this view (lesson, tour stop, step) on the clipboard.",
                 {{GLFW_KEY_C, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT}}, [this](const std::string&) { return CopyCommand(); }});
+}
+
+void LessonPage::ShowLessonList() {
+  lesson_list_view_ = lesson_.tour().LessonList();
+  lesson_list_.Open(lesson_list_view_);
 }
 
 void LessonPage::ShowStop(const sim::TourStop& stop) {
@@ -148,6 +178,50 @@ void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
     shown[i]->open = shown[i]->open_presenting = true;
     shown[i]->slot = &stop_slots_[i];
   }
+  presented_keys_ = PresentedKeys();
+  relayout_ = true;
+}
+
+std::vector<std::string> LessonPage::PresentedKeys() const {
+  std::vector<std::string> keys;
+  for (const PanelRow& row : panels_.Rows()) {
+    if (row.open_presenting) keys.push_back(row.Key());
+  }
+  return keys;
+}
+
+// Presentation folds most panels away; one the View menu brings back used to float at its
+// normal place in small type over the others. Instead the open panels tile the area again as
+// a stop's do (the Guide, when open, as the left column), and Reset layout keeps that tiling.
+// Their normal places stay as they were.
+void LessonPage::FollowPresentedPanels(const FrameContext& frame) {
+  if (!frame.presentation) {
+    presented_keys_.clear();
+    return;
+  }
+  const std::vector<std::string> keys = PresentedKeys();
+  if (presented_keys_.empty()) presented_keys_ = keys;  // presentation just began: its own layout
+  if (keys == presented_keys_) return;
+  presented_keys_ = keys;
+  std::vector<PanelRow*> shown;
+  bool guide = false;
+  for (PanelRow& row : panels_.Rows()) {
+    if (!row.open_presenting) continue;
+    if (row.Key() == "guide") {
+      guide = true;
+      row.slot = &kGuideSlot;
+    } else {
+      shown.push_back(&row);
+    }
+  }
+  std::stable_partition(shown.begin(), shown.end(), [](const PanelRow* row) { return row->Key() == "matrices"; });
+  std::vector<std::string> tiled;
+  for (const PanelRow* row : shown) tiled.push_back(row->Key());
+  const std::vector<PanelRect> rects = StopRects(tiled, guide ? kShowGuideColumn : 0.0f, true);
+  joined_slots_.clear();
+  joined_slots_.reserve(shown.size());  // the rows point into it
+  for (std::size_t i = 0; i < shown.size(); ++i) joined_slots_.emplace_back(shown[i]->slot->For(false), rects[i]);
+  for (std::size_t i = 0; i < shown.size(); ++i) shown[i]->slot = &joined_slots_[i];
   relayout_ = true;
 }
 
@@ -161,6 +235,7 @@ void LessonPage::LeaveTour() {
   matrices_.tour_cells.clear();
   shared_tiles_.tour_cells.clear();
   kernel_source_.tour_lines.clear();
+  presented_keys_ = PresentedKeys();
   relayout_ = true;
 }
 
@@ -241,6 +316,8 @@ void LessonPage::Draw(const FrameContext& frame) {
   lesson_.Play(ImGui::GetIO().DeltaTime);
   // The narration follows the run whether or not its panel is open, so its scrollback has no gaps.
   narration_.Update(lesson_.simulation().snapshot());
+  presenting_ = frame.presentation;
+  FollowPresentedPanels(frame);
   if (relayout_) {
     FrameContext placed = frame;  // a new stop lays its panels out afresh
     placed.reset_layout = true;
@@ -249,6 +326,7 @@ void LessonPage::Draw(const FrameContext& frame) {
   } else {
     panels_.Draw(frame);
   }
+  lesson_list_.Draw(frame, lesson_list_view_);
   if (const auto preparing = lesson_.Preparing()) {
     GuidePanel::DrawPreparation(frame, {preparing->source, preparing->stops, preparing->done, preparing->cancelling});
   }
@@ -280,6 +358,7 @@ void LessonPage::DumpState(nlohmann::json& state) const {
                                                          {"thread", selection_.picked->thread}}
                                         : nlohmann::json(nullptr);
   guide["copied_command"] = copied_command_;
+  state["lesson_list"] = lesson_list_.Describe(lesson_list_view_);
 }
 
 // While a tour is prepared, a script's next line waits for it (as a student waits for the

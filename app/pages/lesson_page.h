@@ -15,6 +15,7 @@
 #include "app/panels/guide_panel.h"
 #include "app/panels/hazards_panel.h"
 #include "app/panels/kernel_source_panel.h"
+#include "app/panels/lesson_list_panel.h"
 #include "app/panels/matrices_panel.h"
 #include "app/panels/narration_panel.h"
 #include "app/panels/occupancy_panel.h"
@@ -46,6 +47,8 @@ class LessonPage : public Page {
   bool Opening() const override { return lesson_.tour().Opening(); }
   bool HoldsScript(const std::string& action) const override;
   void SaveSettings(Settings& settings) const override { lesson_.SaveSettings(settings); }
+  // The lessons by name over the page (the first screen of a new install).
+  void ShowLessonList();
 
  private:
   // The thread picked in the Threads panel, or nullptr while the views follow the scheduler.
@@ -56,6 +59,9 @@ class LessonPage : public Page {
   // panels shown, laid out for it (GuidedLayout).
   void ShowStop(const sim::TourStop& stop);
   void ShowPanels(const std::vector<std::string>& ids);
+  // Presentation: a panel the View menu opens or closes joins the layout (JoinedLayout).
+  void FollowPresentedPanels(const FrameContext& frame);
+  std::vector<std::string> PresentedKeys() const;
   void LeaveTour();
   void SetCellPicking();
   std::optional<std::string> CopyCommand();
@@ -76,9 +82,14 @@ class LessonPage : public Page {
   bool source_side_by_side_ = false;  // the Numba transcription beside the CUDA (key L)
   OccupancyPanel occupancy_panel_;
   GuidePanel guide_panel_;
+  LessonListPanel lesson_list_;
+  LessonListView lesson_list_view_;  // filled when the list opens: the progress as it was then
   PanelTable panels_;  // after the panels: its rows draw them
   std::vector<const PanelSlot*> default_slots_;  // each row's own slot, for leaving a tour
   std::vector<PanelSlot> stop_slots_;  // the stop's layout; rows point into it while touring
+  std::vector<PanelSlot> joined_slots_;  // presentation after the View menu changed its panels
+  std::vector<std::string> presented_keys_;  // the panels presentation's layout was made for
+  bool presenting_ = false;                  // the mode of the last frame drawn (panel-toggle)
   bool relayout_ = false;              // place the panels at their slots in the next frame
   bool show_live_page_ = false;        // the stop ends on the Live GPU page
   std::string copied_command_;         // the last "Copy as command", for --dump-state

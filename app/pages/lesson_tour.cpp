@@ -109,6 +109,9 @@ void LessonTour::RegisterActions(ActionRegistry& registry) {
   registry.Add({"guide-next", "Next stop", "Go to the tour's next stop (held back until a question is answered).",
                 {{GLFW_KEY_N, 0}, {GLFW_KEY_PAGE_DOWN, 0}},
                 [this](const std::string&) { return GoToStop(guide_.stop() + (touring_ ? 1 : 0)); }});
+  registry.Add({"guide-reveal", "Reveal the answer",
+                "Lecturer mode: show the class the model's answer to this stop's question, and why.",
+                {{GLFW_KEY_V, 0}}, [this](const std::string&) { return guide_.RevealToClass(); }});
   registry.Add({"guide-prev", "Previous stop", "Go back to the tour's previous stop.",
                 {{GLFW_KEY_P, 0}, {GLFW_KEY_PAGE_UP, 0}},
                 [this](const std::string&) { return GoToStop(guide_.stop() - (touring_ ? 1 : 0)); }});
@@ -215,6 +218,36 @@ void LessonTour::DumpState(nlohmann::json& guide) const {
     guide["last_preparation"]["result"] = last->result;
     guide["last_preparation"]["message"] = last->message;
   }
+}
+
+namespace {
+
+// "score 3 of 4 · stopped at stop 5 of 8" from a lesson's saved progress; "not started" without.
+std::string Progress(const nlohmann::json& saved) {
+  if (!saved.is_object() || !saved.contains("stop") || !saved["stop"].is_number_integer()) return "not started";
+  std::string text;
+  const std::size_t answered = saved.contains("answers") && saved["answers"].is_object() ? saved["answers"].size() : 0;
+  if (answered > 0 && saved.contains("right") && saved["right"].is_number_integer()) {
+    text = "score " + std::to_string(saved["right"].get<int>()) + " of " + std::to_string(answered) + " \u00B7 ";
+  }
+  text += "stopped at stop " + std::to_string(saved["stop"].get<int>());
+  if (saved.contains("stops") && saved["stops"].is_number_integer()) text += " of " + std::to_string(saved["stops"].get<int>());
+  return text;
+}
+
+}  // namespace
+
+LessonListView LessonTour::LessonList() const {
+  const nlohmann::json saved = guide_.Saved();
+  const nlohmann::json* lessons = saved.contains("lessons") && saved["lessons"].is_object() ? &saved["lessons"] : nullptr;
+  LessonListView view;
+  for (const std::string& name : sim::CurriculumNames()) {
+    const std::optional<sim::LessonConfig> preset = sim::FindPreset(name);
+    if (!preset) continue;
+    const nlohmann::json mine = lessons && lessons->contains(name) ? lessons->at(name) : nlohmann::json();
+    view.entries.push_back({name, sim::LessonHeading(*preset), Progress(mine), running_().name == name});
+  }
+  return view;
 }
 
 void LessonTour::SaveSettings(Settings& settings) const {

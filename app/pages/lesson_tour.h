@@ -15,6 +15,7 @@
 #include "app/gui/settings_store.h"
 #include "app/pages/guide_session.h"
 #include "app/pages/lesson_editor.h"
+#include "app/panels/lesson_list_panel.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/tour.h"
 #include "sim/model/simulation.h"
@@ -45,7 +46,7 @@ class LessonTour {
   // Once a frame, after the editor's poll (`was_preparing`: a tour was being prepared before it).
   void Update(bool was_preparing);
 
-  // guide-next, guide-prev, guide-stop, guide-cancel and guide-answer.
+  // guide-next, guide-prev, guide-stop, guide-reveal, guide-cancel and guide-answer.
   void RegisterActions(ActionRegistry& registry);
   // Leaves the tour for every panel, also for lessons opened later (N or P return to it).
   void LeaveTour();
@@ -61,6 +62,8 @@ class LessonTour {
   // The tour's part of the dump's "guide" entry.
   void DumpState(nlohmann::json& guide) const;
   void SaveSettings(Settings& settings) const;
+  // The curriculum by name, each with the progress the settings keep (score, stop reached).
+  LessonListView LessonList() const;
 
  private:
   // --stop and --step once the tour they name is ready.

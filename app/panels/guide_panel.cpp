@@ -28,6 +28,14 @@ bool Asking(const GuideView& view) {
   return view.kind != GuideQuestionKind::kNone && !view.lecturer && !view.reveal;
 }
 
+// No answer holds a T (numbers, choices by digit, cells As Bs C), so the lecturer's switch
+// works while the field has the keys: the letter is taken out of the text and flagged.
+int TakeLecturerKey(ImGuiInputTextCallbackData* data) {
+  if (data->EventChar != 't' && data->EventChar != 'T') return 0;
+  *static_cast<bool*>(data->UserData) = true;
+  return 1;
+}
+
 }  // namespace
 
 void GuidePanel::DrawPreparation(const FrameContext& frame, const GuidePreparationView& view) {
@@ -61,9 +69,10 @@ void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
     shown_stop_ = view.stop;
     shown_lesson_ = view.lesson;
     draft_.fill('\0');
-    highlighted_ = 0;
+    highlighted_ = -1;  // nothing chosen until the student chooses
     focus_field_ = Asking(view);  // the keys go to the answer as soon as the question is on screen
   }
+  text_px_ = ImGui::GetFontSize();
   DrawHeader(view);
   if (!view.edited.empty()) gui::TextWrappedColored(Colour(palette::kOrange), "%s", view.edited.c_str());
   ImGui::Separator();
@@ -98,24 +107,45 @@ void GuidePanel::DrawHeader(const GuideView& view) {
     SameLineIfFits(title.c_str());
     gui::TextWrapped("%s", title.c_str());
   }
+  if (view.lecturer) {
+    gui::TextWrappedColored(Colour(palette::kSkyBlue), "lecturer mode: ask the class, V reveals (T: back to students)");
+    return;  // a class keeps no score
+  }
   char score[96];
   std::snprintf(score, sizeof score, "score %d of %d (%d question%s in this lesson)", view.right, view.answered,
                 view.questions, view.questions == 1 ? "" : "s");
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
   gui::TextWrapped("%s", score);
   ImGui::PopStyleColor();
-  if (view.lecturer) gui::TextWrappedColored(Colour(palette::kSkyBlue), "lecturer mode: questions off (T)");
+}
+
+// Lecturer mode: the question and its choices in large type for a show of hands, no field;
+// V (guide-reveal) shows the model's answer and why to everyone.
+void GuidePanel::DrawClassQuestion(const FrameContext& frame, const GuideView& view) {
+  field_active_ = false;  // no field: the keys are the lesson's
+  ImGui::PushFont(frame.fonts.large);
+  question_px_ = ImGui::GetFontSize();
+  gui::TextWrapped("%s", view.question.c_str());
+  for (std::size_t i = 0; i < view.choices.size(); ++i) gui::TextWrapped("%zu.  %s", i + 1, view.choices[i].c_str());
+  if (view.reveal) {
+    ImGui::Spacing();
+    gui::TextWrappedColored(Colour(palette::kBluishGreen), "%s %s", palette::kGlyphCheck, view.reveal->right.c_str());
+  }
+  ImGui::PopFont();
+  if (view.reveal && !view.reveal->why.empty()) gui::TextWrapped("Why: %s", view.reveal->why.c_str());
+  if (!view.reveal) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("V: reveal the model's answer and why");
+    ImGui::PopStyleColor();
+  }
 }
 
 void GuidePanel::DrawQuestion(const FrameContext& frame, const GuideView& view) {
   if (view.lecturer) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    gui::TextWrapped("Question: %s", view.question.c_str());
-    ImGui::PopStyleColor();
-    gui::TextWrapped("(asked of students; off in lecturer mode, so the tour goes on without an answer)");
-    if (view.reveal) DrawReveal(*view.reveal);
+    DrawClassQuestion(frame, view);
     return;
   }
+  question_px_ = ImGui::GetFontSize();
   gui::TextWrapped("Predict: %s", view.question.c_str());
   if (view.kind == GuideQuestionKind::kChoice) {
     for (int i = 0; i < static_cast<int>(view.choices.size()); ++i) {
@@ -143,11 +173,14 @@ void GuidePanel::DrawQuestion(const FrameContext& frame, const GuideView& view) 
 }
 
 // One field for every kind of answer, so a script's `guide-answer TEXT` and a student's typing
-// go the same way; Enter with the field empty sends the highlighted choice.
+// go the same way. Enter with the field empty sends the choice ↑/↓ moved to, and nothing when
+// none was: a stray Enter must not answer for the student.
 void GuidePanel::DrawAnswerField(const FrameContext& frame, const GuideView& view) {
   const int choices = static_cast<int>(view.choices.size());
   if (field_active_ && view.kind == GuideQuestionKind::kChoice && choices > 0) {
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) highlighted_ = (highlighted_ + choices - 1) % choices;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) {
+      highlighted_ = highlighted_ < 0 ? choices - 1 : (highlighted_ + choices - 1) % choices;
+    }
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))) highlighted_ = (highlighted_ + 1) % choices;
   }
   const char* hint = view.kind == GuideQuestionKind::kNumber   ? "type the number, then Enter"
@@ -158,13 +191,20 @@ void GuidePanel::DrawAnswerField(const FrameContext& frame, const GuideView& vie
     focus_field_ = false;
   }
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 14.0f));
+  bool lecturer_key = false;
   const bool sent = ImGui::InputTextWithHint("##answer", hint, draft_.data(), draft_.size(),
-                                             ImGuiInputTextFlags_EnterReturnsTrue);
+                                             ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackCharFilter,
+                                             TakeLecturerKey, &lecturer_key);
   RecordItem(hint);
   field_active_ = ImGui::IsItemActive();
+  if (lecturer_key) frame.actions.Push("guide-lecturer");
   if (!sent) return;
   std::string answer(draft_.data());
-  if (answer.find_first_not_of(' ') == std::string::npos && view.kind == GuideQuestionKind::kChoice) {
+  if (answer.find_first_not_of(' ') == std::string::npos) {
+    if (view.kind != GuideQuestionKind::kChoice || highlighted_ < 0) {
+      focus_field_ = true;  // Enter left the field: the keys stay with the question
+      return;
+    }
     answer = std::to_string(highlighted_ + 1);
   }
   frame.actions.Push("guide-answer", answer);
@@ -187,6 +227,12 @@ void GuidePanel::DrawReveal(const GuideView::Reveal& reveal) {
 void GuidePanel::DrawKeys(const GuideView& view) {
   if (view.held) {
     gui::TextWrappedColored(Colour(palette::kOrange), "Answer to go on (the next stop waits for your prediction).");
+    return;
+  }
+  if (view.lecturer && view.kind != GuideQuestionKind::kNone && !view.reveal) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    gui::TextWrapped("V: reveal \u00B7 N / PageDown: next stop \u00B7 P / PageUp: back");
+    ImGui::PopStyleColor();
     return;
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -234,18 +280,23 @@ nlohmann::json GuidePanel::Describe(const GuideView& view) const {
                         {"question_kind", KindName(view.kind)},
                         {"choices", view.choices},
                         {"lecturer", view.lecturer},
+                        {"text_px", text_px_},
+                        {"question_px", question_px_},
                         {"held", view.held},
                         {"score", {{"right", view.right}, {"answered", view.answered}, {"questions", view.questions}}},
                         {"answer_field", {{"draft", std::string(draft_.data())},
                                           {"active", field_active_},
-                                          {"highlighted_choice", highlighted_ + 1}}}};
+                                          {"highlighted_choice", highlighted_ < 0 ? nlohmann::json(nullptr)
+                                                                                  : nlohmann::json(highlighted_ + 1)}}}};
   if (view.reveal) {
-    out["answer"] = {{"state", view.reveal->correct ? "right" : "wrong"},
+    out["answer"] = {{"state", view.reveal->to_class ? "revealed" : view.reveal->correct ? "right" : "wrong"},
                      {"yours", view.reveal->yours},
                      {"right", view.reveal->right},
                      {"why", view.reveal->why}};
   } else {
-    out["answer"] = {{"state", Asking(view) ? "waiting" : "none"}};
+    out["answer"] = {{"state", Asking(view)                                                   ? "waiting"
+                               : view.lecturer && view.kind != GuideQuestionKind::kNone ? "asked of the class"
+                                                                                       : "none"}};
   }
   return out;
 }

@@ -6,8 +6,13 @@
 // (guide-answer, guide-next…); it never decides what is right.
 //
 // Keyboard alone suffices: at a question stop the answer field takes the keys, so a number is
-// typed and Enter sends it; a choice is its digit, or ↑/↓ then Enter; cells are typed as
+// typed and Enter sends it; a choice is its digit, or ↑/↓ then Enter (nothing is chosen
+// beforehand, and Enter on an empty field sends nothing); cells are typed as
 // "As[1][0] As[1][1]". Esc leaves the field, so the lesson's keys work again; Enter returns.
+// T (lecturer mode) works in the field too: no answer holds the letter.
+//
+// Lecturer mode asks the class: the question and its choices in large type, no field; V
+// reveals the model's answer and why to everyone.
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -29,6 +34,7 @@ struct GuideView {
     std::string yours;  // the student's answer as they gave it
     std::string right;  // the model's answer
     std::string why;
+    bool to_class = false;  // lecturer mode: the model's answer shown to everyone, nobody's answer checked
   };
   std::string lesson;   // the lesson's name
   int stop = 0;         // 0-based
@@ -48,7 +54,7 @@ struct GuideView {
   std::vector<std::string> choices;
   std::string cells_hint;  // kCells: how to write the cells ("As[row][col]")
   std::optional<Reveal> reveal;  // once answered
-  bool lecturer = false;  // questions off for a demo
+  bool lecturer = false;  // the class is asked: no answer field, the lecturer reveals
   int right = 0;          // the lesson's score: right answers of those given
   int answered = 0;
   int questions = 0;      // in the whole tour
@@ -79,16 +85,19 @@ struct GuidePanel {
  private:
   void DrawHeader(const GuideView& view);
   void DrawQuestion(const FrameContext& frame, const GuideView& view);
+  void DrawClassQuestion(const FrameContext& frame, const GuideView& view);
   void DrawAnswerField(const FrameContext& frame, const GuideView& view);
   void DrawReveal(const GuideView::Reveal& reveal);
   void DrawKeys(const GuideView& view);
 
   std::array<char, 128> draft_{};  // the answer being typed
-  int highlighted_ = 0;            // the choice ↑/↓ moved to (0-based)
+  int highlighted_ = -1;           // the choice ↑/↓ moved to (0-based; -1: none yet)
   int shown_stop_ = -1;            // a new stop clears the draft and focuses the field
   std::string shown_lesson_;
   bool focus_field_ = false;
   bool field_active_ = false;
+  float text_px_ = 0.0f;      // the panel's type size as last drawn (--dump-state) ...
+  float question_px_ = 0.0f;  // ... and the question's: larger for a class
 };
 
 }  // namespace gui

@@ -9,6 +9,7 @@ namespace sim {
 
 struct LessonConfig : KernelConfig {
   std::string name = "default";
+  std::string title;        // a curriculum lesson's name for people: "Tiles and phases"; "" for the others
   std::string description;  // one line for the lesson picker
 };
 

@@ -27,7 +27,7 @@ struct BadValue {
 };
 
 // The file's keys beyond the lesson grammar's fields (sim/lesson/lesson_edit.h).
-const std::set<std::string> kFileKeys{"version", "name", "description", "tour"};
+const std::set<std::string> kFileKeys{"version", "name", "title", "description", "tour"};
 // The first file version that may carry a tour.
 constexpr int kTourVersion = 2;
 // Grammar fields a file may not hold: "fill" sets both fills, which a file names one by one.
@@ -152,6 +152,9 @@ LessonConfig ReadLesson(const json& doc, std::vector<std::string>& warnings) {
   if (doc.contains("name") && doc.at("name").is_string()) {
     lesson.name = BoundedText(doc.at("name"), "name", kMaxLessonNameBytes);
   }
+  if (doc.contains("title") && doc.at("title").is_string()) {
+    lesson.title = BoundedText(doc.at("title"), "title", kMaxLessonNameBytes);
+  }
   if (doc.contains("description") && doc.at("description").is_string()) {
     lesson.description = BoundedText(doc.at("description"), "description", kMaxLessonTextBytes);
   }
@@ -241,6 +244,7 @@ std::string LessonToJson(const LessonConfig& lesson, const Tour& tour) {
   json out;
   out["version"] = kLessonFileVersion;
   out["name"] = lesson.name;
+  if (!lesson.title.empty()) out["title"] = lesson.title;
   if (!lesson.description.empty()) out["description"] = lesson.description;
   out["m"] = lesson.m;
   out["n"] = lesson.n;
@@ -294,6 +298,14 @@ std::string PresetNames() {
 
 std::vector<std::string> CurriculumNames() {
   return {"default", "two_barriers", "edges", "tile_size", "rect_tiles", "banks", "cublas"};
+}
+
+std::string LessonHeading(const LessonConfig& lesson) {
+  const std::vector<std::string> curriculum = CurriculumNames();
+  const auto at = std::find(curriculum.begin(), curriculum.end(), lesson.name);
+  const std::string title = lesson.title.empty() ? lesson.name : lesson.title;
+  if (at == curriculum.end()) return title;
+  return std::to_string(at - curriculum.begin() + 1) + " \u00B7 " + title;
 }
 
 const std::vector<LessonConfig>& Presets() {

@@ -76,5 +76,8 @@ LessonLoad LoadPreset(const std::string& name, TourCheck check = TourCheck::kPre
 LessonLoad LoadLessonOrPreset(const std::string& name_or_path, TourCheck check = TourCheck::kPrepare);
 // The guided lessons in teaching order (issue 15's curriculum): "default" first.
 std::vector<std::string> CurriculumNames();
+// How a lesson list names a lesson: "2 · Two barriers" for the curriculum (its place in the
+// teaching order and the file's title), the title or else the name for any other.
+std::string LessonHeading(const LessonConfig& lesson);
 
 }  // namespace sim

@@ -108,6 +108,12 @@ def flag_cases():
     for tried, value in NUMBER_VALUES:
         cases.append(("`tilescope --soak` (GUI)", tried, value, ["--soak", value, "--actions", "wait 1"]))
     cases.append(("`tilescope --soak` (GUI)", "wrong type", "10, no --actions", ["--soak", "10"]))
+    # A tour's take-away: refused before any window opens.
+    for tried, value in NUMBER_VALUES:
+        cases.append(("`tour --frame-ms`", tried, value, ["tour", "--frame-ms", value]))
+        cases.append(("`tour --record FILE.gif --steps`", tried, value,
+                      ["tour", "--record", "take-away.gif", "--steps", value]))
+    cases.append(("`tour --record FILE`", "wrong type", "take-away.png", ["tour", "--record", "take-away.png"]))
     # Every flag that takes a name or a file, given "": refused by name, never read as "not given".
     for flag in ("--lesson", "--actions", "--screenshot", "--dump-state"):
         cases.append(("`tilescope %s` (GUI)" % flag, "empty", "", [flag, ""]))
@@ -177,6 +183,8 @@ def gui_action_cases():
     for name in NUMBER_ACTIONS:
         for tried, value in ACTION_VALUES:
             cases.append(("GUI action `%s N`" % name, tried, value, ["--actions", ("%s %s" % (name, value)).strip()]))
+    for tried, value in NAME_VALUES:
+        cases.append(("GUI action `panel-toggle KEY`", tried, value, ["--actions", ("panel-toggle " + value).strip()]))
     for tried, value in ACTION_VALUES:
         edit = "m=%s" % value if value else ""
         cases.append(("GUI action `lesson-set m=N`", tried, edit, ["--actions", ("lesson-set " + edit).strip()]))

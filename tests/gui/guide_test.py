@@ -294,8 +294,8 @@ def test_stop_edits_and_live_page(binary):
 
 def test_quote_waits_for_the_reveal(binary):
     """Stop 1 asks for the tile phases; the exercise's quotation says "Number of tile phases: 2".
-    Before the answer the quotation and its claim are not shown; after it, and in lecturer mode,
-    they are."""
+    Before the answer the quotation and its claim are not shown; after it they are, and in
+    lecturer mode once V reveals the answer to the class."""
     stops = tour()
     quoted = stops[0]["seed"]["text"]
     run = Run(binary, tour=True)
@@ -311,8 +311,12 @@ def test_quote_waits_for_the_reveal(binary):
     check(after["quote"] == quoted and after["claim_checks"], "after the reveal it is shown: %r, %s"
           % (after["quote"], after["claim_checks"]))
     run = Run(binary, tour=True)
-    run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions", "guide-lecturer")
-    check(run.state()["guide"]["quote"] == quoted, "with questions off (lecturer mode) it is shown at once")
+    asked = os.path.join(run.dir, "asked.json")
+    run.app(*SIZE, "--lesson", "default", "--frames", "3", "--actions",
+            "guide-stop 1; guide-lecturer; wait 1; dump-state %s; wait 1; guide-reveal; wait 1" % asked)
+    with open(asked) as f:
+        check(json.load(f)["guide"]["quote"] == "", "asking the class (lecturer mode) it is held back too")
+    check(run.state()["guide"]["quote"] == quoted, "V reveals it with the answer")
 
 
 if __name__ == "__main__":

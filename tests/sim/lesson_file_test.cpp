@@ -343,3 +343,27 @@ TEST(LessonFile, LongNamesAndTextsAreRefusedNamingTheLimit) {
 }
 
 }  // namespace
+
+// The lesson list names the curriculum by its teaching order and each file's title, which a
+// file keeps through a save.
+TEST(LessonFile, CurriculumLessonsHaveHeadingsFromTheirTitles) {
+  const std::vector<std::string> curriculum = sim::CurriculumNames();
+  std::set<std::string> titles;
+  for (std::size_t i = 0; i < curriculum.size(); ++i) {
+    const std::optional<sim::LessonConfig> lesson = sim::FindPreset(curriculum[i]);
+    ASSERT_TRUE(lesson) << curriculum[i];
+    EXPECT_FALSE(lesson->title.empty()) << curriculum[i] << " has no title";
+    EXPECT_TRUE(titles.insert(lesson->title).second) << "two lessons called " << lesson->title;
+    EXPECT_EQ(sim::LessonHeading(*lesson), std::to_string(i + 1) + " \u00B7 " + lesson->title);
+    EXPECT_EQ(lesson->description.rfind("Lesson ", 0), std::string::npos)
+        << "the number is the list's, not typed again in the description: " << lesson->description;
+  }
+  const std::optional<sim::LessonConfig> other = sim::FindPreset("naive");
+  ASSERT_TRUE(other);
+  EXPECT_EQ(sim::LessonHeading(*other), "naive");
+  sim::LessonConfig titled = sim::DefaultLesson();
+  const sim::LessonLoad again = sim::ParseLesson(sim::LessonToJson(titled));
+  ASSERT_TRUE(again.lesson) << again.error;
+  EXPECT_EQ(again.lesson->title, titled.title);
+  EXPECT_EQ(sim::LessonHeading(sim::DefaultLesson()).rfind("1 \u00B7 ", 0), 0u);
+}

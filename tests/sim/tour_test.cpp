@@ -561,6 +561,55 @@ TEST(Tour, NoQuestionStopShowsItsAnswerBeforeTheReveal) {
   EXPECT_TRUE(lesson1.prepared.stops.front().quote_after_reveal);
 }
 
+// A class guesses from patterns: where the right choice sits, and which choice explains
+// itself. Over every shipped choice question, no position holds more than two in five of the
+// right answers and every position that three or more questions offer holds one; within a
+// question the choices have the same form (the same punctuation, no note a sibling lacks) and
+// the right one is not the longest unless another is as long.
+TEST(Tour, ChoiceQuestionsDoNotGiveTheirAnswerAway) {
+  std::map<int, int> right_at;    // 0-based position -> right answers there
+  std::map<int, int> offered_at;  // 0-based position -> questions with a choice there
+  int questions = 0;
+  std::string positions;
+  for (const sim::LessonConfig& preset : sim::Presets()) {
+    const sim::LessonLoad load = sim::LoadPreset(preset.name);
+    ASSERT_TRUE(load.lesson) << load.error;
+    for (std::size_t i = 0; i < load.tour.stops.size(); ++i) {
+      const std::optional<sim::Question>& question = load.tour.stops[i].question;
+      if (!question || question->kind != sim::QuestionKind::kChoice) continue;
+      SCOPED_TRACE(preset.name + " stop " + std::to_string(i + 1));
+      const int right = load.prepared.stops[i].right_choice;
+      ASSERT_GE(right, 0);
+      ++questions;
+      ++right_at[right];
+      for (int c = 0; c < static_cast<int>(question->choices.size()); ++c) ++offered_at[c];
+      positions += " " + preset.name + ":" + std::to_string(i + 1) + "=" + std::to_string(right + 1);
+      const auto form = [](const std::string& text) {
+        std::string marks;
+        for (char mark : std::string(":,;(")) {
+          if (text.find(mark) != std::string::npos) marks += mark;
+        }
+        return marks;
+      };
+      std::size_t longest_wrong = 0;
+      for (std::size_t c = 0; c < question->choices.size(); ++c) {
+        const std::string& text = question->choices[c].text;
+        EXPECT_EQ(form(text), form(question->choices.front().text)) << "choices of different forms: " << text;
+        if (static_cast<int>(c) != right) longest_wrong = std::max(longest_wrong, text.size());
+      }
+      EXPECT_LE(question->choices[static_cast<std::size_t>(right)].text.size(), longest_wrong)
+          << "the right choice is the one that says most: " << question->choices[static_cast<std::size_t>(right)].text;
+    }
+  }
+  ASSERT_GE(questions, 10);
+  for (const auto& [position, offered] : offered_at) {
+    SCOPED_TRACE("right answers by stop (lesson:stop=position):" + positions);
+    const int right = right_at.count(position) ? right_at.at(position) : 0;
+    EXPECT_LE(right * 5, questions * 2) << "choice " << position + 1 << " is right in " << right << " of " << questions;
+    if (offered >= 3) EXPECT_GE(right, 1) << "choice " << position + 1 << " is never right";
+  }
+}
+
 TEST(Tour, AnswerWordsAreFoundWholeOnly) {
   sim::QueryValue two;
   two.number = 2;
