@@ -114,7 +114,7 @@ class Compiler {
   Compiler(const KernelFunction& kernel, const TranslationUnit& unit, const std::map<std::string, long long>& templates)
       : kernel_(kernel) {
     out_.name = kernel.name;
-    next_variable_ = kBuiltinRegisters;
+    next_variable_ = kFirstVariableSlot;
     scopes_.emplace_back();
     for (const Declaration& d : unit.constants) FileConstant(d);
     for (const std::string& name : kernel.template_parameters) {

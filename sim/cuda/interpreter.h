@@ -112,7 +112,10 @@ inline Stop RunToVisible(const Instruction* code, std::uint32_t* r, std::int32_t
       case Opcode::kUnsignedToFloat: r[i.dst] = FloatBits(static_cast<float>(a)); break;
       case Opcode::kFloatToInt: r[i.dst] = FloatToInt(AsFloat(a)); break;
       case Opcode::kFloatToUnsigned: r[i.dst] = FloatToUnsigned(AsFloat(a)); break;
-      case Opcode::kJump: pc = i.dst; continue;
+      case Opcode::kJump:
+        r[kBackEdgeSlot] += i.dst <= pc;
+        pc = i.dst;
+        continue;
       case Opcode::kJumpIfZero:
         if (a == 0) {
           pc = i.dst;
@@ -121,6 +124,7 @@ inline Stop RunToVisible(const Instruction* code, std::uint32_t* r, std::int32_t
         break;
       case Opcode::kJumpIfNotZero:
         if (a != 0) {
+          r[kBackEdgeSlot] += i.dst <= pc;
           pc = i.dst;
           continue;
         }

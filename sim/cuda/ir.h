@@ -53,6 +53,11 @@ constexpr int kThreadIdxSlot = 0;
 constexpr int kBlockIdxSlot = 3;
 constexpr int kBlockDimSlot = 6;
 constexpr int kGridDimSlot = 9;
+// Backward jumps the thread has taken (loop iterations, all loops together): with the program
+// counter, where it stands in program order, the same for threads that took different sides
+// of a branch (the hazard detector names a race RAW or WAR by it).
+constexpr int kBackEdgeSlot = 12;
+constexpr int kFirstVariableSlot = 13;
 
 struct SharedArray {
   std::string name;
