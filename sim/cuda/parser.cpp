@@ -12,7 +12,7 @@ namespace {
 constexpr int kMaxNesting = 200;
 
 const std::set<std::string> kUnsupportedTypes{"double", "long", "short", "char", "size_t", "auto", "int64_t",
-                                              "uint64_t", "half", "__half", "float2", "float4", "int2", "int4",
+                                              "uint64_t", "__half", "float2", "float4", "int2", "int4",
                                               "signed", "struct", "class", "union", "enum", "typedef", "using"};
 
 // Tokens read front to back, with the checks every rule needs.

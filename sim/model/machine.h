@@ -84,6 +84,8 @@ struct KernelFinding {
     kDivergentBarrier,  // a __syncthreads() released without every thread of the block reaching it
     kBudget,            // the thread ran its instruction budget: it does not terminate
     kDeadlock,          // threads wait at barriers that can never release
+    kUninitializedShared,  // a read of a shared element no thread of the block has written
+    kGlobalRace,        // an element of C another thread wrote, read or written again (other_pc: that write)
   };
   Kind kind = Kind::kGlobalOutside;
   std::int64_t step = 0;
@@ -93,6 +95,7 @@ struct KernelFinding {
   std::int64_t element = 0;  // kGlobalOutside: the element; kSharedOutside: the index that is outside
   std::uint8_t array = 0;    // the matrix (MatrixId) or the shared array
   bool write = false;
+  std::int32_t other_pc = -1;  // kGlobalRace: the other thread's write
   bool operator==(const KernelFinding& o) const;
 };
 
@@ -163,6 +166,13 @@ struct MachineState {
   // thread order; empty for a lesson's kernel) and the findings logged so far.
   std::vector<std::uint32_t> registers;
   std::size_t kernel_finding_log_size = 0;
+  // Per instruction of the kernel: bank conflicts (extra wavefronts) and the most ways seen.
+  std::vector<std::uint64_t> kernel_conflicts;
+  std::vector<std::uint8_t> kernel_ways;
+  // Per element of C: the thread that last wrote it (global index + 1, 0: none) and where,
+  // for races between threads of the grid, which nothing orders.
+  std::vector<std::int32_t> c_writers;
+  std::vector<std::int32_t> c_writer_pcs;
 
   // Approximate bytes, for history's budget.
   std::size_t Bytes() const;
@@ -571,7 +581,9 @@ class Machine {
   int KernelWake(int warp, ThreadState waiting);
   void KernelExit(Thread& thread);
   void LogFinding(const Thread& thread, KernelFinding::Kind kind, std::int64_t element = 0, int array = 0,
-                  bool write = false);
+                  bool write = false, std::int32_t other_pc = -1);
+  // A thread's access of C's `element`: a race where another thread wrote it.
+  void CheckGlobalRace(const Thread& thread, long long element, bool write);
   // Where a thread stands in the kernel, for the views: the lesson op its instruction is like.
   static Op OpLike(cuda::Opcode op);
 

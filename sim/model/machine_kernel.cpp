@@ -110,6 +110,10 @@ Machine::Machine(const KernelLaunch& launch, std::vector<float> a, std::vector<f
   state_.c_written.assign(state_.c.size(), 0);
   state_.counters.phases.assign(1, PhaseCounters{});
   state_.registers.assign(static_cast<std::size_t>(g.threads()) * register_count_, 0u);
+  state_.kernel_conflicts.assign(k.code.size(), 0);
+  state_.kernel_ways.assign(k.code.size(), 0);
+  state_.c_writers.assign(state_.c.size(), 0);
+  state_.c_writer_pcs.assign(state_.c.size(), 0);
   InitKernelThreads();
 }
 
@@ -306,6 +310,7 @@ void Machine::KernelGlobal(Thread* warp_lanes, std::uint32_t lanes, const cuda::
       return;
     }
     sectors.Add(id, element);
+    if (id == MatrixId::kC) CheckGlobalRace(thread, element, store);
     if (!store) {
       r[ins.dst] = cuda::FloatBits(values[element]);
       if (id != MatrixId::kC) {
@@ -320,6 +325,8 @@ void Machine::KernelGlobal(Thread* warp_lanes, std::uint32_t lanes, const cuda::
     }
     state_.c[static_cast<std::size_t>(element)] = AsFloat(r[ins.dst]);
     state_.c_written[static_cast<std::size_t>(element)] = 1;
+    state_.c_writers[static_cast<std::size_t>(element)] = static_cast<std::int32_t>(&thread - state_.threads.data()) + 1;
+    state_.c_writer_pcs[static_cast<std::size_t>(element)] = thread.pc.t;
     ++state_.counters.global_writes;
   });
   state_.counters.global_sectors += static_cast<std::uint64_t>(sectors.distinct);
@@ -394,6 +401,7 @@ void Machine::KernelShared(Thread* warp_lanes, std::uint32_t lanes, const cuda::
       cell.phase = 0;
       ++state_.counters.shared_writes;
     } else {
+      if (!cell.written()) LogFinding(thread, KernelFinding::Kind::kUninitializedShared, flat, ins.array);
       std::memcpy(&r[ins.dst], &cell.value, sizeof(float));
       ++state_.counters.shared_reads;
     }
@@ -422,6 +430,11 @@ void Machine::KernelShared(Thread* warp_lanes, std::uint32_t lanes, const cuda::
     ways = std::max(ways, distinct + (seen ? 0 : 1));
   }
   const auto conflicts = static_cast<std::uint64_t>(std::max(0, ways - 1));
+  if (conflicts > 0) {
+    const auto pc = static_cast<std::size_t>(warp_lanes[__builtin_ctz(lanes)].pc.t);
+    state_.kernel_conflicts[pc] += conflicts;
+    state_.kernel_ways[pc] = static_cast<std::uint8_t>(std::max<int>(state_.kernel_ways[pc], ways));
+  }
   state_.counters.bank_conflicts += conflicts;
   state_.counters.phases[0].bank_conflicts += conflicts;
   issue.wavefronts = ways;
@@ -524,10 +537,18 @@ void Machine::KernelExit(Thread& thread) {
   }
 }
 
-void Machine::LogFinding(const Thread& thread, KernelFinding::Kind kind, std::int64_t element, int array, bool write) {
+void Machine::CheckGlobalRace(const Thread& thread, long long element, bool write) {
+  const std::int32_t writer = state_.c_writers[static_cast<std::size_t>(element)];
+  if (writer == 0 || writer == static_cast<std::int32_t>(&thread - state_.threads.data()) + 1) return;
+  LogFinding(thread, KernelFinding::Kind::kGlobalRace, element, static_cast<int>(MatrixId::kC), write,
+             state_.c_writer_pcs[static_cast<std::size_t>(element)]);
+}
+
+void Machine::LogFinding(const Thread& thread, KernelFinding::Kind kind, std::int64_t element, int array, bool write,
+                         std::int32_t other_pc) {
   if (logs_.kernel_findings.size() >= kMaxLoggedOutOfBounds) return;
   logs_.kernel_findings.push_back(KernelFinding{kind, state_.step, thread.block, thread.index_in_block, thread.pc.t,
-                                                element, static_cast<std::uint8_t>(array), write});
+                                                element, static_cast<std::uint8_t>(array), write, other_pc});
   state_.kernel_finding_log_size = logs_.kernel_findings.size();
 }
 
