@@ -997,26 +997,25 @@ class Compiler {
       Symbol& s = Assignable(target);
       if (s.kind == Symbol::Kind::kPointer) return MovePointer(e, s, op);
       s.product.reset();
-      const Value v = op.empty() ? Compile(*e.kids[1]) : Compound(op, target, *e.kids[1], {s.slot, s.type, std::nullopt, false}, e.pos);
+      const Value v = op.empty() ? Compile(*e.kids[1]) : Compound(op, *e.kids[1], {s.slot, s.type, std::nullopt, false}, e.pos);
       StoreInto(s.slot, s.type, ExactOrRefused(v, e.pos), e.pos);
       return {s.slot, s.type, std::nullopt, false};
     }
     if (target.kind != ExprKind::kIndex) Refuse(target.pos, "this cannot be assigned");
     const Place p = PlaceOf(target);
-    const Value v = op.empty() ? Compile(*e.kids[1]) : Compound(op, target, *e.kids[1], LoadPlace(p, e.pos), e.pos);
+    const Value v = op.empty() ? Compile(*e.kids[1]) : Compound(op, *e.kids[1], LoadPlace(p, e.pos), e.pos);
     Store(p, v, e.pos);
     return Convert(v, p.symbol->type, e.pos);
   }
 
   // `x op= y`: x op y, with x's current value `old` (FmaRule applies: `acc += a * b`).
-  Value Compound(const std::string& op, const Expr& target, const Expr& value, const Value& old, SourcePos pos) {
+  Value Compound(const std::string& op, const Expr& value, const Value& old, SourcePos pos) {
     if ((op == "+" || op == "-") && old.type == Type::kFloat && IsFloatProduct(value)) {
       const Product product = ProductOf(value);
       if (op == "+") return Result(Opcode::kFma, pos, Type::kFloat, product.p, product.q, old.slot);
       const Value negated = Result(Opcode::kNegF, pos, Type::kFloat, product.p);
       return Result(Opcode::kFma, pos, Type::kFloat, negated.slot, product.q, old.slot);
     }
-    (void)target;
     return Arithmetic(op, old, Compile(value), pos);
   }
 

@@ -563,7 +563,7 @@ class Machine {
   // ---- a student's kernel (machine_kernel.cpp): one step is one visible instruction ----
   bool StepKernel();
   void InitKernelThreads();
-  void StartKernelThread(Thread& thread, const Block& block);
+  void StartKernelThread(Thread& thread);
   std::uint32_t* KernelRegisters(const Thread& thread) {
     return &state_.registers[static_cast<std::size_t>(&thread - state_.threads.data()) * register_count_];
   }

@@ -145,12 +145,12 @@ void Machine::InitKernelThreads() {
       thread.index_in_block = static_cast<std::int16_t>(i);
       thread.warp = block.first_warp + i / kWarpSize;
       thread.lane = static_cast<std::int16_t>(i % kWarpSize);
-      StartKernelThread(thread, block);
+      StartKernelThread(thread);
     }
   }
 }
 
-void Machine::StartKernelThread(Thread& thread, const Block& block) {
+void Machine::StartKernelThread(Thread& thread) {
   const cuda::CompiledKernel& k = *kernel_;
   std::uint32_t* r = KernelRegisters(thread);
   std::copy(k.initial_registers.begin(), k.initial_registers.end(), r);
@@ -164,7 +164,6 @@ void Machine::StartKernelThread(Thread& thread, const Block& block) {
                                     linear_block / grid_xy, launch_.block[0], launch_.block[1], launch_.block[2],
                                     launch_.grid[0], launch_.grid[1], launch_.grid[2]};
   for (std::size_t s = 0; s < special.size(); ++s) r[s] = static_cast<std::uint32_t>(special[s]);
-  (void)block;
   for (std::size_t p = 0; p < k.parameters.size(); ++p) {
     // A pointer's register is its offset into its matrix, 0 at the start; an int's is its value.
     if (!k.parameters[p].pointer) r[k.parameters[p].slot] = static_cast<std::uint32_t>(launch_.arguments[p]);
