@@ -5,7 +5,7 @@
 // in float only where that gives the double's result rounded to float, and refuses the rest.
 //
 // Float contraction, as nvcc compiles by default (-fmad=true), is the rule FmaRule in
-// compiler.cpp states.
+// compiler_parts.h states.
 #pragma once
 #include <map>
 #include <string>
