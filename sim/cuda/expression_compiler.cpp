@@ -40,7 +40,6 @@ void ExpressionCompiler::Sync(const Expr& e) {
   code_.Emit(Opcode::kSyncwarp, e.pos);
 }
 
-// An int register that is nonzero where `e` is true.
 std::int32_t ExpressionCompiler::Condition(const Expr& e) {
   const Value v = Compile(e);
   if (v.type == Type::kDouble && !v.constant) Refuse(e.pos, "double arithmetic is not supported: write the constants with f (0.5f)");
@@ -98,7 +97,6 @@ Value ExpressionCompiler::NameValue(const Expr& e) {
   }
 }
 
-// Converts `v` to `to`, as C converts on assignment and in arithmetic.
 Value ExpressionCompiler::Convert(const Value& v, Type to, SourcePos pos) {
   if (v.constant) return code_.ConstantValue(ConvertConstant(*v.constant, to));
   const Type from = Promote(v.type);
@@ -119,8 +117,6 @@ Value ExpressionCompiler::Convert(const Value& v, Type to, SourcePos pos) {
   return code_.Result(to == Type::kUnsigned ? Opcode::kFloatToUnsigned : Opcode::kFloatToInt, pos, to, v.slot);
 }
 
-// Writes `v` converted to `type` into register `slot`: into the instruction that made it
-// when it is fresh, else by a move.
 void ExpressionCompiler::StoreInto(std::int32_t slot, Type type, const Value& v, SourcePos pos) {
   const Value c = Convert(v, type, pos);
   if (c.fresh && code_.Retarget(c.slot, slot)) return;
