@@ -3,7 +3,7 @@
 # libclang-rt-14-dev from Debian's packages: scripts/setup.sh installs them).
 #   scripts/fuzz.sh [BUILD_DIR]   (default: build-fuzz)
 # FUZZ_SECONDS   time per target (default 60, as scripts/build.sh test, and so CI, runs it);
-# FUZZ_TARGETS   which (default: all seven); JOBS   build parallelism and targets fuzzed at once
+# FUZZ_TARGETS   which (default: all eight); JOBS   build parallelism and targets fuzzed at once
 # (default: the number of cores).
 #
 # Each target starts from its seeds (files TileScope ships, or its tests write) and its
@@ -22,7 +22,7 @@ case "$seconds" in
   ''|0|*[!0-9]*) echo "scripts/fuzz.sh: FUZZ_SECONDS must be a whole number of seconds above 0, not '$seconds'" >&2
                  exit 2 ;;
 esac
-read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_lesson_tour fuzz_test_vectors fuzz_results_csv fuzz_results_json fuzz_settings fuzz_actions}"
+read -r -a targets <<<"${FUZZ_TARGETS:-fuzz_lesson fuzz_lesson_tour fuzz_test_vectors fuzz_results_csv fuzz_results_json fuzz_settings fuzz_actions fuzz_kernel_file}"
 jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
@@ -42,6 +42,7 @@ seeds() {  # TARGET: the seed files
     fuzz_results_csv) echo docs/results/h100-bench.csv ;;
     fuzz_results_json) echo docs/results/h100-bench.json docs/screenshots/live-h100.json ;;
     fuzz_settings|fuzz_actions) echo "$dir"/seeds/"$1"/* ;;
+    fuzz_kernel_file) echo tests/sim/kernels/*.cu ;;
   esac
 }
 
@@ -75,7 +76,7 @@ fuzz_target() {  # TARGET
 }
 
 # Each target is one process on one core, so JOBS of them run at once: on CI's two cores the
-# seven take four rounds of FUZZ_SECONDS instead of seven.
+# eight take four rounds of FUZZ_SECONDS instead of eight.
 status=0
 running=0
 for target in "${targets[@]}"; do

@@ -1,6 +1,7 @@
 #include "app/cli/subcommands.h"
 
 #include "app/cli/bench_command.h"
+#include "app/cli/check_command.h"
 #include "app/cli/occupancy_command.h"
 #include "app/cli/tour_command.h"
 #include "app/cli/trace_command.h"
@@ -28,6 +29,7 @@ void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLaunch
   AddVerifyCommand(app, action);
   AddOccupancyCommand(app, action);
   AddTourCommand(app, action, launch_gui);
+  AddCheckCommand(app, action);
   app.footer(SubcommandFooter(app));
 }
 

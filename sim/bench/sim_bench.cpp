@@ -9,7 +9,12 @@
 //      and in the 256³ runs of 1. at places spread along the whole run (each replays from its
 //      nearest checkpoint, which the last steps of a run are close to);
 //   4. memory of the 256³ run with its step-back history (target < 512 MiB);
-//   5. the whole-run pass a lesson change starts (a fresh machine run to the end for the
+//   5. a student's kernel file (the handout's tiled kernel, tests/sim/kernels) compiled by the
+//      front end and run bare on the machine at 128³ TILE 16 (aim: 5·10^7 thread-instructions
+//      per second; a student kernel's thread-instructions are all its compiled instructions,
+//      register arithmetic and loop control included, where a lesson counts memory accesses,
+//      barriers and fmaf only), with both barriers and without the first;
+//   6. the whole-run pass a lesson change starts (a fresh machine run to the end for the
 //      total steps, timeline marks and whole-run counters) at 512³ and 1024³, TILE 32, once
 //      each: a pass the model refuses (Validate, a bare run's memory) is skipped with its
 //      reason, and a lesson it would refuse as a whole is named.
@@ -20,14 +25,19 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "sim/cuda/front_end.h"
 #include "sim/io/cpu_time.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/validation.h"
 #include "sim/lesson/memory_estimate.h"
+#include "sim/model/machine.h"
 #include "sim/model/simulation.h"
 
 namespace {
@@ -88,6 +98,45 @@ void FullRun(const char* what, const sim::LessonConfig& config) {
       "(%llu steps, %llu hazards): %.3g thread-instructions/s of CPU\n",
       what, kFullRunRepetitions, best_wall, best_cpu, instructions, steps, hazards, instructions / best_cpu);
   std::printf("  memory with step-back history: %.1f MiB counted by the model\n", memory_mib);
+}
+
+void StudentKernel(const char* file) {
+  constexpr int kSize = 128;
+  constexpr int kTile = 16;
+  const std::string path = std::string(TILESCOPE_SOURCE_DIR) + "/tests/sim/kernels/" + file;
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const sim::cuda::FrontEndResult compiled = sim::cuda::CompileKernelFile(text.str(), path, {});
+  if (!in || compiled.problem) {
+    std::printf("student kernel %s: skipped: %s\n", file, !in ? "cannot read it" : compiled.problem->Text().c_str());
+    return;
+  }
+  sim::KernelLaunch launch;
+  launch.kernel = std::make_shared<const sim::cuda::CompiledKernel>(compiled.file->kernel);
+  launch.block = {kTile, kTile, 1};
+  launch.grid = {kSize / kTile, kSize / kTile, 1};
+  launch.m = launch.n = launch.k = kSize;
+  launch.arguments = {0, 1, 2, kSize, kSize, kSize};
+  double best_wall = 1e30, best_cpu = 1e30, instructions = 0;
+  unsigned long long steps = 0, hazards = 0;
+  for (int i = 0; i < kFullRunRepetitions; ++i) {
+    sim::Machine machine(launch, sim::FillMatrix(sim::MatrixFill::Random(1), kSize, kSize),
+                         sim::FillMatrix(sim::MatrixFill::Random(2), kSize, kSize));
+    const auto [wall, cpu] = Time([&] {
+      while (machine.Step()) {
+      }
+    });
+    best_wall = std::min(best_wall, wall);
+    best_cpu = std::min(best_cpu, cpu);
+    instructions = double(machine.state().counters.thread_instructions);
+    steps = machine.state().counters.steps;
+    hazards = machine.state().counters.hazards;
+  }
+  std::printf(
+      "student kernel %s, 128x128x128 TILE=16, bare machine: best of %d: %.3f s wall, %.3f s CPU; %.0f "
+      "thread-instructions (%llu steps, %llu hazards): %.3g thread-instructions/s of CPU\n",
+      file, kFullRunRepetitions, best_wall, best_cpu, instructions, steps, hazards, instructions / best_cpu);
 }
 
 void DefaultLessonSteps() {
@@ -196,6 +245,8 @@ int main(int argc, char** argv) {
   race.barrier1 = sim::SyncKind::kNone;
   FullRun("1st barrier off", race);
   std::printf("peak resident memory so far: %.1f MiB\n", PeakRssMiB());
+  StudentKernel("tiled_syncthreads_syncthreads.cu");
+  StudentKernel("tiled_none_syncthreads.cu");
   StepBackAlongTheRun("both barriers", Cube(256, 16));
   StepBackAlongTheRun("1st barrier off", race);
   DefaultLessonSteps();

@@ -25,7 +25,7 @@ bool Hazard::Corrupted() const { return !observed_in_program_order && !SameBits(
 bool Hazard::operator==(const Hazard& o) const {
   auto side_equal = [](const HazardSide& x, const HazardSide& y) {
     return x.thread == y.thread && x.warp == y.warp && x.op == y.op && x.phase == y.phase && x.write == y.write &&
-           SameBits(x.value, y.value);
+           SameBits(x.value, y.value) && x.stage == y.stage;
   };
   return step == o.step && kind == o.kind && severity == o.severity && block == o.block && tile == o.tile &&
          row == o.row && col == o.col && side_equal(first, o.first) && side_equal(second, o.second) &&
@@ -85,8 +85,8 @@ Hazard HazardDetector::Describe(const SharedAccess& later, const Conflict& confl
   hazard.kind = verdict.kind;
   hazard.severity = conflict.severity;
   hazard.first = HazardSide{earlier.warp * 32 + earlier_lane, earlier.warp, earlier.op, earlier.stage / 8,
-                            earlier.write, earlier.value};
-  hazard.second = HazardSide{later.thread, later.warp, later.op, later.stage / 8, later.write, later.value};
+                            earlier.write, earlier.value, earlier.stage};
+  hazard.second = HazardSide{later.thread, later.warp, later.op, later.stage / 8, later.write, later.value, later.stage};
   hazard.phase = later.stage / 8;
   hazard.observed_in_program_order = verdict.observed_in_program_order;
   hazard.current_value = later.old_value;

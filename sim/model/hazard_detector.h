@@ -66,6 +66,7 @@ struct HazardSide {
   std::int32_t phase = 0;
   bool write = false;
   float value = 0.0f;
+  std::int32_t stage = 0;   // SharedAccess::stage (a student's kernel: where in the code it is)
 };
 
 struct Hazard {

@@ -147,9 +147,12 @@ void Machine::Restore(const MachineState& state) {
   logs_.reads.Resize(state.read_log_size);
   logs_.hazards.resize(state.hazard_log_size);
   logs_.out_of_bounds.resize(state.out_of_bounds_log_size);
+  logs_.kernel_findings.resize(state.kernel_finding_log_size);
+  deadlock_logged_ = !logs_.kernel_findings.empty() && logs_.kernel_findings.back().kind == KernelFinding::Kind::kDeadlock;
 }
 
 bool Machine::Step() {
+  if (kernel_ != nullptr) return StepKernel();  // a student's kernel (machine_kernel.cpp)
   Unit unit;
   if (!state_.scheduler.Next(unit)) return false;
   ++state_.step;

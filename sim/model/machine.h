@@ -15,9 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <vector>
 
+#include "sim/cuda/ir.h"
 #include "sim/model/block.h"
 #include "sim/model/counters.h"
 #include "sim/model/geometry.h"
@@ -55,10 +57,53 @@ static_assert(kMaxLoggedReads <= std::size_t{1} << (32 - ReadLog::kLaneBits), "t
 constexpr std::size_t kMaxLoggedHazards = std::size_t{1} << 16;
 constexpr std::size_t kMaxLoggedOutOfBounds = std::size_t{1} << 16;
 
+// A student's compiled kernel and the launch it runs in (machine_kernel.cpp). Pointer
+// parameters name the matrix they get: A (M×K) and B (K×N) are read, C (M×N) starts zeroed.
+struct KernelLaunch {
+  std::shared_ptr<const cuda::CompiledKernel> kernel;
+  std::array<int, 3> grid{1, 1, 1};
+  std::array<int, 3> block{1, 1, 1};
+  int m = 0, n = 0, k = 0;
+  // Per kernel parameter: an int's value, or a pointer's matrix (static_cast<int>(MatrixId)).
+  std::vector<std::int32_t> arguments;
+  SchedulerKind scheduler = SchedulerKind::kRealistic;
+  std::uint64_t seed = 1;
+  // Instructions a thread may run: past them it is stopped as not terminating.
+  std::int32_t instruction_budget = 1 << 24;
+};
+// What is wrong with a launch the machine cannot run (sizes, threads, memory); nullopt when none.
+std::optional<std::string> ValidateLaunch(const KernelLaunch& launch);
+
+// Something a student's kernel did that the model names at its line.
+struct KernelFinding {
+  enum class Kind : std::uint8_t {
+    kGlobalOutside,     // an access outside its matrix: a read gives 0, a store is dropped
+    kSharedOutside,     // a shared index outside its declared extent (`array`: the shared array)
+    kLocalOutside,      // a local array index outside the array
+    kInputWritten,      // a store to A or B, which the model keeps unchanged (dropped)
+    kDivergentBarrier,  // a __syncthreads() released without every thread of the block reaching it
+    kBudget,            // the thread ran its instruction budget: it does not terminate
+    kDeadlock,          // threads wait at barriers that can never release
+    kUninitializedShared,  // a read of a shared element no thread of the block has written
+    kGlobalRace,        // an element of C another thread wrote, read or written again (other_pc: that write)
+  };
+  Kind kind = Kind::kGlobalOutside;
+  std::int64_t step = 0;
+  std::int32_t block = 0;
+  std::int32_t thread = 0;  // index_in_block
+  std::int32_t pc = 0;      // the instruction (CompiledKernel::positions gives its line)
+  std::int64_t element = 0;  // kGlobalOutside: the element; kSharedOutside: the index that is outside
+  std::uint8_t array = 0;    // the matrix (MatrixId) or the shared array
+  bool write = false;
+  std::int32_t other_pc = -1;  // kGlobalRace: the other thread's write
+  bool operator==(const KernelFinding& o) const;
+};
+
 struct MachineLogs {
   ReadLog reads;
   std::vector<Hazard> hazards;
   std::vector<OutOfBoundsAccess> out_of_bounds;
+  std::vector<KernelFinding> kernel_findings;
 };
 
 // What the last step ran, kept in place of its events. A warp-instruction has an event per
@@ -117,6 +162,17 @@ struct MachineState {
   std::size_t read_log_size = 0;
   std::size_t hazard_log_size = 0;
   std::size_t out_of_bounds_log_size = 0;
+  // A student's kernel: each thread's registers (CompiledKernel::RegisterCount apiece, in
+  // thread order; empty for a lesson's kernel) and the findings logged so far.
+  std::vector<std::uint32_t> registers;
+  std::size_t kernel_finding_log_size = 0;
+  // Per instruction of the kernel: bank conflicts (extra wavefronts) and the most ways seen.
+  std::vector<std::uint64_t> kernel_conflicts;
+  std::vector<std::uint8_t> kernel_ways;
+  // Per element of C: the thread that last wrote it (global index + 1, 0: none) and where,
+  // for races between threads of the grid, which nothing orders.
+  std::vector<std::int32_t> c_writers;
+  std::vector<std::int32_t> c_writer_pcs;
 
   // Approximate bytes, for history's budget.
   std::size_t Bytes() const;
@@ -126,6 +182,8 @@ struct MachineState {
 class Machine {
  public:
   Machine(const KernelConfig& config, std::vector<float> a, std::vector<float> b);
+  // Runs a student's kernel (a launch ValidateLaunch accepts) with the same parts.
+  Machine(const KernelLaunch& launch, std::vector<float> a, std::vector<float> b);
 
   // Runs one scheduler unit; false when nothing is left to run.
   bool Step();
@@ -135,7 +193,8 @@ class Machine {
   // before the current step; for a later one only where the logs were not cut since.
   bool LogsReach(const MachineState& state) const {
     return logs_.reads.size() >= state.read_log_size && logs_.hazards.size() >= state.hazard_log_size &&
-           logs_.out_of_bounds.size() >= state.out_of_bounds_log_size;
+           logs_.out_of_bounds.size() >= state.out_of_bounds_log_size &&
+           logs_.kernel_findings.size() >= state.kernel_finding_log_size;
   }
   void SetSink(TraceSink* sink) { sink_ = sink; }
   // The events of the last step, built from its record on the first call after it. Like
@@ -154,6 +213,13 @@ class Machine {
   StepOutline LastStepOutline() const;
 
   const KernelConfig& config() const { return config_; }
+  // The student's kernel this machine runs; null for a lesson's.
+  const cuda::CompiledKernel* kernel() const { return kernel_.get(); }
+  const KernelLaunch& launch() const { return launch_; }
+  // A thread's registers (a student's kernel only).
+  const std::uint32_t* RegistersOf(int thread) const {
+    return &state_.registers[static_cast<std::size_t>(thread) * static_cast<std::size_t>(kernel_->RegisterCount())];
+  }
   const Geometry& geometry() const { return geometry_; }
   const Program& program() const { return program_; }
   const GlobalMemory& memory() const { return memory_; }
@@ -494,6 +560,33 @@ class Machine {
     return state_.counters.phases[PhaseIndex(geometry_.naive ? 0 : thread.pc.t)];
   }
 
+  // ---- a student's kernel (machine_kernel.cpp): one step is one visible instruction ----
+  bool StepKernel();
+  void InitKernelThreads();
+  void StartKernelThread(Thread& thread);
+  std::uint32_t* KernelRegisters(const Thread& thread) {
+    return &state_.registers[static_cast<std::size_t>(&thread - state_.threads.data()) * register_count_];
+  }
+  // Runs the thread's register instructions up to its next visible one (cuda::RunToVisible),
+  // handling local indices outside their array and the budget on the way.
+  void RunAhead(Thread& thread);
+  // Performs the visible instruction `lanes` of a warp share and moves each on; the scheduler's issue.
+  Scheduler::Issue ExecuteKernelLanes(Thread* warp_lanes, std::uint32_t lanes);
+  void KernelGlobal(Thread* warp_lanes, std::uint32_t lanes, const cuda::Instruction& ins, Scheduler::Issue& issue);
+  void KernelShared(Thread* warp_lanes, std::uint32_t lanes, const cuda::Instruction& ins, Scheduler::Issue& issue);
+  void KernelArrive(Thread* warp_lanes, std::uint32_t lanes, bool block_barrier);
+  void KernelTryReleaseBlock(int block);
+  void KernelTryReleaseWarp(int warp);
+  // Wakes the warp's lanes waiting in `waiting`, each moved past its barrier.
+  int KernelWake(int warp, ThreadState waiting);
+  void KernelExit(Thread& thread);
+  void LogFinding(const Thread& thread, KernelFinding::Kind kind, std::int64_t element = 0, int array = 0,
+                  bool write = false, std::int32_t other_pc = -1);
+  // A thread's access of C's `element`: a race where another thread wrote it.
+  void CheckGlobalRace(const Thread& thread, long long element, bool write);
+  // Where a thread stands in the kernel, for the views: the lesson op its instruction is like.
+  static Op OpLike(cuda::Opcode op);
+
   KernelConfig config_;
   Geometry geometry_;
   Program program_;
@@ -510,6 +603,11 @@ class Machine {
   bool shared_accesses_can_race_ = true;  // else the hazard detector sees no access
   std::uint8_t last_l2_halves_ = 0;  // of the global load being executed (CountSectors); read at once
   std::uint8_t last_wavefronts_ = 0;  // of the shared instruction being executed (CountWarpInstruction); read at once
+  std::shared_ptr<const cuda::CompiledKernel> kernel_;  // a student's kernel, or null
+  KernelLaunch launch_;
+  std::size_t register_count_ = 0;
+  std::vector<int> shared_base_;  // first word of each __shared__ array in a block's words
+  bool deadlock_logged_ = false;
 };
 
 }  // namespace sim

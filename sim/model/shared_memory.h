@@ -46,6 +46,9 @@ class SharedMemory {
  public:
   SharedMemory() = default;
   SharedMemory(int blocks, int tm, int tn, int tk, bool bs_transposed = false);
+  // A student's kernel: `words` per block, its __shared__ arrays one after another (the
+  // layout of the tiles with no As and all Bs: Cell(block, word) is the word).
+  static SharedMemory Words(int blocks, int words) { return SharedMemory(blocks, 0, words, 1); }
 
   int CellsPerBlock() const { return as_words_ + bs_words_; }
   // Word index inside the block's shared memory (As first, then Bs): bank = word % 32.

@@ -100,7 +100,15 @@ bool MachineState::operator==(const MachineState& o) const {
          same_floats(c, o.c) && c_written == o.c_written && counters == o.counters &&
          waiting_threads == o.waiting_threads && exited_threads == o.exited_threads && last_unit == o.last_unit &&
          last_step == o.last_step && read_log_size == o.read_log_size &&
-         hazard_log_size == o.hazard_log_size && out_of_bounds_log_size == o.out_of_bounds_log_size;
+         hazard_log_size == o.hazard_log_size && out_of_bounds_log_size == o.out_of_bounds_log_size &&
+         registers == o.registers && kernel_finding_log_size == o.kernel_finding_log_size &&
+         kernel_conflicts == o.kernel_conflicts && kernel_ways == o.kernel_ways && c_writers == o.c_writers &&
+         c_writer_pcs == o.c_writer_pcs;
+}
+
+bool KernelFinding::operator==(const KernelFinding& o) const {
+  return kind == o.kind && step == o.step && block == o.block && thread == o.thread && pc == o.pc &&
+         element == o.element && array == o.array && write == o.write && other_pc == o.other_pc;
 }
 
 std::size_t MachineState::Bytes() const {
@@ -108,7 +116,9 @@ std::size_t MachineState::Bytes() const {
          blocks.capacity() * sizeof(Block) + shared.Bytes() + hazard_detector.Bytes() + scheduler.Bytes() +
          reads.Bytes() + c.capacity() * sizeof(float) + c_written.capacity() +
          counters.phases.capacity() * sizeof(PhaseCounters) +
-         last_step.releases.capacity() * sizeof(StepRecord::Release);
+         last_step.releases.capacity() * sizeof(StepRecord::Release) + registers.capacity() * sizeof(std::uint32_t) +
+         kernel_conflicts.capacity() * sizeof(std::uint64_t) + kernel_ways.capacity() +
+         (c_writers.capacity() + c_writer_pcs.capacity()) * sizeof(std::int32_t);
 }
 
 }  // namespace sim

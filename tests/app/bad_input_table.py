@@ -74,7 +74,30 @@ def file_cases():
     for tried, contents in vector_files:
         cases.append(("test vectors (`verify FILE`)", tried, contents, ["verify", "FILE"]))
         cases.append(("test vectors (`trace --fill file:FILE`)", tried, contents, ["trace", "--fill", "file:FILE"]))
+    good_kernel = GOOD_KERNEL.encode()
+    kernel_files = [
+        ("0", b"__global__ void k(float* C) { __shared__ float s[0]; C[0] = 1.0f; }\n"),
+        ("negative", b"__global__ void k(float* C) { __shared__ float s[-1]; C[0] = 1.0f; }\n"),
+        ("huge", b"__global__ void k(float* C) { C[0] = " + b"(" * 100000 + b"1" + b")" * 100000 + b"; }\n"),
+        ("NaN/inf", b"__global__ void k(float* C) { C[0] = 1e400f; }\n"),
+        ("wrong type", b'{"m": 4}'), ("truncated", good_kernel[:len(good_kernel) // 2]), ("empty", b""),
+        ("garbage", b"\x89PNG\r\n\x1a\n\x00\x01"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
+    ]
+    for tried, contents in kernel_files:
+        cases.append(("kernel file (`check FILE`)", tried, contents, ["check", "FILE"]))
     return cases
+
+
+# A correct kernel for the flags of `check` (GOODKERNEL in a command).
+GOOD_KERNEL = """__global__ void naive(const float* A, const float* B, float* C, int M, int N, int K) {
+  int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= M || col >= N) return;
+  float sum = 0.0f;
+  for (int k = 0; k < K; ++k) sum += A[row * K + k] * B[k * N + col];
+  C[row * N + col] = sum;
+}
+int main() { naive<<<dim3(4, 4), dim3(4, 4)>>>(0, 0, 0, 16, 16, 16); }
+"""
 
 
 def flag_cases():
@@ -100,6 +123,12 @@ def flag_cases():
         cases.append(("`verify --kernel`", tried, value, ["verify", "--kernel", value, "FILE"]))
     for tried, value in NUMBER_VALUES:
         cases.append(("`occupancy --tile`", tried, value, ["occupancy", "--tile", value]))
+    for flag in ("--block", "--grid", "--sizes", "--seed"):
+        for tried, value in NUMBER_VALUES:
+            cases.append(("`check %s`" % flag, tried, value, ["check", flag, value, "GOODKERNEL"]))
+    for flag in ("--kernel", "--scheduler", "--define", "--json"):
+        for tried, value in NAME_VALUES:
+            cases.append(("`check %s`" % flag, tried, value, ["check", flag, value, "GOODKERNEL"]))
     for tried, value in NAME_VALUES:
         cases.append(("`occupancy --gpu`", tried, value, ["occupancy", "--gpu", value]))
     for flag in ("--frames", "--width", "--height", "--bench-frames", "--content-scale"):
@@ -328,6 +357,9 @@ class Sandbox:
         with open(os.path.join(self.no_entry, "lesson.json"), "w") as f:
             f.write("{}")
         os.chmod(self.no_entry, 0o000)
+        self.good_kernel = os.path.join(self.root, "good.cu")
+        with open(self.good_kernel, "w") as f:
+            f.write(GOOD_KERNEL)
         self.good_vectors = os.path.join(self.root, "good.bin")
         with open(self.good_vectors, "wb") as f:
             f.write(vectors(2, 2, 2, [1.0] * 8 + [2.0] * 4))
@@ -360,6 +392,8 @@ class Sandbox:
             arg = re.sub(r"(?<![\w-])FILE(?![\w-])", lambda _: path, arg)
             if arg == "GOOD":
                 return self.good_vectors
+            if arg == "GOODKERNEL":
+                return self.good_kernel
             return re.sub(r"(?<![\w/-])(DIR|READ-ONLY|MISSING|LOOP|NOENTRY)(?=/|\s|$)",
                           lambda m: os.path.join(self.root, m.group(1)), arg)
         return [one(a) for a in command]

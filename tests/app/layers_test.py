@@ -1,5 +1,5 @@
 """The layers of the tree, checked on every build: sim/io (file input, atomic writes, CPU clock) →
-sim/model (the hardware model) → sim/lesson (lessons, tours, narration, formulas) → kernels →
+sim/cuda (the front end for students' CUDA C) → sim/model (the hardware model) → sim/lesson (lessons, tours, narration, formulas) → kernels →
 app/cli → app/gui (the shell) → app/plot → app/panels → app/pages → app/main.cpp. A file
 includes only its own layer and those below it, so the model never sees a lesson; app/cli
 compiles with no GUI library in reach."""
@@ -8,7 +8,7 @@ import os
 import re
 import sys
 
-LAYERS = ["sim/io", "sim/model", "sim/lesson", "sim/bench", "kernels", "app/cli", "app/gui", "app/plot", "app/panels", "app/pages", "app/main.cpp"]
+LAYERS = ["sim/io", "sim/cuda", "sim/model", "sim/lesson", "sim/bench", "kernels", "app/cli", "app/gui", "app/plot", "app/panels", "app/pages", "app/main.cpp"]
 GUI_LIBRARIES = re.compile(r"imgui|glfw|glad|stb", re.IGNORECASE)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 
