@@ -135,6 +135,8 @@ void LivePage::DumpState(nlohmann::json& state) const {
   live["device"] = {{"available", gpu_.available}, {"reason", gpu_.reason}, {"name", gpu_.device.name}};
   live["results"] = sweep_.results().size();
   live["running"] = progress_.running;
+  const panels::RunButtonState run = panels::RunButtonFor(gpu_, progress_);
+  live["run_button"] = {{"enabled", run.enabled}, {"tooltip", run.tooltip}};
   live["progress"] = {{"done", progress_.done}, {"total", progress_.total}, {"text", progress_.text}};
   // The window keeps drawing while the runner works: frames drawn during the last sweep.
   live["sweep_frames"] = {{"frames", sweep_frames_.frames},

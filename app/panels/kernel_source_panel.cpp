@@ -311,6 +311,14 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
   const std::set<int> shown =
       ExcerptLines(heights, plain_.first_line, must, ImGui::GetContentRegionAvail().y, gap_row);
   ImGui::PopFont();
+  // The indentation all shown lines share takes room a narrow column needs for code.
+  std::size_t dedent = std::string::npos;
+  for (int line : shown) {
+    const std::string& text = plain_.Line(line);
+    const std::size_t indent = text.find_first_not_of(' ');
+    if (indent != std::string::npos) dedent = std::min(dedent, indent);
+  }
+  if (dedent == std::string::npos) dedent = 0;
   if (!gui::BeginTable("##excerpt", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   SetupColumns(ImGuiTableColumnFlags_WidthStretch);
   int previous = 0;
@@ -321,7 +329,7 @@ void KernelSourcePanel::DrawExcerpt(const FrameContext& frame, const sim::Snapsh
       ImGui::TableNextColumn();
       gui::TextDisabled("\u22EE");  // lines left out between two the excerpt shows
     }
-    if (DrawLine(frame, snapshot, marks, line, true)) lines_in_view_.push_back(line);
+    if (DrawLine(frame, snapshot, marks, line, true, dedent)) lines_in_view_.push_back(line);
     previous = line;
   }
   gui::EndTable();
@@ -349,7 +357,7 @@ void KernelSourcePanel::DrawPinnedBarriers(const FrameContext& frame, const sim:
 }
 
 bool KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
-                                 int line, bool wrap) {
+                                 int line, bool wrap, std::size_t dedent) {
   const sim::KernelSource& source = sim::SourceFor(snapshot.config().kernel);
   const int barrier1 = source.op_lines[static_cast<int>(sim::Op::kBarrier1)];
   const int barrier2 = source.op_lines[static_cast<int>(sim::Op::kBarrier2)];
@@ -386,7 +394,8 @@ bool KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
   ImGui::TableNextColumn();
   ImGui::PushFont(frame.fonts.mono);
   if (wrap) ImGui::PushTextWrapPos(0.0f);
-  gui::TextUnformatted(plain_.Line(line).c_str());
+  const std::string& text = plain_.Line(line);
+  gui::TextUnformatted(text.c_str() + std::min(dedent, text.size()));
   if (wrap) ImGui::PopTextWrapPos();
   ImGui::PopFont();
   if (is_barrier) {

@@ -40,8 +40,10 @@ struct KernelSourcePanel {
   void DrawLanguageSwitch(const FrameContext& frame, const sim::Snapshot& snapshot, bool side_by_side);
   // Presentation: the lines around the followed one that fit the panel, wrapped, no scrolling.
   void DrawExcerpt(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks);
-  // Whether the line's number came into view.
-  bool DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, int line, bool wrap);
+  // Whether the line's number came into view. `dedent`: leading spaces left out (an excerpt's
+  // common indentation).
+  bool DrawLine(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks, int line, bool wrap,
+                std::size_t dedent = 0);
   // The switched-off barriers the last frame left out of view, above the scrolling code.
   void DrawPinnedBarriers(const FrameContext& frame, const sim::Snapshot& snapshot, const LineMarks& marks,
                           const std::vector<int>& shown_before);

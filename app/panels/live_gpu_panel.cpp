@@ -142,7 +142,7 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
 
 void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& sweep) {
   DrawDevice(sweep.gpu);
-  DrawRunRow(frame, sweep.progress);
+  DrawRunRow(frame, sweep);
   // Presentation mode starts with the setup folded, so the plot gets the room a class needs.
   if (frame.presentation != fold_set_for_presentation) {
     ImGui::SetNextItemOpen(!frame.presentation);
@@ -266,13 +266,31 @@ void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
   }
 }
 
+RunButtonState RunButtonFor(const kernels::GpuStatus& gpu, const SweepProgress& progress) {
+  if (!gpu.available) {
+    return {false, "Run needs a GPU, and there is none here: " + gpu.reason +
+                       ". Saved results (the shipped H100 run, or a file through Load) still show."};
+  }
+  if (progress.running) return {false, "A sweep is running: Cancel stops it after the current launch"};
+  return {true, "Time the chosen kernels on the GPU (Ctrl+R)"};
+}
+
 // Run and Cancel stay visible with the setup folded; beside them the progress of a sweep, or
 // what Run would do.
-void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const SweepProgress& progress) const {
-  ImGui::BeginDisabled(progress.running);
+void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const LiveSweepView& sweep) const {
+  const SweepProgress& progress = sweep.progress;
+  const RunButtonState run = RunButtonFor(sweep.gpu, progress);
+  ImGui::BeginDisabled(!run.enabled);
   if (gui::Button("Run")) frame.actions.Push("live-run");
   ImGui::EndDisabled();
-  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Time the chosen kernels on the GPU (Ctrl+R)");
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    // The reason can be long (a driver's message): wrapped, not one line past the screen.
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    gui::TextUnformatted(run.tooltip.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
   ImGui::SameLine();
   ImGui::BeginDisabled(!progress.running || progress.cancelling);
   if (gui::Button("Cancel")) frame.actions.Push("live-cancel");

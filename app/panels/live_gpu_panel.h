@@ -61,6 +61,13 @@ enum class LiveView { kPlot, kBars, kLadder, kRoofline };
 // The names `live-view` takes and --dump-state reports, in LiveView's order.
 inline constexpr const char* kLiveViewNames[] = {"plot", "bars", "ladder", "roofline"};
 
+// Whether Run can start a sweep now, and its tooltip: what it does, or why it is disabled.
+struct RunButtonState {
+  bool enabled = false;
+  std::string tooltip;
+};
+RunButtonState RunButtonFor(const kernels::GpuStatus& gpu, const SweepProgress& progress);
+
 // The sweep's form and the panel's view state: what `live-kernels`, `live-sizes` and the
 // checkboxes change, and what `live-run` reads.
 struct LiveGpuPanel {
@@ -93,7 +100,7 @@ struct LiveGpuPanel {
 
  private:
   void DrawDevice(const kernels::GpuStatus& gpu) const;
-  void DrawRunRow(const gui::FrameContext& frame, const SweepProgress& progress) const;
+  void DrawRunRow(const gui::FrameContext& frame, const LiveSweepView& sweep) const;
   void DrawKernelChoice(const gui::FrameContext& frame, bool running);
   void DrawSweepForm(const LiveSweepView& sweep);
   void DrawFileRow(const gui::FrameContext& frame);

@@ -49,6 +49,9 @@ def test_no_device_reason(binary):
     live = run.state()["live"]
     check(not live["device"]["available"], "no device here")
     check(len(live["device"]["reason"]) > 10, "the panel gives the reason: " + live["device"]["reason"])
+    check(not live["run_button"]["enabled"], "Run is disabled without a device")
+    check(live["device"]["reason"] in live["run_button"]["tooltip"],
+          "Run's tooltip gives the reason: " + live["run_button"]["tooltip"])
     status, output = run.app("--frames", "3", "--actions", "live-run")
     check("cannot run" in output, "Run without a device says it cannot run")
 
