@@ -124,20 +124,29 @@ void Machine::InitThreads() {
       thread.index_in_block = static_cast<std::int16_t>(i);
       thread.warp = block.first_warp + i / kWarpSize;
       thread.lane = static_cast<std::int16_t>(i % kWarpSize);
-      thread.regs.row = block.by * g.tm + thread.ty;
-      thread.regs.col = block.bx * g.tn + thread.tx;
-      thread.pc = program_.First(thread);
-      if (thread.pc.op == Op::kDone) {
-        // The naive kernel's guard returns before the first instruction.
-        thread.state = ThreadState::kDone;
-        ++state_.exited_threads;
-        ++state_.warps[static_cast<std::size_t>(thread.warp)].exited_lanes;
-        ++block.exited_threads;
+      if (kernel_ != nullptr) {
+        StartKernelThread(thread);  // machine_kernel.cpp
       } else {
-        SetRunnable(thread, true);
+        StartLessonThread(thread, block);
       }
     }
-    if (shared_accesses_can_race_) CountSharedWriters(block);
+    if (kernel_ == nullptr && shared_accesses_can_race_) CountSharedWriters(block);
+  }
+}
+
+void Machine::StartLessonThread(Thread& thread, Block& block) {
+  const Geometry& g = geometry_;
+  thread.regs.row = block.by * g.tm + thread.ty;
+  thread.regs.col = block.bx * g.tn + thread.tx;
+  thread.pc = program_.First(thread);
+  if (thread.pc.op == Op::kDone) {
+    // The naive kernel's guard returns before the first instruction.
+    thread.state = ThreadState::kDone;
+    ++state_.exited_threads;
+    ++state_.warps[static_cast<std::size_t>(thread.warp)].exited_lanes;
+    ++block.exited_threads;
+  } else {
+    SetRunnable(thread, true);
   }
 }
 

@@ -237,7 +237,10 @@ class Machine {
   static bool SharedAccessesCanRace(const KernelConfig& config);
 
  private:
+  // Lays out blocks, warps and threads, then starts each thread: the lesson's program or the
+  // student's kernel.
   void InitThreads();
+  void StartLessonThread(Thread& thread, Block& block);
   void Prefetch(int warp) const;
   // The parts of a step (ExecuteWarp, Execute, Fma, FmaReadingTiles, CountWarpInstruction) are
   // inline, defined in machine.cpp, the only file that calls them (inlined into Step).
@@ -562,7 +565,6 @@ class Machine {
 
   // ---- a student's kernel (machine_kernel.cpp): one step is one visible instruction ----
   bool StepKernel();
-  void InitKernelThreads();
   void StartKernelThread(Thread& thread);
   std::uint32_t* KernelRegisters(const Thread& thread) {
     return &state_.registers[static_cast<std::size_t>(&thread - state_.threads.data()) * register_count_];

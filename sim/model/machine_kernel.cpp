@@ -114,40 +114,7 @@ Machine::Machine(const KernelLaunch& launch, std::vector<float> a, std::vector<f
   state_.kernel_ways.assign(k.code.size(), 0);
   state_.c_writers.assign(state_.c.size(), 0);
   state_.c_writer_pcs.assign(state_.c.size(), 0);
-  InitKernelThreads();
-}
-
-void Machine::InitKernelThreads() {
-  const Geometry& g = geometry_;
-  state_.threads.resize(static_cast<std::size_t>(g.threads()));
-  state_.warps.resize(static_cast<std::size_t>(g.warps()));
-  state_.blocks.resize(static_cast<std::size_t>(g.blocks));
-  for (int b = 0; b < g.blocks; ++b) {
-    Block& block = state_.blocks[static_cast<std::size_t>(b)];
-    block.bx = b % g.grid_x;
-    block.by = b / g.grid_x;
-    block.first_thread = b * g.block_threads;
-    block.thread_count = g.block_threads;
-    block.first_warp = b * g.warps_per_block;
-    block.warp_count = g.warps_per_block;
-    for (int w = 0; w < g.warps_per_block; ++w) {
-      Warp& warp = state_.warps[static_cast<std::size_t>(block.first_warp + w)];
-      warp.block = b;
-      warp.index_in_block = w;
-      warp.first_thread = block.first_thread + w * kWarpSize;
-      warp.lane_count = std::min(kWarpSize, g.block_threads - w * kWarpSize);
-    }
-    for (int i = 0; i < g.block_threads; ++i) {
-      Thread& thread = state_.threads[static_cast<std::size_t>(block.first_thread + i)];
-      thread.block = b;
-      thread.tx = static_cast<std::int16_t>(i % g.tn);
-      thread.ty = static_cast<std::int16_t>(i / g.tn);
-      thread.index_in_block = static_cast<std::int16_t>(i);
-      thread.warp = block.first_warp + i / kWarpSize;
-      thread.lane = static_cast<std::int16_t>(i % kWarpSize);
-      StartKernelThread(thread);
-    }
-  }
+  InitThreads();
 }
 
 void Machine::StartKernelThread(Thread& thread) {
