@@ -52,10 +52,16 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
   PhaseFlags phases_started;
   PhaseFlags phases_with_hazard;
   std::size_t releases = 0;
-  const double expected = std::max<double>(1.0, double(ThreadInstructions(machine.config())));
+  // A student's kernel has no closed form: its threads that are done tell the progress instead.
+  const bool student = machine.kernel() != nullptr;
+  const double expected =
+      std::max<double>(1.0, student ? double(machine.geometry().threads()) : double(ThreadInstructions(machine.config())));
   while (machine.Step()) {
     if (cancel && cancel->load(std::memory_order_relaxed)) return std::nullopt;
-    if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
+    if (fraction) {
+      const double done = student ? double(machine.state().exited_threads) : double(machine.state().counters.thread_instructions);
+      fraction->store(done / expected, std::memory_order_relaxed);
+    }
     const std::int64_t step = machine.state().step;
     // Most steps can add no mark: their phase has started and seen its first hazard, and no
     // barrier released. Only the others' events are built and read (with 65e3fa1's other
@@ -87,6 +93,10 @@ std::optional<Timeline> ComputeTimeline(const KernelConfig& config, const std::v
   return MakeTimeline(Machine(config, a, b), cancel, fraction);
 }
 
+std::optional<Timeline> ComputeTimeline(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
+  return MakeTimeline(std::move(fresh), cancel, fraction);
+}
+
 bool Breakpoint::Matches(const std::vector<TraceEvent>& events) const {
   switch (kind) {
     case Kind::kBarrierArrive:
@@ -114,6 +124,17 @@ Simulation::Simulation(const KernelConfig& config, std::vector<float> a, std::ve
                        std::size_t history_budget)
     : machine_(Checked(config), std::move(a), std::move(b)), history_(history_budget) {
   history_.Reset(machine_.state());
+}
+
+Simulation::Simulation(const KernelLaunch& launch, std::vector<float> a, std::vector<float> b,
+                       std::size_t history_budget)
+    : machine_(launch, std::move(a), std::move(b)), history_(history_budget) {
+  history_.Reset(machine_.state());
+}
+
+Machine Simulation::FreshMachine() const {
+  if (machine_.kernel() != nullptr) return Machine(machine_.launch(), machine_.memory().a(), machine_.memory().b());
+  return Machine(machine_.config(), machine_.memory().a(), machine_.memory().b());
 }
 
 void Simulation::SetSink(TraceSink* sink) {
@@ -226,8 +247,7 @@ const std::vector<float>& Simulation::reference() const {
 
 const Timeline& Simulation::timeline() const {
   if (!timeline_) {
-    Machine fresh(machine_.config(), machine_.memory().a(), machine_.memory().b());
-    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(std::move(fresh), nullptr, nullptr));
+    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(FreshMachine(), nullptr, nullptr));
   }
   return *timeline_;
 }
