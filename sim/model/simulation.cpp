@@ -179,8 +179,33 @@ std::int64_t Simulation::StepWarp() {
 }
 
 std::int64_t Simulation::RunUntil(const Breakpoint& breakpoint) {
+  if (kernel() != nullptr) return RunKernelUntil(breakpoint);
   return RunWhile([&breakpoint](const Simulation& sim) {
     return !breakpoint.Matches(sim.last_step_events());
+  });
+}
+
+// A student's kernel's steps make no events (machine_kernel.cpp keeps them out of its hot path):
+// what a breakpoint waits for is read from the counters and the thread it names instead. Such a
+// kernel has one phase, so a phase breakpoint never comes.
+std::int64_t Simulation::RunKernelUntil(const Breakpoint& breakpoint) {
+  const Counters before = counters();
+  const auto thread_instructions = [&breakpoint](const Simulation& sim) -> std::int64_t {
+    const std::int64_t index = std::int64_t{breakpoint.block} * sim.geometry().block_threads + breakpoint.thread;
+    const std::vector<Thread>& threads = sim.machine_.state().threads;
+    return index >= 0 && index < static_cast<std::int64_t>(threads.size()) ? threads[static_cast<std::size_t>(index)].instructions : 0;
+  };
+  const std::int64_t ran = thread_instructions(*this);
+  return RunWhile([&](const Simulation& sim) {
+    const Counters& now = sim.counters();
+    switch (breakpoint.kind) {
+      case Breakpoint::Kind::kBarrierArrive: return now.barrier_arrivals == before.barrier_arrivals;
+      case Breakpoint::Kind::kBarrierRelease: return now.barrier_releases == before.barrier_releases;
+      case Breakpoint::Kind::kHazard: return now.hazards == before.hazards;
+      case Breakpoint::Kind::kThread: return thread_instructions(sim) == ran;
+      case Breakpoint::Kind::kPhase: return true;
+    }
+    return true;
   });
 }
 

@@ -120,6 +120,7 @@ class Simulation {
  private:
   bool Advance();
   std::int64_t RunQuietlyTo(std::int64_t step);
+  std::int64_t RunKernelUntil(const Breakpoint& breakpoint);
 
   Machine machine_;
   History history_;

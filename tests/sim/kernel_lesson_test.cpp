@@ -56,6 +56,23 @@ TEST(KernelLesson, WholeRunOnAWorkerMatchesTheRunAndStepsBackExactly) {
   EXPECT_TRUE(simulation.snapshot().state() == at_150);
 }
 
+TEST(KernelLesson, BreakpointsStopWhereTheyShould) {
+  const KernelLesson lesson = Load("race_missing_first_barrier.cu");
+  Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
+  EXPECT_GT(simulation.RunToBarrier(), 0);
+  EXPECT_EQ(simulation.counters().barrier_releases, 1u);
+  EXPECT_FALSE(simulation.Finished());
+  const std::uint64_t hazards = simulation.counters().hazards;
+  EXPECT_GT(simulation.RunUntil(Breakpoint{Breakpoint::Kind::kHazard}), 0);
+  EXPECT_GT(simulation.counters().hazards, hazards);  // a warp-instruction may find several
+  Breakpoint thread{Breakpoint::Kind::kThread};
+  thread.block = 3;
+  thread.thread = 255;
+  const std::int32_t before = simulation.snapshot().thread(3, 255).instructions;
+  simulation.RunUntil(thread);
+  EXPECT_GT(simulation.snapshot().thread(3, 255).instructions, before);
+}
+
 TEST(KernelLesson, SourceViewReadsTheStudentsLines) {
   const KernelLesson lesson = Load("tiled_correct.cu");
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
