@@ -14,20 +14,21 @@ using Field = std::uint64_t sim::Counters::*;
 
 struct Figure {
   const char* name;
+  const char* key;  // in --dump-state
   Field field;
   const char* tooltip;
 };
 
 constexpr Figure kFigures[] = {
-    {"Global reads of A", &sim::Counters::global_reads_a, "Elements of A your kernel loaded from global memory"},
-    {"Global reads of B", &sim::Counters::global_reads_b, "Elements of B your kernel loaded from global memory"},
-    {"Stores of C", &sim::Counters::global_writes, "Stores to C that landed"},
-    {"Shared reads", &sim::Counters::shared_reads, "Loads from your __shared__ arrays"},
-    {"Shared writes", &sim::Counters::shared_writes, "Stores to your __shared__ arrays"},
-    {"Barrier arrivals", &sim::Counters::barrier_arrivals, "Threads arriving at __syncthreads() or __syncwarp()"},
-    {"Global sectors", &sim::Counters::global_sectors, "32-byte sectors the warps' global accesses touched"},
-    {"Bank conflicts", &sim::Counters::bank_conflicts, "Extra shared-memory passes: lanes of a warp on one bank"},
-    {"Out of bounds", &sim::Counters::out_of_bounds, "Accesses outside their array (reads gave 0, stores dropped)"},
+    {"Global reads of A", "global_reads_a", &sim::Counters::global_reads_a, "Elements of A your kernel loaded from global memory"},
+    {"Global reads of B", "global_reads_b", &sim::Counters::global_reads_b, "Elements of B your kernel loaded from global memory"},
+    {"Stores of C", "global_writes", &sim::Counters::global_writes, "Stores to C that landed"},
+    {"Shared reads", "shared_reads", &sim::Counters::shared_reads, "Loads from your __shared__ arrays"},
+    {"Shared writes", "shared_writes", &sim::Counters::shared_writes, "Stores to your __shared__ arrays"},
+    {"Barrier arrivals", "barrier_arrivals", &sim::Counters::barrier_arrivals, "Threads arriving at __syncthreads() or __syncwarp()"},
+    {"Global sectors", "global_sectors", &sim::Counters::global_sectors, "32-byte sectors the warps' global accesses touched"},
+    {"Bank conflicts", "bank_conflicts", &sim::Counters::bank_conflicts, "Extra shared-memory passes: lanes of a warp on one bank"},
+    {"Out of bounds", "out_of_bounds", &sim::Counters::out_of_bounds, "Accesses outside their array (reads gave 0, stores dropped)"},
 };
 
 std::string Whole(const sim::Timeline* whole, Field field) { return whole ? std::to_string(whole->counters.*field) : "\u2026"; }
@@ -88,7 +89,7 @@ nlohmann::json KernelCountersView::Figures(const sim::Simulation& simulation,
                      {"comparison_tile", textbook ? nlohmann::json(textbook->kernel.tile) : nlohmann::json(nullptr)},
                      {"comparison_global_reads_counted",
                       textbook && textbook->global_reads ? nlohmann::json(*textbook->global_reads) : nlohmann::json(nullptr)}};
-  for (const Figure& f : kFigures) out[f.name] = simulation.counters().*f.field;
+  for (const Figure& f : kFigures) out[f.key] = simulation.counters().*f.field;
   return out;
 }
 

@@ -54,6 +54,8 @@ def test_kernel_flag_opens_it_as_the_lesson(binary):
     counters = state["lesson"]["counters"]
     check(counters["comparison_kernel"] == "tiled" and counters["comparison_global_reads_counted"] > 0,
           "Counters count the textbook tiled kernel on the model: %s reads" % counters["comparison_global_reads_counted"])
+    check(counters["global_reads_a"] + counters["global_reads_b"] == counters["global_reads"],
+          "the reads of A and B shown add up to the global reads so far")
     check(counters["whole_run_global_reads"] == counters["comparison_global_reads_counted"],
           "the handout's tiled kernel as a file reads as many elements as the textbook one at the same tile")
 
