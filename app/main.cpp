@@ -26,13 +26,24 @@ int RunGui(const cli::GuiOptions& options) {
     std::cerr << "tilescope: --lesson " << options.lesson << " did not open: a scripted run stops here" << std::endl;
     return 1;
   }
+  // --kernel as --lesson: a scripted run stops at a file that does not open; a user is told in
+  // the window and goes on with the lesson on show.
+  if (!options.kernel.empty()) {
+    if (auto error = lesson->OpenKernel(options.kernel, options.kernel_options)) {
+      if (options.Scripted()) {
+        std::cerr << "tilescope: --kernel " << *error << std::endl;
+        return 1;
+      }
+      application.notifications().Add(gui::Severity::kError, "--kernel: " + *error);
+    }
+  }
   // A bad --stop or --step is refused before any window opens, as a bad option is.
   if (auto error = lesson->OpenAt(options.stop, options.step)) {
     std::cerr << "tilescope: " << *error << std::endl;
     return cli::kExitUsage;
   }
   // A new install (no settings yet) opened without a lesson starts from the lessons by name.
-  if (new_install && options.lesson.empty()) lesson->ShowLessonList();
+  if (new_install && options.lesson.empty() && options.kernel.empty()) lesson->ShowLessonList();
   application.AddPage("lesson", "Lesson", std::move(lesson));
   application.AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
   return application.Run();

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "app/cli/asset_paths.h"
+#include "app/cli/kernel_flags.h"
 #include "app/cli/number_option.h"
 #include "app/cli/subcommands.h"
 
@@ -20,9 +21,16 @@ namespace {
 constexpr int kMaxFrames = 100000000;
 constexpr int kMaxSoakSeconds = 7 * 24 * 3600;  // a week: a soak longer than that is a typo
 
-void AddGuiOptions(CLI::App& app, GuiOptions& options) {
-  app.add_option("--lesson", options.lesson,
-                 "Lesson to open: 'default', or a lesson JSON file (default: the last one used)");
+void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags) {
+  CLI::Option* lesson = app.add_option("--lesson", options.lesson,
+                                       "Lesson to open: 'default', or a lesson JSON file (default: the last one used)");
+  app.add_option("--kernel", options.kernel,
+                 "A CUDA file of your own (.cu) to open as the lesson: its __global__ kernel steps on the model, "
+                 "watched for saves (run as `tilescope check` runs its first size)")
+      ->excludes(lesson);
+  AddKernelFlags(app, kernel_flags,
+                 "With --kernel: the size the kernel runs at, N or MxNxK (the first if several; default: a "
+                 "multiple of the block)");
   app.add_option("--screenshot", options.screenshot,
                  "Save the window as PNG once --frames are drawn and background work is done, then exit");
   app.add_option("--frames", options.frames, "Render at least N frames, then exit")->check(WholeNumberIn(0, kMaxFrames));
@@ -50,6 +58,13 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
       ->check(WholeNumberIn(1, std::numeric_limits<int>::max()));
   app.add_option("--step", options.step, "Open the lesson at step S of its run (0 is the start)")
       ->check(WholeNumberIn(0, std::numeric_limits<long long>::max()));
+}
+
+// The kernel flags belong to --kernel: without it they would be silently ignored.
+std::string ReadGuiKernelFlags(const KernelFlags& flags, GuiOptions& options) {
+  const bool any = flags.block_option->count() > 0 || flags.grid != "auto" || !flags.sizes.empty() || !flags.defines.empty();
+  if (options.kernel.empty()) return any ? "--block, --grid, --sizes and --define need --kernel FILE.cu" : "";
+  return ReadKernelFlags(flags, options.kernel_options);
 }
 
 // "tilescope trace: --json was given an empty value ..." for the first option of `app` or its
@@ -109,7 +124,8 @@ int Run(int argc, char** argv, const GuiLauncher& launch_gui) {
   app.set_version_flag("--version", VersionReport);
   app.require_subcommand(0, 1);
   GuiOptions gui_options;
-  AddGuiOptions(app, gui_options);
+  KernelFlags kernel_flags;
+  AddGuiOptions(app, gui_options, kernel_flags);
   std::function<int()> action;
   AddSubcommands(app, action, launch_gui);
   try {
@@ -123,6 +139,10 @@ int Run(int argc, char** argv, const GuiLauncher& launch_gui) {
     return kExitUsage;
   }
   if (action) return action();
+  if (std::string problem = ReadGuiKernelFlags(kernel_flags, gui_options); !problem.empty()) {
+    std::cerr << "tilescope: " << problem << std::endl;
+    return kExitUsage;
+  }
   return launch_gui(gui_options);
 }
 

@@ -2,6 +2,8 @@
 #pragma once
 #include <string>
 
+#include "sim/lesson/kernel_lesson.h"
+
 namespace cli {
 
 // The window sizes the window may be asked for, by --width/--height and by the saved settings
@@ -12,6 +14,8 @@ constexpr int kMaxWindowSide = 16384;
 
 struct GuiOptions {
   std::string lesson;       // "" → last lesson from settings, else the default; "default"; or a file.
+  std::string kernel;       // a student's .cu file to open as the lesson ("": none)
+  sim::KernelLessonOptions kernel_options;  // how it runs: --block, --grid, --sizes, --define
   std::string screenshot;   // Save the window as PNG once frames are drawn and jobs idle, then exit.
   int frames = 0;           // Render at least this many frames, then exit (0: run until closed).
   std::string actions;      // A script of named actions (the same ones the keys call).

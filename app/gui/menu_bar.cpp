@@ -18,6 +18,7 @@ void MenuBar::Draw(const ActionRegistry& registry, ActionQueue& queue, PageSet& 
   };
   if (ImGui::BeginMenu("File")) {
     item("lesson-list");
+    item("kernel-open-dialog");
     item("screenshot");
     item("copy-command");
     ImGui::Separator();

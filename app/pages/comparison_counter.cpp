@@ -3,7 +3,7 @@
 namespace gui {
 
 void ComparisonCounter::Request(const sim::Simulation& simulation) {
-  waiting_ = Lesson{++generation_, simulation.config(), simulation.a(), simulation.b()};
+  waiting_ = Lesson{++generation_, sim::ComparisonKernelOf(simulation), simulation.a(), simulation.b()};
   job_.Cancel();  // a count for an older lesson is no longer wanted
   Poll();
 }
@@ -13,7 +13,7 @@ void ComparisonCounter::Poll() {
   Lesson lesson = std::move(*waiting_);
   waiting_.reset();
   job_.Start([lesson = std::move(lesson)](const std::atomic<bool>& cancel, kernels::JobProgress&) {
-    return Counted{lesson.generation, sim::CountComparison(lesson.config, lesson.a, lesson.b, &cancel)};
+    return Counted{lesson.generation, sim::CountKernel(lesson.kernel, lesson.a, lesson.b, &cancel)};
   });
 }
 

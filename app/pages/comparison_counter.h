@@ -1,5 +1,5 @@
 // comparison_counter.h — the kernel the lesson is compared with (the naive kernel for a
-// tiled lesson), counted on the model on a worker thread, so that a large lesson's count
+// tiled lesson, the textbook tiled kernel for a student's), counted on the model on a worker thread, so that a large lesson's count
 // never stalls a frame. The Counters panel shows it beside the closed form.
 #pragma once
 #include <cstdint>
@@ -31,7 +31,7 @@ class ComparisonCounter {
  private:
   struct Lesson {
     std::uint64_t generation = 0;
-    sim::KernelConfig config;
+    sim::KernelConfig kernel;  // the comparison kernel itself
     std::vector<float> a;
     std::vector<float> b;
   };

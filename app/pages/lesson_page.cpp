@@ -28,7 +28,8 @@ LessonPage::LessonPage(const std::string& lesson, const nlohmann::json& saved_le
       panels_(PanelRows()),
       default_slots_(DefaultSlots(panels_)),
       lesson_(lesson, saved_lesson, saved_guide, notifications,
-              TourDisplay{[this](const sim::TourStop& stop) { ShowStop(stop); }, [this] { LeaveTour(); }}) {}
+              TourDisplay{[this](const sim::TourStop& stop) { ShowStop(stop); }, [this] { LeaveTour(); }}),
+      your_kernel_(lesson_) {}
 
 const sim::Thread* LessonPage::PickedThread(const sim::Snapshot& snapshot) const {
   if (!selection_.picked) return nullptr;
@@ -49,6 +50,12 @@ void LessonPage::RegisterActions(ActionRegistry& registry) {
   RegisterViewActions(registry);
   lesson_.tour().RegisterActions(registry);
   RegisterGuideViewActions(registry);
+  your_kernel_.RegisterActions(registry);
+}
+
+std::optional<std::string> LessonPage::OpenKernel(const std::string& path, const sim::KernelLessonOptions& options) {
+  lesson_.SetKernelOptions(options);
+  return lesson_.OpenKernel(path);
 }
 
 // The actions of the Threads and Timeline panels.
@@ -258,6 +265,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
        }},
       {"Counters", &kCountersSlot,
        [this, simulation](const FrameContext& frame) {
+         if (lesson_.Student()) return your_kernel_.DrawCounters();
          counters_.Draw(simulation(), lesson_.WholeRun(), lesson_.comparison().Current(), frame.presentation);
        }},
       {"Matrices", &kMatricesSlot,
@@ -267,6 +275,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Shared tiles", &kSharedTilesSlot,
        [this, simulation](const FrameContext& frame) {
          const sim::Snapshot now = simulation().snapshot();
+         if (lesson_.Student()) return your_kernel_.DrawSharedArrays(selection_.Resolve(now));
          shared_tiles_.Draw(frame, now, selection_.Resolve(now));
        }},
       {"Threads", &kThreadsSlot,
@@ -274,15 +283,24 @@ std::vector<PanelRow> LessonPage::PanelRows() {
       {"Kernel source", &kKernelSourceSlot,
        [this, simulation](const FrameContext& frame) {
          const sim::Snapshot now = simulation().snapshot();
+         if (const StudentKernel* student = lesson_.Student()) return your_kernel_.DrawSource(frame, PickedThread(now), *student);
          kernel_source_.Draw(frame, now, PickedThread(now), source_side_by_side_);
        }},
       {"Hazards", &kHazardsSlot,
-       [this, simulation](const FrameContext& frame) { hazards_.Draw(frame, simulation().snapshot()); }},
+       [this, simulation](const FrameContext& frame) {
+         if (const StudentKernel* student = lesson_.Student()) return your_kernel_.DrawFindings(frame, *student);
+         hazards_.Draw(frame, simulation().snapshot());
+       }},
       {"Race lab", &kRaceLabSlot,
        [this, simulation](const FrameContext& frame) {
+         if (lesson_.Student()) return YourKernelViews::DrawOnlyForLessons("switches the barriers of the built-in kernel");
          race_lab_panel_.Draw(frame, simulation(), lesson_.race_lab());
        }},
-      {"Occupancy", &kOccupancySlot, [this](const FrameContext&) { occupancy_panel_.Draw(lesson_.Occupancy()); }},
+      {"Occupancy", &kOccupancySlot,
+       [this](const FrameContext&) {
+         if (lesson_.Student()) return YourKernelViews::DrawOnlyForLessons("works out the built-in kernel's blocks per SM");
+         occupancy_panel_.Draw(lesson_.Occupancy());
+       }},
       {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation); }},
       {"Timeline", &kTimelineSlot,
        [this, simulation](const FrameContext& frame) {
@@ -327,6 +345,7 @@ void LessonPage::Draw(const FrameContext& frame) {
     panels_.Draw(frame);
   }
   lesson_list_.Draw(frame, lesson_list_view_);
+  your_kernel_.DrawPopup(frame);
   if (const auto preparing = lesson_.Preparing()) {
     GuidePanel::DrawPreparation(frame, {preparing->source, preparing->stops, preparing->done, preparing->cancelling});
   }
@@ -335,11 +354,15 @@ void LessonPage::Draw(const FrameContext& frame) {
 void LessonPage::DumpState(nlohmann::json& state) const {
   lesson_.DumpState(state);
   const sim::Simulation& simulation = lesson_.simulation();
-  state["lesson"]["counters"] = CountersPanel::Figures(simulation, lesson_.comparison().Current());
   const sim::Snapshot snapshot = simulation.snapshot();
-  state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot), source_side_by_side_);
-  state["kernel_source"].update(kernel_source_.DescribeTourLines(snapshot));
-  state["hazards"] = HazardsPanel::Describe(snapshot);
+  if (const StudentKernel* student = lesson_.Student()) {
+    your_kernel_.DumpState(state, PickedThread(snapshot), *student);
+  } else {
+    state["lesson"]["counters"] = CountersPanel::Figures(simulation, lesson_.comparison().Current());
+    state["kernel_source"] = KernelSourcePanel::Describe(snapshot, PickedThread(snapshot), source_side_by_side_);
+    state["kernel_source"].update(kernel_source_.DescribeTourLines(snapshot));
+    state["hazards"] = HazardsPanel::Describe(snapshot);
+  }
   state["occupancy"] = OccupancyPanel::Describe(lesson_.Occupancy());
   nlohmann::json& panels = state["lesson_panels"];
   shared_tiles_.DumpState(panels);

@@ -10,6 +10,7 @@
 #include "app/gui/page.h"
 #include "app/pages/lesson_layout.h"
 #include "app/pages/open_lesson.h"
+#include "app/pages/your_kernel_views.h"
 #include "app/panels/controls_panel.h"
 #include "app/panels/counters_panel.h"
 #include "app/panels/guide_panel.h"
@@ -35,6 +36,9 @@ class LessonPage : public Page {
   // --stop N (1-based, 0: none) and --step S (-1: none): opens there, or says why it cannot
   // (the window is not open yet, so main() prints it and exits).
   std::optional<std::string> OpenAt(int stop, long long step) { return lesson_.tour().OpenAt(stop, step); }
+  // --kernel FILE.cu: the student's kernel as the lesson, run as `options` say (also for a file
+  // opened later); or why it cannot open (main() prints it and exits).
+  std::optional<std::string> OpenKernel(const std::string& path, const sim::KernelLessonOptions& options);
   // Why --lesson could not be opened (the default lesson is open instead), if it could not.
   const std::optional<std::string>& StartError() const { return lesson_.start_error(); }
   void RegisterActions(ActionRegistry& registry) override;
@@ -95,6 +99,7 @@ class LessonPage : public Page {
   std::string copied_command_;         // the last "Copy as command", for --dump-state
   // Last: opening it may show a tour's stop, which lays out the panels above.
   OpenLesson lesson_;
+  YourKernelViews your_kernel_;  // after the lesson it draws
 };
 
 }  // namespace gui

@@ -26,6 +26,7 @@ OpenLesson::OpenLesson(const std::string& lesson, const nlohmann::json& saved_le
                        const nlohmann::json& saved_guide, Notifications& notifications, TourDisplay display)
     : editor_(
           [this](const sim::LessonConfig& config) {
+            student_.Close();  // a lesson opened (a preset, a file, a tour's stop) replaces the student's kernel
             Rebuild(config);
             tour_.TakeOpened();  // at once: a script's next action already sees the new tour
           },
@@ -52,6 +53,45 @@ void OpenLesson::Rebuild(const sim::LessonConfig& config) {
   occupancy_.Request(config);
 }
 
+void OpenLesson::RebuildStudent() {
+  const sim::KernelLesson& lesson = student_.lesson();
+  const std::int64_t step = simulation_ ? simulation_->step() : 0;
+  simulation_ = std::make_unique<sim::Simulation>(lesson.run.launch, lesson.run.a, lesson.run.b);
+  ++generation_;
+  whole_run_.Start(*simulation_);
+  simulation_->JumpTo(step);  // the same step where the new version's run is as long; else its end
+  comparison_.Request(*simulation_);
+}
+
+std::optional<std::string> OpenLesson::OpenKernel(const std::string& path) {
+  if (path.empty()) return std::string("kernel-open wants a .cu file's path");
+  if (auto error = student_.Open(path, kernel_options_)) return error;
+  tour_.LeaveTour();  // the tour is the built-in lesson's; every panel shows the kernel
+  simulation_.reset();  // a kernel opens at its start; only a save keeps the step
+  RebuildStudent();
+  notifications_.Add(Severity::kInfo, "opened " + path + ": " + sim::LaunchText(student_.lesson()) +
+                                          "; saves are read again as you make them");
+  return std::nullopt;
+}
+
+std::optional<std::string> OpenLesson::StudentOwnsIt() const {
+  if (!student_.IsOpen()) return std::nullopt;
+  return "your kernel is on show: its barriers, guard and sizes are in " + student_.lesson().path +
+         " (open a lesson from File → Lessons… to edit one here)";
+}
+
+std::optional<std::string> OpenLesson::Edit(const std::vector<sim::LessonEdit>& edits) {
+  if (auto refused = StudentOwnsIt()) return refused;
+  return editor_.Edit(edits);
+}
+
+void OpenLesson::RegisterKernelActions(ActionRegistry& registry) {
+  registry.Add({"kernel-open", "Open kernel",
+                "Open a CUDA file of your own (its path as the argument) as the lesson: its kernel steps on the model, "
+                "its races and mistakes are named at their lines, and each save is read again.",
+                {}, [this](const std::string& path) { return OpenKernel(path); }});
+}
+
 void OpenLesson::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
                                const char* description, std::vector<KeyChord> keys,
                                std::int64_t (sim::Simulation::*move)()) {
@@ -62,6 +102,7 @@ void OpenLesson::AddStepAction(ActionRegistry& registry, const char* name, const
 }
 
 std::optional<std::string> OpenLesson::ToggleBarrier(sim::BarrierSlot slot) {
+  if (auto refused = StudentOwnsIt()) return refused;
   const sim::SyncKind kind = slot == sim::BarrierSlot::kFirst ? lesson_.barrier1 : lesson_.barrier2;
   return editor_.Edit(
       {sim::BarrierEdit{slot, kind == sim::SyncKind::kNone ? sim::SyncKind::kSyncthreads : sim::SyncKind::kNone}});
@@ -105,7 +146,7 @@ void OpenLesson::RegisterRunActions(ActionRegistry& registry) {
   AddStepAction(registry, "step-warp", "Step warp", "Run until every runnable lane of the next warp ran once.",
                 {{GLFW_KEY_W, 0}}, &sim::Simulation::StepWarp);
   registry.Add({"toggle-guard", "Toggle bounds guard", "Switch the kernel's bounds guard off or on.", {{GLFW_KEY_3, 0}},
-                [this](const std::string&) { return editor_.Edit({sim::GuardEdit{!lesson_.guard}}); }});
+                [this](const std::string&) { return Edit({sim::GuardEdit{!lesson_.guard}}); }});
   editor_.RegisterActions(registry);
   race_lab_.RegisterActions(registry);
 }
@@ -143,6 +184,7 @@ void OpenLesson::RegisterEditActions(ActionRegistry& registry) {
 }
 
 std::optional<std::string> OpenLesson::EditCell(const std::string& argument) {
+  if (auto refused = StudentOwnsIt()) return refused;
   sim::LessonConfig config = lesson_;
   if (auto error = sim::ApplyCellEdit(argument, simulation_->a(), simulation_->b(), config)) return error;
   sim::NoteEdited(config, lesson_);
@@ -151,6 +193,7 @@ std::optional<std::string> OpenLesson::EditCell(const std::string& argument) {
 }
 
 void OpenLesson::Update(double seconds) {
+  if (student_.Poll(seconds)) RebuildStudent();
   whole_run_.Poll(*simulation_, seconds);
   race_lab_.Poll();
   const bool was_preparing = editor_.Preparing().has_value();
@@ -189,15 +232,18 @@ void OpenLesson::DumpState(nlohmann::json& state) const {
   lesson["guard"] = config.guard;
   lesson["playing"] = play_.playing;
   lesson["play_speed"] = play_.steps_per_second;
-  state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(config, simulation_->geometry())},
-                            {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
+  if (!student_.IsOpen()) {
+    state["race_lab_case"] = {{"headline", sim::RaceCaseHeadline(config, simulation_->geometry())},
+                              {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
+  }
   editor_.DumpState(state);
   race_lab_.DumpState(state);
+  student_.DumpState(state);
 }
 
 bool OpenLesson::Busy() const {
   return whole_run_.state() == WholeRunPass::State::kCounting || race_lab_.Busy() || editor_.Busy() ||
-         comparison_.Busy() || occupancy_.Busy();
+         comparison_.Busy() || occupancy_.Busy() || student_.Busy();
 }
 
 WholeRunView OpenLesson::WholeRun() const {

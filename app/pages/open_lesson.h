@@ -1,4 +1,5 @@
-// open_lesson.h — one open lesson: the LessonConfig and the sim::Simulation that runs it, the
+// open_lesson.h — one open lesson: the LessonConfig (or a student's kernel file, StudentKernel)
+// and the sim::Simulation that runs it, the
 // workers that count it (the whole run, the comparison kernel, the occupancy figures), the
 // editor that changes it, the race lab, the play clock, and the tour a student follows
 // through it (LessonTour). The lesson page gives panels views of it and routes actions to its
@@ -24,6 +25,7 @@
 #include "app/pages/lesson_tour.h"
 #include "app/pages/occupancy_figures.h"
 #include "app/pages/race_lab.h"
+#include "app/pages/student_kernel.h"
 #include "app/pages/whole_run_pass.h"
 #include "app/panels/whole_run_view.h"
 #include "sim/lesson/lesson_config.h"
@@ -46,12 +48,19 @@ class OpenLesson {
   void RegisterRunActions(ActionRegistry& registry);
   // and the barriers, the whole-run pass, jumping and editing a cell.
   void RegisterEditActions(ActionRegistry& registry);
+  // kernel-open: a student's kernel file as the lesson. The lesson on show stays when it fails.
+  void RegisterKernelActions(ActionRegistry& registry);
+  // How a student's kernel runs (--block, --grid, --sizes, --define): for every file opened.
+  void SetKernelOptions(const sim::KernelLessonOptions& options) { kernel_options_ = options; }
+  std::optional<std::string> OpenKernel(const std::string& path);
+  // The student's kernel when one is open as the lesson (its file, its findings), else nullptr.
+  const StudentKernel* Student() const { return student_.IsOpen() ? &student_ : nullptr; }
 
   // Once a frame, shown or not: takes what the workers finished and a lesson whose tour is ready.
   void Update(double seconds);
   // The shown frame only: steps while playing.
   void Play(double seconds);
-  std::optional<std::string> Edit(const std::vector<sim::LessonEdit>& edits) { return editor_.Edit(edits); }
+  std::optional<std::string> Edit(const std::vector<sim::LessonEdit>& edits);
   std::int64_t RunUntil(const sim::Breakpoint& breakpoint) { return simulation_->RunUntil(breakpoint); }
   LessonTour& tour() { return tour_; }
   const LessonTour& tour() const { return tour_; }
@@ -78,6 +87,10 @@ class OpenLesson {
   void AddStepAction(ActionRegistry& registry, const char* name, const char* label, const char* description,
                      std::vector<KeyChord> keys, std::int64_t (sim::Simulation::*move)());
   void Rebuild(const sim::LessonConfig& config);
+  // The student's kernel, new or saved again: run from the step on show where the run is as long.
+  void RebuildStudent();
+  // Why an edit of the built-in lesson does not apply while a student's kernel is on show.
+  std::optional<std::string> StudentOwnsIt() const;
   std::optional<std::string> ToggleBarrier(sim::BarrierSlot slot);
   std::optional<std::string> EditCell(const std::string& argument);
 
@@ -90,6 +103,8 @@ class OpenLesson {
   LessonEditor editor_;
   RaceLab race_lab_;
   OccupancyFigures occupancy_;
+  StudentKernel student_;
+  sim::KernelLessonOptions kernel_options_;
   Notifications& notifications_;
   LessonTour tour_;
 };

@@ -135,6 +135,11 @@ void RaceLab::RegisterActions(ActionRegistry& registry) {
 }
 
 std::optional<std::string> RaceLab::ToggleRaceScheduler() {
+  // An edit of the built-in lesson would open it in place of a student's kernel on show.
+  if (simulation_().kernel() != nullptr) {
+    return std::string("S switches the built-in kernel's scheduler; your kernel runs under the one `tilescope check` "
+                       "uses (realistic), so what you step is what it judges");
+  }
   const bool racing = simulation_().config().scheduler == sim::SchedulerKind::kRaceExposing;
   return editor_.Edit({sim::SchedulerEdit{racing ? sim::SchedulerKind::kRealistic : sim::SchedulerKind::kRaceExposing}});
 }

@@ -17,9 +17,9 @@ void WholeRunPass::Start(const sim::Simulation& simulation) {
     state_ = State::kDone;
     return;
   }
-  job_.Start([generation = generation_, config = simulation.config(), a = simulation.a(), b = simulation.b(),
+  job_.Start([generation = generation_, fresh = simulation.FreshMachine(),
               fraction = &fraction_](const std::atomic<bool>& cancel, kernels::JobProgress&) {
-    return Counted{generation, sim::ComputeTimeline(config, a, b, &cancel, fraction)};
+    return Counted{generation, sim::ComputeTimeline(fresh, &cancel, fraction)};
   });
 }
 

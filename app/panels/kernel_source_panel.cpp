@@ -12,7 +12,10 @@
 #include "app/gui/palette.h"
 #include "app/gui/panel_window.h"
 #include "app/gui/text_item.h"
+#include "app/panels/source_excerpt.h"
+#include "app/panels/source_focus.h"
 #include "sim/model/kernel_source.h"
+#include "sim/lesson/kernel_lesson.h"
 #include "sim/lesson/numba_source.h"
 
 namespace gui {
@@ -20,42 +23,6 @@ namespace {
 
 constexpr const char* kGlyphNext = "\u25B6";     // ▶ the followed thread runs this next
 constexpr const char* kGlyphJustRan = "\u25CF";  // ● the last step ran this line
-
-std::vector<std::string> SplitLines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  if (!lines.empty() && lines.back().empty()) lines.pop_back();
-  return lines;
-}
-
-// Global indices of the threads the view follows.
-std::vector<int> FocusThreads(const sim::Snapshot& snapshot, const sim::Thread* picked) {
-  if (picked != nullptr) return {picked->block * snapshot.geometry().block_threads + picked->index_in_block};
-  const sim::Unit unit = snapshot.last_unit();
-  if (!unit.is_warp) return {unit.index};
-  const sim::Warp& warp = snapshot.warps()[static_cast<std::size_t>(unit.index)];
-  std::vector<int> lanes(static_cast<std::size_t>(warp.lane_count));
-  for (int lane = 0; lane < warp.lane_count; ++lane) lanes[static_cast<std::size_t>(lane)] = warp.first_thread + lane;
-  return lanes;
-}
-
-std::string FocusName(const sim::Snapshot& snapshot, const std::vector<int>& threads) {
-  const sim::Thread& first = snapshot.threads()[static_cast<std::size_t>(threads.front())];
-  const sim::Block& block = snapshot.blocks()[static_cast<std::size_t>(first.block)];
-  const std::string where = " of block " + sim::Coordinates(block.bx, block.by);
-  if (threads.size() == 1) {
-    return "thread " + sim::Coordinates(first.tx, first.ty) + where + " (warp " +
-           std::to_string(first.warp - block.first_warp) + ")";
-  }
-  return "warp " + std::to_string(first.warp - block.first_warp) + where + " (" + std::to_string(threads.size()) +
-         " lanes)";
-}
 
 const char* SyncText(sim::SyncKind kind) {
   switch (kind) {
@@ -78,49 +45,6 @@ void SetupColumns(ImGuiTableColumnFlags code, float code_width = 0.0f) {
   ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
   ImGui::TableSetupColumn("code", code, code_width);
-}
-
-// The lines of a presentation excerpt, by their heights (indexed by line; those before `first`
-// unused): each of `must`
-// that fits, in order (the first always); if they all fit, then the lines that close the gaps
-// between them, then a line after and a line before, while the room holds them. A gap left
-// between two shown lines costs a row of its own. Where `must` does not fit, nothing else takes
-// its room.
-std::set<int> ExcerptLines(const std::vector<float>& heights, int first, const std::vector<int>& must, float room,
-                           float gap_row) {
-  const int count = static_cast<int>(heights.size()) - 1;
-  std::set<int> shown;
-  const auto cost = [&](const std::set<int>& lines) {
-    float total = 0.0f;
-    int previous = 0;
-    for (int line : lines) {
-      total += heights[static_cast<std::size_t>(line)] + (previous > 0 && line != previous + 1 ? gap_row : 0.0f);
-      previous = line;
-    }
-    return total;
-  };
-  const auto add = [&](int line) {
-    if (line < first || line > count || shown.count(line) > 0) return false;
-    std::set<int> with = shown;
-    with.insert(line);
-    if (!shown.empty() && cost(with) > room) return false;
-    shown = std::move(with);
-    return true;
-  };
-  bool all = true;
-  for (int line : must) all = add(line) && all;
-  for (bool grew = all; grew;) {
-    grew = false;
-    const std::vector<int> now(shown.begin(), shown.end());
-    for (std::size_t i = 0; i + 1 < now.size(); ++i) {
-      if (now[i + 1] != now[i] + 1) grew = add(now[i] + 1) || grew;
-    }
-    if (grew) continue;
-    const bool after = add(*shown.rbegin() + 1);
-    const bool before = add(*shown.begin() - 1);
-    grew = after || before;
-  }
-  return shown;
 }
 
 }  // namespace
@@ -168,7 +92,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
     shown_kernel_ = kernel;
     scrolled_for_ = {};
   }
-  if (python_lines_.empty()) python_lines_ = SplitLines(std::string(sim::TiledNumbaTwins().text));
+  if (python_lines_.empty()) python_lines_ = sim::SourceLines(std::string(sim::TiledNumbaTwins().text));
   LineMarks marks;
   const std::vector<int> threads = FocusThreads(snapshot, picked);
   for (int index : threads) {

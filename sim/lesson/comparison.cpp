@@ -45,9 +45,32 @@ std::optional<double> CountedSaving(const Simulation& simulation, const std::opt
   return naive ? ReadSaving(own, other) : ReadSaving(other, own);
 }
 
+KernelConfig TextbookKernelFor(const KernelLaunch& launch) {
+  constexpr int kHandoutTile = 16;
+  const bool square = launch.block[0] == launch.block[1] && launch.block[2] == 1;
+  KernelConfig naive;
+  naive.kernel = KernelKind::kNaive;
+  naive.m = launch.m;
+  naive.n = launch.n;
+  naive.k = launch.k;
+  naive.seed = launch.seed;
+  naive.tile = square ? launch.block[0] : kHandoutTile;
+  return ComparisonKernel(naive);  // a naive lesson's comparison is the square tiled kernel
+}
+
+KernelConfig ComparisonKernelOf(const Simulation& simulation) {
+  const KernelLaunch* launch = simulation.launch();
+  return launch != nullptr ? TextbookKernelFor(*launch) : ComparisonKernel(simulation.config());
+}
+
 ComparisonCount CountComparison(const KernelConfig& config, const std::vector<float>& a, const std::vector<float>& b,
                                 const std::atomic<bool>* stop, std::atomic<double>* fraction) {
-  ComparisonCount count{ComparisonKernel(config), std::nullopt, ""};
+  return CountKernel(ComparisonKernel(config), a, b, stop, fraction);
+}
+
+ComparisonCount CountKernel(const KernelConfig& kernel, const std::vector<float>& a, const std::vector<float>& b,
+                            const std::atomic<bool>* stop, std::atomic<double>* fraction) {
+  ComparisonCount count{kernel, std::nullopt, ""};
   // Its memory is part of the lesson's own estimate (sim/lesson/memory_estimate.h).
   if (auto invalid = ValidateKernel(count.kernel)) {
     count.error = std::string("the ") + Name(count.kernel.kernel) + " kernel cannot run here: " + invalid->message;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/model/kernel_config.h"
+#include "sim/model/machine.h"
 
 namespace sim {
 
@@ -18,6 +19,14 @@ class Simulation;
 // The comparison kernel with both barriers, the guard and ceil tiles, as 01_naive.cu and
 // 02_tiled.cu run them; a naive block of at most 32×32 threads.
 KernelConfig ComparisonKernel(const KernelConfig& config);
+
+// The textbook tiled kernel (02_tiled.cu with both barriers, the guard and ceil tiles) a
+// student's kernel is measured against, at its sizes: TILE is the block's side where the block
+// is square, else 16 (the handouts' tile).
+KernelConfig TextbookKernelFor(const KernelLaunch& launch);
+// What `simulation` is measured against: ComparisonKernel of its lesson, or for a student's
+// kernel the textbook one.
+KernelConfig ComparisonKernelOf(const Simulation& simulation);
 
 struct ComparisonCount {
   KernelConfig kernel;                        // what ran
@@ -35,6 +44,9 @@ std::uint64_t ExpectedComparisonReads(const KernelConfig& config);
 // counted, nor while the tiled count is 0.
 std::optional<double> CountedSaving(const Simulation& simulation, const std::optional<ComparisonCount>& comparison);
 
+// Runs `kernel` itself (a comparison kernel already chosen) to the end on A and B.
+ComparisonCount CountKernel(const KernelConfig& kernel, const std::vector<float>& a, const std::vector<float>& b,
+                            const std::atomic<bool>* stop = nullptr, std::atomic<double>* fraction = nullptr);
 ComparisonCount CountComparison(const KernelConfig& config, const std::vector<float>& a, const std::vector<float>& b,
                                 const std::atomic<bool>* stop = nullptr, std::atomic<double>* fraction = nullptr);
 

@@ -326,8 +326,8 @@ bool KernelCheckReport::Passed() const {
   return true;
 }
 
-KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOptions& options) {
-  KernelCheckResult result;
+CheckPlan PlanCheck(const cuda::KernelFile& file, const KernelCheckOptions& options) {
+  CheckPlan plan;
   const cuda::CompiledKernel& kernel = file.kernel;
   std::array<int, 3> block{};
   if (options.block) {
@@ -335,26 +335,24 @@ KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOpt
   } else if (file.launch_block) {
     for (std::size_t d = 0; d < 3; ++d) block[d] = static_cast<int>(std::clamp<long long>((*file.launch_block)[d], 0, 1 << 16));
   } else {
-    result.error = "the file launches no block the check can compute: pass --block XxY";
-    return result;
+    plan.error = "the file launches no block the check can compute: pass --block XxY";
+    return plan;
   }
   const Binding binding = Bind(kernel, options.int_values);
   if (!binding.error.empty()) {
-    result.error = binding.error;
-    return result;
+    plan.error = binding.error;
+    return plan;
   }
+  plan.block = block;
   const std::vector<CheckSize> sizes = options.sizes.empty() ? DefaultSizes(block, binding.square) : options.sizes;
-  KernelCheckReport report;
-  report.kernel = kernel.name;
-  report.block = block;
-  Findings findings(kernel);
   const auto shared = std::make_shared<const cuda::CompiledKernel>(kernel);
   for (const CheckSize& size : sizes) {
     if (binding.square && (size.m != size.n || size.n != size.k)) {
-      result.error = "the kernel takes one size, so each --sizes must be square (N), not " + SizeText(size);
-      return result;
+      plan.error = "the kernel takes one size, so each --sizes must be square (N), not " + SizeText(size);
+      return plan;
     }
-    KernelLaunch launch;
+    CheckPlan::Run run;
+    KernelLaunch& launch = run.launch;
     launch.kernel = shared;
     launch.block = block;
     const std::array<int, 3> automatic{(size.n + block[0] - 1) / std::max(block[0], 1), (size.m + block[1] - 1) / std::max(block[1], 1), 1};
@@ -368,20 +366,51 @@ KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOpt
       launch.arguments.push_back(argument == kBindM ? size.m : argument == kBindN ? size.n : argument == kBindK ? size.k : argument);
     }
     if (const std::optional<std::string> problem = ValidateLaunch(launch)) {
-      result.error = "at " + SizeText(size) + ": " + *problem;
-      return result;
+      plan.error = "at " + SizeText(size) + ": " + *problem;
+      return plan;
     }
-    const std::vector<float> a = Seeded(size.m, size.k, options.seed * 2 + 1);
-    const std::vector<float> b = Seeded(size.k, size.n, options.seed * 2 + 2);
-    Machine machine(launch, a, b);
+    run.size = size;
+    run.a = Seeded(size.m, size.k, options.seed * 2 + 1);
+    run.b = Seeded(size.k, size.n, options.seed * 2 + 2);
+    plan.runs.push_back(std::move(run));
+  }
+  return plan;
+}
+
+KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOptions& options, const std::atomic<bool>* cancel) {
+  KernelCheckResult result;
+  const CheckPlan plan = PlanCheck(file, options);
+  if (!plan.error.empty()) {
+    result.error = plan.error;
+    return result;
+  }
+  KernelCheckReport report;
+  report.kernel = file.kernel.name;
+  report.block = plan.block;
+  Findings findings(file.kernel);
+  for (const CheckPlan::Run& run : plan.runs) {
+    Machine machine(run.launch, run.a, run.b);
     while (machine.Step()) {
+      if (cancel != nullptr && cancel->load(std::memory_order_relaxed)) {
+        result.error = "stopped";
+        return result;
+      }
     }
-    report.runs.push_back(Compare(machine, size, a, b));
-    findings.AddRun(machine, size);
+    report.runs.push_back(Compare(machine, run.size, run.a, run.b));
+    findings.AddRun(machine, run.size);
   }
   report.findings = findings.Sorted();
   result.report = std::move(report);
   return result;
+}
+
+nlohmann::json FindingJson(const CheckFinding& f) {
+  nlohmann::json one{{"kind", Name(f.kind)}, {"line", f.line}, {"severity", f.error ? "error" : "warning"},
+                     {"count", f.count}, {"sentence", f.sentence}};
+  one["memory"] = f.memory.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.memory);
+  one["hazard"] = f.hazard.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.hazard);
+  one["other_line"] = f.other_line == 0 ? nlohmann::json(nullptr) : nlohmann::json(f.other_line);
+  return one;
 }
 
 nlohmann::json CheckJson(const KernelCheckReport& report, const std::string& file) {
@@ -399,14 +428,7 @@ nlohmann::json CheckJson(const KernelCheckReport& report, const std::string& fil
     out["runs"].push_back(run);
   }
   out["findings"] = nlohmann::json::array();
-  for (const CheckFinding& f : report.findings) {
-    nlohmann::json one{{"kind", Name(f.kind)}, {"line", f.line}, {"severity", f.error ? "error" : "warning"},
-                       {"count", f.count}, {"sentence", f.sentence}};
-    one["memory"] = f.memory.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.memory);
-    one["hazard"] = f.hazard.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.hazard);
-    one["other_line"] = f.other_line == 0 ? nlohmann::json(nullptr) : nlohmann::json(f.other_line);
-    out["findings"].push_back(one);
-  }
+  for (const CheckFinding& f : report.findings) out["findings"].push_back(FindingJson(f));
   return out;
 }
 

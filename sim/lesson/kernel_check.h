@@ -4,6 +4,7 @@
 // `tilescope check` prints and writes what this returns; nothing here prints.
 #pragma once
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -14,6 +15,7 @@
 
 #include "sim/cuda/front_end.h"
 #include "sim/model/kernel_config.h"
+#include "sim/model/machine.h"
 
 namespace sim {
 
@@ -72,8 +74,26 @@ struct KernelCheckResult {
   std::string error;  // what makes the check impossible (a parameter it cannot bind, no block...)
 };
 
-KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOptions& options);
+// The runs the check makes: each size's launch and its seeded A and B, or why it cannot run.
+// The window runs a student's kernel as the first of them, so it shows what the check judges.
+struct CheckPlan {
+  struct Run {
+    CheckSize size;
+    KernelLaunch launch;
+    std::vector<float> a, b;
+  };
+  std::array<int, 3> block{};
+  std::vector<Run> runs;
+  std::string error;
+};
+CheckPlan PlanCheck(const cuda::KernelFile& file, const KernelCheckOptions& options);
 
+// `cancel` (may be null) stops it between steps, with the error "stopped".
+KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOptions& options,
+                              const std::atomic<bool>* cancel = nullptr);
+
+// A finding as the report's findings[] hold it.
+nlohmann::json FindingJson(const CheckFinding& finding);
 // The report as `tilescope check --json` writes it: runs[] and findings[].
 nlohmann::json CheckJson(const KernelCheckReport& report, const std::string& file);
 

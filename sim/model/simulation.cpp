@@ -52,10 +52,16 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
   PhaseFlags phases_started;
   PhaseFlags phases_with_hazard;
   std::size_t releases = 0;
-  const double expected = std::max<double>(1.0, double(ThreadInstructions(machine.config())));
+  // A student's kernel has no closed form: its threads that are done tell the progress instead.
+  const bool student = machine.kernel() != nullptr;
+  const double expected =
+      std::max<double>(1.0, student ? double(machine.geometry().threads()) : double(ThreadInstructions(machine.config())));
   while (machine.Step()) {
     if (cancel && cancel->load(std::memory_order_relaxed)) return std::nullopt;
-    if (fraction) fraction->store(double(machine.state().counters.thread_instructions) / expected, std::memory_order_relaxed);
+    if (fraction) {
+      const double done = student ? double(machine.state().exited_threads) : double(machine.state().counters.thread_instructions);
+      fraction->store(done / expected, std::memory_order_relaxed);
+    }
     const std::int64_t step = machine.state().step;
     // Most steps can add no mark: their phase has started and seen its first hazard, and no
     // barrier released. Only the others' events are built and read (with 65e3fa1's other
@@ -87,6 +93,10 @@ std::optional<Timeline> ComputeTimeline(const KernelConfig& config, const std::v
   return MakeTimeline(Machine(config, a, b), cancel, fraction);
 }
 
+std::optional<Timeline> ComputeTimeline(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
+  return MakeTimeline(std::move(fresh), cancel, fraction);
+}
+
 bool Breakpoint::Matches(const std::vector<TraceEvent>& events) const {
   switch (kind) {
     case Kind::kBarrierArrive:
@@ -114,6 +124,17 @@ Simulation::Simulation(const KernelConfig& config, std::vector<float> a, std::ve
                        std::size_t history_budget)
     : machine_(Checked(config), std::move(a), std::move(b)), history_(history_budget) {
   history_.Reset(machine_.state());
+}
+
+Simulation::Simulation(const KernelLaunch& launch, std::vector<float> a, std::vector<float> b,
+                       std::size_t history_budget)
+    : machine_(launch, std::move(a), std::move(b)), history_(history_budget) {
+  history_.Reset(machine_.state());
+}
+
+Machine Simulation::FreshMachine() const {
+  if (machine_.kernel() != nullptr) return Machine(machine_.launch(), machine_.memory().a(), machine_.memory().b());
+  return Machine(machine_.config(), machine_.memory().a(), machine_.memory().b());
 }
 
 void Simulation::SetSink(TraceSink* sink) {
@@ -158,8 +179,33 @@ std::int64_t Simulation::StepWarp() {
 }
 
 std::int64_t Simulation::RunUntil(const Breakpoint& breakpoint) {
+  if (kernel() != nullptr) return RunKernelUntil(breakpoint);
   return RunWhile([&breakpoint](const Simulation& sim) {
     return !breakpoint.Matches(sim.last_step_events());
+  });
+}
+
+// A student's kernel's steps make no events (machine_kernel.cpp keeps them out of its hot path):
+// what a breakpoint waits for is read from the counters and the thread it names instead. Such a
+// kernel has one phase, so a phase breakpoint never comes.
+std::int64_t Simulation::RunKernelUntil(const Breakpoint& breakpoint) {
+  const Counters before = counters();
+  const auto thread_instructions = [&breakpoint](const Simulation& sim) -> std::int64_t {
+    const std::int64_t index = std::int64_t{breakpoint.block} * sim.geometry().block_threads + breakpoint.thread;
+    const std::vector<Thread>& threads = sim.machine_.state().threads;
+    return index >= 0 && index < static_cast<std::int64_t>(threads.size()) ? threads[static_cast<std::size_t>(index)].instructions : 0;
+  };
+  const std::int64_t ran = thread_instructions(*this);
+  return RunWhile([&](const Simulation& sim) {
+    const Counters& now = sim.counters();
+    switch (breakpoint.kind) {
+      case Breakpoint::Kind::kBarrierArrive: return now.barrier_arrivals == before.barrier_arrivals;
+      case Breakpoint::Kind::kBarrierRelease: return now.barrier_releases == before.barrier_releases;
+      case Breakpoint::Kind::kHazard: return now.hazards == before.hazards;
+      case Breakpoint::Kind::kThread: return thread_instructions(sim) == ran;
+      case Breakpoint::Kind::kPhase: return true;
+    }
+    return true;
   });
 }
 
@@ -226,8 +272,7 @@ const std::vector<float>& Simulation::reference() const {
 
 const Timeline& Simulation::timeline() const {
   if (!timeline_) {
-    Machine fresh(machine_.config(), machine_.memory().a(), machine_.memory().b());
-    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(std::move(fresh), nullptr, nullptr));
+    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(FreshMachine(), nullptr, nullptr));
   }
   return *timeline_;
 }

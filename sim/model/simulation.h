@@ -63,6 +63,9 @@ class Simulation {
   // The same lesson on given A (M×K) and B (K×N), row-major: the GPU comparison tests use it.
   Simulation(const KernelConfig& config, std::vector<float> a, std::vector<float> b,
              std::size_t history_budget = kDefaultHistoryBudget);
+  // A student's kernel (a launch ValidateLaunch accepts) on A and B, with the same stepping.
+  Simulation(const KernelLaunch& launch, std::vector<float> a, std::vector<float> b,
+             std::size_t history_budget = kDefaultHistoryBudget);
 
   const KernelConfig& config() const { return machine_.config(); }
   const Geometry& geometry() const { return machine_.geometry(); }
@@ -95,6 +98,11 @@ class Simulation {
   void AdoptTimeline(Timeline timeline);
 
   Snapshot snapshot() const { return Snapshot(machine_); }
+  // The machine as it stood at step 0, for a whole-run pass on a worker (ComputeTimeline).
+  Machine FreshMachine() const;
+  // The student's kernel this runs, or nullptr for a lesson's.
+  const cuda::CompiledKernel* kernel() const { return machine_.kernel(); }
+  const KernelLaunch* launch() const { return machine_.kernel() != nullptr ? &machine_.launch() : nullptr; }
   const std::vector<TraceEvent>& last_step_events() const { return machine_.last_step_events(); }
   const Counters& counters() const { return machine_.state().counters; }
   const std::vector<Hazard>& hazards() const { return machine_.logs().hazards; }
@@ -112,6 +120,7 @@ class Simulation {
  private:
   bool Advance();
   std::int64_t RunQuietlyTo(std::int64_t step);
+  std::int64_t RunKernelUntil(const Breakpoint& breakpoint);
 
   Machine machine_;
   History history_;
@@ -126,6 +135,9 @@ class Simulation {
 std::optional<Timeline> ComputeTimeline(const KernelConfig& config, const std::vector<float>& a,
                                         const std::vector<float>& b, const std::atomic<bool>* cancel,
                                         std::atomic<double>* fraction);
+
+// The same pass from a machine at step 0 (Simulation::FreshMachine), a lesson's or a student's kernel's.
+std::optional<Timeline> ComputeTimeline(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction);
 
 // C of a lesson (or of the lesson on given A and B) after a full run.
 std::vector<float> ComputeC(const KernelConfig& config);

@@ -14,9 +14,28 @@ const Thread& Snapshot::thread(int block, int index_in_block) const {
   return state_->threads[static_cast<std::size_t>(block) * geometry().block_threads + index_in_block];
 }
 
-int Snapshot::NextLine(const Thread& thread) const { return LineOf(config().kernel, thread.pc.op); }
+int Snapshot::NextLine(const Thread& thread) const {
+  const cuda::CompiledKernel* k = kernel();
+  if (k == nullptr) return LineOf(config().kernel, thread.pc.op);
+  // A student's thread stands at the instruction its next step runs (machine_kernel.cpp).
+  if (thread.state == ThreadState::kDone || thread.pc.t < 0 || thread.pc.t >= static_cast<int>(k->positions.size())) return 0;
+  return k->positions[static_cast<std::size_t>(thread.pc.t)].line;
+}
+
+const SharedCell& Snapshot::SharedWord(int block, int array, int index) const {
+  int base = 0;
+  for (int a = 0; a < array; ++a) base += kernel()->shared[static_cast<std::size_t>(a)].Words();
+  return state_->shared.Cell(block, base + index);
+}
 
 std::map<int, int> Snapshot::ThreadsByNextLine() const {
+  if (kernel() != nullptr) {
+    std::map<int, int> by_line;
+    for (const Thread& t : state_->threads) {
+      if (t.state != ThreadState::kDone) ++by_line[NextLine(t)];
+    }
+    return by_line;
+  }
   std::array<int, kOpCount + 1> by_op{};  // kDone too: it has no line (0)
   for (const Thread& t : state_->threads) {
     if (t.state != ThreadState::kDone) ++by_op[static_cast<std::size_t>(t.pc.op)];

@@ -39,6 +39,8 @@ class Snapshot {
   explicit Snapshot(const Machine& machine) : machine_(&machine), state_(&machine.state()) {}
 
   const KernelConfig& config() const { return machine_->config(); }
+  // The student's kernel on show (its source lines, its shared arrays), or nullptr for a lesson's.
+  const cuda::CompiledKernel* kernel() const { return machine_->kernel(); }
   const Geometry& geometry() const { return machine_->geometry(); }
   std::int64_t step() const { return state_->step; }
   bool finished() const { return machine_->Finished(); }
@@ -66,6 +68,9 @@ class Snapshot {
   // Shared memory.
   SharedTile tile(int block, TileId id) const { return state_->shared.Tile(block, id); }
   CellFreshness Freshness(int block, TileId id, int row, int col) const;
+  // A student's kernel: word `index` (row-major, outermost first) of its shared array `array`
+  // in `block`; its arrays lie one after another as declared.
+  const SharedCell& SharedWord(int block, int array, int index) const;
 
   // Global memory.
   float a(int row, int col) const { return machine_->memory().a()[Index(MatrixId::kA, row, col)]; }

@@ -74,8 +74,16 @@ def file_cases():
     for tried, contents in vector_files:
         cases.append(("test vectors (`verify FILE`)", tried, contents, ["verify", "FILE"]))
         cases.append(("test vectors (`trace --fill file:FILE`)", tried, contents, ["trace", "--fill", "file:FILE"]))
+    kernel_files = kernel_file_cases()
+    for tried, contents in kernel_files:
+        cases.append(("kernel file (`check FILE`)", tried, contents, ["check", "FILE"]))
+    return cases
+
+
+def kernel_file_cases():
+    """(tried, contents): the kernel files `check FILE` and `tilescope --kernel FILE` are given."""
     good_kernel = GOOD_KERNEL.encode()
-    kernel_files = [
+    return [
         ("0", b"__global__ void k(float* C) { __shared__ float s[0]; C[0] = 1.0f; }\n"),
         ("negative", b"__global__ void k(float* C) { __shared__ float s[-1]; C[0] = 1.0f; }\n"),
         ("huge", b"__global__ void k(float* C) { C[0] = " + b"(" * 100000 + b"1" + b")" * 100000 + b"; }\n"),
@@ -83,9 +91,6 @@ def file_cases():
         ("wrong type", b'{"m": 4}'), ("truncated", good_kernel[:len(good_kernel) // 2]), ("empty", b""),
         ("garbage", b"\x89PNG\r\n\x1a\n\x00\x01"), ("directory", "DIR"), ("unreadable", "UNREADABLE"),
     ]
-    for tried, contents in kernel_files:
-        cases.append(("kernel file (`check FILE`)", tried, contents, ["check", "FILE"]))
-    return cases
 
 
 # A correct kernel for the flags of `check` (GOODKERNEL in a command).
@@ -129,6 +134,15 @@ def flag_cases():
     for flag in ("--kernel", "--scheduler", "--define", "--json"):
         for tried, value in NAME_VALUES:
             cases.append(("`check %s`" % flag, tried, value, ["check", flag, value, "GOODKERNEL"]))
+    # The window's --kernel FILE takes the same flags, read by the same code (app/cli/kernel_flags.h).
+    for flag in ("--block", "--grid", "--sizes"):
+        for tried, value in NUMBER_VALUES:
+            cases.append(("`tilescope --kernel FILE %s` (GUI)" % flag, tried, value, ["--kernel", "GOODKERNEL", flag, value]))
+    for tried, value in NAME_VALUES:
+        cases.append(("`tilescope --kernel FILE --define` (GUI)", tried, value, ["--kernel", "GOODKERNEL", "--define", value]))
+    cases.append(("`tilescope --block` (GUI)", "wrong type", "16x16, no --kernel", ["--block", "16x16"]))
+    cases.append(("`tilescope --kernel` (GUI)", "wrong type", "with --lesson default",
+                  ["--kernel", "GOODKERNEL", "--lesson", "default"]))
     for tried, value in NAME_VALUES:
         cases.append(("`occupancy --gpu`", tried, value, ["occupancy", "--gpu", value]))
     for flag in ("--frames", "--width", "--height", "--bench-frames", "--content-scale"):
@@ -229,6 +243,13 @@ def gui_action_cases():
         cases.append(("GUI action `edit-cell A ROW COL VALUE`", tried, value, ["--actions", ("edit-cell " + value).strip()]))
     for tried, path in (("directory", "DIR"), ("read-only output", "READ-ONLY/out.json"), ("read-only output", "/dev/full")):
         cases.append(("GUI action `lesson-save FILE`", tried, path, ["--actions", "lesson-save " + path]))
+    for tried, path in (("directory", "DIR"), ("unreadable", "MISSING/kernel.cu"), ("empty", "")):
+        cases.append(("GUI action `kernel-open FILE`", tried, path, ["--actions", ("kernel-open " + path).strip()]))
+    # A finding's lines, with a student's kernel open (its file has 8 lines) and without one.
+    for tried, value in ACTION_VALUES:
+        cases.append(("GUI action `source-show-lines N`", tried, value,
+                      ["--kernel", "GOODKERNEL", "--actions", ("source-show-lines " + value).strip()]))
+    cases.append(("GUI action `source-show-lines N`", "wrong type", "3, no kernel open", ["--actions", "source-show-lines 3"]))
     # A scripted run whose lesson does not open once saved the default lesson's screenshot, exit 0.
     cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "unreadable", "MISSING/lesson.json",
                   ["--lesson", "MISSING/lesson.json", "--screenshot", "out.png"]))
@@ -293,6 +314,11 @@ def gui_file_cases():
     cases.append(("saved results, JSON (GUI action `live-load FILE`)", "empty", json.dumps(no_device).encode(),
                   ["--actions", "live-load FILE.json"]))
     cases.append(("GUI action `lesson-open FILE`", "unreadable", "FIFO", ["--actions", "lesson-open FILE"]))
+    # A student's kernel: refused by name, the window goes on with the lesson on show.
+    for tried, contents in kernel_file_cases():
+        cases.append(("kernel file (`tilescope --kernel FILE`, GUI)", tried, contents, ["--kernel", "FILE.cu"]))
+    cases.append(("GUI action `kernel-open FILE`", "unreadable", "FIFO", ["--actions", "kernel-open FILE"]))
+
     cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "negative", b'{"version": 1, "m": -3}',
                   ["--lesson", "FILE", "--screenshot", "out.png"]))
     deep = b'{"version": 1, "last_lesson": ' + b"[" * 100000 + b"]" * 100000 + b"}"

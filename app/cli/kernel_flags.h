@@ -1,0 +1,26 @@
+// kernel_flags.h — the flags that say how a student's kernel runs: --block, --grid, --sizes and
+// --define, read once for `tilescope check` and for the window's --kernel FILE alike.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "sim/lesson/kernel_lesson.h"
+
+namespace cli {
+
+struct KernelFlags {
+  std::string block;
+  std::string grid = "auto";
+  std::vector<std::string> sizes;
+  std::vector<std::string> defines;
+  CLI::Option* block_option = nullptr;  // given (even as ""): the file's launch is not used
+};
+
+// Adds the four flags to `command`; `sizes_help` says what the sizes are for there.
+void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help);
+// Reads them into `options`; the first problem, or "".
+std::string ReadKernelFlags(const KernelFlags& flags, sim::KernelLessonOptions& options);
+
+}  // namespace cli
