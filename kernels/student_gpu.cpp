@@ -17,6 +17,17 @@ bool WellDefined(const sim::KernelCheckReport& report) {
   return true;
 }
 
+// Why the GPU should not run the kernel at all: the model saw a thread that never ends or
+// threads waiting forever, which on the GPU hang until the launch is killed.
+std::string HangProblem(const sim::KernelCheckReport& report) {
+  for (const sim::CheckFinding& f : report.findings) {
+    if (f.kind == sim::FindingKind::kNotTerminating || f.kind == sim::FindingKind::kDeadlock) {
+      return "not run on the GPU: the model found that line " + std::to_string(f.line) + " never ends, which would hang it";
+    }
+  }
+  return "";
+}
+
 // The launch of `run` for the worker: the device source, the kernel's name and the check's A and B.
 StudentLaunch LaunchOf(const sim::cuda::KernelFile& file, const std::string& file_name, const std::array<int, 3>& block,
                        const sim::CheckRun& run, const sim::CheckInputs& inputs) {
@@ -112,6 +123,10 @@ StudentGpuReport RunStudentKernelOnGpu(GpuWorker& worker, const std::string& dev
   StudentGpuReport out;
   out.device = device;
   out.well_defined = WellDefined(report);
+  if (const std::string hang = HangProblem(report); !hang.empty()) {
+    out.runs.assign(report.runs.size(), StudentGpuRun{hang});
+    return out;
+  }
   for (const sim::CheckRun& run : report.runs) {
     const sim::CheckInputs inputs = sim::InputsFor(run.size, report.seed);
     StudentRunResult result;

@@ -42,7 +42,8 @@ struct StudentGpuOptions {
   std::optional<sim::CheckSize> time_size;
   int warmups = 2;
   int reps = 10;
-  // A launch still running after this is taken for a hang: the worker is ended.
+  // A request (the compile and every launch at one size) still running after this is taken
+  // for a hang: the worker is ended.
   double launch_timeout_s = 20.0;
 };
 

@@ -46,8 +46,6 @@ struct CheckOptions {
   bool time_size_given = false;
 };
 
-constexpr int kTimedReps = 10;
-
 // --grid's axes: split at the commas outside parentheses (an axis may be `min(N, 64)`).
 std::vector<std::string> GridAxes(const std::string& text) {
   std::vector<std::string> axes(1);
@@ -61,6 +59,15 @@ std::vector<std::string> GridAxes(const std::string& text) {
     }
   }
   return axes;
+}
+
+// "64" (64x64x64) or "50x37x29"; nothing where the text is neither.
+std::optional<sim::CheckSize> ParseSize(const std::string& text) {
+  const std::optional<std::array<int, 3>> dims = sim::ParseExtents(text, 'x');
+  const auto separators = std::count(text.begin(), text.end(), 'x');
+  if (!dims || (separators != 0 && separators != 2)) return std::nullopt;
+  if (separators == 0) return sim::CheckSize{(*dims)[0], (*dims)[0], (*dims)[0]};
+  return sim::CheckSize{(*dims)[0], (*dims)[1], (*dims)[2]};
 }
 
 // Reads the flags into the check's options; the first problem, or empty.
@@ -95,10 +102,9 @@ std::string CheckFlags(const CheckOptions& o, sim::cuda::FrontEndOptions& front,
     check.grid[d] = axes[d];
   }
   for (const std::string& s : o.sizes) {
-    const std::optional<std::array<int, 3>> dims = sim::ParseExtents(s, 'x');
-    const bool square = s.find('x') == std::string::npos;
-    if (!dims || (!square && std::count(s.begin(), s.end(), 'x') != 2)) return "--sizes " + s + ": write N or MxNxK";
-    check.sizes.push_back(square ? sim::CheckSize{(*dims)[0], (*dims)[0], (*dims)[0]} : sim::CheckSize{(*dims)[0], (*dims)[1], (*dims)[2]});
+    const std::optional<sim::CheckSize> size = ParseSize(s);
+    if (!size) return "--sizes " + s + ": write N or MxNxK";
+    check.sizes.push_back(*size);
   }
   const std::optional<sim::SchedulerKind> scheduler = sim::ParseSchedulerKind(o.scheduler);
   if (!scheduler) return "--scheduler " + o.scheduler + ": one of " + sim::SchedulerKindNames();
@@ -107,11 +113,8 @@ std::string CheckFlags(const CheckOptions& o, sim::cuda::FrontEndOptions& front,
   if (!seed) return sim::SeedProblem("--seed", o.seed);
   check.seed = *seed;
   if (o.time_size_given) {
-    const std::optional<std::array<int, 3>> dims = sim::ParseExtents(o.time_size, 'x');
-    if (!dims || std::count(o.time_size.begin(), o.time_size.end(), 'x') == 1) return "--time-size " + o.time_size + ": write N or MxNxK";
-    const bool square = o.time_size.find('x') == std::string::npos;
-    gpu.time_size = square ? sim::CheckSize{(*dims)[0], (*dims)[0], (*dims)[0]} : sim::CheckSize{(*dims)[0], (*dims)[1], (*dims)[2]};
-    gpu.reps = kTimedReps;
+    gpu.time_size = ParseSize(o.time_size);
+    if (!gpu.time_size) return "--time-size " + o.time_size + ": write N or MxNxK";
   }
   return "";
 }
@@ -157,7 +160,7 @@ CheckedFile CheckFile(const std::string& file, const sim::cuda::FrontEndOptions&
 GpuSide OpenGpu(const CheckOptions& options) {
   GpuSide gpu;
   if (options.no_gpu) {
-    gpu.absent = "--no-gpu";
+    gpu.absent = "--no-gpu was given";
     return gpu;
   }
   const kernels::GpuStatus& status = kernels::ProbeGpu();
@@ -186,13 +189,13 @@ std::optional<std::string> WriteOutputs(const CheckOptions& options, const std::
 int Run(const CheckOptions& options) {
   sim::cuda::FrontEndOptions front;
   sim::KernelCheckOptions check;
-  GpuSide probe_free;
-  if (const std::string problem = CheckFlags(options, front, check, probe_free.options); !problem.empty()) {
+  kernels::StudentGpuOptions gpu_options;
+  if (const std::string problem = CheckFlags(options, front, check, gpu_options); !problem.empty()) {
     std::fprintf(stderr, "tilescope check: %s\n", problem.c_str());
     return kExitUsage;
   }
   GpuSide gpu = OpenGpu(options);
-  gpu.options = probe_free.options;
+  gpu.options = gpu_options;
   const bool one_file = options.files.size() == 1;
   std::vector<CheckedFile> files;
   int exit_code = 0;
@@ -247,8 +250,8 @@ void AddCheckCommand(CLI::App& app, std::function<int()>& action) {
       "--csv", options->csv, "Also write one row per file to this CSV file: file, compiled, sizes_right, errors, warnings, first_finding");
   CLI::Option* time_size = command->add_option(
       "--time-size", options->time_size,
-      "On a GPU, also time the kernel at this size (N or MxNxK): GFLOPS, the median of " + std::to_string(kTimedReps) +
-          " launches, beside cuBLAS SGEMM");
+      "On a GPU, also time the kernel at this size (N or MxNxK): GFLOPS, the median of " +
+          std::to_string(kernels::StudentGpuOptions{}.reps) + " launches, beside cuBLAS SGEMM");
   command->add_flag("--no-gpu", options->no_gpu, "Check on the model alone, even where a GPU is present");
   command->callback([options, kernel, block, json, csv, time_size, &action] {
     options->kernel_given = kernel->count() > 0;

@@ -151,7 +151,11 @@ std::optional<long long> EvaluateIntegerExpression(const std::string& text, cons
     if (value && value->IsInteger()) return value->integer;
     error = !unknown.empty() ? "unknown name " + unknown : "not an integer expression";
   } catch (const Refusal& refusal) {
-    error = std::string(refusal.what()) + " (at column " + std::to_string(refusal.pos().col) + ")";
+    // The parser's words are a file's; here the text is one expression.
+    std::string what = refusal.what();
+    const std::string file_end = "the end of the file";
+    if (const std::size_t at = what.find(file_end); at != std::string::npos) what.replace(at, file_end.size(), "the end of the expression");
+    error = what + " (at column " + std::to_string(refusal.pos().col) + ")";
   }
   return std::nullopt;
 }
