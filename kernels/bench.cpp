@@ -1,5 +1,6 @@
 #include "kernels/bench.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -8,6 +9,13 @@
 
 namespace kernels {
 namespace {
+
+double Quantile(const std::vector<double>& sorted, double q) {
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
+}
 
 constexpr std::int64_t kFirstDefaultSize = 256;
 constexpr std::int64_t kLastDefaultSize = 8192;
@@ -205,6 +213,19 @@ std::vector<int> ResolveTiles(const RaceRequest& request) {
 
 std::vector<Shape> ResolveShapes(const RaceRequest& request) {
   return request.shapes.empty() ? std::vector<Shape>{Shape::Square(kDefaultRaceSize)} : request.shapes;
+}
+
+void FillTimings(std::vector<double> times, BenchResult& result) {
+  std::sort(times.begin(), times.end());
+  result.reps = static_cast<int>(times.size());
+  result.min_ms = times.front();
+  result.max_ms = times.back();
+  result.median_ms = Quantile(times, 0.5);
+  result.q1_ms = Quantile(times, 0.25);
+  result.q3_ms = Quantile(times, 0.75);
+  const double flops = 2.0 * static_cast<double>(result.shape.m) * static_cast<double>(result.shape.n) *
+                       static_cast<double>(result.shape.k);
+  result.gflops = result.median_ms > 0 ? flops / (result.median_ms * 1e-3) / 1e9 : 0;
 }
 
 }  // namespace kernels

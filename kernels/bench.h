@@ -107,6 +107,10 @@ struct BenchResult {
   bool ok() const { return error.empty(); }
 };
 
+// A result's times and rate from its repetitions' times (ms): quartiles, and GFLOPS as
+// 2·M·N·K over the median.
+void FillTimings(std::vector<double> times, BenchResult& result);
+
 // For one shape and tile, each barrier-removed (or __syncwarp) variant against the
 // kernel with both __syncthreads(): elements of C not bit-identical, per trial.
 struct RaceRequest {

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TS_GPU_ABI_VERSION 3
+#define TS_GPU_ABI_VERSION 4
 
 typedef enum TsStatus { TS_OK = 0, TS_CANCELLED = 1, TS_ERROR = 2 } TsStatus;
 
@@ -94,6 +94,32 @@ typedef TsStatus (*TsRunFn)(TsSession* session, int kernel, int warmups, int rep
  * of `baseline` (computed once per session and baseline). */
 typedef TsStatus (*TsRaceTrialFn)(TsSession* session, int kernel, int baseline, long long* differing, char* error,
                                   size_t error_size);
+
+/* A student's kernel file (already stripped of host code) compiled with NVRTC for the present
+ * GPU and launched as the model's check launched it: A and B copied in, C zeroed (as after
+ * cudaMemset), one launch whose C is copied to `c_out` (M×N), then `warmups` and `reps` more
+ * launches, each of the latter timed by CUDA events into `times_ms`. A compile error is
+ * TS_ERROR with NVRTC's log. */
+typedef enum TsArgumentKind { TS_ARG_INT = 0, TS_ARG_A = 1, TS_ARG_B = 2, TS_ARG_C = 3 } TsArgumentKind;
+typedef struct TsStudentLaunch {
+  const char* source;
+  const char* file_name;        /* NVRTC's messages name it */
+  const char* name_expression;  /* "tiled" or "tiled<16>" */
+  const char* const* options;   /* extra NVRTC options ("-DTILE=16") */
+  int option_count;
+  long long m, n, k;
+  int grid[3];
+  int block[3];
+  const int* argument_kinds;  /* per kernel parameter: a TsArgumentKind */
+  const int* argument_values; /* the int's value, for TS_ARG_INT */
+  int parameter_count;
+  const float* a; /* M×K */
+  const float* b; /* K×N */
+  int warmups;
+  int reps;
+} TsStudentLaunch;
+typedef TsStatus (*TsStudentRunFn)(const TsStudentLaunch* launch, float* c_out, double* times_ms, char* error,
+                                   size_t error_size);
 
 /* Whether the process's CUDA context still works after an error: TS_OK, or TS_ERROR with
  * the sticky error (an illegal address, a launch failure) that only the process's exit

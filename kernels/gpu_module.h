@@ -24,6 +24,7 @@ struct GpuModule {
   TsRaceTrialFn race_trial = nullptr;
   TsKernelResourcesFn kernel_resources = nullptr;
   TsContextErrorFn context_error = nullptr;
+  TsStudentRunFn student_run = nullptr;
   TsTestKernelFn test_kernel = nullptr;
   TsTestHoldMemoryFn test_hold_memory = nullptr;
 };

@@ -337,6 +337,32 @@ TsStatus GpuWorker::RaceTrial(int kernel, int baseline, const Cancelled& cancell
   return TS_OK;
 }
 
+TsStatus GpuWorker::RunStudent(const StudentLaunch& launch, const Cancelled& cancelled, StudentRunResult& result,
+                               std::string& error) {
+  worker::Writer writer;
+  writer.PutString(launch.source).PutString(launch.file_name).PutString(launch.name_expression);
+  writer.Put<std::uint64_t>(launch.options.size());
+  for (const std::string& option : launch.options) writer.PutString(option);
+  writer.Put<std::int64_t>(launch.shape.m).Put<std::int64_t>(launch.shape.n).Put<std::int64_t>(launch.shape.k);
+  writer.PutArray(launch.grid.data(), 3).PutArray(launch.block.data(), 3);
+  writer.PutArray(launch.argument_kinds.data(), launch.argument_kinds.size());
+  writer.PutArray(launch.argument_values.data(), launch.argument_values.size());
+  writer.PutArray(launch.a.data(), launch.a.size()).PutArray(launch.b.data(), launch.b.size());
+  writer.Put<std::int32_t>(launch.warmups).Put<std::int32_t>(launch.reps);
+  Frame reply;
+  const TsStatus status = Exchange(Type::kStudentRun, writer.bytes(), cancelled,
+                                   "while running " + launch.name_expression + " at " + ShapeText(launch.shape), reply, error);
+  if (status != TS_OK) return status;
+  worker::Reader reader(reply.payload);
+  result.c = reader.GetArray<float>();
+  result.times_ms = reader.GetArray<double>();
+  if (reader.failed() || result.c.size() != static_cast<std::size_t>(launch.shape.m * launch.shape.n)) {
+    error = "the GPU worker's answer to " + launch.name_expression + " was malformed";
+    return TS_ERROR;
+  }
+  return TS_OK;
+}
+
 TsStatus GpuWorker::TestFault(std::string& error) {
   Frame reply;
   return Exchange(Type::kTestFault, "", {}, "while running the test's faulting kernel", reply, error);

@@ -12,6 +12,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -39,6 +40,25 @@ struct GpuWorkerOptions {
 std::string DefaultGpuWorkerPath();
 GpuWorkerOptions DefaultGpuWorkerOptions();
 
+// A student's kernel for the worker to compile with NVRTC and run once (then time), as
+// TsStudentLaunch says; the arrays are the worker's to copy.
+struct StudentLaunch {
+  std::string source;  // the file without its host code (sim::cuda::KernelFile::device_source)
+  std::string file_name;
+  std::string name_expression;
+  std::vector<std::string> options;
+  Shape shape;
+  std::array<int, 3> grid{1, 1, 1}, block{1, 1, 1};
+  std::vector<std::int32_t> argument_kinds, argument_values;  // per parameter
+  std::vector<float> a, b;
+  int warmups = 0, reps = 0;
+};
+
+struct StudentRunResult {
+  std::vector<float> c;         // after the first launch, from a zeroed C
+  std::vector<double> times_ms;  // one per timed launch
+};
+
 class GpuWorker {
  public:
   using Cancelled = std::function<bool()>;
@@ -59,6 +79,10 @@ class GpuWorker {
   TsStatus Run(int kernel, int warmups, int reps, double tolerance, const Cancelled& cancelled, TsKernelRun& run,
                std::vector<double>& times_ms, std::vector<float>* c_out, std::string& error);
   TsStatus RaceTrial(int kernel, int baseline, const Cancelled& cancelled, long long& differing, std::string& error);
+  // Needs no session. A compile error, a fault (the worker then restarts) or a launch that
+  // does not end before `cancelled` says so (the worker is then ended) is TS_ERROR or
+  // TS_CANCELLED with the message.
+  TsStatus RunStudent(const StudentLaunch& launch, const Cancelled& cancelled, StudentRunResult& result, std::string& error);
 
   // Test hooks (the worker refuses them unless worker::kTestHooksVariable is set in its
   // environment): a kernel that writes far out of bounds, and holding all but `leave_bytes`

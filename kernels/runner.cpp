@@ -14,26 +14,6 @@ namespace {
 // The runner's inputs are in [-1, 1) (random_fill.h): the bound the tolerance scales by.
 constexpr double kMaxAbsInput = 1.0;
 
-double Quantile(const std::vector<double>& sorted, double q) {
-  const double position = q * static_cast<double>(sorted.size() - 1);
-  const auto below = static_cast<std::size_t>(std::floor(position));
-  const std::size_t above = std::min(below + 1, sorted.size() - 1);
-  return sorted[below] + (position - static_cast<double>(below)) * (sorted[above] - sorted[below]);
-}
-
-void FillTimings(std::vector<double> times, BenchResult& result) {
-  std::sort(times.begin(), times.end());
-  result.reps = static_cast<int>(times.size());
-  result.min_ms = times.front();
-  result.max_ms = times.back();
-  result.median_ms = Quantile(times, 0.5);
-  result.q1_ms = Quantile(times, 0.25);
-  result.q3_ms = Quantile(times, 0.75);
-  const double flops = 2.0 * static_cast<double>(result.shape.m) * static_cast<double>(result.shape.n) *
-                       static_cast<double>(result.shape.k);
-  result.gflops = result.median_ms > 0 ? flops / (result.median_ms * 1e-3) / 1e9 : 0;
-}
-
 BenchResult ErrorResult(const KernelSpec& spec, const Shape& shape, const std::string& error) {
   BenchResult result;
   result.kernel = spec.name;

@@ -23,6 +23,7 @@ bool KnownType(std::uint16_t type) {
     case Type::kRun:
     case Type::kRaceTrial:
     case Type::kCancel:
+    case Type::kStudentRun:
     case Type::kTestFault:
     case Type::kTestHoldMemory: return true;
   }

@@ -31,6 +31,7 @@ enum class Type : std::uint16_t {
   kRun = 11,          // kernel, warm-ups, reps, tolerance, want C
   kRaceTrial = 12,    // kernel, baseline
   kCancel = 13,       // stop before the next launch (only read while a run is in flight)
+  kStudentRun = 14,   // a student's kernel: StudentLaunch (gpu_worker.h); replies C and times
   kTestFault = 20,    // test hooks, refused unless the worker's environment enables them
   kTestHoldMemory = 21,
 };

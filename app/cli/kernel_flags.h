@@ -3,6 +3,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct KernelFlags {
   std::vector<std::string> defines;
   CLI::Option* block_option = nullptr;  // given (even as ""): the file's launch is not used
 };
+
+// "64" (64x64x64) or "50x37x29"; nothing where the text is neither.
+std::optional<sim::CheckSize> ParseCheckSize(const std::string& text);
 
 // Adds the four flags to `command`; `sizes_help` says what the sizes are for there.
 void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help);

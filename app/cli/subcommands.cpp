@@ -2,6 +2,7 @@
 
 #include "app/cli/bench_command.h"
 #include "app/cli/check_command.h"
+#include "app/cli/exercise_command.h"
 #include "app/cli/occupancy_command.h"
 #include "app/cli/tour_command.h"
 #include "app/cli/trace_command.h"
@@ -30,6 +31,7 @@ void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLaunch
   AddOccupancyCommand(app, action);
   AddTourCommand(app, action, launch_gui);
   AddCheckCommand(app, action);
+  AddExerciseCommand(app, action);
   app.footer(SubcommandFooter(app));
 }
 

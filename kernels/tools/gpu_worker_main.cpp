@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <csignal>
@@ -18,6 +19,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "kernels/gpu_module.h"
 #include "kernels/registry.h"
@@ -136,6 +138,7 @@ class Server {
       case Type::kOpenSession: return OpenSession(reader);
       case Type::kRun: return Run(reader);
       case Type::kRaceTrial: return RaceTrial(reader);
+      case Type::kStudentRun: return StudentRun(reader);
       case Type::kTestFault: return TestFault();
       case Type::kTestHoldMemory: return TestHoldMemory(reader);
       default: return false;
@@ -205,6 +208,55 @@ class Server {
     std::string error;
     const TsStatus status = session_->RaceTrial(kernel, baseline, differing, error);
     Reply(status, error, Writer().Put<std::int64_t>(differing));
+    return true;
+  }
+
+  // A student's kernel (GpuWorker::RunStudent): no session, its own buffers.
+  bool StudentRun(Reader& reader) {
+    const std::string source = reader.GetString();
+    const std::string file_name = reader.GetString();
+    const std::string name = reader.GetString();
+    const auto option_count = reader.Get<std::uint64_t>();
+    std::vector<std::string> options;
+    for (std::uint64_t i = 0; i < option_count && !reader.overran(); ++i) options.push_back(reader.GetString());
+    TsStudentLaunch launch{};
+    launch.m = reader.Get<std::int64_t>();
+    launch.n = reader.Get<std::int64_t>();
+    launch.k = reader.Get<std::int64_t>();
+    const std::vector<std::int32_t> grid = reader.GetArray<std::int32_t>();
+    const std::vector<std::int32_t> block = reader.GetArray<std::int32_t>();
+    const std::vector<std::int32_t> kinds = reader.GetArray<std::int32_t>();
+    const std::vector<std::int32_t> values = reader.GetArray<std::int32_t>();
+    const std::vector<float> a = reader.GetArray<float>();
+    const std::vector<float> b = reader.GetArray<float>();
+    launch.warmups = reader.Get<std::int32_t>();
+    launch.reps = reader.Get<std::int32_t>();
+    if (reader.failed() || grid.size() != 3 || block.size() != 3 || kinds.size() != values.size() || launch.reps < 0 ||
+        launch.warmups < 0 || launch.m < 1 || launch.n < 1 || launch.k < 1 ||
+        a.size() != static_cast<std::size_t>(launch.m * launch.k) || b.size() != static_cast<std::size_t>(launch.k * launch.n)) {
+      return false;
+    }
+    std::vector<const char*> option_texts;
+    for (const std::string& o : options) option_texts.push_back(o.c_str());
+    launch.source = source.c_str();
+    launch.file_name = file_name.c_str();
+    launch.name_expression = name.c_str();
+    launch.options = option_texts.data();
+    launch.option_count = static_cast<int>(option_texts.size());
+    std::copy(grid.begin(), grid.end(), launch.grid);
+    std::copy(block.begin(), block.end(), launch.block);
+    launch.argument_kinds = kinds.data();
+    launch.argument_values = values.data();
+    launch.parameter_count = static_cast<int>(kinds.size());
+    launch.a = a.data();
+    launch.b = b.data();
+    std::vector<float> c(static_cast<std::size_t>(launch.m * launch.n));
+    std::vector<double> times(static_cast<std::size_t>(launch.reps));
+    char message[16384] = {};
+    const TsStatus status = module_->student_run(&launch, c.data(), times.data(), message, sizeof message);
+    Writer body;
+    body.PutArray(c.data(), c.size()).PutArray(times.data(), times.size());
+    Reply(status, message, body);
     return true;
   }
 

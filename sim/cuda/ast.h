@@ -106,8 +106,15 @@ struct Launch {
   std::optional<std::array<long long, 3>> block;
 };
 
+// Host code the parser skipped: from `begin` (its first token) to the end of `end_line`.
+struct HostRange {
+  SourcePos begin;
+  int end_line = 0;
+};
+
 struct TranslationUnit {
   std::vector<KernelFunction> kernels;
+  std::vector<HostRange> host_code;
   std::vector<Launch> launches;
   std::vector<Declaration> constants;  // file-scope `const int`/`constexpr int`
 };

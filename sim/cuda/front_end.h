@@ -4,6 +4,7 @@
 // the first thing it could not read, as `file:line:col: what`. Nothing here throws.
 #pragma once
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,12 @@ struct SourceProblem {
 
 struct KernelFile {
   CompiledKernel kernel;
+  std::vector<long long> template_arguments;  // the kernel's `template <int ...>` values, in order
+  // The file as a CUDA compiler (NVRTC) should read it: host code, `#include`s and the
+  // `#define`s a --define replaces blanked, every line where it was, so the compiler's
+  // messages name the student's lines. The --define macros go to it as -D options.
+  std::string device_source;
+  Defines macros;
   std::vector<std::string> kernel_names;  // every __global__ function of the file
   // From the file's first launch of the kernel, where its values follow from constants.
   std::optional<std::array<long long, 3>> launch_grid;
@@ -39,5 +46,13 @@ struct FrontEndResult {
 };
 
 FrontEndResult CompileKernelFile(const std::string& text, const std::string& file_name, const FrontEndOptions& options);
+
+// The name a CUDA compiler knows the kernel by: `tiled` or `tiled<16>`.
+std::string NameExpression(const KernelFile& file);
+
+// An integer expression written on a command line (`(N+15)/16`) over the names `values`
+// gives and blockDim.x/y/z (`block`), with C's rules; the value, or the problem in `error`.
+std::optional<long long> EvaluateIntegerExpression(const std::string& text, const std::map<std::string, long long>& values,
+                                                   const std::array<int, 3>& block, std::string& error);
 
 }  // namespace sim::cuda

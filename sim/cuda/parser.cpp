@@ -26,7 +26,7 @@ using parsing::Cursor;
 // constants; the rest is host code (HostCodeReader).
 class Parser {
  public:
-  explicit Parser(const std::vector<Token>& tokens) : in_(tokens) {}
+  explicit Parser(const std::vector<Token>& tokens) : tokens_(tokens), in_(tokens) {}
 
   TranslationUnit Run() {
     while (!in_.AtEnd()) TopLevel();
@@ -59,10 +59,20 @@ class Parser {
       Refuse(t.pos, "a __shared__ array outside a kernel is not supported: declare it inside");
     }
     if (FileConstant()) return;
+    SkipHostCode(in_.at());
+  }
+
+  // Skips host code from the token at `begin`, and notes where it was: a CUDA compiler is
+  // given the file without it (KernelFile::device_source).
+  void SkipHostCode(std::size_t begin) {
     host_.Skip();
+    if (in_.at() == begin) return;
+    const Token& last = tokens_[in_.at() - 1];
+    unit_.host_code.push_back({tokens_[begin].pos, last.pos.line});
   }
 
   void Template() {
+    const std::size_t begin = in_.at();
     const SourcePos pos = in_.Take().pos;
     in_.Expect("<", "after template");
     std::vector<std::string> names;
@@ -92,7 +102,7 @@ class Parser {
       return;
     }
     if (in_.Is("__device__")) Refuse(in_.Peek().pos, "__device__ functions are not supported: write the code inside the kernel");
-    host_.Skip();
+    SkipHostCode(begin);
   }
 
   // `const int NAME = value;` (or constexpr, static) at file scope: a constant the kernels may use.
@@ -178,6 +188,7 @@ class Parser {
     }
   }
 
+  const std::vector<Token>& tokens_;
   Cursor in_;
   parsing::ExpressionParser expressions_{in_};
   parsing::StatementParser statements_{in_, expressions_};
@@ -188,6 +199,14 @@ class Parser {
 }  // namespace
 
 TranslationUnit Parse(const std::vector<Token>& tokens) { return Parser(tokens).Run(); }
+
+ExprPtr ParseExpression(const std::vector<Token>& tokens) {
+  Cursor in(tokens);
+  parsing::ExpressionParser expressions(in);
+  ExprPtr e = expressions.Expression();
+  if (!in.AtEnd()) Refuse(in.Peek().pos, "unexpected " + Cursor::Describe(in.Peek()) + " after the expression");
+  return e;
+}
 
 std::vector<std::string> TemplateParameterNames(const std::vector<Token>& tokens) {
   std::vector<std::string> names;

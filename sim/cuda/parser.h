@@ -15,6 +15,9 @@ namespace sim::cuda {
 // Throws Refusal.
 TranslationUnit Parse(const std::vector<Token>& tokens);
 
+// One C expression filling all of `tokens` (a command line's `(N+15)/16`). Throws Refusal.
+ExprPtr ParseExpression(const std::vector<Token>& tokens);
+
 // The names of the `template <int NAME>` parameters of the file's kernels, read from its
 // tokens before preprocessing (so a --define of one binds it instead of replacing it).
 std::vector<std::string> TemplateParameterNames(const std::vector<Token>& tokens);

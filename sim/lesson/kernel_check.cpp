@@ -85,8 +85,6 @@ Binding Bind(const cuda::CompiledKernel& kernel, const std::map<std::string, lon
   return b;
 }
 
-// Seeded small integers: every product and every sum of an inner product is exact in float,
-// so a wrong element is a wrong kernel, never rounding.
 std::vector<float> Seeded(int rows, int cols, std::uint64_t seed) {
   std::vector<float> v(static_cast<std::size_t>(rows) * cols);
   std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
@@ -294,21 +292,98 @@ std::vector<CheckSize> DefaultSizes(const std::array<int, 3>& block, bool square
   return {{multiple, multiple, multiple}, kNonMultiple};
 }
 
-CheckRun Compare(const Machine& machine, const CheckSize& size, const std::vector<float>& a, const std::vector<float>& b) {
+// Blocks per axis at `size`: the --grid expressions, or enough to cover C; the problem in `error`.
+std::optional<std::array<int, 3>> GridAt(const std::array<std::string, 3>& axes, const std::array<int, 3>& block, const CheckSize& size,
+                                          std::string& error) {
+  const std::array<int, 3> automatic{(size.n + block[0] - 1) / std::max(block[0], 1), (size.m + block[1] - 1) / std::max(block[1], 1), 1};
+  const std::map<std::string, long long> names{{"M", size.m}, {"N", size.n}, {"K", size.k}};
+  std::array<int, 3> grid{};
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (axes[d] == kAutoGrid) {
+      grid[d] = automatic[d];
+      continue;
+    }
+    std::string why;
+    const std::optional<long long> value = cuda::EvaluateIntegerExpression(axes[d], names, block, why);
+    if (!value) {
+      error = "--grid " + axes[d] + ": " + why;
+      return std::nullopt;
+    }
+    if (*value < 1 || *value > (1ll << 31) - 1) {
+      error = "--grid " + axes[d] + " gives " + std::to_string(*value) + " blocks at " + SizeText(size) + " (a grid axis needs 1 or more)";
+      return std::nullopt;
+    }
+    grid[d] = static_cast<int>(*value);
+  }
+  return grid;
+}
+
+}  // namespace
+
+std::optional<std::array<int, 3>> ParseExtents(const std::string& text, char separator) {
+  std::array<int, 3> dims{1, 1, 1};
+  std::size_t at = 0;
+  for (std::size_t d = 0; d < 3; ++d) {
+    if (at >= text.size() || !std::isdigit(static_cast<unsigned char>(text[at]))) return std::nullopt;
+    std::size_t used = 0;
+    long long value = 0;
+    try {
+      value = std::stoll(text.substr(at), &used);
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    if (value < 1 || value > (1 << 16)) return std::nullopt;
+    dims[d] = static_cast<int>(value);
+    at += used;
+    if (at == text.size()) return dims;
+    if (text[at] != separator) return std::nullopt;
+    ++at;
+  }
+  return std::nullopt;
+}
+
+std::string GridAxisProblem(const std::string& axis) {
+  if (axis == kAutoGrid) return "";
+  std::string error;
+  const CheckSize sample{64, 64, 64};
+  return GridAt({axis, kAutoGrid, kAutoGrid}, {16, 16, 1}, sample, error) ? "" : error;
+}
+
+std::optional<CheckRun> PlanCheckRun(const cuda::KernelFile& file, const KernelCheckOptions& options, const std::array<int, 3>& block,
+                                     const CheckSize& size, std::string& error) {
+  const Binding binding = Bind(file.kernel, options.int_values);
+  if (!binding.error.empty()) {
+    error = binding.error;
+    return std::nullopt;
+  }
+  if (binding.square && (size.m != size.n || size.n != size.k)) {
+    error = "the kernel takes one size, so each --sizes must be square (N), not " + SizeText(size);
+    return std::nullopt;
+  }
+  const std::optional<std::array<int, 3>> grid = GridAt(options.grid, block, size, error);
+  if (!grid) return std::nullopt;
   CheckRun run;
   run.size = size;
-  const std::vector<float> reference = ReferenceProduct(size.m, size.n, size.k, a, b);
-  const std::vector<float>& c = machine.state().c;
-  run.elements = c.size();
-  for (std::size_t i = 0; i < c.size(); ++i) {
-    if (std::memcmp(&c[i], &reference[i], sizeof(float)) == 0) continue;
-    if (!run.first_wrong) run.first_wrong = CheckRun::Wrong{static_cast<int>(i) / size.n, static_cast<int>(i) % size.n, c[i], reference[i]};
-    ++run.wrong_elements;
+  run.grid = *grid;
+  for (const std::int32_t argument : binding.arguments) {
+    run.arguments.push_back(argument == kBindM ? size.m : argument == kBindN ? size.n : argument == kBindK ? size.k : argument);
   }
   return run;
 }
 
-}  // namespace
+CheckInputs InputsFor(const CheckSize& size, std::uint64_t seed) {
+  return {Seeded(size.m, size.k, seed * 2 + 1), Seeded(size.k, size.n, seed * 2 + 2)};
+}
+
+Difference Differ(const std::vector<float>& c, const std::vector<float>& reference, int n) {
+  Difference d;
+  for (std::size_t i = 0; i < c.size() && i < reference.size(); ++i) {
+    if (std::memcmp(&c[i], &reference[i], sizeof(float)) == 0) continue;
+    if (!d.first) d.first = CheckRun::Wrong{static_cast<int>(i) / n, static_cast<int>(i) % n, c[i], reference[i]};
+    ++d.count;
+  }
+  return d;
+}
 
 const char* Name(FindingKind kind) {
   static constexpr const char* kNames[] = {"race", "out_of_bounds", "divergent_barrier", "uninitialized_read",
@@ -347,31 +422,27 @@ CheckPlan PlanCheck(const cuda::KernelFile& file, const KernelCheckOptions& opti
   const std::vector<CheckSize> sizes = options.sizes.empty() ? DefaultSizes(block, binding.square) : options.sizes;
   const auto shared = std::make_shared<const cuda::CompiledKernel>(kernel);
   for (const CheckSize& size : sizes) {
-    if (binding.square && (size.m != size.n || size.n != size.k)) {
-      plan.error = "the kernel takes one size, so each --sizes must be square (N), not " + SizeText(size);
-      return plan;
-    }
+    std::optional<CheckRun> planned = PlanCheckRun(file, options, block, size, plan.error);
+    if (!planned) return plan;
     CheckPlan::Run run;
     KernelLaunch& launch = run.launch;
     launch.kernel = shared;
     launch.block = block;
-    const std::array<int, 3> automatic{(size.n + block[0] - 1) / std::max(block[0], 1), (size.m + block[1] - 1) / std::max(block[1], 1), 1};
-    for (std::size_t d = 0; d < 3; ++d) launch.grid[d] = options.grid[d] > 0 ? options.grid[d] : automatic[d];
+    launch.grid = planned->grid;
     launch.m = size.m;
     launch.n = size.n;
     launch.k = size.k;
     launch.scheduler = options.scheduler;
     launch.seed = options.seed;
-    for (const std::int32_t argument : binding.arguments) {
-      launch.arguments.push_back(argument == kBindM ? size.m : argument == kBindN ? size.n : argument == kBindK ? size.k : argument);
-    }
+    launch.arguments = planned->arguments;
     if (const std::optional<std::string> problem = ValidateLaunch(launch)) {
       plan.error = "at " + SizeText(size) + ": " + *problem;
       return plan;
     }
-    run.size = size;
-    run.a = Seeded(size.m, size.k, options.seed * 2 + 1);
-    run.b = Seeded(size.k, size.n, options.seed * 2 + 2);
+    CheckInputs inputs = InputsFor(size, options.seed);
+    run.a = std::move(inputs.a);
+    run.b = std::move(inputs.b);
+    run.planned = std::move(*planned);
     plan.runs.push_back(std::move(run));
   }
   return plan;
@@ -387,6 +458,7 @@ KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOpt
   KernelCheckReport report;
   report.kernel = file.kernel.name;
   report.block = plan.block;
+  report.seed = options.seed;
   Findings findings(file.kernel);
   for (const CheckPlan::Run& run : plan.runs) {
     Machine machine(run.launch, run.a, run.b);
@@ -396,8 +468,18 @@ KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOpt
         return result;
       }
     }
-    report.runs.push_back(Compare(machine, run.size, run.a, run.b));
-    findings.AddRun(machine, run.size);
+    CheckRun done = run.planned;
+    done.c = machine.state().c;
+    done.elements = done.c.size();
+    const Counters& counted = machine.state().counters;
+    done.global_reads = counted.global_reads_a + counted.global_reads_b;
+    done.shared_writes = counted.shared_writes;
+    const CheckSize& size = run.planned.size;
+    const Difference wrong = Differ(done.c, ReferenceProduct(size.m, size.n, size.k, run.a, run.b), size.n);
+    done.wrong_elements = wrong.count;
+    done.first_wrong = wrong.first;
+    report.runs.push_back(std::move(done));
+    findings.AddRun(machine, size);
   }
   report.findings = findings.Sorted();
   result.report = std::move(report);

@@ -41,7 +41,7 @@ KernelLessonLoad CompileKernelLesson(const std::string& path, const std::string&
   lesson.lines = load.lines;
   lesson.file = std::move(*compiled.file);
   lesson.run = std::move(plan.runs.front());
-  lesson.check.sizes = {lesson.run.size};
+  lesson.check.sizes = {lesson.run.planned.size};
   load.lesson = std::move(lesson);
   return load;
 }

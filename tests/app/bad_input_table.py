@@ -77,6 +77,7 @@ def file_cases():
     kernel_files = kernel_file_cases()
     for tried, contents in kernel_files:
         cases.append(("kernel file (`check FILE`)", tried, contents, ["check", "FILE"]))
+        cases.append(("kernel file (`exercise tiled --check FILE`)", tried, contents, ["exercise", "tiled", "--check", "FILE"]))
     return cases
 
 
@@ -128,10 +129,14 @@ def flag_cases():
         cases.append(("`verify --kernel`", tried, value, ["verify", "--kernel", value, "FILE"]))
     for tried, value in NUMBER_VALUES:
         cases.append(("`occupancy --tile`", tried, value, ["occupancy", "--tile", value]))
-    for flag in ("--block", "--grid", "--sizes", "--seed"):
+    for flag in ("--block", "--grid", "--sizes", "--seed", "--time-size"):
         for tried, value in NUMBER_VALUES:
             cases.append(("`check %s`" % flag, tried, value, ["check", flag, value, "GOODKERNEL"]))
-    for flag in ("--kernel", "--scheduler", "--define", "--json"):
+    # --grid's axes are C expressions in M, N, K and blockDim.
+    for tried, value in (("0", "N-N"), ("negative", "-N/16"), ("huge", "N*N*N*N"), ("wrong type", "P/16"),
+                         ("truncated", "(N+15"), ("garbage", "N/0"), ("garbage", "1,2,3,4"), ("empty", "1,,1")):
+        cases.append(("`check --grid` (expression)", tried, value, ["check", "--grid", value, "GOODKERNEL"]))
+    for flag in ("--kernel", "--scheduler", "--define", "--json", "--csv"):
         for tried, value in NAME_VALUES:
             cases.append(("`check %s`" % flag, tried, value, ["check", flag, value, "GOODKERNEL"]))
     # The window's --kernel FILE takes the same flags, read by the same code (app/cli/kernel_flags.h).
@@ -143,6 +148,9 @@ def flag_cases():
     cases.append(("`tilescope --block` (GUI)", "wrong type", "16x16, no --kernel", ["--block", "16x16"]))
     cases.append(("`tilescope --kernel` (GUI)", "wrong type", "with --lesson default",
                   ["--kernel", "GOODKERNEL", "--lesson", "default"]))
+    for tried, value in NAME_VALUES:
+        cases.append(("`exercise NAME DIR`", tried, value, ["exercise", value, "starter"]))
+        cases.append(("`exercise tiled DIR`", tried, value, ["exercise", "tiled", value]))
     for tried, value in NAME_VALUES:
         cases.append(("`occupancy --gpu`", tried, value, ["occupancy", "--gpu", value]))
     for flag in ("--frames", "--width", "--height", "--bench-frames", "--content-scale"):
@@ -197,6 +205,11 @@ def output_cases():
         ("`trace --json FILE` (output)", "directory", "DIR", ["trace", "--json", "DIR"]),
         ("`trace --json FILE` (output)", "read-only output", "READ-ONLY/trace.json", ["trace", "--json", "READ-ONLY/trace.json"]),
         ("`trace --json FILE` (output)", "unreadable", "MISSING/trace.json", ["trace", "--json", "MISSING/trace.json"]),
+        ("`check --csv FILE` (output)", "directory", "DIR", ["check", "--csv", "DIR", "GOODKERNEL"]),
+        ("`check --csv FILE` (output)", "read-only output", "READ-ONLY/class.csv", ["check", "--csv", "READ-ONLY/class.csv", "GOODKERNEL"]),
+        ("`check --csv FILE` (output)", "unreadable", "MISSING/class.csv", ["check", "--csv", "MISSING/class.csv", "GOODKERNEL"]),
+        ("`exercise tiled DIR` (output)", "read-only output", "READ-ONLY/ex", ["exercise", "tiled", "READ-ONLY/ex"]),
+        ("`exercise tiled DIR` (output)", "wrong type", "a file", ["exercise", "tiled", "FILE"]),
     ]
 
 

@@ -4,7 +4,7 @@
 // expect: C right
 // expect: out_of_bounds global - @load_a
 // expect: out_of_bounds global - @store_c
-// check: sizes=30 grid=8,1,1 block=128x1
+// check: sizes=30 grid=8,1,1 block=128
 __global__ void matmul(const float* A, const float* B, float* C, int M, int N, int K) {
   int idx = blockIdx.x * blockDim.x + threadIdx.x;
   int row = idx / N;

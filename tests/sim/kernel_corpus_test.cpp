@@ -62,11 +62,12 @@ Expected ReadExpectations(const std::string& text) {
       for (const std::string& w : Words(line.substr(9))) {
         const std::string value = w.substr(w.find('=') + 1);
         if (w.rfind("sizes=", 0) == 0) e.options.sizes.push_back({std::stoi(value), std::stoi(value), std::stoi(value)});
-        if (w.rfind("block=", 0) == 0) e.options.block = std::array<int, 3>{std::stoi(value), std::stoi(value.substr(value.find('x') + 1)), 1};
+        // As `check --block` reads it: a 1-D block (block=128) is 128x1x1.
+        if (w.rfind("block=", 0) == 0) e.options.block = ParseExtents(value, 'x');
         if (w.rfind("grid=", 0) == 0) {
           std::istringstream axes(value);
           std::string axis;
-          for (std::size_t d = 0; d < 3 && std::getline(axes, axis, ','); ++d) e.options.grid[d] = axis == "auto" ? 0 : std::stoi(axis);
+          for (std::size_t d = 0; d < 3 && std::getline(axes, axis, ','); ++d) e.options.grid[d] = axis;
         }
       }
     }
@@ -83,6 +84,13 @@ Expected ReadExpectations(const std::string& text) {
     (warning ? e.warnings : e.errors).insert(key);
   }
   return e;
+}
+
+TEST(CorpusFlags, AOneDimensionalBlockIsOneRowOfThreads) {
+  const Expected e = ReadExpectations("// check: block=128 grid=8,1,1\n// expect: C right\n");
+  ASSERT_TRUE(e.options.block.has_value());
+  EXPECT_EQ(*e.options.block, (std::array<int, 3>{128, 1, 1}));
+  EXPECT_EQ(e.options.grid[0], "8");
 }
 
 class Corpus : public ::testing::TestWithParam<std::string> {};

@@ -28,12 +28,12 @@ KernelLesson Load(const std::string& name) {
 TEST(KernelLesson, RunsAsTheChecksFirstRun) {
   const KernelLesson lesson = Load("race_missing_first_barrier.cu");
   KernelCheckOptions options;
-  options.sizes = {lesson.run.size};
+  options.sizes = {lesson.run.planned.size};
   const KernelCheckResult checked = CheckKernel(lesson.file, options);
   ASSERT_TRUE(checked.report.has_value()) << checked.error;
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
   simulation.RunToEnd();
-  const std::vector<float> reference = ReferenceProduct(lesson.run.size.m, lesson.run.size.n, lesson.run.size.k,
+  const std::vector<float> reference = ReferenceProduct(lesson.run.planned.size.m, lesson.run.planned.size.n, lesson.run.planned.size.k,
                                                         lesson.run.a, lesson.run.b);
   std::uint64_t wrong = 0;
   for (std::size_t i = 0; i < reference.size(); ++i) wrong += simulation.c()[i] != reference[i];
