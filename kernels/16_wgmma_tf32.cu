@@ -15,8 +15,9 @@
 // as a BF16 stage did, and the copies per unit of time are the same.
 //
 // Operands: the FP32 values themselves, not rounded: the tensor cores read the sign, the
-// exponent and the top 10 mantissa bits of each (the rest is dropped), as cuBLAS TF32 does
-// with the same inputs. The runner copies A once per shape with rows padded to 4 floats (16
+// exponent and the top 10 mantissa bits of each and drop the rest (truncation; cuBLAS TF32's
+// results are those of rounding to nearest, so this rung's error is the larger, within TF32's
+// tolerance). The runner copies A once per shape with rows padded to 4 floats (16
 // bytes, what a tensor map's stride needs) and B transposed, before any timing
 // (kernels/gpu/module.cu). Checked against cuBLAS FP32 with TF32's tolerance,
 // 8·sqrt(K)·2^-11·max|A|·max|B| (bench.cpp), and against cuBLAS TF32 element by element.
