@@ -24,6 +24,7 @@ struct GpuModule {
   TsRaceTrialFn race_trial = nullptr;
   TsKernelResourcesFn kernel_resources = nullptr;
   TsContextErrorFn context_error = nullptr;
+  TsMmaFragmentFn mma_fragment = nullptr;
   TsTestKernelFn test_kernel = nullptr;
   TsTestHoldMemoryFn test_hold_memory = nullptr;
 };

@@ -120,6 +120,30 @@ __global__ void ToKMajor(const float* in, Element* out, long long rows, long lon
   }
 }
 
+// ts_mma_fragment's warp: fragments filled from the caller's cells (see gpu_abi.h), one mma,
+// D stored where the caller's C cells say.
+__global__ void MmaFragmentProbe(int operand, const int* cells, float* lanes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const int lane = static_cast<int>(threadIdx.x);
+  const auto cell = [&](int which, int reg) { return cells + ((which * 32 + lane) * 4 + reg) * 2; };
+  const auto on_diagonal = [&](int which, int reg) { return cell(which, reg)[0] == cell(which, reg)[1] ? 1.0f : 0.0f; };
+  float a[4], b[2], d[4];
+  const float c = 0.0f;
+  for (int r = 0; r < 4; ++r) a[r] = operand == 0 ? float(4 * lane + r) : on_diagonal(0, r);
+  for (int r = 0; r < 2; ++r) b[r] = operand == 1 ? float(4 * lane + r) : on_diagonal(1, r);
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(__float_as_uint(a[0])), "r"(__float_as_uint(a[1])), "r"(__float_as_uint(a[2])), "r"(__float_as_uint(a[3])),
+        "r"(__float_as_uint(b[0])), "r"(__float_as_uint(b[1])), "f"(c), "f"(c), "f"(c), "f"(c));
+  for (int r = 0; r < 4; ++r) {
+    const int row = cell(2, r)[0], column = cell(2, r)[1];
+    if (row >= 0 && row < 16 && column >= 0 && column < 8) lanes[row * 8 + column] = d[r];
+  }
+#endif
+}
+
 int BlocksFor(size_t count) {
   const size_t blocks = (count + kThreadsPerBlock - 1) / kThreadsPerBlock;
   return static_cast<int>(blocks < kMaxBlocks ? blocks : kMaxBlocks);
@@ -648,6 +672,29 @@ __attribute__((visibility("default"))) TsStatus ts_race_trial(TsSession* s, int 
   }
   *differing = static_cast<long long>(stats[1]);
   return TS_OK;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_mma_fragment(int operand, const int* cells, float* lanes,
+                                                                char* error, size_t error_size) {
+  constexpr int kCellInts = 3 * 32 * 4 * 2, kLanesFloats = 16 * 8;
+  int major = 0;
+  Check check;
+  if (operand < 0 || operand > 1) check.message = "no operand " + std::to_string(operand) + " to probe (0 A, 1 B)";
+  check.Ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "compute capability");
+  if (check.message.empty() && major < 8) check.message = "mma.sync with TF32 needs compute capability 8.0 or newer";
+  int* device_cells = nullptr;
+  float* device_lanes = nullptr;
+  check.message.empty() && check.Ok(cudaMalloc(&device_cells, kCellInts * sizeof(int)), "allocating the cells") &&
+      check.Ok(cudaMalloc(&device_lanes, kLanesFloats * sizeof(float)), "allocating the result") &&
+      check.Ok(cudaMemcpy(device_cells, cells, kCellInts * sizeof(int), cudaMemcpyHostToDevice), "copying the cells") &&
+      check.Ok(cudaMemset(device_lanes, 0xFF, kLanesFloats * sizeof(float)), "poisoning the result with NaN") &&
+      check.Ok((MmaFragmentProbe<<<1, 32>>>(operand, device_cells, device_lanes), cudaGetLastError()), "mma probe") &&
+      check.Ok(cudaMemcpy(lanes, device_lanes, kLanesFloats * sizeof(float), cudaMemcpyDeviceToHost), "mma probe");
+  cudaFree(device_cells);
+  cudaFree(device_lanes);
+  if (check.message.empty()) return TS_OK;
+  SetError(error, error_size, check.message);
+  return TS_ERROR;
 }
 
 __attribute__((visibility("default"))) TsStatus ts_context_error(char* error, size_t error_size) {

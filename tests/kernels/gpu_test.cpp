@@ -13,11 +13,13 @@
 #include <thread>
 
 #include "kernels/device.h"
+#include "kernels/gpu_module.h"
 #include "kernels/gpu_worker.h"
 #include "kernels/model_replay.h"
 #include "kernels/occupancy.h"
 #include "kernels/registry.h"
 #include "kernels/runner.h"
+#include "sim/model/mma_fragment.h"
 #include "test_vector_generator.h"
 
 namespace kernels {
@@ -225,6 +227,71 @@ TEST_F(Gpu, TensorCoreTf32RungsMatchCublasTf32) {
       EXPECT_EQ(d.beyond, 0) << "max |difference| " << d.worst << " > " << tolerance;
     }
   }
+}
+
+// The cells ts_mma_fragment takes (gpu_abi.h), from the model's layout; `swap_c12` claims
+// D's registers c1 and c2 the other way round, a layout that is wrong.
+std::vector<int> FragmentCells(bool swap_c12) {
+  std::vector<int> cells(3 * 32 * 4 * 2, -1);
+  for (const sim::MmaOperand operand : {sim::MmaOperand::kA, sim::MmaOperand::kB, sim::MmaOperand::kC}) {
+    for (int lane = 0; lane < sim::kWarpLanes; ++lane) {
+      for (int reg = 0; reg < sim::FragmentRegisters(operand); ++reg) {
+        const bool swapped = swap_c12 && operand == sim::MmaOperand::kC && (reg == 1 || reg == 2);
+        const sim::MatrixCell cell = sim::FragmentCell(operand, lane, swapped ? 3 - reg : reg);
+        const std::size_t at = ((static_cast<std::size_t>(operand) * 32 + lane) * 4 + reg) * 2;
+        cells[at] = cell.row;
+        cells[at + 1] = cell.column;
+      }
+    }
+  }
+  return cells;
+}
+
+// The fragment lesson's layout (sim/model/mma_fragment.h) is the tensor cores': lane l puts
+// 4·l + r into register r of its A fragment, B is the identity placed by the model's B
+// layout, and the tensor cores' D = A, stored by the model's C layout, must read back as the
+// model's owner of every element of A; likewise for B with A's rows 0–7 the identity. Both
+// pass only if the model's A, B and C layouts all hold. A layout claiming D's c1 and c2 the
+// other way round is caught. On a GPU older than sm_80 the probe is refused with the reason.
+TEST_F(Gpu, TheTensorCoresPlaceEachLanesFragmentWhereTheModelSays) {
+  const DeviceInfo& device = ProbeGpu().device;
+  const GpuModule* module = ActiveGpuModule();
+  ASSERT_NE(module, nullptr);
+  const std::vector<int> cells = FragmentCells(false);
+  for (const sim::MmaOperand operand : {sim::MmaOperand::kA, sim::MmaOperand::kB}) {
+    SCOPED_TRACE(sim::OperandName(operand));
+    float lanes[sim::kMmaM * sim::kMmaN];
+    char error[512] = {};
+    const TsStatus status = module->mma_fragment(static_cast<int>(operand), cells.data(), lanes, error, sizeof error);
+    if (device.cc_major < 8) {
+      EXPECT_EQ(status, TS_ERROR);
+      EXPECT_NE(std::string(error).find("needs compute capability 8.0"), std::string::npos) << error;
+      continue;
+    }
+    ASSERT_EQ(status, TS_OK) << error;
+    const sim::FragmentMap map = sim::MapFragment(operand);
+    int matching = 0;
+    for (int row = 0; row < map.rows; ++row) {
+      for (int column = 0; column < map.columns; ++column) {
+        const sim::FragmentOwner& owner = map.At(row, column);
+        const float seen = lanes[row * sim::kMmaN + column];
+        EXPECT_EQ(seen, float(4 * owner.lane + owner.reg)) << "row " << row << " column " << column;
+        matching += seen == float(4 * owner.lane + owner.reg);
+      }
+    }
+    std::printf("mma m16n8k8 TF32 %s: %d of %d elements where the model says\n", sim::OperandName(operand), matching,
+                map.rows * map.columns);
+  }
+  if (device.cc_major < 8) return;
+  float lanes[sim::kMmaM * sim::kMmaN];
+  char error[512] = {};
+  ASSERT_EQ(module->mma_fragment(0, FragmentCells(true).data(), lanes, error, sizeof error), TS_OK) << error;
+  const sim::FragmentMap a = sim::MapFragment(sim::MmaOperand::kA);
+  int wrong = 0;
+  for (int i = 0; i < sim::kMmaM * sim::kMmaN; ++i) {
+    wrong += lanes[i] != float(4 * a.owners[i].lane + a.owners[i].reg);
+  }
+  EXPECT_EQ(wrong, 64) << "swapping c1 and c2 moves half of D";
 }
 
 // Rungs 14 and 15 against cuBLAS BF16 itself, element by element. Both multiply the same BF16
