@@ -7,6 +7,7 @@
 #include "app/gui/application.h"
 #include "app/pages/lesson_page.h"
 #include "app/pages/live_page.h"
+#include "app/pages/tensor_core_page.h"
 
 namespace {
 
@@ -46,6 +47,7 @@ int RunGui(const cli::GuiOptions& options) {
   if (new_install && options.lesson.empty() && options.kernel.empty()) lesson->ShowLessonList();
   application.AddPage("lesson", "Lesson", std::move(lesson));
   application.AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
+  application.AddPage("tensor", "Tensor cores", std::make_unique<gui::TensorCorePage>());
   return application.Run();
 }
 

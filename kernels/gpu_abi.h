@@ -126,6 +126,17 @@ typedef TsStatus (*TsStudentRunFn)(const TsStudentLaunch* launch, float* c_out, 
  * clears. The GPU worker asks after every failure and exits on a sticky one. */
 typedef TsStatus (*TsContextErrorFn)(char* error, size_t error_size);
 
+/* One mma.sync.aligned.m16n8k8 TF32 on one warp, to see where the tensor cores place each
+ * lane's fragment: lane l puts 4·l + r into register r of its fragment of `operand` (0 A,
+ * 1 B); the other is an identity (B = I for A's probe: D = A; A's rows 0–7 = I for B's:
+ * D's rows 0–7 = B), C is zero. `cells` says where register r of lane l lies in operand o's
+ * matrix (o: 0 A, 1 B, 2 C and D), as the caller's layout claims: cells[((o·32 + l)·4 + r)·2]
+ * its row, the next int its column (4 slots per lane; B uses 2). The identity is placed, and
+ * D stored into `lanes` (16×8, row-major), by those cells; a cell outside the matrix is not
+ * stored. So `lanes` equals the claimed layout of the operand only if the claims for it, for
+ * the identity's operand and for D all hold on this GPU. Needs sm_80. */
+typedef TsStatus (*TsMmaFragmentFn)(int operand, const int* cells, float* lanes, char* error, size_t error_size);
+
 /* Test hooks, reached only through the worker's test entry (worker_protocol.h): */
 typedef enum TsTestKernel {
   TS_TEST_FAULT = 0, /* a write far out of bounds: an illegal address, for certain */

@@ -25,6 +25,7 @@ struct GpuModule {
   TsKernelResourcesFn kernel_resources = nullptr;
   TsContextErrorFn context_error = nullptr;
   TsStudentRunFn student_run = nullptr;
+  TsMmaFragmentFn mma_fragment = nullptr;
   TsTestKernelFn test_kernel = nullptr;
   TsTestHoldMemoryFn test_hold_memory = nullptr;
 };

@@ -124,29 +124,42 @@ constexpr int kAccumulators256 = 128;
 
 #define TS_ACC4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define TS_ACC16(i) TS_ACC4(i), TS_ACC4(i + 4), TS_ACC4(i + 8), TS_ACC4(i + 12)
+#define TS_ACC128 \
+  TS_ACC16(0), TS_ACC16(16), TS_ACC16(32), TS_ACC16(48), TS_ACC16(64), TS_ACC16(80), TS_ACC16(96), TS_ACC16(112)
+// The 128 accumulator operands, %0 to %127; the descriptors follow as %128 and %129.
+#define TS_D256                                                                                      \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "                          \
+  "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "                 \
+  "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "                 \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "                 \
+  "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "                 \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "                 \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "     \
+  "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 
 // D += A·B for m64n256k16, BF16 inputs, FP32 accumulators; A and B K-major in shared memory.
+// The last four immediates: scale A and B by +1, neither transposed.
 __device__ __forceinline__ void MmaBf16M64N256K16(float (&d)[kAccumulators256], std::uint64_t a, std::uint64_t b) {
   asm volatile(
-      "{\n"
-      ".reg .pred accumulate;\n"
-      "setp.ne.b32 accumulate, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 {"
-      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
-      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
-      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
-      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
-      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
-      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
-      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-      "}, %128, %129, accumulate, 1, 1, 0, 0;\n"
-      "}\n"
-      : TS_ACC16(0), TS_ACC16(16), TS_ACC16(32), TS_ACC16(48), TS_ACC16(64), TS_ACC16(80), TS_ACC16(96),
-        TS_ACC16(112)
+      "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TS_D256 ", %128, %129, accumulate, 1, 1, 0, 0;\n}\n"
+      : TS_ACC128
       : "l"(a), "l"(b), "r"(1));
 }
 
+// D += A·B for m64n256k8, TF32 inputs (FP32 bits of which the tensor cores read sign, exponent
+// and the top 10 mantissa bits), FP32 accumulators. TF32 has no transposed form: A and B must
+// both be K-major, so a k8 step is 8 × 4 = 32 bytes along a row, as BF16's k16 step.
+__device__ __forceinline__ void MmaTf32M64N256K8(float (&d)[kAccumulators256], std::uint64_t a, std::uint64_t b) {
+  asm volatile(
+      "{\n.reg .pred accumulate;\nsetp.ne.b32 accumulate, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " TS_D256 ", %128, %129, accumulate, 1, 1;\n}\n"
+      : TS_ACC128
+      : "l"(a), "l"(b), "r"(1));
+}
+
+#undef TS_D256
+#undef TS_ACC128
 #undef TS_ACC16
 #undef TS_ACC4
 

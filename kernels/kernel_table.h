@@ -18,8 +18,8 @@ enum class KernelFamily {
   kTiledRect,   // 03_tiled_rect.cu: TM × TN tile of C stepping through K by TK.
   kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
   kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
-  kCublasBf16,  // cuBLAS GEMM on BF16 copies of A and B, FP32 accumulation: rungs 14 on race it.
-  kLadder,      // 04_… to 13_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
+  kCublasBf16,  // cuBLAS GEMM on BF16 copies of A and B, FP32 accumulation: the BF16 rungs race it.
+  kLadder,      // 04_… to 16_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
 };
 
 // The ladder's rungs in teaching order, each one idea more than the last (kernels/NN_*.cu).
@@ -37,6 +37,7 @@ enum class LadderRung {
   kMmaTf32,         // 13: the tensor cores: mma.sync m16n8k8 on TF32-rounded inputs (sm_80 and newer)
   kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
   kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
+  kWgmmaTf32,       // 16: 15's pipeline on FP32 matrices, wgmma in TF32 (sm_90a)
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
@@ -138,10 +139,12 @@ constexpr KernelSpec WithProducer(KernelSpec spec, int threads) {
   return spec;
 }
 
-// A rung compiled for sm_90a alone: Hopper's wgmma and TMA, BF16 in, FP32 accumulation.
+// A rung compiled for sm_90a alone: Hopper's wgmma and TMA, inputs in `precision` (BF16 or
+// TF32), FP32 accumulation.
 constexpr KernelSpec HopperRung(const char* name, const char* label, LadderRung rung, int tm, int tn, int tk,
-                                int thread_m, int thread_n, int warp_m, int warp_n) {
-  KernelSpec spec = TensorRung(name, label, rung, tm, tn, tk, thread_m, thread_n, warp_m, warp_n, Precision::kBf16, 90);
+                                int thread_m, int thread_n, int warp_m, int warp_n,
+                                Precision precision = Precision::kBf16) {
+  KernelSpec spec = TensorRung(name, label, rung, tm, tn, tk, thread_m, thread_n, warp_m, warp_n, precision, 90);
   spec.only_that_architecture = true;
   return spec;
 }
@@ -208,6 +211,10 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::HopperRung("wgmma_bf16", "14 BF16 wgmma, TMA (sm_90)", LadderRung::kWgmmaBf16, 128, 256, 64, 2, 64, 16, 256),
     table_detail::WithProducer(table_detail::HopperRung("warp_specialized", "15 producer/consumer warps, persistent (sm_90)",
                                                         LadderRung::kWarpSpecialized, 128, 256, 64, 2, 64, 16, 256), 128),
+    // 16: 15's tiles and threads on FP32 operands as TF32: 32 of K per 128-byte stage row.
+    table_detail::WithProducer(table_detail::HopperRung("wgmma_tf32", "16 TF32 wgmma, producer/consumer (sm_90)",
+                                                        LadderRung::kWgmmaTf32, 128, 256, 32, 2, 64, 16, 256,
+                                                        Precision::kTf32), 128),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

@@ -6,6 +6,7 @@ namespace kernels {
 namespace {
 
 constexpr double kBytesPerFloat = 4.0;
+constexpr double kBytesPerBf16 = 2.0;
 
 std::uint64_t CeilDiv(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
@@ -25,6 +26,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kMmaTf32: return "tensor cores: each warp issues mma.sync on 16×8×8 tiles rounded to TF32";
     case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
     case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";
+    case LadderRung::kWgmmaTf32: return "15's pipeline on FP32 matrices: wgmma reads them as TF32, 8 of K per step";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {
@@ -52,25 +54,32 @@ std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape) 
   const std::optional<std::uint64_t> loads = RequestedLoads(spec, shape);
   if (!loads) return std::nullopt;
   const double flops = 2.0 * double(shape.m) * double(shape.n) * double(shape.k);
-  return flops / (kBytesPerFloat * (double(*loads) + double(shape.m) * double(shape.n)));
+  const double element_bytes = spec.precision == Precision::kBf16 ? kBytesPerBf16 : kBytesPerFloat;
+  return flops / (element_bytes * double(*loads) + kBytesPerFloat * double(shape.m) * double(shape.n));
 }
 
 std::vector<LadderRow> LadderAt(const std::vector<BenchResult>& results, const Shape& shape) {
   std::vector<LadderRow> rows;
-  const BenchResult* cublas = nullptr;
-  for (const KernelSpec* spec : AllKernels()) {
-    if (spec->precision != Precision::kFp32) continue;
-    for (const BenchResult& result : results) {
-      if (result.kernel != spec->name || !(result.shape == shape)) continue;
-      if (spec->family == KernelFamily::kCublasFp32) {
-        cublas = &result;
-      } else {
-        rows.push_back({spec, &result, LoadIntensity(*spec, shape)});
+  for (const Precision precision : {Precision::kFp32, Precision::kTf32, Precision::kBf16}) {
+    const std::size_t first = rows.size();
+    const BenchResult* reference = nullptr;
+    for (const KernelSpec* spec : AllKernels()) {
+      if (spec->precision != precision) continue;
+      for (const BenchResult& result : results) {
+        if (result.kernel != spec->name || !(result.shape == shape)) continue;
+        if (IsCublas(*spec)) {
+          reference = &result;
+        } else {
+          rows.push_back({spec, &result, LoadIntensity(*spec, shape)});
+        }
+        break;
       }
-      break;
     }
+    // cuBLAS SGEMM is the ladder's line even alone; a tensor precision shows with its kernels.
+    if (rows.size() == first && precision != Precision::kFp32) continue;
+    if (reference) rows.push_back({FindKernel(reference->kernel), reference, std::nullopt});
+    for (std::size_t i = first; i < rows.size(); ++i) rows[i].reference = reference;
   }
-  if (cublas) rows.push_back({FindKernel(cublas->kernel), cublas, std::nullopt});
   return rows;
 }
 

@@ -26,18 +26,23 @@ const char* IdeaOf(const KernelSpec& spec);
 // are not ours to know.
 std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape& shape);
 
-// 2·M·N·K flops over the bytes of those loads and of C's M·N stores.
+// 2·M·N·K flops over the bytes of those loads (4 each, 2 for a BF16 row's) and of C's M·N
+// FP32 stores.
 std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape);
 
-// One rung of the ladder at one size: the kernel, its measurement, its intensity.
+// One rung of the ladder at one size: the kernel, its measurement, its intensity, and the
+// cuBLAS row of its precision measured at that size (null where there is none), which its
+// bar runs towards.
 struct LadderRow {
   const KernelSpec* spec = nullptr;
   const BenchResult* result = nullptr;  // points into the results it was made from
   std::optional<double> intensity;
+  const BenchResult* reference = nullptr;
 };
 
-// The kernels measured at `shape` in teaching order (the registry's), one row each:
-// FP32 kernels only, cuBLAS SGEMM last as the line to reach.
+// The kernels measured at `shape` in teaching order (the registry's), one row each: the FP32
+// kernels with cuBLAS SGEMM last as the line to reach; then, where a TF32 kernel was
+// measured, the TF32 ones with cuBLAS TF32 last; then the BF16 ones with cuBLAS BF16.
 std::vector<LadderRow> LadderAt(const std::vector<BenchResult>& results, const Shape& shape);
 
 // The shape `chosen` names (as ToString writes it) when a result has it; else the largest

@@ -25,6 +25,11 @@
 #                     saved in docs/screenshots/live-h100.json
 #   live-ladder-h100-saved, live-roofline-h100-saved
 #                     the ladder and roofline views of the saved H100 ladder sweep at 4096
+#   live-ladder-tensor-h200-saved
+#                     the ladder of the saved H200 sweep of the tensor-core rungs at 8192: each
+#                     towards cuBLAS of its own precision
+#   tensor-fragments-1366x768
+#                     the Tensor cores page: the lanes of an mma m16n8k8 fragment, lane 5 picked
 # The H100 screenshots (live-h100, race-lab-h100, about-h100) come from
 # scripts/device-screenshots.sh on a GPU machine.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build)
@@ -85,3 +90,6 @@ shoot live-loaded --actions "page-live; live-load $out/live-h100.json"
 ladder=docs/results/h100-ladder-12-2026-11-25.json
 shoot live-ladder-h100-saved --actions "page-live; live-load $ladder; live-view ladder; live-ladder-size 4096"
 shoot live-roofline-h100-saved --actions "page-live; live-load $ladder; live-view roofline; live-ladder-size 4096"
+shoot live-ladder-tensor-h200-saved --actions \
+  "page-live; live-load docs/results/h200-tensor-rungs-2026-11-28.json; live-view ladder; live-ladder-size 8192"
+WIDTH=1366 HEIGHT=768 shoot tensor-fragments-1366x768 --actions "page-tensor; tensor-lane 5"

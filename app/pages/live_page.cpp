@@ -169,7 +169,8 @@ void LivePage::DumpLadder(nlohmann::json& live) const {
   if (shape) {
     for (const kernels::LadderRow& row : kernels::LadderAt(sweep_.results(), *shape)) {
       const kernels::BenchResult& r = *row.result;
-      nlohmann::json entry = {{"kernel", r.kernel}, {"plotted", r.ok() && r.verified}, {"idea", kernels::IdeaOf(*row.spec)}};
+      nlohmann::json entry = {{"kernel", r.kernel}, {"plotted", r.ok() && r.verified}, {"idea", kernels::IdeaOf(*row.spec)},
+                              {"reference", row.reference != nullptr ? row.reference->kernel : ""}};
       if (r.ok()) entry["gflops"] = r.gflops;
       if (r.percent_of_cublas > 0.0) entry["percent_of_cublas"] = r.percent_of_cublas;
       if (row.intensity) entry["flop_per_byte"] = *row.intensity;

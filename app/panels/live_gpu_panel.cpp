@@ -393,20 +393,16 @@ void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& 
   // The open source takes the lower part; the table keeps room for a few rows above it.
   const float source_height = rung_source.empty() ? 0.0f : height * 0.55f;
   height -= source_height;
-  double cublas = 0.0;
-  for (const kernels::LadderRow& row : rows) {
-    if (row.spec && row.spec->family == kernels::KernelFamily::kCublasFp32 && row.result->ok()) cublas = row.result->gflops;
-  }
   constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
                                      ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
   if (gui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) {
-    DrawLadderRows(rows, cublas);
+    DrawLadderRows(rows);
     gui::EndTable();
   }
   if (!rung_source.empty()) DrawRungSource(source_height);
 }
 
-void LiveGpuPanel::DrawLadderRows(const std::vector<kernels::LadderRow>& rows, double cublas) {
+void LiveGpuPanel::DrawLadderRows(const std::vector<kernels::LadderRow>& rows) {
   const float font = ImGui::GetFontSize();
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("kernel");
@@ -438,6 +434,8 @@ void LiveGpuPanel::DrawLadderRows(const std::vector<kernels::LadderRow>& rows, d
     } else if (!r.verified) {
       MessageText(std::string(gui::palette::kGlyphCross) + " C wrong: not plotted", true);
     } else {
+      // Towards cuBLAS of the row's own precision: a BF16 rung's bar is full at cuBLAS BF16.
+      const double cublas = row.reference != nullptr && row.reference->ok() ? row.reference->gflops : 0.0;
       const float fraction = cublas > 0.0 ? static_cast<float>(std::min(1.0, r.gflops / cublas)) : 0.0f;
       char text[32];
       std::snprintf(text, sizeof text, "%.1f", r.gflops / 1000.0);

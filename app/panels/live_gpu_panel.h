@@ -112,7 +112,7 @@ struct LiveGpuPanel {
   // Up and down move the open source to the rung before or after it, while the panel has focus.
   void StepRungSource(const std::vector<kernels::LadderRow>& rows);
   void DrawRungSource(float height) const;
-  void DrawLadderRows(const std::vector<kernels::LadderRow>& rows, double cublas);
+  void DrawLadderRows(const std::vector<kernels::LadderRow>& rows);
   void DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep);
   void DrawTable(const LiveSweepView& sweep) const;
   void DrawTableRow(const kernels::BenchResult& result, double peak) const;

@@ -14,11 +14,14 @@ namespace kernels::gpu {
 LaunchConfig WgmmaBf16Config(const DeviceLimits& device, int m, int n, int k);
 // 15 warp_specialized: as 14's, on a persistent grid of at most one block per SM.
 LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int k);
+// 16 wgmma_tf32: as 15's, its maps over FP32 copies.
+LaunchConfig WgmmaTf32Config(const DeviceLimits& device, int m, int n, int k);
 
-// Describes a rows×cols row-major BF16 matrix whose rows are `row_stride` elements apart
-// (a multiple of 8: 16 bytes) for TMA copies of boxes of kHopperBoxInner elements by
-// `box_rows` rows, 128-byte swizzled, zeros outside. Empty on success, else why not.
-std::string EncodeBf16TensorMap(CUtensorMap& map, const void* data, long long rows, long long cols,
-                                long long row_stride, int box_rows);
+// Describes a rows×cols row-major matrix of BF16 (`bf16`) or FP32 elements whose rows are
+// `row_stride` elements apart (a multiple of 16 bytes) for TMA copies of boxes of
+// kHopperBoxBytes of a row by `box_rows` rows, 128-byte swizzled, zeros outside. Empty on
+// success, else why not.
+std::string EncodeKMajorTensorMap(CUtensorMap& map, const void* data, bool bf16, long long rows, long long cols,
+                                  long long row_stride, int box_rows);
 
 }  // namespace kernels::gpu

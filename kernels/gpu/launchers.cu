@@ -180,6 +180,8 @@ Launcher MakeLauncher() {
     launcher.config = WgmmaBf16Config;
   } else if constexpr (spec.rung == LadderRung::kWarpSpecialized) {
     launcher.config = WarpSpecializedConfig;
+  } else if constexpr (spec.rung == LadderRung::kWgmmaTf32) {
+    launcher.config = WgmmaTf32Config;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }

@@ -14,18 +14,19 @@ struct LaunchConfig {
   dim3 block;  // x along N (or the flat thread index), y along M
   unsigned shared_bytes = 0;
   unsigned cluster_z = 1;
-  // Rows that read BF16 operands through tensor maps (rungs 14 on): the rows of A's and of
-  // Bᵀ's box per copy (kHopperBoxInner elements of K each); 0 for rows that take FP32 pointers.
+  // Rows that read K-major operands through tensor maps (rungs 14 on: BF16 copies, or FP32
+  // for TF32): the rows of A's and of Bᵀ's box per copy (kHopperBoxBytes of K each); 0 for
+  // rows that take FP32 pointers.
   int box_rows_a = 0;
   int box_rows_b = 0;
   bool TakesTensorMaps() const { return box_rows_a > 0; }
 };
 
-// Elements of K in one TMA box: a 128-byte swizzled row of BF16.
-constexpr int kHopperBoxInner = 64;
+// Bytes of K in one TMA box row: one 128-byte swizzled row (64 BF16 or 32 FP32 elements).
+constexpr int kHopperBoxBytes = 128;
 
 // What a launch multiplies: FP32 A and B for the rows that take pointers; for those that
-// take tensor maps, maps of the BF16 copies of A and of Bᵀ (module.cu makes them).
+// take tensor maps, maps of the K-major copies of A and of Bᵀ (module.cu makes them).
 struct Operands {
   const float* a = nullptr;
   const float* b = nullptr;

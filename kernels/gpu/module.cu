@@ -101,18 +101,47 @@ __global__ void SpinFor(unsigned long long nanoseconds, int* sink) {
   *sink = 1;
 }
 
-// BF16 copies of the operands for the BF16 rows, made once per session and never timed:
-// `out` holds `rows` rows of `padded` elements, element (r, c) the input's (r, c) rounded to
-// nearest even, zeros past `cols`. With `transposed`, the input is cols×rows (B, K×N) and
-// `out` its transpose (Bᵀ, N×K): K-major, as wgmma and cuBLAS's "TN" GEMM read both operands.
-__global__ void ToBf16(const float* in, __nv_bfloat16* out, long long rows, long long cols, long long padded,
-                       bool transposed) {
+__device__ __forceinline__ void StoreAs(float value, __nv_bfloat16* out) { *out = __float2bfloat16_rn(value); }
+__device__ __forceinline__ void StoreAs(float value, float* out) { *out = value; }
+
+// K-major copies of the operands for the rows that read them through tensor maps (and for
+// cuBLAS BF16), made once per session and never timed: `out` holds `rows` rows of `padded`
+// elements, element (r, c) the input's (r, c) (rounded to nearest even for BF16, unchanged
+// for FP32), zeros past `cols`. With `transposed`, the input is cols×rows (B, K×N) and `out`
+// its transpose (Bᵀ, N×K): K-major, as wgmma and cuBLAS's "TN" GEMM read both operands.
+template <typename Element>
+__global__ void ToKMajor(const float* in, Element* out, long long rows, long long cols, long long padded,
+                         bool transposed) {
   const size_t count = static_cast<size_t>(rows * padded);
   for (size_t i = blockIdx.x * size_t{blockDim.x} + threadIdx.x; i < count; i += size_t{gridDim.x} * blockDim.x) {
     const long long r = static_cast<long long>(i) / padded, c = static_cast<long long>(i) % padded;
     const float value = c >= cols ? 0.0f : (transposed ? in[c * rows + r] : in[r * cols + c]);
-    out[i] = __float2bfloat16_rn(value);
+    StoreAs(value, out + i);
   }
+}
+
+// ts_mma_fragment's warp: fragments filled from the caller's cells (see gpu_abi.h), one mma,
+// D stored where the caller's C cells say.
+__global__ void MmaFragmentProbe(int operand, const int* cells, float* lanes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  const int lane = static_cast<int>(threadIdx.x);
+  const auto cell = [&](int which, int reg) { return cells + ((which * 32 + lane) * 4 + reg) * 2; };
+  const auto on_diagonal = [&](int which, int reg) { return cell(which, reg)[0] == cell(which, reg)[1] ? 1.0f : 0.0f; };
+  float a[4], b[2], d[4];
+  const float c = 0.0f;
+  for (int r = 0; r < 4; ++r) a[r] = operand == 0 ? float(4 * lane + r) : on_diagonal(0, r);
+  for (int r = 0; r < 2; ++r) b[r] = operand == 1 ? float(4 * lane + r) : on_diagonal(1, r);
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%10, %11, %12, %13};\n"
+      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
+      : "r"(__float_as_uint(a[0])), "r"(__float_as_uint(a[1])), "r"(__float_as_uint(a[2])), "r"(__float_as_uint(a[3])),
+        "r"(__float_as_uint(b[0])), "r"(__float_as_uint(b[1])), "f"(c), "f"(c), "f"(c), "f"(c));
+  for (int r = 0; r < 4; ++r) {
+    const int row = cell(2, r)[0], column = cell(2, r)[1];
+    if (row >= 0 && row < 16 && column >= 0 && column < 8) lanes[row * 8 + column] = d[r];
+  }
+#endif
 }
 
 int BlocksFor(size_t count) {
@@ -121,6 +150,14 @@ int BlocksFor(size_t count) {
 }
 
 }  // namespace
+
+// One element type's K-major copies of the operands (ToKMajor): A (M×K) and Bᵀ (N×K), rows of
+// `k_padded` elements, allocated when the first row that reads them runs.
+struct KMajorOperands {
+  void* a = nullptr;
+  void* bt = nullptr;
+  long long k_padded = 0;
+};
 
 // One shape's buffers. Sizes are padded (see Create) so that the unguarded kernel's
 // out-of-range accesses stay inside the allocations.
@@ -139,13 +176,11 @@ struct TsSession {
   cublasHandle_t cublas = nullptr;
   int max_grid_x = 0, max_grid_y = 0, max_grid_z = 0;
   kernels::gpu::DeviceLimits limits;
-  // The BF16 rows' operands (ToBf16), allocated when the first such row runs: A (M×K) and
-  // Bᵀ (N×K), rows of k_padded elements; and their tensor maps for the box rows they were
-  // made for.
-  __nv_bfloat16* a_bf16 = nullptr;
-  __nv_bfloat16* bt_bf16 = nullptr;
-  long long k_padded = 0;
+  // The BF16 rows' operands and the FP32 ones of the TF32 rows that read tensor maps; the
+  // tensor maps of the copy they describe (map_a_data) for the box rows they were made for.
+  KMajorOperands bf16, fp32;
   CUtensorMap a_map{}, b_map{};
+  const void* map_a_data = nullptr;
   int map_rows_a = 0, map_rows_b = 0;
 };
 
@@ -158,8 +193,10 @@ void Release(TsSession* s) {
   cudaFree(s->c_ref);
   cudaFree(s->c);
   cudaFree(s->c_baseline);
-  cudaFree(s->a_bf16);
-  cudaFree(s->bt_bf16);
+  for (const KMajorOperands* copies : {&s->bf16, &s->fp32}) {
+    cudaFree(copies->a);
+    cudaFree(copies->bt);
+  }
   cudaFree(s->stats);
   if (s->cublas != nullptr) cublasDestroy(s->cublas);
   if (s->start != nullptr) cudaEventDestroy(s->start);
@@ -195,48 +232,71 @@ cublasStatus_t CublasGemm(TsSession* s, KernelFamily family, float* c) {
     return cublasSgemm(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, n, s->a, k, &beta, c, n);
   }
   if (family == KernelFamily::kCublasBf16) {
-    const int ld = static_cast<int>(s->k_padded);
-    return cublasGemmEx(s->cublas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, s->bt_bf16, CUDA_R_16BF, ld, s->a_bf16,
+    const int ld = static_cast<int>(s->bf16.k_padded);
+    return cublasGemmEx(s->cublas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &alpha, s->bf16.bt, CUDA_R_16BF, ld, s->bf16.a,
                         CUDA_R_16BF, ld, &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
   }
   return cublasGemmEx(s->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha, s->b, CUDA_R_32F, n, s->a, CUDA_R_32F, k,
                       &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
 }
 
-// Rows of the BF16 copies: K rounded up to 8 elements, the 16 bytes a tensor map's row
-// stride must be a multiple of.
-constexpr long long kBf16RowAlign = 8;
+// Rows of the K-major copies: K rounded up to 16 bytes (8 BF16, 4 FP32 elements), what a
+// tensor map's row stride must be a multiple of.
+constexpr long long kRowAlignBytes = 16;
 
-// Makes the session's BF16 operands if it has none yet; outside any timing.
-bool EnsureBf16Operands(TsSession* s, Check& check) {
-  if (s->a_bf16 != nullptr) return true;
-  s->k_padded = (s->k + kBf16RowAlign - 1) / kBf16RowAlign * kBf16RowAlign;
-  const size_t a_count = static_cast<size_t>(s->m * s->k_padded), b_count = static_cast<size_t>(s->n * s->k_padded);
-  const bool ok = check.Ok(cudaMalloc(&s->a_bf16, a_count * sizeof(__nv_bfloat16)), "allocating A in BF16") &&
-                  check.Ok(cudaMalloc(&s->bt_bf16, b_count * sizeof(__nv_bfloat16)), "allocating B in BF16");
-  if (!ok) {
-    cudaFree(s->a_bf16);
-    s->a_bf16 = nullptr;
-    return false;
-  }
-  ToBf16<<<BlocksFor(a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, s->a_bf16, s->m, s->k, s->k_padded, false);
-  ToBf16<<<BlocksFor(b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, s->bt_bf16, s->n, s->k, s->k_padded, true);
-  return check.Ok(cudaGetLastError(), "converting A and B to BF16");
+// Fills `copies` from the session's A and B, as Element.
+template <typename Element>
+void CopyKMajor(const TsSession* s, const KMajorOperands& copies) {
+  const size_t a_count = static_cast<size_t>(s->m * copies.k_padded), b_count = static_cast<size_t>(s->n * copies.k_padded);
+  ToKMajor<<<BlocksFor(a_count), kThreadsPerBlock, 0, s->stream>>>(s->a, static_cast<Element*>(copies.a), s->m, s->k,
+                                                                  copies.k_padded, false);
+  ToKMajor<<<BlocksFor(b_count), kThreadsPerBlock, 0, s->stream>>>(s->b, static_cast<Element*>(copies.bt), s->n, s->k,
+                                                                  copies.k_padded, true);
 }
 
-// Encodes the tensor maps of the BF16 operands for `config`'s boxes, unless the session
-// holds them already.
-bool EnsureTensorMaps(TsSession* s, const kernels::gpu::LaunchConfig& config, Check& check) {
-  if (s->map_rows_a == config.box_rows_a && s->map_rows_b == config.box_rows_b) return true;
-  std::string error = kernels::gpu::EncodeBf16TensorMap(s->a_map, s->a_bf16, s->m, s->k, s->k_padded, config.box_rows_a);
+// Makes the session's K-major operands in BF16 (`bf16`) or FP32 if it has none yet; outside
+// any timing.
+bool EnsureKMajorOperands(TsSession* s, bool bf16, Check& check) {
+  KMajorOperands& copies = bf16 ? s->bf16 : s->fp32;
+  if (copies.a != nullptr) return true;
+  const long long element_bytes = bf16 ? 2 : 4, align = kRowAlignBytes / element_bytes;
+  copies.k_padded = (s->k + align - 1) / align * align;
+  const size_t a_count = static_cast<size_t>(s->m * copies.k_padded), b_count = static_cast<size_t>(s->n * copies.k_padded);
+  const char* what = bf16 ? "allocating A and B in BF16" : "allocating K-major copies of A and B";
+  const bool ok = check.Ok(cudaMalloc(&copies.a, a_count * element_bytes), what) &&
+                  check.Ok(cudaMalloc(&copies.bt, b_count * element_bytes), what);
+  if (!ok) {
+    cudaFree(copies.a);
+    copies.a = nullptr;
+    return false;
+  }
+  if (bf16) {
+    CopyKMajor<__nv_bfloat16>(s, copies);
+  } else {
+    CopyKMajor<float>(s, copies);
+  }
+  return check.Ok(cudaGetLastError(), bf16 ? "converting A and B to BF16" : "copying A and B K-major");
+}
+
+// Encodes the tensor maps of the K-major operands in BF16 (`bf16`) or FP32 for `config`'s
+// boxes, unless the session holds them already.
+bool EnsureTensorMaps(TsSession* s, const kernels::gpu::LaunchConfig& config, bool bf16, Check& check) {
+  const KMajorOperands& copies = bf16 ? s->bf16 : s->fp32;
+  if (s->map_a_data == copies.a && s->map_rows_a == config.box_rows_a && s->map_rows_b == config.box_rows_b) {
+    return true;
+  }
+  std::string error =
+      kernels::gpu::EncodeKMajorTensorMap(s->a_map, copies.a, bf16, s->m, s->k, copies.k_padded, config.box_rows_a);
   if (error.empty()) {
-    error = kernels::gpu::EncodeBf16TensorMap(s->b_map, s->bt_bf16, s->n, s->k, s->k_padded, config.box_rows_b);
+    error = kernels::gpu::EncodeKMajorTensorMap(s->b_map, copies.bt, bf16, s->n, s->k, copies.k_padded,
+                                                config.box_rows_b);
   }
   if (!error.empty()) {
     check.message = error;
-    s->map_rows_a = 0;
+    s->map_a_data = nullptr;
     return false;
   }
+  s->map_a_data = copies.a;
   s->map_rows_a = config.box_rows_a;
   s->map_rows_b = config.box_rows_b;
   return true;
@@ -301,14 +361,18 @@ bool Launch(TsSession* s, int kernel, float* c, Check& check, const char* what) 
 }
 
 // Readies every kernel of `rows` for its launches at this session's shape, outside any
-// timing: BF16 operands for BF16 rows (cuBLAS BF16 too), tensor maps for the rows that
-// take them, shared memory limits.
+// timing: BF16 operands for BF16 rows (cuBLAS BF16 too), K-major FP32 ones for the TF32 rows
+// that read tensor maps, the maps, shared memory limits.
 bool Prepare(TsSession* s, std::initializer_list<int> rows, Check& check) {
   for (int kernel : rows) {
-    if (kKernelTable[kernel].precision == kernels::Precision::kBf16 && !EnsureBf16Operands(s, check)) return false;
+    const bool bf16 = kKernelTable[kernel].precision == kernels::Precision::kBf16;
+    if (bf16 && !EnsureKMajorOperands(s, true, check)) return false;
     if (kernels::gpu::LauncherFor(kernel).config == nullptr) continue;
     const kernels::gpu::LaunchConfig config = ConfigFor(s, kernel);
-    if (config.TakesTensorMaps() && !EnsureTensorMaps(s, config, check)) return false;
+    if (config.TakesTensorMaps() &&
+        !(EnsureKMajorOperands(s, bf16, check) && EnsureTensorMaps(s, config, bf16, check))) {
+      return false;
+    }
     if (!check.Ok(kernels::gpu::PrepareLaunch(config), "raising the shared-memory limit")) return false;
   }
   return true;
@@ -608,6 +672,29 @@ __attribute__((visibility("default"))) TsStatus ts_race_trial(TsSession* s, int 
   }
   *differing = static_cast<long long>(stats[1]);
   return TS_OK;
+}
+
+__attribute__((visibility("default"))) TsStatus ts_mma_fragment(int operand, const int* cells, float* lanes,
+                                                                char* error, size_t error_size) {
+  constexpr int kCellInts = 3 * 32 * 4 * 2, kLanesFloats = 16 * 8;
+  int major = 0;
+  Check check;
+  if (operand < 0 || operand > 1) check.message = "no operand " + std::to_string(operand) + " to probe (0 A, 1 B)";
+  check.Ok(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, 0), "compute capability");
+  if (check.message.empty() && major < 8) check.message = "mma.sync with TF32 needs compute capability 8.0 or newer";
+  int* device_cells = nullptr;
+  float* device_lanes = nullptr;
+  check.message.empty() && check.Ok(cudaMalloc(&device_cells, kCellInts * sizeof(int)), "allocating the cells") &&
+      check.Ok(cudaMalloc(&device_lanes, kLanesFloats * sizeof(float)), "allocating the result") &&
+      check.Ok(cudaMemcpy(device_cells, cells, kCellInts * sizeof(int), cudaMemcpyHostToDevice), "copying the cells") &&
+      check.Ok(cudaMemset(device_lanes, 0xFF, kLanesFloats * sizeof(float)), "poisoning the result with NaN") &&
+      check.Ok((MmaFragmentProbe<<<1, 32>>>(operand, device_cells, device_lanes), cudaGetLastError()), "mma probe") &&
+      check.Ok(cudaMemcpy(lanes, device_lanes, kLanesFloats * sizeof(float), cudaMemcpyDeviceToHost), "mma probe");
+  cudaFree(device_cells);
+  cudaFree(device_lanes);
+  if (check.message.empty()) return TS_OK;
+  SetError(error, error_size, check.message);
+  return TS_ERROR;
 }
 
 __attribute__((visibility("default"))) TsStatus ts_context_error(char* error, size_t error_size) {

@@ -228,7 +228,8 @@ def device_cases():
 ACTION_VALUES = [("0", "0"), ("negative", "-1"), ("huge", "18446744073709551615"), ("NaN/inf", "nan"),
                  ("wrong type", "four"), ("empty", "")]
 ACTION_NA = ["truncated", "garbage", "directory", "unreadable", "read-only output"]
-NUMBER_ACTIONS = ["jump-to", "play-speed", "seeds-run", "race-trials", "live-reps", "live-model-size", "live-sizes"]
+NUMBER_ACTIONS = ["jump-to", "play-speed", "seeds-run", "race-trials", "live-reps", "live-model-size", "live-sizes",
+                  "tensor-lane"]
 
 
 def gui_action_cases():

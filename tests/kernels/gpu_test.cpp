@@ -13,11 +13,13 @@
 #include <thread>
 
 #include "kernels/device.h"
+#include "kernels/gpu_module.h"
 #include "kernels/gpu_worker.h"
 #include "kernels/model_replay.h"
 #include "kernels/occupancy.h"
 #include "kernels/registry.h"
 #include "kernels/runner.h"
+#include "sim/model/mma_fragment.h"
 #include "test_vector_generator.h"
 
 namespace kernels {
@@ -164,53 +166,6 @@ TEST_F(Gpu, RegisterTileIsRightOnEachOfItsPaths) {
   }
 }
 
-// Rung 13 against cuBLAS TF32 itself, element by element: both round A and B to TF32 and
-// accumulate in FP32, so C may differ by their two summation orders and roundings, each
-// within the TF32 tolerance of the exact product (8·sqrt(K)·2^-11·max|A|·max|B|; cuBLAS
-// rounds ties to even, cvt.rna away from zero). Shapes: the table's 256×128 tile (a grid of
-// 256 blocks), the small 128×128 tile (1000³: 32 large tiles would leave SMs idle), and
-// sizes off every multiple (odd K and N: rows not 16-byte aligned, the guarded copies; K
-// not a multiple of 32: a zero-filled last stage). The
-// runner's own check against cuBLAS FP32 holds too. On a GPU older than sm_80 it is
-// refused with the reason.
-TEST_F(Gpu, MmaTf32MatchesCublasTf32) {
-  const DeviceInfo& device = ProbeGpu().device;
-  const KernelSpec& mma = *FindKernel("mma_tf32");
-  const KernelSpec& cublas = *FindKernel("cublas_tf32");
-  GpuWorker worker(DefaultGpuWorkerOptions());
-  for (const Shape shape : {Shape{4096, 2048, 1024}, Shape::Square(1000), Shape{1025, 513, 257}, Shape{1001, 1003, 997},
-                            Shape{33, 65, 9}}) {
-    SCOPED_TRACE(ToString(shape));
-    ASSERT_FALSE(worker.OpenSession(shape, 7));
-    const double tolerance = Tolerance(Precision::kTf32, shape.k, 1.0, 1.0);  // inputs in [-1, 1)
-    std::string error;
-    TsKernelRun run{};
-    std::vector<double> times;
-    std::vector<float> c_mma, c_cublas;
-    const auto never = [] { return false; };
-    const TsStatus status = worker.Run(KernelIndex(mma), 1, 2, tolerance, never, run, times, &c_mma, error);
-    if (!RunsOn(mma, device.cc_major, device.cc_minor)) {
-      EXPECT_EQ(status, TS_ERROR);
-      EXPECT_NE(error.find("mma_tf32 needs compute capability 8.0 or newer"), std::string::npos) << error;
-      return;
-    }
-    ASSERT_EQ(status, TS_OK) << error;
-    EXPECT_EQ(run.wrong_elements, 0) << "against cuBLAS FP32, max error " << run.max_abs_error;
-    ASSERT_EQ(worker.Run(KernelIndex(cublas), 0, 1, tolerance, never, run, times, &c_cublas, error), TS_OK) << error;
-    ASSERT_EQ(c_mma.size(), c_cublas.size());
-    double worst = 0;
-    long long beyond = 0;
-    for (std::size_t i = 0; i < c_mma.size(); ++i) {
-      const double difference = std::fabs(double(c_mma[i]) - double(c_cublas[i]));
-      if (!(difference <= tolerance)) ++beyond;
-      if (difference > worst || std::isnan(difference)) worst = difference;
-    }
-    std::printf("mma_tf32 vs cuBLAS TF32 at %s: max |difference| %.3g, tolerance %.3g\n", ToString(shape).c_str(),
-                worst, tolerance);
-    EXPECT_EQ(beyond, 0) << "max |difference| " << worst << " > " << tolerance;
-  }
-}
-
 // The largest |x − y| over two C of the same shape, and how many elements differ by more
 // than `tolerance` (NaN counted).
 struct Difference {
@@ -225,6 +180,118 @@ Difference Compare(const std::vector<float>& x, const std::vector<float>& y, dou
     if (difference > d.worst || std::isnan(difference)) d.worst = difference;
   }
   return d;
+}
+
+// Rungs 13 and 16 against cuBLAS TF32 itself, element by element: all three read A and B as
+// TF32 and accumulate in FP32, so C may differ by their summation orders and roundings, each
+// within the TF32 tolerance of the exact product (8·sqrt(K)·2^-11·max|A|·max|B|; cuBLAS
+// rounds ties to even, 13's cvt.rna away from zero, 16's wgmma drops the low 13 bits).
+// Shapes: 13's 256×128 tile (a grid of 256 blocks), its small 128×128 tile (1000³: 32 large
+// tiles would leave SMs idle), and sizes off every multiple (odd K and N: rows not 16-byte
+// aligned, the guarded copies for 13 and padded K-major copies for 16; K not a multiple of
+// 32: a zero-filled last stage; 33×65×9: one partial tile, one stage). At 4096×2048×1024,
+// 16's persistent blocks walk up to two tiles each. The runner's own check against cuBLAS
+// FP32 holds too. A GPU without the rung's instructions refuses it with the reason: 13
+// needs sm_80, 16 sm_90 exactly.
+TEST_F(Gpu, TensorCoreTf32RungsMatchCublasTf32) {
+  const DeviceInfo& device = ProbeGpu().device;
+  const KernelSpec& cublas = *FindKernel("cublas_tf32");
+  GpuWorker worker(DefaultGpuWorkerOptions());
+  for (const Shape shape : {Shape{4096, 2048, 1024}, Shape::Square(1000), Shape{1025, 513, 257}, Shape{1001, 1003, 997},
+                            Shape{33, 65, 9}}) {
+    ASSERT_FALSE(worker.OpenSession(shape, 7));
+    const double tolerance = Tolerance(Precision::kTf32, shape.k, 1.0, 1.0);  // inputs in [-1, 1)
+    const auto never = [] { return false; };
+    std::string error;
+    TsKernelRun run{};
+    std::vector<double> times;
+    std::vector<float> c_cublas;
+    ASSERT_EQ(worker.Run(KernelIndex(cublas), 0, 1, tolerance, never, run, times, &c_cublas, error), TS_OK) << error;
+    for (const auto& [rung, refusal] : {std::pair{"mma_tf32", "mma_tf32 needs compute capability 8.0 or newer"},
+                                        std::pair{"wgmma_tf32", "wgmma_tf32 needs sm_90"}}) {
+      SCOPED_TRACE(std::string(rung) + " at " + ToString(shape));
+      const KernelSpec& spec = *FindKernel(rung);
+      std::vector<float> c;
+      const TsStatus status = worker.Run(KernelIndex(spec), 1, 2, tolerance, never, run, times, &c, error);
+      if (!RunsOn(spec, device.cc_major, device.cc_minor)) {
+        EXPECT_EQ(status, TS_ERROR);
+        EXPECT_NE(error.find(refusal), std::string::npos) << error;
+        continue;
+      }
+      ASSERT_EQ(status, TS_OK) << error;
+      EXPECT_EQ(run.wrong_elements, 0) << "against cuBLAS FP32, max error " << run.max_abs_error;
+      ASSERT_EQ(c.size(), c_cublas.size());
+      const Difference d = Compare(c, c_cublas, tolerance);
+      std::printf("%s vs cuBLAS TF32 at %s: max |difference| %.3g, tolerance %.3g\n", rung, ToString(shape).c_str(),
+                  d.worst, tolerance);
+      EXPECT_EQ(d.beyond, 0) << "max |difference| " << d.worst << " > " << tolerance;
+    }
+  }
+}
+
+// The cells ts_mma_fragment takes (gpu_abi.h), from the model's layout; `swap_c12` claims
+// D's registers c1 and c2 the other way round, a layout that is wrong.
+std::vector<int> FragmentCells(bool swap_c12) {
+  std::vector<int> cells(3 * 32 * 4 * 2, -1);
+  for (const sim::MmaOperand operand : {sim::MmaOperand::kA, sim::MmaOperand::kB, sim::MmaOperand::kC}) {
+    for (int lane = 0; lane < sim::kWarpLanes; ++lane) {
+      for (int reg = 0; reg < sim::FragmentRegisters(operand); ++reg) {
+        const bool swapped = swap_c12 && operand == sim::MmaOperand::kC && (reg == 1 || reg == 2);
+        const sim::MatrixCell cell = sim::FragmentCell(operand, lane, swapped ? 3 - reg : reg);
+        const std::size_t at = ((static_cast<std::size_t>(operand) * 32 + lane) * 4 + reg) * 2;
+        cells[at] = cell.row;
+        cells[at + 1] = cell.column;
+      }
+    }
+  }
+  return cells;
+}
+
+// The fragment lesson's layout (sim/model/mma_fragment.h) is the tensor cores': lane l puts
+// 4·l + r into register r of its A fragment, B is the identity placed by the model's B
+// layout, and the tensor cores' D = A, stored by the model's C layout, must read back as the
+// model's owner of every element of A; likewise for B with A's rows 0–7 the identity. Both
+// pass only if the model's A, B and C layouts all hold. A layout claiming D's c1 and c2 the
+// other way round is caught. On a GPU older than sm_80 the probe is refused with the reason.
+TEST_F(Gpu, TheTensorCoresPlaceEachLanesFragmentWhereTheModelSays) {
+  const DeviceInfo& device = ProbeGpu().device;
+  const GpuModule* module = ActiveGpuModule();
+  ASSERT_NE(module, nullptr);
+  const std::vector<int> cells = FragmentCells(false);
+  for (const sim::MmaOperand operand : {sim::MmaOperand::kA, sim::MmaOperand::kB}) {
+    SCOPED_TRACE(sim::OperandName(operand));
+    float lanes[sim::kMmaM * sim::kMmaN];
+    char error[512] = {};
+    const TsStatus status = module->mma_fragment(static_cast<int>(operand), cells.data(), lanes, error, sizeof error);
+    if (device.cc_major < 8) {
+      EXPECT_EQ(status, TS_ERROR);
+      EXPECT_NE(std::string(error).find("needs compute capability 8.0"), std::string::npos) << error;
+      continue;
+    }
+    ASSERT_EQ(status, TS_OK) << error;
+    const sim::FragmentMap map = sim::MapFragment(operand);
+    int matching = 0;
+    for (int row = 0; row < map.rows; ++row) {
+      for (int column = 0; column < map.columns; ++column) {
+        const sim::FragmentOwner& owner = map.At(row, column);
+        const float seen = lanes[row * sim::kMmaN + column];
+        EXPECT_EQ(seen, float(4 * owner.lane + owner.reg)) << "row " << row << " column " << column;
+        matching += seen == float(4 * owner.lane + owner.reg);
+      }
+    }
+    std::printf("mma m16n8k8 TF32 %s: %d of %d elements where the model says\n", sim::OperandName(operand), matching,
+                map.rows * map.columns);
+  }
+  if (device.cc_major < 8) return;
+  float lanes[sim::kMmaM * sim::kMmaN];
+  char error[512] = {};
+  ASSERT_EQ(module->mma_fragment(0, FragmentCells(true).data(), lanes, error, sizeof error), TS_OK) << error;
+  const sim::FragmentMap a = sim::MapFragment(sim::MmaOperand::kA);
+  int wrong = 0;
+  for (int i = 0; i < sim::kMmaM * sim::kMmaN; ++i) {
+    wrong += lanes[i] != float(4 * a.owners[i].lane + a.owners[i].reg);
+  }
+  EXPECT_EQ(wrong, 64) << "swapping c1 and c2 moves half of D";
 }
 
 // Rungs 14 and 15 against cuBLAS BF16 itself, element by element. Both multiply the same BF16
@@ -279,7 +346,8 @@ TEST_F(Gpu, WgmmaBf16MatchesCublasBf16) {
 TEST_F(Gpu, PercentOfCublasIsOfTheSamePrecision) {
   const DeviceInfo& device = ProbeGpu().device;
   BenchRequest request;
-  for (const char* name : {"all_async", "mma_tf32", "wgmma_bf16", "cublas_fp32", "cublas_tf32", "cublas_bf16"}) {
+  for (const char* name :
+       {"all_async", "mma_tf32", "wgmma_bf16", "wgmma_tf32", "cublas_fp32", "cublas_tf32", "cublas_bf16"}) {
     if (RunsOn(*FindKernel(name), device.cc_major, device.cc_minor)) request.kernels.push_back(name);
   }
   request.shapes = {Shape::Square(2048)};

@@ -106,5 +106,36 @@ TEST(Ladder, RowsAreFp32KernelsInTeachingOrderWithCublasLast) {
   EXPECT_FALSE(LadderShape({}, "").has_value());
 }
 
+// The tensor-core rungs follow the FP32 ladder, each precision in teaching order with its own
+// cuBLAS last; every row's bar runs towards that cuBLAS. A precision with only its cuBLAS
+// measured is left out (the FP32 test above has cuBLAS TF32 alone).
+TEST(Ladder, TensorRungsFollowEachWithTheCublasOfItsPrecision) {
+  const Shape big = Shape::Square(4096);
+  const std::vector<BenchResult> results = {
+      Measured("cublas_bf16", big, 700000), Measured("wgmma_bf16", big, 690000),
+      Measured("wgmma_tf32", big, 380000), Measured("cublas_fp32", big, 50000), Measured("warp_specialized", big, 710000),
+      Measured("mma_tf32", big, 140000), Measured("cublas_tf32", big, 370000), Measured("all_async", big, 51000)};
+  const std::vector<LadderRow> rows = LadderAt(results, big);
+  std::vector<std::string> names, references;
+  for (const LadderRow& row : rows) {
+    names.push_back(row.spec->name);
+    references.push_back(row.reference != nullptr ? row.reference->kernel : "");
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"all_async", "cublas_fp32", "mma_tf32", "wgmma_tf32", "cublas_tf32",
+                                             "wgmma_bf16", "warp_specialized", "cublas_bf16"}));
+  EXPECT_EQ(references, (std::vector<std::string>{"cublas_fp32", "cublas_fp32", "cublas_tf32", "cublas_tf32",
+                                                  "cublas_tf32", "cublas_bf16", "cublas_bf16", "cublas_bf16"}));
+}
+
+// A BF16 rung requests 2-byte elements of A and B, C stays FP32: at 8192³ with a 128×256 tile,
+// 2·8192³ flops over 2·(8192³/256 + 8192³/128) + 4·8192² bytes.
+TEST(Ladder, Bf16RowsCountTwoBytesAnElement) {
+  const double n = 8192.0;
+  const double expected = 2.0 * n * n * n / (2.0 * (n * n * n / 256.0 + n * n * n / 128.0) + 4.0 * n * n);
+  EXPECT_NEAR(*LoadIntensity(*FindKernel("warp_specialized"), Shape::Square(8192)), expected, 1e-9 * expected);
+  const double tf32 = 2.0 * n * n * n / (4.0 * (n * n * n / 256.0 + n * n * n / 128.0) + 4.0 * n * n);
+  EXPECT_NEAR(*LoadIntensity(*FindKernel("wgmma_tf32"), Shape::Square(8192)), tf32, 1e-9 * tf32);
+}
+
 }  // namespace
 }  // namespace kernels

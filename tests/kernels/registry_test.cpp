@@ -34,9 +34,10 @@ TEST(Registry, DefaultSweepHoldsTheLectureKernels) {
   EXPECT_FALSE(chosen.count("tiled16_unguarded"));
 }
 
-// The ladder: rungs 04 to 14 in teaching order, GPU only, guarded, and out of the default
+// The ladder: rungs 04 to 16 in teaching order, GPU only, guarded, and out of the default
 // sweep (the live panel's ladder view chooses them). 04 to 12 compute in FP32 on the CUDA
-// cores; 13 in TF32 on the tensor cores, from sm_80 on; 14 in BF16 on sm_90 alone.
+// cores; 13 in TF32 on the tensor cores, from sm_80 on; 14 and 15 in BF16 and 16 in TF32 on
+// sm_90 alone; 15 and 16 with a producer warpgroup.
 TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   std::vector<const KernelSpec*> rungs;
   for (const KernelSpec* spec : AllKernels()) {
@@ -45,7 +46,7 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   const std::vector<std::string> expected = {"blocktile_1d",    "blocktile_2d", "vectorized",   "conflict_free",
                                              "warptile",        "double_buffered", "async_copy", "register_tile",
                                              "all_async",       "mma_tf32",     "wgmma_bf16",
-                                             "warp_specialized"};
+                                             "warp_specialized", "wgmma_tf32"};
   ASSERT_EQ(rungs.size(), expected.size());
   for (std::size_t i = 0; i < rungs.size(); ++i) {
     const KernelSpec& rung = *rungs[i];
@@ -57,14 +58,16 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
     EXPECT_FALSE(IsCublas(rung));
     EXPECT_TRUE(rung.guarded);
     EXPECT_FALSE(rung.in_default_sweep);
-    const bool tf32 = rung.rung == LadderRung::kMmaTf32;
+    const bool hopper_tf32 = rung.rung == LadderRung::kWgmmaTf32;
+    const bool tf32 = rung.rung == LadderRung::kMmaTf32 || hopper_tf32;
     const bool bf16 = rung.rung == LadderRung::kWgmmaBf16 || rung.rung == LadderRung::kWarpSpecialized;
     EXPECT_STREQ(MathName(rung), tf32   ? "TF32 tensor cores"
                                  : bf16 ? "BF16 tensor cores, FP32 accumulate"
                                         : "FP32 FFMA (CUDA cores)");
-    EXPECT_EQ(rung.min_compute_capability, tf32 ? 80 : bf16 ? 90 : 0);
-    EXPECT_EQ(rung.only_that_architecture, bf16);
-    EXPECT_EQ(rung.producer_threads, rung.rung == LadderRung::kWarpSpecialized ? 128 : 0);
+    EXPECT_EQ(rung.min_compute_capability, hopper_tf32 || bf16 ? 90 : tf32 ? 80 : 0);
+    EXPECT_EQ(rung.only_that_architecture, hopper_tf32 || bf16);
+    const bool producer = rung.rung == LadderRung::kWarpSpecialized || hopper_tf32;
+    EXPECT_EQ(rung.producer_threads, producer ? 128 : 0);
     EXPECT_EQ(rung.tile_m % rung.thread_m, 0);
     EXPECT_EQ(rung.tile_n % rung.thread_n, 0);
     EXPECT_EQ(PhaseCount(rung, 1000), 0) << "no model phases";
@@ -73,7 +76,7 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
 
 // TF32 mma.sync and cp.async need sm_80, and so does cuBLAS's BF16 GEMM: on a Turing GPU
 // (7.5) the runner refuses those rows (module.cu says why). wgmma and TMA are sm_90a's: that
-// code runs on compute capability 9.0 alone, not on Ampere, Ada or a newer GPU. Every other
+// code (rungs 14 to 16) runs on compute capability 9.0 alone, not on Ampere, Ada or a newer GPU. Every other
 // row runs on every GPU the build targets.
 TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEverywhere) {
   const KernelSpec& mma = *FindKernel("mma_tf32");
@@ -87,7 +90,8 @@ TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEve
   }
   const KernelSpec& wgmma = *FindKernel("wgmma_bf16");
   const KernelSpec& specialized = *FindKernel("warp_specialized");
-  for (const KernelSpec* sm90a : {&wgmma, &specialized}) {
+  const KernelSpec& wgmma_tf32 = *FindKernel("wgmma_tf32");
+  for (const KernelSpec* sm90a : {&wgmma, &specialized, &wgmma_tf32}) {
     SCOPED_TRACE(sm90a->name);
     EXPECT_FALSE(RunsOn(*sm90a, 8, 0));
     EXPECT_FALSE(RunsOn(*sm90a, 8, 9));
@@ -95,7 +99,7 @@ TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEve
     EXPECT_FALSE(RunsOn(*sm90a, 10, 0));
   }
   for (const KernelSpec* spec : AllKernels()) {
-    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized) {
+    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized && spec != &wgmma_tf32) {
       EXPECT_TRUE(RunsOn(*spec, 7, 5)) << spec->name;
     }
   }
@@ -128,7 +132,7 @@ TEST(Registry, LadderParametersAreDescribed) {
 TEST(Registry, MathIsTf32OrBf16OnlyForTheTensorCoreRows) {
   for (const KernelSpec* spec : AllKernels()) {
     const std::string name = spec->name;
-    const bool tf32 = name == "cublas_tf32" || name == "mma_tf32";
+    const bool tf32 = name == "cublas_tf32" || name == "mma_tf32" || name == "wgmma_tf32";
     const bool bf16 = name == "cublas_bf16" || name == "wgmma_bf16" || name == "warp_specialized";
     EXPECT_STREQ(MathName(*spec), tf32   ? "TF32 tensor cores"
                                   : bf16 ? "BF16 tensor cores, FP32 accumulate"
