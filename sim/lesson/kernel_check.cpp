@@ -104,7 +104,7 @@ int LineAt(const cuda::CompiledKernel& k, std::int64_t pc) {
   return k.positions[static_cast<std::size_t>(pc)].line;
 }
 
-// A hazard side's instruction: its program order (ProgramOrder in machine_kernel.cpp) modulo the code.
+// A hazard side's instruction: its program order (ProgramOrder in kernel_memory_access.cpp) modulo the code.
 int HazardLine(const cuda::CompiledKernel& k, std::int32_t stage) {
   if (stage == std::numeric_limits<std::int32_t>::max()) return 0;
   return LineAt(k, stage % static_cast<std::int32_t>(k.code.size()));
