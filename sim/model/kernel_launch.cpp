@@ -74,6 +74,11 @@ KernelProgram KernelProgram::For(const KernelLaunch& launch) {
     program.shared_base.push_back(program.shared_words);
     program.shared_words += array.Words();
   }
+  for (const cuda::Variable& variable : launch.kernel->variables) {
+    if (variable.initialized) continue;
+    program.declared_unwritten.resize(program.register_count, 0);
+    for (int e = 0; e < variable.length; ++e) program.declared_unwritten[static_cast<std::size_t>(variable.slot + e)] = 1;
+  }
   return program;
 }
 

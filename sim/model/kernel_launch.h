@@ -47,6 +47,10 @@ struct KernelProgram {
   std::size_t register_count = 0;  // per thread (CompiledKernel::RegisterCount)
   std::vector<int> shared_base;    // first word of each __shared__ array
   int shared_words = 0;            // all of them
+  // Per register: 1 where a local is declared without a value (its elements, for an array):
+  // a read before the thread writes it is a finding. Empty when the kernel has none, and then
+  // its registers run without the checks (cuda::RunToVisible<false>).
+  std::vector<std::uint8_t> declared_unwritten;
 
   static KernelProgram For(const KernelLaunch& launch);
   // A thread's registers, `thread` its global index, in `registers` (MachineState::registers).
@@ -56,6 +60,7 @@ struct KernelProgram {
   const std::uint32_t* Registers(const std::vector<std::uint32_t>& registers, int thread) const {
     return &registers[static_cast<std::size_t>(thread) * register_count];
   }
+  bool TracksUnwritten() const { return !declared_unwritten.empty(); }
 };
 
 }  // namespace sim

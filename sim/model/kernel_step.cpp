@@ -42,6 +42,7 @@ void KernelStep::StartThread(Thread& thread) {
     // A pointer's register is its offset into its matrix, 0 at the start; an int's is its value.
     if (!k.parameters[p].pointer) r[k.parameters[p].slot] = static_cast<std::uint32_t>(k_.launch.arguments[p]);
   }
+  if (k_.TracksUnwritten()) std::copy(k_.declared_unwritten.begin(), k_.declared_unwritten.end(), Unwritten(thread));
   thread.pc = ProgramCounter{Op::kDone, 0, 0};
   thread.state = ThreadState::kRunning;
   m_.SetRunnable(thread, true);
@@ -75,15 +76,28 @@ void KernelStep::RunAhead(Thread& thread) {
       return;
     }
     std::uint64_t executed = 0;
-    const cuda::Stop stop = cuda::RunToVisible(k.code.data(), r, pc, static_cast<std::uint64_t>(left), executed);
+    std::uint8_t* const unwritten = k_.TracksUnwritten() ? Unwritten(thread) : nullptr;
+    const cuda::Stop stop = unwritten != nullptr
+                                ? cuda::RunToVisible<true>(k.code.data(), r, pc, static_cast<std::uint64_t>(left), executed, unwritten)
+                                : cuda::RunToVisible<false>(k.code.data(), r, pc, static_cast<std::uint64_t>(left), executed, nullptr);
     thread.instructions += static_cast<std::int32_t>(executed);
     m_.state.counters.thread_instructions += executed;
     if (stop == cuda::Stop::kVisible) break;
+    const cuda::Instruction& ins = k.code[static_cast<std::size_t>(pc)];
+    thread.pc.t = pc;
+    if (stop == cuda::Stop::kUnwritten) {
+      // Reported once per thread and register, then run: the register holds what it held.
+      const std::int32_t slot = cuda::UnwrittenRead(ins, r, unwritten);
+      m_.LogFinding(thread, KernelFinding::Kind::kUninitializedLocal, slot);
+      unwritten[slot] = 0;
+      continue;
+    }
     if (stop == cuda::Stop::kLocalOutside) {
-      // Reported, then skipped: a read gives 0, a store is dropped.
-      const cuda::Instruction& ins = k.code[static_cast<std::size_t>(pc)];
-      thread.pc.t = pc;
-      m_.LogFinding(thread, KernelFinding::Kind::kLocalOutside, static_cast<std::int32_t>(r[ins.b]), 0, ins.op == cuda::Opcode::kStoreLocal);
+      // Reported, then skipped: a read gives 0, a store is dropped; past an index outside its
+      // dimension (`array`: the dimension + 1, 0 for the flat index) the access goes on.
+      const bool check = ins.op == cuda::Opcode::kCheckLocalIndex;
+      m_.LogFinding(thread, KernelFinding::Kind::kLocalOutside, static_cast<std::int32_t>(r[ins.b]), check ? ins.array + 1 : 0,
+                    ins.op == cuda::Opcode::kStoreLocal);
       if (ins.op == cuda::Opcode::kLoadLocal) r[ins.dst] = 0;
       ++pc;
       ++thread.instructions;

@@ -26,8 +26,13 @@ class KernelStep {
   std::uint32_t* Registers(const Thread& thread) {
     return k_.Registers(m_.state.registers, static_cast<int>(&thread - m_.state.threads.data()));
   }
+  // Its flags of locals not yet written (MachineState::unwritten_locals), when the kernel has any.
+  std::uint8_t* Unwritten(const Thread& thread) {
+    return &m_.state.unwritten_locals[static_cast<std::size_t>(&thread - m_.state.threads.data()) * k_.register_count];
+  }
   // Runs the thread's register instructions up to its next visible one (cuda::RunToVisible),
-  // handling local indices outside their array and the budget on the way.
+  // handling local indices outside their array, reads of unwritten locals and the budget on
+  // the way.
   void RunAhead(Thread& thread);
   // Performs the visible instruction `lanes` of a warp share and moves each on; the scheduler's issue.
   Scheduler::Issue ExecuteLanes(Thread* warp_lanes, std::uint32_t lanes);

@@ -63,6 +63,7 @@ Machine::Machine(const KernelLaunch& launch, std::vector<float> a, std::vector<f
   state.counters.phases.assign(1, PhaseCounters{});
   const std::size_t code_size = launch.kernel->code.size();
   state.registers.assign(static_cast<std::size_t>(g.threads()) * kernel_.register_count, 0u);
+  if (kernel_.TracksUnwritten()) state.unwritten_locals.assign(state.registers.size(), 0);
   state.kernel_conflicts.assign(code_size, 0);
   state.kernel_ways.assign(code_size, 0);
   state.c_writers.assign(state.c.size(), 0);

@@ -48,13 +48,14 @@ struct KernelFinding {
   enum class Kind : std::uint8_t {
     kGlobalOutside,     // an access outside its matrix: a read gives 0, a store is dropped
     kSharedOutside,     // a shared index outside its declared extent (`array`: the shared array)
-    kLocalOutside,      // a local array index outside the array
+    kLocalOutside,      // a local array index outside the array (`array`: the dimension + 1 it leaves, 0: the whole)
     kInputWritten,      // a store to A or B, which the model keeps unchanged (dropped)
     kDivergentBarrier,  // a __syncthreads() released without every thread of the block reaching it
     kBudget,            // the thread ran its instruction budget: it does not terminate
     kDeadlock,          // threads wait at barriers that can never release
     kUninitializedShared,  // a read of a shared element no thread of the block has written
     kGlobalRace,        // an element of C another thread wrote, read or written again (other_pc: that write)
+    kUninitializedLocal,  // a read of a local the thread has not written (`element`: its register)
   };
   Kind kind = Kind::kGlobalOutside;
   std::int64_t step = 0;
@@ -155,6 +156,9 @@ struct MachineState {
   // A student's kernel: each thread's registers (CompiledKernel::RegisterCount apiece, in
   // thread order; empty for a lesson's kernel) and the findings logged so far.
   std::vector<std::uint32_t> registers;
+  // Per register, as `registers`: 1 while a local declared without a value is unwritten
+  // (KernelProgram::declared_unwritten; empty when the kernel declares none).
+  std::vector<std::uint8_t> unwritten_locals;
   std::size_t kernel_finding_log_size = 0;
   // Per instruction of the kernel: bank conflicts (extra wavefronts) and the most ways seen.
   std::vector<std::uint64_t> kernel_conflicts;
