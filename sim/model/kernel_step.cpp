@@ -23,6 +23,16 @@
 #include "sim/model/warp_lanes.h"
 
 namespace sim {
+namespace {
+
+// The checking loop out of line, so that RunAhead inlines only the plain one, as it did
+// before unwritten locals were checked.
+[[gnu::noinline]] cuda::Stop RunTrackingUnwritten(const cuda::Instruction* code, std::uint32_t* r, std::int32_t& pc,
+                                                 std::uint64_t budget, std::uint64_t& executed, std::uint8_t* unwritten) {
+  return cuda::RunToVisible<true>(code, r, pc, budget, executed, unwritten);
+}
+
+}  // namespace
 
 void KernelStep::StartThread(Thread& thread) {
   const cuda::CompiledKernel& k = *k_.kernel;
@@ -78,7 +88,7 @@ void KernelStep::RunAhead(Thread& thread) {
     std::uint64_t executed = 0;
     std::uint8_t* const unwritten = k_.TracksUnwritten() ? Unwritten(thread) : nullptr;
     const cuda::Stop stop = unwritten != nullptr
-                                ? cuda::RunToVisible<true>(k.code.data(), r, pc, static_cast<std::uint64_t>(left), executed, unwritten)
+                                ? RunTrackingUnwritten(k.code.data(), r, pc, static_cast<std::uint64_t>(left), executed, unwritten)
                                 : cuda::RunToVisible<false>(k.code.data(), r, pc, static_cast<std::uint64_t>(left), executed, nullptr);
     thread.instructions += static_cast<std::int32_t>(executed);
     m_.state.counters.thread_instructions += executed;
