@@ -6,7 +6,8 @@
 # The GPU runner is built when nvcc is found (/usr/local/cuda). `test` then builds and tests the
 # CPU code a second time without CUDA, as a classroom PC without CUDA would run it, and that
 # second build is the sanitized one (scripts/sanitize.sh: ASan + UBSan, zero reports); last it
-# fuzzes every file reader for FUZZ_SECONDS each (scripts/fuzz.sh; default 60, 0 skips it).
+# fuzzes every file reader, the one with the most code for FUZZ_SECONDS and each other for a
+# share of it by the code it reaches (scripts/fuzz.sh; default 60, 0 skips it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,5 +1,5 @@
 // kernel_source_panel.h — the CUDA kernel the lesson runs, as the handouts write it: the file in
-// kernels/ with its switches resolved for the lesson's variant (sim/model/plain_source.h), on the
+// kernels/ with its switches resolved for the lesson's variant (sim/lesson/plain_source.h), on the
 // file's line numbers, with where the run stands on it: the line the selected thread (or,
 // until one is picked, every lane of the warp that ran last) runs next, the line just run, how many threads wait at
 // each line, the barrier lines (a switched-off one commented out, marked, and pinned above the
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
-#include "sim/model/plain_source.h"
+#include "sim/lesson/plain_source.h"
 #include "sim/model/snapshot.h"
 
 namespace gui {

@@ -212,7 +212,7 @@ const char* OpcodeName(Opcode op) {
       "xor", "not", "neg.i", "eq.i", "ne.i", "lt.i", "le.i", "lt.u", "le.u", "lnot", "min.i", "max.i", "min.u",
       "max.u", "add.f", "sub.f", "mul.f", "div.f", "neg.f", "fma", "min.f", "max.f", "sqrt.f", "abs.f", "eq.f",
       "ne.f", "lt.f", "le.f", "not.f", "i2f", "u2f", "f2i", "f2u", "jump", "jump.z", "jump.nz", "ld.local",
-      "st.local", "ld.global", "st.global", "ld.shared", "st.shared", "syncthreads", "syncwarp", "exit"};
+      "st.local", "chk.local", "ld.global", "st.global", "ld.shared", "st.shared", "syncthreads", "syncwarp", "exit"};
   static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<std::size_t>(Opcode::kExit) + 1, "a name per opcode");
   return kNames[static_cast<int>(op)];
 }

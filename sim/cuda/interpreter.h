@@ -43,18 +43,91 @@ inline float MaxF(float a, float b) { return a != a ? b : (b != b ? a : (b > a ?
 // Why RunToVisible stopped, besides at a visible instruction.
 enum class Stop : std::uint8_t {
   kVisible,       // at code[pc], which the machine performs
-  kLocalOutside,  // at a local array access whose index is outside the array
+  kLocalOutside,  // at a local array access, or an index check, whose index is outside the array
+  kUnwritten,     // at an instruction that reads a local never written (UnwrittenRead names it)
   kBudget,        // `budget` instructions ran without reaching either
 };
 
+// The registers an instruction reads (bit 0: a, 1: b, 2: c, 3: dst), besides a local load's element.
+constexpr std::uint8_t ReadOperands(Opcode op) {
+  switch (op) {
+    case Opcode::kJump:
+    case Opcode::kSyncthreads:
+    case Opcode::kSyncwarp:
+    case Opcode::kExit:
+      return 0;
+    case Opcode::kMove: case Opcode::kNot: case Opcode::kNegI: case Opcode::kLogicalNot: case Opcode::kNegF:
+    case Opcode::kSqrtF: case Opcode::kAbsF: case Opcode::kNotF: case Opcode::kIntToFloat:
+    case Opcode::kUnsignedToFloat: case Opcode::kFloatToInt: case Opcode::kFloatToUnsigned:
+    case Opcode::kJumpIfZero: case Opcode::kJumpIfNotZero:
+      return 0b0001;
+    case Opcode::kLoadLocal:
+    case Opcode::kCheckLocalIndex:
+      return 0b0010;
+    case Opcode::kStoreLocal:
+      return 0b1010;
+    case Opcode::kFma:
+    case Opcode::kLoadShared:
+      return 0b0111;
+    case Opcode::kStoreGlobal:
+      return 0b1011;
+    case Opcode::kStoreShared:
+      return 0b1111;
+    default:  // the other arithmetic and comparisons, and a global load: a and b
+      return 0b0011;
+  }
+}
+
+// The first register `i` reads that is a local not yet written (`unwritten`: a flag per
+// register of the thread), or -1. A local load reads its element as well (when inside).
+inline std::int32_t UnwrittenRead(const Instruction& i, const std::uint32_t* r, const std::uint8_t* unwritten) {
+  const std::uint8_t reads = ReadOperands(i.op);
+  if ((reads & 1) != 0 && unwritten[i.a] != 0) return i.a;
+  if ((reads & 2) != 0 && unwritten[i.b] != 0) return i.b;
+  if ((reads & 4) != 0 && unwritten[i.c] != 0) return i.c;
+  if ((reads & 8) != 0 && unwritten[i.dst] != 0) return i.dst;
+  if (i.op == Opcode::kLoadLocal && r[i.b] < static_cast<std::uint32_t>(i.c)) {
+    const auto element = static_cast<std::int32_t>(static_cast<std::uint32_t>(i.a) + r[i.b]);
+    if (unwritten[element] != 0) return element;
+  }
+  return -1;
+}
+
+// The register `i` writes (a local store: its element; 0, a special register never unwritten,
+// for instructions that write none). A visible load's register counts as written before the
+// machine performs it: nothing reads it in between.
+inline std::int32_t WrittenRegister(const Instruction& i, const std::uint32_t* r) {
+  if (i.op == Opcode::kStoreLocal) {
+    // Outside the array the store is dropped (Stop::kLocalOutside): it writes nothing.
+    return r[i.b] < static_cast<std::uint32_t>(i.c) ? static_cast<std::int32_t>(static_cast<std::uint32_t>(i.a) + r[i.b]) : 0;
+  }
+  if (i.op == Opcode::kJump || i.op == Opcode::kJumpIfZero || i.op == Opcode::kJumpIfNotZero ||
+      i.op == Opcode::kCheckLocalIndex || i.op == Opcode::kStoreGlobal ||
+      i.op == Opcode::kStoreShared || i.op >= Opcode::kSyncthreads) {
+    return 0;
+  }
+  return i.dst;
+}
+
 // Runs from `pc` until a visible instruction, a local access out of range or the budget;
 // `pc` ends at the instruction it stopped at, `executed` counts the instructions run.
+// kTracksUnwritten: also stops before an instruction that reads a local never written, and
+// keeps `unwritten` (a flag per register) as registers are written. A kernel that declares
+// every local with a value runs the loop without it: the checks cost every instruction.
+template <bool kTracksUnwritten>
 inline Stop RunToVisible(const Instruction* code, std::uint32_t* r, std::int32_t& pc, std::uint64_t budget,
-                         std::uint64_t& executed) {
+                         std::uint64_t& executed, std::uint8_t* unwritten) {
   std::uint64_t ran = 0;
   Stop stop = Stop::kBudget;
   for (; ran < budget; ++ran) {
     const Instruction& i = code[pc];
+    if constexpr (kTracksUnwritten) {
+      if (UnwrittenRead(i, r, unwritten) >= 0) {
+        stop = Stop::kUnwritten;
+        goto stopped;
+      }
+      unwritten[WrittenRegister(i, r)] = 0;
+    }
     const std::uint32_t a = r[i.a];
     const std::uint32_t b = r[i.b];
     const auto sa = static_cast<std::int32_t>(a);
@@ -143,6 +216,12 @@ inline Stop RunToVisible(const Instruction* code, std::uint32_t* r, std::int32_t
         }
         r[static_cast<std::uint32_t>(i.a) + b] = r[i.dst];
         break;
+      case Opcode::kCheckLocalIndex:
+        if (b >= static_cast<std::uint32_t>(i.c)) {
+          stop = Stop::kLocalOutside;
+          goto stopped;
+        }
+        break;
       default:  // visible: the machine's
         stop = Stop::kVisible;
         goto stopped;
@@ -152,6 +231,11 @@ inline Stop RunToVisible(const Instruction* code, std::uint32_t* r, std::int32_t
 stopped:
   executed += ran;
   return stop;
+}
+
+inline Stop RunToVisible(const Instruction* code, std::uint32_t* r, std::int32_t& pc, std::uint64_t budget,
+                         std::uint64_t& executed) {
+  return RunToVisible<false>(code, r, pc, budget, executed, nullptr);
 }
 
 }  // namespace sim::cuda

@@ -26,6 +26,9 @@ enum class Opcode : std::uint8_t {
   kJump, kJumpIfZero, kJumpIfNotZero,
   // a local array's element: registers a + index(b), of c; out of range stops the thread
   kLoadLocal, kStoreLocal,
+  // index(b) along one dimension (`array`) of the local array at register a must be below
+  // its extent c: a flat index can stay inside the array where one index is outside its extent
+  kCheckLocalIndex,
   // performed by the machine (IsVisible):
   kLoadGlobal,    // dst = parameter `array`[offset register a + index b]
   kStoreGlobal,   // parameter `array`[a + b] = register dst

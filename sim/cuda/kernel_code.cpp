@@ -101,7 +101,7 @@ CompiledKernel KernelCode::Finish() {
     if (i.op != Opcode::kJump && i.op != Opcode::kJumpIfZero && i.op != Opcode::kJumpIfNotZero) remap(i.dst);
     remap(i.a);
     remap(i.b);
-    if (i.op != Opcode::kLoadLocal && i.op != Opcode::kStoreLocal) remap(i.c);
+    if (i.op != Opcode::kLoadLocal && i.op != Opcode::kStoreLocal && i.op != Opcode::kCheckLocalIndex) remap(i.c);
   }
   out_.initial_registers.assign(static_cast<std::size_t>(temp_start) + temps_used_, 0u);
   for (const auto& [bits, slot] : constants_) out_.initial_registers[static_cast<std::size_t>(constant_start + (slot - kConstantBase))] = bits;

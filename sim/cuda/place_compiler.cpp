@@ -59,6 +59,16 @@ PlaceCompiler::Place PlaceCompiler::PlaceOf(const Expr& e) {
         place.constant_local = static_cast<int>(constant_flat);
         return place;
       }
+      // Each index is checked against its own extent where it may leave it (acc[0][5] of a
+      // float acc[2][4] is outside, though its flat index 5 is inside the array); a single
+      // index is checked by the access itself.
+      if (values.size() > 1) {
+        for (std::size_t i = 0; i < values.size(); ++i) {
+          const std::optional<Constant>& c = values[i].constant;
+          if (c && c->integer >= 0 && c->integer < s.dims[i]) continue;
+          code_.Emit(Opcode::kCheckLocalIndex, e.pos, 0, s.slot, values[i].slot, s.dims[i], static_cast<std::uint8_t>(i));
+        }
+      }
       // Row-major: flat = ((i0 · d1) + i1) · d2 + i2.
       std::int32_t flat = values[0].slot;
       for (std::size_t i = 1; i < values.size(); ++i) {

@@ -102,7 +102,7 @@ int LineAt(const cuda::CompiledKernel& k, std::int64_t pc) {
   return k.positions[static_cast<std::size_t>(pc)].line;
 }
 
-// A hazard side's instruction: its program order (ProgramOrder in machine_kernel.cpp) modulo the code.
+// A hazard side's instruction: its program order (ProgramOrder in kernel_memory_access.cpp) modulo the code.
 int HazardLine(const cuda::CompiledKernel& k, std::int32_t stage) {
   if (stage == std::numeric_limits<std::int32_t>::max()) return 0;
   return LineAt(k, stage % static_cast<std::int32_t>(k.code.size()));
@@ -219,7 +219,27 @@ class Findings {
       case K::kLocalOutside: {
         CheckFinding& f = At({FindingKind::kOutOfBounds, "local", "", line, 0, true, 0, ""});
         ++f.count;
-        if (f.sentence.empty()) f.sentence = "line " + at + " indexes a local array with " + std::to_string(k.element) + ", outside it";
+        if (f.sentence.empty()) {
+          const cuda::Variable* array = VariableAt(kernel_.code[static_cast<std::size_t>(k.pc)].a);
+          const std::string name = array != nullptr ? array->name : "a local array";
+          f.sentence = "line " + at + " indexes " + name + " with " + std::to_string(k.element) +
+                       (k.array > 0 ? ", outside the extent of its dimension " + std::to_string(k.array) + " (the element it names lies elsewhere in the array)"
+                                    : ", outside it");
+        }
+        return;
+      }
+      case K::kUninitializedLocal: {
+        CheckFinding& f = At({FindingKind::kUninitializedRead, "local", "", line, 0, true, 0, ""});
+        ++f.count;
+        if (f.sentence.empty()) {
+          const cuda::Variable* local = VariableAt(static_cast<std::int32_t>(k.element));
+          std::string name = "a local";
+          if (local != nullptr) {
+            name = local->name;
+            if (local->length > 1) name += " element " + std::to_string(k.element - local->slot);
+          }
+          f.sentence = "line " + at + " reads " + name + " before the thread has written it: give it a value where it is declared";
+        }
         return;
       }
       case K::kDivergentBarrier: {
@@ -266,6 +286,14 @@ class Findings {
         return;
       }
     }
+  }
+
+  // The local variable or array whose registers include `slot`; null for none.
+  const cuda::Variable* VariableAt(std::int64_t slot) const {
+    for (const cuda::Variable& v : kernel_.variables) {
+      if (slot >= v.slot && slot < v.slot + v.length) return &v;
+    }
+    return nullptr;
   }
 
   static long long ElementsOf(int matrix, const CheckSize& s) {

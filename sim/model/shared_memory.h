@@ -34,6 +34,13 @@ struct SharedCell {
   bool operator==(const SharedCell& o) const;
 };
 
+// A cell by its tile, row and column (a student's kernel: its shared array and flat index).
+struct SharedPlace {
+  TileId tile;
+  int row;
+  int col;
+};
+
 // A read-only view of one tile of one block.
 struct SharedTile {
   const SharedCell* cells = nullptr;

@@ -101,7 +101,7 @@ bool MachineState::operator==(const MachineState& o) const {
          waiting_threads == o.waiting_threads && exited_threads == o.exited_threads && last_unit == o.last_unit &&
          last_step == o.last_step && read_log_size == o.read_log_size &&
          hazard_log_size == o.hazard_log_size && out_of_bounds_log_size == o.out_of_bounds_log_size &&
-         registers == o.registers && kernel_finding_log_size == o.kernel_finding_log_size &&
+         registers == o.registers && unwritten_locals == o.unwritten_locals && kernel_finding_log_size == o.kernel_finding_log_size &&
          kernel_conflicts == o.kernel_conflicts && kernel_ways == o.kernel_ways && c_writers == o.c_writers &&
          c_writer_pcs == o.c_writer_pcs;
 }
@@ -116,7 +116,7 @@ std::size_t MachineState::Bytes() const {
          blocks.capacity() * sizeof(Block) + shared.Bytes() + hazard_detector.Bytes() + scheduler.Bytes() +
          reads.Bytes() + c.capacity() * sizeof(float) + c_written.capacity() +
          counters.phases.capacity() * sizeof(PhaseCounters) +
-         last_step.releases.capacity() * sizeof(StepRecord::Release) + registers.capacity() * sizeof(std::uint32_t) +
+         last_step.releases.capacity() * sizeof(StepRecord::Release) + registers.capacity() * sizeof(std::uint32_t) + unwritten_locals.capacity() +
          kernel_conflicts.capacity() * sizeof(std::uint64_t) + kernel_ways.capacity() +
          (c_writers.capacity() + c_writer_pcs.capacity()) * sizeof(std::int32_t);
 }

@@ -9,40 +9,33 @@
 #include <cstddef>
 #include <vector>
 
-#include "sim/model/machine.h"
+#include "sim/model/step_events.h"
 
 namespace sim {
 
-void Machine::BuildStepEvents(std::vector<TraceEvent>& events) const {
+void StepEventBuilder::Build(std::vector<TraceEvent>& events) const {
   events.clear();
-  const StepRecord& record = state_.last_step;
+  const StepRecord& record = m_.state.last_step;
   StepEventCursor cursor{record.hazard_log_size, record.out_of_bounds_log_size};
   std::size_t release = 0;
   // Lanes in the order they ran: a warp-instruction runs its lanes from the lowest up.
   for (std::uint32_t lanes = record.lanes; lanes != 0; lanes &= lanes - 1) {
     const int lane = __builtin_ctz(lanes);
-    AddLaneEvents(state_.threads[static_cast<std::size_t>(record.first_thread + lane)], cursor, events);
+    AddLaneEvents(m_.state.threads[static_cast<std::size_t>(record.first_thread + lane)], cursor, events);
     for (; release < record.releases.size() && record.releases[release].lane == lane; ++release) {
       events.push_back(record.releases[release].event);
     }
   }
 }
 
-Machine::StepOutline Machine::LastStepOutline() const {
-  const StepRecord& record = state_.last_step;
-  // As EventOf and AddHazardEvents give them: a hazard's phase (stage / 8) is t as well.
-  return StepOutline{record.lanes != 0, record.pc.op, geometry_.naive ? 0 : record.pc.t, record.hazard_slots != 0,
-                     !record.releases.empty()};
-}
-
-void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::vector<TraceEvent>& events) const {
-  const ProgramCounter pc = state_.last_step.pc;
+void StepEventBuilder::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::vector<TraceEvent>& events) const {
+  const ProgramCounter pc = m_.state.last_step.pc;
   switch (pc.op) {
     case Op::kLoadA:
     case Op::kLoadB: {
-      const GlobalPlace place = GlobalPlacesAt(pc).Of(thread);
-      const bool inside = memory_.Inside(place.matrix, place.row, place.col);
-      const bool padded = config_.guard && !inside;  // `cond ? A[...] : 0.0f`: no access
+      const GlobalPlace place = GlobalPlacesAt(m_.geometry, m_.program, pc).Of(thread);
+      const bool inside = m_.memory.Inside(place.matrix, place.row, place.col);
+      const bool padded = m_.config.guard && !inside;  // `cond ? A[...] : 0.0f`: no access
       TraceEvent& event = events.emplace_back(EventOf(thread, pc, padded ? EventKind::kSelectZero : EventKind::kGlobalLoad));
       event.from = Place::Global(place.matrix, static_cast<int>(place.row), static_cast<int>(place.col));
       event.value = padded ? 0.0f : (place.matrix == MatrixId::kA ? thread.regs.a : thread.regs.b);
@@ -51,14 +44,14 @@ void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::
     }
     case Op::kStoreAs:
     case Op::kStoreBs: {
-      const SharedPlace cell = StorePlace(thread, pc);
+      const SharedPlace cell = StorePlace(m_.program, thread, pc);
       const float value = cell.tile == TileId::kAs ? thread.regs.a : thread.regs.b;
       AddHazardEvents(thread, 0, cell, value, cursor, events);
       TraceEvent& event = events.emplace_back(EventOf(thread, pc, EventKind::kSharedStore));
       event.to = Place::Shared(cell.tile, cell.row, cell.col);
       // Where the stored register came from: the element this thread's load named (zero
       // padding when the guard kept it from reading).
-      const int first_k = pc.t * geometry_.tk;
+      const int first_k = pc.t * m_.geometry.tk;
       event.from = cell.tile == TileId::kAs ? Place::Global(MatrixId::kA, thread.regs.row, first_k + cell.col)
                                             : Place::Global(MatrixId::kB, first_k + cell.row, thread.regs.col);
       event.value = value;
@@ -66,14 +59,14 @@ void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::
     }
     case Op::kFma: {
       TraceEvent event = EventOf(thread, pc, EventKind::kFma);
-      if (geometry_.naive) {
+      if (m_.geometry.naive) {
         event.operand_a = thread.regs.a;
         event.operand_b = thread.regs.b;
       } else {
         const SharedPlace a{TileId::kAs, thread.ty, pc.j};
         const SharedPlace b{TileId::kBs, pc.j, thread.tx};
-        event.operand_a = state_.shared.Cell(thread.block, state_.shared.Word(a.tile, a.row, a.col)).value;
-        event.operand_b = state_.shared.Cell(thread.block, state_.shared.Word(b.tile, b.row, b.col)).value;
+        event.operand_a = m_.state.shared.Cell(thread.block, m_.state.shared.Word(a.tile, a.row, a.col)).value;
+        event.operand_b = m_.state.shared.Cell(thread.block, m_.state.shared.Word(b.tile, b.row, b.col)).value;
         AddHazardEvents(thread, 0, a, event.operand_a, cursor, events);
         AddHazardEvents(thread, 1, b, event.operand_b, cursor, events);
         event.from = Place::Shared(a.tile, a.row, a.col);
@@ -89,8 +82,8 @@ void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::
       return;
     case Op::kStoreC: {
       const Place to = Place::Global(MatrixId::kC, thread.regs.row, thread.regs.col);
-      const bool inside = memory_.Inside(MatrixId::kC, to.row, to.col);
-      if (!inside && !config_.guard) {
+      const bool inside = m_.memory.Inside(MatrixId::kC, to.row, to.col);
+      if (!inside && !m_.config.guard) {
         AddOutOfBoundsEvent(thread, to, thread.regs.sum, cursor, events);
         return;
       }
@@ -104,11 +97,11 @@ void Machine::AddLaneEvents(const Thread& thread, StepEventCursor& cursor, std::
   }
 }
 
-void Machine::AddHazardEvents(const Thread& thread, int access, const SharedPlace& cell, float value,
+void StepEventBuilder::AddHazardEvents(const Thread& thread, int access, const SharedPlace& cell, float value,
                               StepEventCursor& cursor, std::vector<TraceEvent>& events) const {
-  const std::uint32_t found = state_.last_step.HazardsAt(StepRecord::HazardSlot(thread.lane, access));
+  const std::uint32_t found = m_.state.last_step.HazardsAt(StepRecord::HazardSlot(thread.lane, access));
   if (found == 0) return;
-  const ProgramCounter pc = state_.last_step.pc;
+  const ProgramCounter pc = m_.state.last_step.pc;
   TraceEvent event = EventOf(thread, pc, EventKind::kHazard);
   event.phase = pc.Stage() / 8;  // a hazard is in the phase of its second access
   event.to = Place::Shared(cell.tile, cell.row, cell.col);
@@ -120,15 +113,27 @@ void Machine::AddHazardEvents(const Thread& thread, int access, const SharedPlac
   }
 }
 
-void Machine::AddOutOfBoundsEvent(const Thread& thread, Place place, float value, StepEventCursor& cursor,
+void StepEventBuilder::AddOutOfBoundsEvent(const Thread& thread, Place place, float value, StepEventCursor& cursor,
                                   std::vector<TraceEvent>& events) const {
-  const bool write = state_.last_step.pc.op == Op::kStoreC;
-  TraceEvent& event = events.emplace_back(EventOf(thread, state_.last_step.pc, EventKind::kOutOfBounds));
+  const bool write = m_.state.last_step.pc.op == Op::kStoreC;
+  TraceEvent& event = events.emplace_back(EventOf(thread, m_.state.last_step.pc, EventKind::kOutOfBounds));
   (write ? event.to : event.from) = place;
   event.value = value;
   if (cursor.out_of_bounds_index < kMaxLoggedOutOfBounds) {
     event.index = static_cast<std::int32_t>(cursor.out_of_bounds_index++);
   }
+}
+
+TraceEvent StepEventBuilder::EventOf(const Thread& thread, const ProgramCounter& pc, EventKind kind) const {
+  TraceEvent event;
+  event.step = m_.state.step;
+  event.kind = kind;
+  event.op = pc.op;
+  event.line = tables_.lines[static_cast<std::size_t>(pc.op)];
+  event.block = thread.block;
+  event.thread = thread.index_in_block;
+  event.phase = m_.geometry.naive ? 0 : pc.t;
+  return event;
 }
 
 }  // namespace sim

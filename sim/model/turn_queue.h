@@ -9,7 +9,7 @@
 // a cycle comes up, its turns go into a set of warps that yields the lowest first (sorting
 // them instead cost some 50 instructions a turn).
 // Measured under callgrind: the binary heap's share of a 128³ TILE 16 run 36.5 M instructions,
-// a radix heap's 17.3 M (63acd35); the calendar, with Machine::Prefetch's lanes from the
+// a radix heap's 17.3 M (63acd35); the calendar, with LessonStep::Prefetch's lanes from the
 // geometry, then took the run 275.7 → 270.1 M (cfa54d1).
 #pragma once
 #include <cstddef>

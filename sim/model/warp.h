@@ -19,7 +19,7 @@ struct Warp {
   // Lanes known to be runnable at one instruction (bit l: lane l): those that ran its last
   // warp-instruction, or that a barrier released together, when they all went on to the same
   // next one; 0 when unknown. When they are all its runnable lanes they issue next, as the
-  // scan of every lane (Machine::EarliestLanes) would find.
+  // scan of every lane (MachineCore::EarliestLanes) would find.
   std::uint32_t next_lanes = 0;
   Barrier syncwarp{};             // __syncwarp(): orders only this warp's lanes
 

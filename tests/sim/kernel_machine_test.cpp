@@ -1,4 +1,4 @@
-// The machine running a student's kernel (sim/model/machine_kernel.cpp): the handout's tiled
+// The machine running a student's kernel (sim/model/kernel_step.cpp): the handout's tiled
 // kernel, one file per barrier variant, against the built-in lesson on the same machine parts
 // (global reads, hazards, C); divergence, step back, and each thing the model names.
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "sim/model/kernel_source.h"
-#include "sim/model/plain_source.h"
+#include "sim/lesson/plain_source.h"
 
 namespace {
 

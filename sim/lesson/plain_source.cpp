@@ -1,4 +1,4 @@
-#include "sim/model/plain_source.h"
+#include "sim/lesson/plain_source.h"
 
 #include <string_view>
 

@@ -1,0 +1,184 @@
+#include "sim/model/kernel_memory_access.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+
+#include "sim/cuda/interpreter.h"
+#include "sim/model/bits.h"
+#include "sim/model/hazard_tally.h"
+#include "sim/model/warp_lanes.h"
+#include "sim/model/warp_sectors.h"
+
+namespace sim {
+namespace {
+
+float AsFloat(std::uint32_t bits) { return cuda::AsFloat(bits); }
+
+// Saturates past 2^31 (a 200-instruction kernel after 10 million loop iterations).
+std::int32_t ProgramOrder(std::uint32_t back_edges, std::int32_t pc, std::size_t code_size) {
+  const std::int64_t order = static_cast<std::int64_t>(back_edges) * static_cast<std::int64_t>(code_size) + pc;
+  return static_cast<std::int32_t>(std::min<std::int64_t>(order, std::numeric_limits<std::int32_t>::max()));
+}
+
+}  // namespace
+
+void KernelMemoryAccess::AccessGlobal(Thread* warp_lanes, std::uint32_t lanes, const cuda::Instruction& ins, Scheduler::Issue& issue) {
+  const auto id = static_cast<MatrixId>(k_.launch.arguments[ins.array]);
+  const bool store = ins.op == cuda::Opcode::kStoreGlobal;
+  const long long size = static_cast<long long>(m_.memory.rows(id)) * m_.memory.cols(id);
+  const float* const values = id == MatrixId::kA ? m_.memory.a().data() : (id == MatrixId::kB ? m_.memory.b().data() : m_.state.c.data());
+  WarpSectors sectors;
+  std::uint64_t reads = 0;
+  int block = 0;
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    std::uint32_t* r = Registers(thread);
+    block = thread.block;
+    const long long element = static_cast<long long>(static_cast<std::int32_t>(r[ins.a])) + static_cast<std::int32_t>(r[ins.b]);
+    if (element < 0 || element >= size) {
+      ++m_.state.counters.out_of_bounds;
+      m_.LogFinding(thread, KernelFinding::Kind::kGlobalOutside, element, static_cast<int>(id), store);
+      if (!store) r[ins.dst] = 0;
+      return;
+    }
+    sectors.Add(id, element);
+    if (id == MatrixId::kC) CheckGlobalRace(thread, element, store);
+    if (!store) {
+      r[ins.dst] = cuda::FloatBits(values[element]);
+      if (id != MatrixId::kC) {
+        m_.state.reads.CountElement(id, element);
+        ++reads;
+      }
+      return;
+    }
+    if (id != MatrixId::kC) {
+      m_.LogFinding(thread, KernelFinding::Kind::kInputWritten, element, static_cast<int>(id), true);
+      return;
+    }
+    m_.state.c[static_cast<std::size_t>(element)] = AsFloat(r[ins.dst]);
+    m_.state.c_written[static_cast<std::size_t>(element)] = 1;
+    m_.state.c_writers[static_cast<std::size_t>(element)] = static_cast<std::int32_t>(&thread - m_.state.threads.data()) + 1;
+    m_.state.c_writer_pcs[static_cast<std::size_t>(element)] = thread.pc.t;
+    ++m_.state.counters.global_writes;
+  });
+  m_.state.counters.global_sectors += static_cast<std::uint64_t>(sectors.distinct);
+  m_.state.counters.phases[0].global_sectors += static_cast<std::uint64_t>(sectors.distinct);
+  if (!store) {
+    issue.l2_halves = sectors.l2_halves == 0 ? 1 : sectors.l2_halves;  // a load waits for memory
+    issue.sectors = sectors.distinct;
+  }
+  if (reads > 0) {
+    m_.state.reads.CountBlock(id, block, reads);
+    (id == MatrixId::kA ? m_.state.counters.global_reads_a : m_.state.counters.global_reads_b) += reads;
+    (id == MatrixId::kA ? m_.state.counters.phases[0].global_reads_a : m_.state.counters.phases[0].global_reads_b) += reads;
+  }
+}
+
+void KernelMemoryAccess::AccessShared(Thread* warp_lanes, std::uint32_t lanes, const cuda::Instruction& ins, Scheduler::Issue& issue) {
+  const cuda::SharedArray& array = k_.kernel->shared[ins.array];
+  const bool store = ins.op == cuda::Opcode::kStoreShared;
+  const int words = m_.state.shared.CellsPerBlock();
+  std::array<int, kWarpSize> lane_words{};
+  std::uint32_t accessed = 0;
+  ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
+    std::uint32_t* r = Registers(thread);
+    const std::array<std::uint32_t, 3> index{r[ins.a], r[ins.b], r[ins.c]};
+    long long flat = 0;
+    bool inside = true;
+    for (int d = 0; d < 3; ++d) {
+      const int extent = array.dims[static_cast<std::size_t>(d)];
+      const auto i = static_cast<std::int32_t>(index[static_cast<std::size_t>(d)]);
+      if (d < array.rank && (i < 0 || i >= extent) && inside) {
+        // Outside its declared extent, even where the address stays inside shared memory.
+        inside = false;
+        ++m_.state.counters.out_of_bounds;
+        m_.LogFinding(thread, KernelFinding::Kind::kSharedOutside, i, ins.array, store);
+      }
+      flat = flat * extent + i;
+    }
+    const long long word = k_.shared_base[ins.array] + flat;
+    if (word < 0 || word >= words) {  // past the block's shared memory: dropped, reads 0
+      if (!store) r[ins.dst] = 0;
+      return;
+    }
+    SharedCell& cell = m_.state.shared.Cell(thread.block, static_cast<int>(word));
+    const float value = store ? AsFloat(r[ins.dst]) : cell.value;
+    if (m_.shared_accesses_can_race) {
+      const Block& block = m_.state.blocks[static_cast<std::size_t>(thread.block)];
+      const Warp& warp = m_.state.warps[static_cast<std::size_t>(thread.warp)];
+      SharedAccess access;
+      access.block = thread.block;
+      access.word = static_cast<std::int32_t>(word);
+      access.thread = thread.index_in_block;
+      access.warp = warp.index_in_block;
+      access.warp_epoch = warp.syncwarp.generation();
+      // Program order between two threads, which names a race RAW or WAR by the order a
+      // barrier would have imposed: loop iterations first, then the place in the code (not the
+      // instructions run: a thread that skipped a guarded load is no earlier for it).
+      access.stage = ProgramOrder(r[cuda::kBackEdgeSlot], thread.pc.t, k_.kernel->code.size());
+      access.op = store ? Op::kStoreAs : Op::kFma;
+      access.write = store;
+      access.value = value;
+      access.old_value = cell.value;
+      HazardTally tally;
+      m_.state.hazard_detector.OnAccess(access, block.syncthreads.generation(), [&](const Conflict& conflict) {
+        tally.Add(conflict, static_cast<std::uint64_t>(CountBits(conflict.earlier_lanes)));
+        m_.LogHazards(access, conflict, SharedPlace{TileId::kAs, ins.array, static_cast<int>(flat)});
+      });
+      m_.CountHazards(tally, m_.state.counters.phases[0]);
+    }
+    if (store) {
+      cell.value = value;
+      cell.writer = thread.index_in_block;
+      cell.phase = 0;
+      ++m_.state.counters.shared_writes;
+    } else {
+      if (!cell.written()) m_.LogFinding(thread, KernelFinding::Kind::kUninitializedShared, flat, ins.array);
+      std::memcpy(&r[ins.dst], &cell.value, sizeof(float));
+      ++m_.state.counters.shared_reads;
+    }
+    lane_words[static_cast<std::size_t>(thread.lane)] = static_cast<int>(word);
+    accessed |= 1u << thread.lane;
+  });
+  // Bank conflicts: the most distinct words any bank serves is the wavefronts the access takes.
+  std::array<std::uint32_t, kSharedBanks> bank_lanes{};
+  int ways = accessed == 0 ? 0 : 1;
+  for (std::uint32_t rest = accessed; rest != 0; rest &= rest - 1) {
+    const int lane = __builtin_ctz(rest);
+    const int word = lane_words[static_cast<std::size_t>(lane)];
+    const int bank = word % kSharedBanks;
+    bool seen = false;
+    int distinct = 0;
+    for (std::uint32_t others = bank_lanes[static_cast<std::size_t>(bank)]; others != 0; others &= others - 1) {
+      const int other = __builtin_ctz(others);
+      if (lane_words[static_cast<std::size_t>(other)] == word) seen = true;
+      bool first_of_word = true;
+      for (std::uint32_t before = bank_lanes[static_cast<std::size_t>(bank)] & ((1u << other) - 1); before != 0; before &= before - 1) {
+        first_of_word &= lane_words[static_cast<std::size_t>(__builtin_ctz(before))] != lane_words[static_cast<std::size_t>(other)];
+      }
+      distinct += first_of_word;
+    }
+    bank_lanes[static_cast<std::size_t>(bank)] |= 1u << lane;
+    ways = std::max(ways, distinct + (seen ? 0 : 1));
+  }
+  const auto conflicts = static_cast<std::uint64_t>(std::max(0, ways - 1));
+  if (conflicts > 0) {
+    const auto pc = static_cast<std::size_t>(warp_lanes[__builtin_ctz(lanes)].pc.t);
+    m_.state.kernel_conflicts[pc] += conflicts;
+    m_.state.kernel_ways[pc] = static_cast<std::uint8_t>(std::max<int>(m_.state.kernel_ways[pc], ways));
+  }
+  m_.state.counters.bank_conflicts += conflicts;
+  m_.state.counters.phases[0].bank_conflicts += conflicts;
+  issue.wavefronts = ways;
+  issue.stores_shared = store;
+}
+
+void KernelMemoryAccess::CheckGlobalRace(const Thread& thread, long long element, bool write) {
+  const std::int32_t writer = m_.state.c_writers[static_cast<std::size_t>(element)];
+  if (writer == 0 || writer == static_cast<std::int32_t>(&thread - m_.state.threads.data()) + 1) return;
+  m_.LogFinding(thread, KernelFinding::Kind::kGlobalRace, element, static_cast<int>(MatrixId::kC), write,
+             m_.state.c_writer_pcs[static_cast<std::size_t>(element)]);
+}
+
+}  // namespace sim
