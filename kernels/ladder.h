@@ -29,6 +29,13 @@ std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape&
 // 2·M·N·K flops over the bytes of those loads and of C's M·N stores.
 std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape);
 
+// Why a kernel's point may lie above the roofline's memory roof, in sentences: the kernels that
+// ask global memory for more bytes a second (GFLOPS over FLOP per byte requested) than the
+// device's DRAM bandwidth (`memory_gbs`), each with that figure; "" when none does or the
+// bandwidth is unknown. Only a kernel whose loads L2 and L1 serve can do that, and the note
+// says so: the x axis counts bytes requested, the roof bounds bytes from DRAM.
+std::string AboveMemoryRoofNote(const std::vector<BenchResult>& results, const Shape& shape, double memory_gbs);
+
 // One rung of the ladder at one size: the kernel, its measurement, its intensity.
 struct LadderRow {
   const KernelSpec* spec = nullptr;

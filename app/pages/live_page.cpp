@@ -72,6 +72,11 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string&) { return Cancel(); });
   add("live-load", "Load results", "Show saved results (CSV or JSON, the panel's or tilescope bench's) in place of the current ones.", {},
       [this](const std::string& path) { return Load(path); });
+  add("live-choose-file", "Open results…",
+      "The file dialog for saved results: list a folder's sub-folders and its JSON and CSV files (the folder as the "
+      "argument; empty: the File field's folder, else the current one; none: close it). A file chosen there is loaded "
+      "(live-load).",
+      {}, [this](const std::string& folder) { return ChooseFile(folder); });
   add("live-shipped", "Show the shipped H100 run",
       "Without a GPU here: show the H100 sweep shipped with TileScope (assets/results/h100-bench.json), saying so. "
       "With one: say that Ctrl+R runs the sweep here.",
@@ -226,13 +231,25 @@ void LivePage::UpdateModelLink() {
 }
 
 std::optional<std::string> LivePage::Load(const std::string& path) {
-  if (path.empty()) return Report("live-load needs a file name (type it in the File field)", "");
+  if (path.empty()) return Report("live-load needs a file name (choose one with Open\u2026, or type it in the File field)", "");
   if (sweep_run_.in_flight()) return Report("a sweep is running: cancel it or let it finish before loading", "");
   // On failure the results on screen stay as they were: a bad file never blanks a good plot.
   if (auto error = sweep_.Load(path)) return Report("not loaded: " + *error, "");
   panel_.file_path = path;
+  panel_.choosing_file = false;
   // The provenance line above the plot says what was loaded; no second message repeats it.
   return Report(std::nullopt, "");
+}
+
+std::optional<std::string> LivePage::ChooseFile(const std::string& folder) {
+  if (folder == "none") {
+    panel_.choosing_file = false;
+    return std::nullopt;
+  }
+  // Listed here, not in the panel: the panel draws the listing and changes nothing.
+  panel_.file_choice = sim::ListFolder(folder, {".json", ".csv"});
+  panel_.choosing_file = true;
+  return panel_.file_choice.error.empty() ? std::nullopt : Report(panel_.file_choice.error, "");
 }
 
 // A lesson's tour ends here; a classroom PC without a GPU still sees a real run, named as such.

@@ -1,7 +1,7 @@
 // live_page.h — the live GPU page: owns what the live panel shows (this machine's
 // GPU, the runner and its sweep, the results and where they came from, the model's counts)
 // and the named actions that change it: live-run, live-cancel, live-load,
-// live-export-{csv,json,png}, live-kernels, live-sizes, live-reps, live-view,
+// live-export-{csv,json,png}, live-choose-file, live-kernels, live-sizes, live-reps, live-view,
 // live-gflops-axis, live-model-size, live-ladder-size, live-rung-source, live-panel.
 //
 // A sweep in flight is the SweepRun's; each frame takes what it collected.
@@ -33,6 +33,8 @@ class LivePage : public Page {
   std::optional<std::string> Run(const std::string& save_to);
   std::optional<std::string> Cancel();
   std::optional<std::string> Load(const std::string& path);
+  // Opens the file dialog at `folder` ("" the current folder), or closes it ("none").
+  std::optional<std::string> ChooseFile(const std::string& folder);
   std::optional<std::string> ShowShippedRun();
   std::optional<std::string> Export(const std::string& path, const char* extension);
   std::optional<std::string> ExportPng(const std::string& path);

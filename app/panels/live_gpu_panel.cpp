@@ -12,6 +12,7 @@
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
 #include "app/gui/text_item.h"
+#include "app/panels/file_chooser.h"
 #include "app/panels/live_text.h"
 #include "app/panels/sweep_details.h"
 #include "kernels/kernel_files.h"
@@ -94,6 +95,11 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
   state["reps"] = reps;
   state["message"] = status_message;
   state["model_size"] = model_size;
+  state["roofline_note"] = roofline_note;
+  nlohmann::json entries = nlohmann::json::array();
+  for (const sim::FolderEntry& entry : file_choice.entries) entries.push_back(entry.is_folder ? entry.name + "/" : entry.name);
+  state["file_chooser"] = {{"open", choosing_file}, {"folder", file_choice.folder}, {"entries", entries},
+                           {"cut", file_choice.cut}, {"error", file_choice.error}};
   const kernels::KernelSpec* rung = kernels::FindKernel(ladder.rung_source);
   const auto source = rung ? kernels::RungSourceOf(*rung) : std::nullopt;
   state["rung_source"] = source ? nlohmann::json{{"kernel", ladder.rung_source},
@@ -125,6 +131,8 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
     DrawSweepForm(sweep);
     DrawFileRow(frame);
   }
+  // Outside the setup, so Open… from a key or a script shows it with the setup folded too.
+  if (choosing_file) DrawFileChooser(frame, file_choice, {"live-choose-file", "live-load"});
   MessageText(status_message, status_is_error);
   ImGui::Separator();
   const std::string provenance = sweep.sweep.Provenance();
@@ -227,6 +235,11 @@ void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
   gui::Recorded(ImGui::InputTextWithHint("##file", "results.json, results.csv or plot.png", &file_path), "##file");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same CSV and JSON as tilescope bench --csv / --json");
+  ImGui::SameLine();
+  // The dialog starts in the File field's folder, else the folder the app was started in.
+  const std::size_t slash = file_path.find_last_of('/');
+  if (gui::Button("Open\u2026")) frame.actions.Push("live-choose-file", slash == std::string::npos ? "" : file_path.substr(0, slash));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Choose a saved results file (JSON or CSV) to show, folder by folder");
   const std::pair<const char*, const char*> buttons[] = {{"Load", "live-load"},
                                                          {"Export CSV", "live-export-csv"},
                                                          {"Export JSON", "live-export-json"},
@@ -313,6 +326,7 @@ void LiveGpuPanel::DrawLadderSizeChoice(const gui::FrameContext& frame, const Li
 }
 
 void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
+  roofline_note.clear();  // said again below while the roofline is on show
   DrawViewChoice(frame);
   const plot::SweepLook look = SweepLook();
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
@@ -331,8 +345,7 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
       plot_state = {};
       return;
     }
-    plot_state =
-        plot::DrawLinePlot("##roofline", plot::RooflinePlot(results, *shape, sweep.sweep.device(), look), size);
+    DrawRoofline(sweep, *shape, size);
   } else {
     const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
     plot_state = view == LiveView::kPlot
@@ -343,6 +356,18 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
     frame.region_screenshots->push_back({plot_state.widget_min, plot_state.widget_max, pending_png});
     pending_png.clear();
   }
+}
+
+// The roofline, and under it why a kernel lies above its memory roof when one does: a point
+// there looks like an error to a class unless the plot says what serves it.
+void LiveGpuPanel::DrawRoofline(const LiveSweepView& sweep, const kernels::Shape& shape, ImVec2 size) {
+  const kernels::DeviceInfo& device = sweep.sweep.device();
+  roofline_note = kernels::AboveMemoryRoofNote(sweep.sweep.results(), shape, device.memory_bandwidth_gbs);
+  if (!roofline_note.empty()) {
+    size.y -= ImGui::CalcTextSize(roofline_note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
+  }
+  plot_state = plot::DrawLinePlot("##roofline", plot::RooflinePlot(sweep.sweep.results(), shape, device, SweepLook()), size);
+  if (!roofline_note.empty()) gui::TextWrapped("%s", roofline_note.c_str());
 }
 
 }  // namespace panels

@@ -17,6 +17,7 @@
 #include "app/panels/ladder_view.h"
 #include "app/panels/live_sweep_view.h"
 #include "app/plot/primitives.h"
+#include "sim/io/folder_listing.h"
 #include "kernels/device.h"
 
 namespace panels {
@@ -52,11 +53,14 @@ struct LiveGpuPanel {
   std::string status_message;  // The last run/load/export outcome, shown under the controls.
   bool status_is_error = false;
   std::string file_path;       // The File field: what Load and the exports use.
+  bool choosing_file = false;  // The file dialog (Open…) is open, showing `file_choice`.
+  sim::FolderListing file_choice;  // The folder the dialog shows, as the page listed it.
   std::string pending_png;     // Set by `live-export-png`: cropped from the next frame.
   std::string model_size;      // The model link's size, as kernels::ToString writes it.
   std::string ladder_size;     // The ladder's and roofline's size; "" follows the largest measured.
   LadderView ladder;           // The ladder view and the rung source open under it.
   plot::PlotState plot_state;  // What the plot drew last frame.
+  std::string roofline_note;   // Why kernels lie above the memory roof, as the roofline last said; "" none.
   // The presentation state the setup's fold last followed; starts unlike any frame's, so the
   // first frame sets it.
   std::optional<bool> fold_set_for_presentation;
@@ -77,6 +81,7 @@ struct LiveGpuPanel {
   void DrawViewChoice(const gui::FrameContext& frame);
   void DrawLadderSizeChoice(const gui::FrameContext& frame, const LiveSweepView& sweep,
                             const kernels::Shape& shape) const;
+  void DrawRoofline(const LiveSweepView& sweep, const kernels::Shape& shape, ImVec2 size);
 };
 
 }  // namespace panels
