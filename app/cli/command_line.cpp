@@ -12,6 +12,7 @@
 
 #include "app/cli/asset_paths.h"
 #include "app/cli/number_option.h"
+#include "sim/lesson/teaching.h"
 #include "app/cli/subcommands.h"
 
 namespace cli {
@@ -49,7 +50,7 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options) {
   app.add_option("--stop", options.stop, "Open the lesson's tour at stop N (1-based)")
       ->check(WholeNumberFrom(1, std::numeric_limits<int>::max(), "1 (the first stop) to the tour's last"));
   app.add_option("--step", options.step, "Open the lesson at step S of its run (0 is the start)")
-      ->check(WholeNumberFrom(0, std::numeric_limits<long long>::max(), "0 (the start) to the run's last step"));
+      ->check(WholeNumberFrom(0, std::numeric_limits<long long>::max(), sim::kStepRangeWords));
 }
 
 // "tilescope trace: --json was given an empty value ..." for the first option of `app` or its

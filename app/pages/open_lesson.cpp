@@ -131,13 +131,9 @@ void OpenLesson::RegisterEditActions(ActionRegistry& registry) {
                 }});
   registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
-                  // The run's last step where the whole-run pass knows it; a later step stops there.
-                  const sim::Timeline* run = simulation_->KnownTimeline();
-                  const std::string range =
-                      "0 (the start) to " +
-                      (run ? std::to_string(run->total_steps) + " (the run's last step)" : std::string("the run's last step"));
                   std::string problem;
-                  const std::optional<long long> step = sim::ReadWhole(argument, 0, LLONG_MAX, range, problem);
+                  const std::optional<long long> step =
+                      sim::ReadWhole(argument, 0, LLONG_MAX, sim::kStepRangeWords, problem);
                   if (!step) return "jump-to wants a step number: " + problem;
                   simulation_->JumpTo(*step);  // stops at the end
                   return std::nullopt;
