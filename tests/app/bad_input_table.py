@@ -229,6 +229,9 @@ def gui_action_cases():
         cases.append(("GUI action `edit-cell A ROW COL VALUE`", tried, value, ["--actions", ("edit-cell " + value).strip()]))
     for tried, path in (("directory", "DIR"), ("read-only output", "READ-ONLY/out.json"), ("read-only output", "/dev/full")):
         cases.append(("GUI action `lesson-save FILE`", tried, path, ["--actions", "lesson-save " + path]))
+    # The results file dialog: a folder that is not there, one the user may not enter, a file.
+    for tried, folder in (("unreadable", "MISSING"), ("unreadable", "NOENTRY"), ("wrong type", "FILE")):
+        cases.append(("GUI action `live-choose-file FOLDER`", tried, folder, ["--actions", "live-choose-file " + folder]))
     # A scripted run whose lesson does not open once saved the default lesson's screenshot, exit 0.
     cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "unreadable", "MISSING/lesson.json",
                   ["--lesson", "MISSING/lesson.json", "--screenshot", "out.png"]))
