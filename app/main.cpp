@@ -22,10 +22,14 @@ int RunGui(const cli::GuiOptions& options) {
                                                                               : nlohmann::json(),
                                                   application.notifications());
   // A scripted run of a lesson that did not open would show, save and exit 0 with the default
-  // lesson instead: it fails before any window opens (a user is told, and goes on with it).
-  if (lesson->StartError() && options.Scripted()) {
-    std::cerr << "tilescope: --lesson " << options.lesson << " did not open: a scripted run stops here" << std::endl;
-    return 1;
+  // lesson instead: it fails before any window opens. A user is told, and goes on with it.
+  if (const std::optional<std::string>& error = lesson->StartError()) {
+    if (options.Scripted()) {
+      std::cerr << "tilescope: error: " << *error << "\ntilescope: --lesson " << options.lesson
+                << " did not open: a scripted run stops here" << std::endl;
+      return 1;
+    }
+    application.notifications().Add(gui::Severity::kError, *error + " (the default lesson is open)");
   }
   // --kernel as --lesson: a scripted run stops at a file that does not open; a user is told in
   // the window and goes on with the lesson on show.

@@ -1,5 +1,7 @@
 #include "kernels/ladder.h"
 
+#include <cstdio>
+
 #include "kernels/registry.h"
 
 namespace kernels {
@@ -56,6 +58,29 @@ std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape) 
   const double flops = 2.0 * double(shape.m) * double(shape.n) * double(shape.k);
   const double element_bytes = spec.precision == Precision::kBf16 ? kBytesPerBf16 : kBytesPerFloat;
   return flops / (element_bytes * double(*loads) + kBytesPerFloat * double(shape.m) * double(shape.n));
+}
+
+std::string AboveMemoryRoofNote(const std::vector<BenchResult>& results, const Shape& shape, double memory_gbs) {
+  if (memory_gbs <= 0.0) return "";
+  std::string above;
+  int kernels_above = 0;
+  for (const LadderRow& row : LadderAt(results, shape)) {
+    if (!row.intensity || !row.result->ok() || !row.result->verified) continue;
+    const double requested_gbs = row.result->gflops / *row.intensity;  // GFLOP/s over FLOP/byte
+    if (requested_gbs <= memory_gbs) continue;
+    char figure[96];
+    std::snprintf(figure, sizeof figure, " asks for %.0f GB/s (%.1f\u00d7)", requested_gbs, requested_gbs / memory_gbs);
+    above += (above.empty() ? "" : "; ") + row.result->label + figure;
+    ++kernels_above;
+  }
+  if (above.empty()) return "";
+  char bandwidth[64];
+  std::snprintf(bandwidth, sizeof bandwidth, "%.0f GB/s", memory_gbs);
+  const bool one = kernels_above == 1;
+  return "Above the memory roof, more than DRAM's " + std::string(bandwidth) + ": " + above +
+         ". The x axis counts bytes requested from global memory; L2 and L1 serve most of " +
+         (one ? "that kernel's" : "those kernels'") + " requests, so far fewer bytes come from DRAM, and DRAM's roof " +
+         "does not bound " + (one ? "it." : "them.");
 }
 
 std::vector<LadderRow> LadderAt(const std::vector<BenchResult>& results, const Shape& shape) {

@@ -30,6 +30,13 @@ std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape&
 // FP32 stores.
 std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape);
 
+// Why a kernel's point may lie above the roofline's memory roof, in sentences: the kernels that
+// ask global memory for more bytes a second (GFLOPS over FLOP per byte requested) than the
+// device's DRAM bandwidth (`memory_gbs`), each with that figure; "" when none does or the
+// bandwidth is unknown. Only a kernel whose loads L2 and L1 serve can do that, and the note
+// says so: the x axis counts bytes requested, the roof bounds bytes from DRAM.
+std::string AboveMemoryRoofNote(const std::vector<BenchResult>& results, const Shape& shape, double memory_gbs);
+
 // One rung of the ladder at one size: the kernel, its measurement, its intensity, and the
 // cuBLAS row of its precision measured at that size (null where there is none), which its
 // bar runs towards.

@@ -13,6 +13,7 @@
 #include "app/cli/asset_paths.h"
 #include "app/cli/kernel_flags.h"
 #include "app/cli/number_option.h"
+#include "sim/lesson/teaching.h"
 #include "app/cli/subcommands.h"
 
 namespace cli {
@@ -55,9 +56,9 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags
   // Whole numbers only, named in the message: "--stop 0" or "--stop two" is one clear line.
   // Past the end is known once the lesson is open (the GUI says so and exits 2).
   app.add_option("--stop", options.stop, "Open the lesson's tour at stop N (1-based)")
-      ->check(WholeNumberIn(1, std::numeric_limits<int>::max()));
+      ->check(WholeNumberFrom(1, std::numeric_limits<int>::max(), "1 (the first stop) to the tour's last"));
   app.add_option("--step", options.step, "Open the lesson at step S of its run (0 is the start)")
-      ->check(WholeNumberIn(0, std::numeric_limits<long long>::max()));
+      ->check(WholeNumberFrom(0, std::numeric_limits<long long>::max(), sim::kStepRangeWords));
 }
 
 // The kernel flags belong to --kernel: without it they would be silently ignored.

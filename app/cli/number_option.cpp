@@ -16,6 +16,15 @@ CLI::Validator WholeNumberIn(long long least, long long most) {
       "INT in [" + std::to_string(least) + " - " + std::to_string(most) + "]");
 }
 
+CLI::Validator WholeNumberFrom(long long least, long long most, const std::string& range) {
+  return CLI::Validator(
+      [least, most, range](std::string& text) {
+        std::string problem;
+        return sim::ReadWhole(text, least, most, range, problem) ? std::string() : problem;
+      },
+      "INT >= " + std::to_string(least));
+}
+
 CLI::Validator DecimalIn(double least, double most) {
   char range[64];
   std::snprintf(range, sizeof range, "%g to %g", least, most);

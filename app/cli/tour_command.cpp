@@ -81,7 +81,10 @@ nlohmann::json StopJson(const sim::TourStop& stop, const sim::PreparedStop& prep
   }
   if (prepared.measured) {
     nlohmann::json measured{{"file", prepared.measured->file}, {"device", prepared.measured->device},
-                            {"lines", prepared.measured->lines}};
+                            {"lines", prepared.measured->lines}, {"tables", nlohmann::json::array()}};
+    for (const sim::MeasuredTable& table : prepared.measured->tables) {
+      measured["tables"].push_back({{"columns", table.columns}, {"rows", table.rows}});
+    }
     for (const sim::CheckedClaim& claim : prepared.measured_claims) {
       measured["claims"].push_back({{"query", claim.claim.query}, {"measured", claim.claim.figure},
                                     {"model_counts", claim.model}, {"agrees", claim.agrees}});
@@ -101,6 +104,16 @@ nlohmann::json StopJson(const sim::TourStop& stop, const sim::PreparedStop& prep
   return out;
 }
 
+// Each quoted line as its columns in words: "    tiled16_nosync2 · size 1024 · mean share of C
+// differing 12.78% · ...", the first column naming the row.
+void PrintMeasuredTable(const sim::MeasuredTable& table) {
+  for (const std::vector<std::string>& row : table.rows) {
+    std::string line = row.front();
+    for (std::size_t field = 1; field < row.size(); ++field) line += " \u00b7 " + table.columns[field] + " " + row[field];
+    std::printf("    %s\n", line.c_str());
+  }
+}
+
 void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, const sim::PreparedStop& prepared) {
   std::printf("\nstop %zu of %zu: %s (step %lld)\n", index + 1, count, prepared.title.c_str(),
               static_cast<long long>(prepared.step));
@@ -116,6 +129,7 @@ void PrintStop(std::size_t index, std::size_t count, const sim::TourStop& stop, 
   if (prepared.measured) {
     std::printf("  measured on %s (%s):\n", prepared.measured->device.c_str(), prepared.measured->file.c_str());
     for (const std::string& line : prepared.measured->lines) std::printf("    \"%s\"\n", line.c_str());
+    for (const sim::MeasuredTable& table : prepared.measured->tables) PrintMeasuredTable(table);
     for (const sim::CheckedClaim& claim : prepared.measured_claims) {
       std::printf("    %s: the GPU measured %s, the model counts %s%s\n", claim.claim.query.c_str(),
                   sim::FormatNumber(claim.claim.figure).c_str(), sim::FormatNumber(claim.model).c_str(),

@@ -6,6 +6,7 @@
 #include "kernels/bench.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/model/kernel_source.h"
+#include "sim/model/plain_source.h"
 #include "sim/lesson/narration.h"
 #include "sim/lesson/teaching.h"
 
@@ -280,18 +281,27 @@ void PrintCounters(std::FILE* out, const sim::Simulation& simulation) {
                static_cast<unsigned long long>(c.thread_instructions));
 }
 
-std::string SideText(const sim::Simulation& simulation, const sim::HazardSide& side) {
-  const sim::Geometry& g = simulation.geometry();
-  return "thread " + Pair(side.thread % g.tn, side.thread / g.tn) + (side.write ? " wrote" : " read") + " it at line " +
-         std::to_string(sim::LineOf(simulation.config().kernel, side.op)) + " (" + sim::MarkerName(side.op) + ")";
+// A line of the kernel as the handouts write it, its indentation left out: "As[ty][tx] = a;".
+std::string StatementAt(const sim::PlainSource& source, int line) {
+  const std::string& text = source.Line(line);
+  const std::size_t first = text.find_first_not_of(" \t");
+  return first == std::string::npos ? std::string() : text.substr(first);
 }
 
-void PrintHazard(std::FILE* out, const sim::Simulation& simulation, const sim::Hazard& hazard) {
+std::string SideText(const sim::Simulation& simulation, const sim::PlainSource& source, const sim::HazardSide& side) {
+  const sim::Geometry& g = simulation.geometry();
+  const int line = sim::LineOf(simulation.config().kernel, side.op);
+  return "thread " + Pair(side.thread % g.tn, side.thread / g.tn) + (side.write ? " wrote" : " read") + " it at line " +
+         std::to_string(line) + " (" + StatementAt(source, line) + ")";
+}
+
+void PrintHazard(std::FILE* out, const sim::Simulation& simulation, const sim::PlainSource& source,
+                 const sim::Hazard& hazard) {
   const sim::Geometry& g = simulation.geometry();
   std::fprintf(out, "  %s %s, block %s, %s[%d][%d], phase %d: %s, then %s", sim::Name(hazard.kind),
                sim::Name(hazard.severity), Pair(hazard.block % g.grid_x, hazard.block / g.grid_x).c_str(),
                hazard.tile == sim::TileId::kAs ? "As" : "Bs", hazard.row, hazard.col, hazard.phase + 1,
-               SideText(simulation, hazard.first).c_str(), SideText(simulation, hazard.second).c_str());
+               SideText(simulation, source, hazard.first).c_str(), SideText(simulation, source, hazard.second).c_str());
   if (hazard.kind != sim::HazardKind::kWaw && !hazard.observed_in_program_order) {
     std::fprintf(out, ": the reader got %s, the barrier would have given %s",
                  sim::FormatValue(hazard.value_seen).c_str(), sim::FormatValue(hazard.value_expected).c_str());
@@ -314,8 +324,9 @@ void PrintHazards(std::FILE* out, const sim::Simulation& simulation) {
     std::fprintf(out, "  %s\n", sim::OneWarpRaceNote(simulation.config().scheduler));
   }
   const std::vector<sim::Hazard>& hazards = simulation.hazards();
+  const sim::PlainSource source = sim::PlainSourceFor(simulation.config());
   for (std::size_t i = 0; i < std::min(hazards.size(), kMaxPrintedHazards); ++i)
-    PrintHazard(out, simulation, hazards[i]);
+    PrintHazard(out, simulation, source, hazards[i]);
   if (c.hazards > kMaxPrintedHazards) std::fprintf(out, "  ... (--json FILE lists them all)\n");
 }
 

@@ -12,12 +12,17 @@
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
 #include "sim/io/json_input.h"
+#include "sim/lesson/lesson_file.h"
 
 namespace gui {
 namespace {
 
 constexpr int kSettingsVersion = 1;
 constexpr const char* kFileName = "settings.json";
+constexpr const char* kLessonFileName = "last-lesson.json";
+// settings.json's "last_lesson" when the lesson is kept in kLessonFileName: the file's name
+// only, never a path read back from the file, so a hand-edited entry reaches nothing else.
+constexpr const char* kKeptInKey = "kept_in";
 constexpr const char* kBadSuffix = ".bad";
 
 // Settings are read key by key: one key of the wrong type (a hand edit, an older version)
@@ -186,6 +191,56 @@ std::filesystem::path SettingsStore::DefaultDirectory() {
 
 std::filesystem::path SettingsStore::File() const { return directory_ / kFileName; }
 
+std::filesystem::path SettingsStore::LessonFile() const { return directory_ / kLessonFileName; }
+
+std::optional<std::string> SettingsStore::KeepLesson(const nlohmann::json& lesson, nlohmann::json& entry,
+                                                     std::string* note) {
+  std::string text = lesson.is_null() ? std::string() : lesson.dump();
+  std::error_code ec;
+  if (text.size() <= kMaxInlineLessonBytes) {
+    // Kept inside again: a big lesson kept beside before is this store's own file, now stale.
+    if (!lesson_file_text_.empty() && std::filesystem::is_regular_file(LessonFile(), ec)) {
+      std::filesystem::remove(LessonFile(), ec);
+    }
+    lesson_file_text_.clear();
+    return std::nullopt;
+  }
+  if (text.size() > sim::kMaxLessonFileBytes) {
+    entry = nullptr;
+    if (note) {
+      *note += std::string(note->empty() ? "" : "; ") + "the running lesson (" + std::to_string(text.size() >> 20) +
+               " MiB as JSON) is over a lesson file's " + std::to_string(sim::kMaxLessonFileBytes >> 20) +
+               " MiB and is not kept: the next start opens the default lesson";
+    }
+    return std::nullopt;
+  }
+  if (text != lesson_file_text_) {
+    if (auto error = sim::WriteFileAtomically(LessonFile().string(), text + "\n")) return error;
+    lesson_file_text_ = std::move(text);
+  }
+  entry = {{kKeptInKey, kLessonFileName}};
+  return std::nullopt;
+}
+
+nlohmann::json SettingsStore::ReadKeptLesson(const nlohmann::json& entry, std::string& warning) {
+  if (!entry.is_object() || entry.size() != 1 || !entry.contains(kKeptInKey)) return entry;
+  if (entry[kKeptInKey] != kLessonFileName) {
+    warning = "the last lesson is said to be kept in " + sim::DescribeJsonValue(entry[kKeptInKey]) + ", not " +
+              kLessonFileName + "; the default lesson opens";
+    return nullptr;
+  }
+  const sim::InputFile file = sim::ReadInputFile(LessonFile().string(), sim::kMaxLessonFileBytes);
+  sim::JsonDocument document;
+  if (file.ok()) document = sim::ParseJsonText(file.bytes);
+  if (!file.ok() || !document.ok()) {
+    warning = "the last lesson, kept in " + LessonFile().string() + ", could not be read (" +
+              (file.ok() ? document.error : file.error) + "); the default lesson opens";
+    return nullptr;
+  }
+  lesson_file_text_ = document.value.dump();  // as Save would write it: unchanged, not written again
+  return document.value;
+}
+
 nlohmann::json ToJson(const Settings& s) {
   return {{"version", kSettingsVersion},
           {"window", {{"width", s.window_width}, {"height", s.window_height}}},
@@ -323,6 +378,10 @@ LoadedSettings SettingsStore::Load() {
     loaded.warning = "settings file " + File().string() + " is corrupt: " + list + "; kept the other settings, and " +
                      MoveAside();
   }
+  // Not the settings file's fault, so nothing goes aside: the lesson alone is lost, and said so.
+  std::string lesson_problem;
+  loaded.settings.last_lesson = ReadKeptLesson(loaded.settings.last_lesson, lesson_problem);
+  if (!lesson_problem.empty()) loaded.warning += (loaded.warning.empty() ? "" : "; ") + lesson_problem;
   for (auto reset : {ResetUnusableWindowSize, ResetUnusableFontSize}) {
     if (auto problem = reset(loaded.settings)) {
       loaded.warning += (loaded.warning.empty() ? "settings file " + File().string() + ": " : "; ") + *problem;
@@ -331,13 +390,14 @@ LoadedSettings SettingsStore::Load() {
   return loaded;
 }
 
-std::optional<std::string> SettingsStore::Save(const Settings& settings, std::string* merged) {
-  if (merged) merged->clear();
+std::optional<std::string> SettingsStore::Save(const Settings& settings, std::string* note) {
+  if (note) note->clear();
   if (directory_.empty()) return std::nullopt;  // kept for this session only, as Load said
   std::error_code ec;
   std::filesystem::create_directories(directory_, ec);
   if (ec) return "cannot create " + directory_.string() + ": " + ec.message();
   nlohmann::json json = ToJson(settings);
+  if (auto error = KeepLesson(settings.last_lesson, json["last_lesson"], note)) return error;
   const nlohmann::json on_disk = LessonProgressOnDisk();
   const nlohmann::json& mine = LessonProgress(settings.panels);
   if (!on_disk.is_null() && on_disk != progress_base_) {
@@ -346,7 +406,7 @@ std::optional<std::string> SettingsStore::Save(const Settings& settings, std::st
     nlohmann::json& guide = json["panels"]["guide"];
     if (!guide.is_object()) guide = nlohmann::json::object();
     guide["lessons"] = merge.lessons;
-    if (merged) *merged = DescribeMerge(merge);
+    if (note) *note += std::string(note->empty() ? "" : "; ") + DescribeMerge(merge);
   }
   if (auto error = sim::WriteFileAtomically(File().string(), json.dump(2) + "\n")) return error;
   progress_base_ = LessonProgress(json["panels"]);

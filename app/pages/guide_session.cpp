@@ -141,6 +141,7 @@ GuideView GuideSession::View() const {
   if (prepared.measured && !(prepared.measured_after_reveal && AnswerHidden())) {
     view.measured_source = "Measured on " + prepared.measured->device + " (" + prepared.measured->file + ")";
     view.measured_lines = prepared.measured->lines;
+    view.measured_tables = prepared.measured->tables;
     for (const sim::CheckedClaim& checked : prepared.measured_claims) {
       view.measured_checks.push_back(ClaimCheck("the GPU measured", checked));
     }

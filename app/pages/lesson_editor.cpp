@@ -39,8 +39,8 @@ sim::LessonConfig LessonEditor::Initial(const std::string& option, const nlohman
     sim::LessonLoad load = sim::LoadLessonOrPreset(name, sim::TourCheck::kLater);
     for (const std::string& warning : load.warnings) notifications.Add(Severity::kWarning, name + ": " + warning);
     if (!load.lesson) {
+      // Not told here: a scripted run stops at it, a user is told the default is open instead.
       start_error_ = "cannot open lesson: " + load.error;
-      notifications.Add(Severity::kError, *start_error_ + " (the default lesson is open)");
       return Initial("default", saved, notifications);
     }
     lesson = *load.lesson;

@@ -75,6 +75,7 @@ class LessonEditor {
 
   const LessonDraft& draft() const { return draft_; }
   // Why the lesson asked for at start-up could not be opened (the default is open instead).
+  // Not yet told to anyone: a scripted run stops at it, a user is told by the caller.
   const std::optional<std::string>& start_error() const { return start_error_; }
   void DumpState(nlohmann::json& state) const;
   void SaveSettings(Settings& settings) const;

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <iterator>
 #include <sstream>
-#include <utility>
 
 #include "app/cli/asset_paths.h"
 #include "kernels/ladder.h"
@@ -48,7 +47,7 @@ LivePage::LivePage()
     : gpu_(kernels::ProbeGpu()),
       panels_({{kLivePanel, &kWholeArea,
                 [this](const FrameContext& frame) {
-                  panel_.Draw(frame, panels::LiveSweepView{gpu_, sweep_, progress_, model_link_});
+                  panel_.Draw(frame, panels::LiveSweepView{gpu_, sweep_, sweep_run_.progress(), model_link_});
                 },
                 "Ctrl+G"}}) {
   panel_.ValidateSizes(gpu_);
@@ -73,6 +72,11 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string&) { return Cancel(); });
   add("live-load", "Load results", "Show saved results (CSV or JSON, the panel's or tilescope bench's) in place of the current ones.", {},
       [this](const std::string& path) { return Load(path); });
+  add("live-choose-file", "Open results…",
+      "The file dialog for saved results: list a folder's sub-folders and its JSON and CSV files (the folder as the "
+      "argument; empty: the File field's folder, else the current one; none: close it). A file chosen there is loaded "
+      "(live-load).",
+      {}, [this](const std::string& folder) { return ChooseFile(folder); });
   add("live-shipped", "Show the shipped H100 run",
       "Without a GPU here: show the H100 sweep shipped with TileScope (assets/results/h100-bench.json), saying so. "
       "With one: say that Ctrl+R runs the sweep here.",
@@ -107,8 +111,9 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
 }
 
 void LivePage::Update() {
-  if (sweep_in_flight_) sweep_frames_.Add(ImGui::GetIO().DeltaTime);
-  CollectResults();
+  if (auto outcome = sweep_run_.Collect(ImGui::GetIO().DeltaTime, sweep_)) {
+    Report(outcome->is_error ? std::optional<std::string>(outcome->text) : std::nullopt, outcome->text);
+  }
   UpdateModelLink();
 }
 
@@ -118,7 +123,7 @@ void LivePage::Draw(const FrameContext& frame) {
   // that (an empty plot taught nothing), unless results were loaded before.
   if (!shown_) {
     shown_ = true;
-    if (!gpu_.available && sweep_.results().empty() && !sweep_in_flight_) ShowShippedRun();
+    if (!gpu_.available && sweep_.results().empty() && !sweep_run_.in_flight()) ShowShippedRun();
   }
   panels_.Draw(frame);
 }
@@ -127,21 +132,16 @@ bool LivePage::Busy() const {
   // A row still waiting for its count needs one more frame even when the counter is done.
   const bool counting = std::any_of(model_link_.rows.begin(), model_link_.rows.end(),
                                     [](const panels::ModelLinkRow& row) { return !row.reads.has_value(); });
-  return sweep_in_flight_ || counting;
+  return sweep_run_.in_flight() || counting;
 }
 
 void LivePage::DumpState(nlohmann::json& state) const {
   nlohmann::json& live = state["live"];
   live["device"] = {{"available", gpu_.available}, {"reason", gpu_.reason}, {"name", gpu_.device.name}};
   live["results"] = sweep_.results().size();
-  live["running"] = progress_.running;
-  const panels::RunButtonState run = panels::RunButtonFor(gpu_, progress_);
+  const panels::RunButtonState run = panels::RunButtonFor(gpu_, sweep_run_.progress());
   live["run_button"] = {{"enabled", run.enabled}, {"tooltip", run.tooltip}};
-  live["progress"] = {{"done", progress_.done}, {"total", progress_.total}, {"text", progress_.text}};
-  // The window keeps drawing while the runner works: frames drawn during the last sweep.
-  live["sweep_frames"] = {{"frames", sweep_frames_.frames},
-                          {"seconds", sweep_frames_.seconds},
-                          {"longest_frame_ms", 1000.0 * sweep_frames_.longest}};
+  sweep_run_.DumpState(live);
   live["provenance"] = sweep_.Provenance();
   live["loaded_from"] = sweep_.loaded_from();
   live["measured_on"] = sweep_.device().name;
@@ -187,7 +187,7 @@ std::optional<std::string> LivePage::Report(std::optional<std::string> error, co
 }
 
 std::optional<std::string> LivePage::Run(const std::string& save_to) {
-  if (sweep_in_flight_) return Report("a sweep is already running", "");
+  if (sweep_run_.in_flight()) return Report("a sweep is already running", "");
   if (panel_.kernels.empty()) return Report("choose at least one kernel", "");
   const std::vector<kernels::Shape> shapes = panel_.ValidateSizes(gpu_);
   if (shapes.empty()) return Report("sizes: " + panel_.sizes_message, "");
@@ -199,59 +199,13 @@ std::optional<std::string> LivePage::Run(const std::string& save_to) {
   request.kernels = panel_.kernels;
   request.shapes = shapes;
   request.reps = panel_.reps;
-  if (auto error = runner_.Start(request)) return Report("cannot run: " + *error, "");
-  sweep_.BeginRun(gpu_.device);
-  sweep_in_flight_ = true;
-  sweep_frames_ = {};
-  save_when_done_ = save_to;
-  progress_ = {true, false, 0, static_cast<int>(request.kernels.size() * shapes.size()), "starting\u2026"};
+  if (auto error = sweep_run_.Start(request, gpu_.device, save_to, sweep_)) return Report("cannot run: " + *error, "");
   return Report(std::nullopt, "running " + sim::CountOf(request.kernels.size(), "kernel", "kernels") + " at " +
                                   sim::CountOf(shapes.size(), "size", "sizes") + ", " + std::to_string(request.reps) + " launches each");
 }
 
 std::optional<std::string> LivePage::Cancel() {
-  if (!sweep_in_flight_) return Report("no sweep is running", "");
-  runner_.Cancel();
-  progress_.cancelling = true;
-  return Report(std::nullopt, "stopping after the current launch\u2026");
-}
-
-void LivePage::CollectResults() {
-  if (!sweep_in_flight_) return;
-  // Read before taking: a runner that has stopped has handed over every result by then.
-  const bool still_running = runner_.Running();
-  sweep_.Add(runner_.TakeResults());
-  if (still_running) {
-    const kernels::Progress p = runner_.LastProgress();
-    if (p.total > 0) {
-      progress_.done = p.done;
-      progress_.total = p.total;
-      progress_.text = p.Describe();
-    }
-    return;
-  }
-  FinishSweep();
-}
-
-void LivePage::FinishSweep() {
-  runner_.Wait();
-  sweep_in_flight_ = false;
-  const bool cancelled = runner_.WasCancelled();
-  progress_ = {};
-  std::size_t wrong = 0;
-  for (const kernels::BenchResult& r : sweep_.results()) wrong += r.ok() && !r.verified ? 1 : 0;
-  std::string outcome = (cancelled ? "cancelled after " : "finished: ") + sim::CountOf(sweep_.results().size(), "result", "results");
-  if (wrong > 0) outcome += ", " + sim::CountOf(wrong, "wrong C", "wrong Cs") + " (\u2717, not plotted)";
-  if (save_when_done_.empty()) {
-    Report(std::nullopt, outcome);
-    return;
-  }
-  const std::string path = std::exchange(save_when_done_, {});
-  if (auto error = sweep_.Save(path)) {
-    Report(outcome + "; not saved: " + *error, "");
-  } else {
-    Report(std::nullopt, outcome + "; saved to " + path);
-  }
+  return Report(sweep_run_.Cancel(), "stopping after the current launch\u2026");
 }
 
 void LivePage::UpdateModelLink() {
@@ -278,13 +232,25 @@ void LivePage::UpdateModelLink() {
 }
 
 std::optional<std::string> LivePage::Load(const std::string& path) {
-  if (path.empty()) return Report("live-load needs a file name (type it in the File field)", "");
-  if (sweep_in_flight_) return Report("a sweep is running: cancel it or let it finish before loading", "");
+  if (path.empty()) return Report("live-load needs a file name (choose one with Open\u2026, or type it in the File field)", "");
+  if (sweep_run_.in_flight()) return Report("a sweep is running: cancel it or let it finish before loading", "");
   // On failure the results on screen stay as they were: a bad file never blanks a good plot.
   if (auto error = sweep_.Load(path)) return Report("not loaded: " + *error, "");
   panel_.file_path = path;
+  panel_.choosing_file = false;
   // The provenance line above the plot says what was loaded; no second message repeats it.
   return Report(std::nullopt, "");
+}
+
+std::optional<std::string> LivePage::ChooseFile(const std::string& folder) {
+  if (folder == "none") {
+    panel_.choosing_file = false;
+    return std::nullopt;
+  }
+  // Listed here, not in the panel: the panel draws the listing and changes nothing.
+  panel_.file_choice = sim::ListFolder(folder, {".json", ".csv"});
+  panel_.choosing_file = true;
+  return panel_.file_choice.error.empty() ? std::nullopt : Report(panel_.file_choice.error, "");
 }
 
 // A lesson's tour ends here; a classroom PC without a GPU still sees a real run, named as such.
@@ -303,7 +269,7 @@ std::optional<std::string> LivePage::Export(const std::string& path, const char*
   if (path.empty() || !EndsWith(path, extension)) {
     return Report(std::string("the file name must end in ") + extension, "");
   }
-  const std::string partial = sweep_in_flight_ ? " (so far: the sweep is still running)" : "";
+  const std::string partial = sweep_run_.in_flight() ? " (so far: the sweep is still running)" : "";
   return Report(sweep_.Save(path), "saved " + sim::CountOf(sweep_.results().size(), "result", "results") + " to " + path + partial);
 }
 
@@ -315,7 +281,7 @@ std::optional<std::string> LivePage::ExportPng(const std::string& path) {
 }
 
 std::optional<std::string> LivePage::SetKernels(const std::string& list) {
-  if (sweep_in_flight_) return Report("a sweep is running: the kernels change after it", "");
+  if (sweep_run_.in_flight()) return Report("a sweep is running: the kernels change after it", "");
   std::vector<std::string> chosen;
   if (list != "none") {
     for (const std::string& name : SplitList(list)) {
@@ -375,7 +341,7 @@ std::optional<std::string> LivePage::SetModelSize(const std::string& size) {
 
 std::optional<std::string> LivePage::SetRungSource(const std::string& name) {
   if (name == "none") {
-    panel_.rung_source.clear();
+    panel_.ladder.rung_source.clear();
     return std::nullopt;
   }
   const kernels::KernelSpec* spec = kernels::FindKernel(name);
@@ -383,7 +349,7 @@ std::optional<std::string> LivePage::SetRungSource(const std::string& name) {
     return Report("live-rung-source takes a ladder rung's name (blocktile_1d … all_async) or none, not '" + name + "'",
                   "");
   }
-  panel_.rung_source = name;
+  panel_.ladder.rung_source = name;
   panel_.view = panels::LiveView::kLadder;
   return std::nullopt;
 }

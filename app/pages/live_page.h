@@ -1,21 +1,19 @@
 // live_page.h — the live GPU page: owns what the live panel shows (this machine's
 // GPU, the runner and its sweep, the results and where they came from, the model's counts)
 // and the named actions that change it: live-run, live-cancel, live-load,
-// live-export-{csv,json,png}, live-kernels, live-sizes, live-reps, live-view,
+// live-export-{csv,json,png}, live-choose-file, live-kernels, live-sizes, live-reps, live-view,
 // live-gflops-axis, live-model-size, live-ladder-size, live-rung-source, live-panel.
 //
-// The sweep runs on the runner's worker thread; each frame takes the results that arrived
-// and the latest progress, so the UI keeps drawing at full rate.
+// A sweep in flight is the SweepRun's; each frame takes what it collected.
 #pragma once
-#include <algorithm>
 #include <optional>
 #include <string>
 
 #include "app/gui/page.h"
+#include "app/pages/sweep_run.h"
 #include "app/panels/live_gpu_panel.h"
 #include "kernels/global_reads.h"
 #include "kernels/sweep_results.h"
-#include "kernels/runner.h"
 
 namespace gui {
 
@@ -35,6 +33,8 @@ class LivePage : public Page {
   std::optional<std::string> Run(const std::string& save_to);
   std::optional<std::string> Cancel();
   std::optional<std::string> Load(const std::string& path);
+  // Opens the file dialog at `folder` ("" the current folder), or closes it ("none").
+  std::optional<std::string> ChooseFile(const std::string& folder);
   std::optional<std::string> ShowShippedRun();
   std::optional<std::string> Export(const std::string& path, const char* extension);
   std::optional<std::string> ExportPng(const std::string& path);
@@ -50,9 +50,6 @@ class LivePage : public Page {
   std::optional<std::string> FindResultSize(const char* action, const std::string& text, std::string& size) const;
   // Opens a rung's source under the ladder (and the ladder view); "none" closes it.
   std::optional<std::string> SetRungSource(const std::string& name);
-  // Takes what the runner handed over since the last frame; ends the sweep when it ended.
-  void CollectResults();
-  void FinishSweep();
   void UpdateModelLink();
   // The ladder at its size, as the ladder view shows it, for --dump-state.
   void DumpLadder(nlohmann::json& live) const;
@@ -60,25 +57,11 @@ class LivePage : public Page {
   std::optional<std::string> Report(std::optional<std::string> error, const std::string& success);
 
   const kernels::GpuStatus& gpu_;  // This machine's GPU, or why there is none.
+  SweepRun sweep_run_;
   bool shown_ = false;  // drawn at least once
-  kernels::Runner runner_;
-  bool sweep_in_flight_ = false;  // Started and not yet collected to its end.
-  bool presenting_ = false;       // presentation mode, as of the last frame: which open flag an action toggles
-  // Frames the window drew while the last sweep ran: the UI never waits on the GPU.
-  struct FrameTimes {
-    long frames = 0;
-    double seconds = 0.0;
-    double longest = 0.0;  // seconds
-    void Add(double delta) {
-      ++frames;
-      seconds += delta;
-      longest = std::max(longest, delta);
-    }
-  } sweep_frames_;
-  std::string save_when_done_;    // live-run's file: written when the sweep ends.
+  bool presenting_ = false;  // presentation mode, as of the last frame: which open flag an action toggles
   kernels::SweepResults sweep_;
   kernels::GlobalReadsCounter reads_;
-  panels::SweepProgress progress_;
   panels::ModelLink model_link_;
   panels::LiveGpuPanel panel_;
   PanelTable panels_;  // after the panel: its row draws it

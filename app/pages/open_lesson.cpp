@@ -173,7 +173,8 @@ void OpenLesson::RegisterEditActions(ActionRegistry& registry) {
   registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
                   std::string problem;
-                  const std::optional<long long> step = sim::ReadWhole(argument, 0, LLONG_MAX, problem);
+                  const std::optional<long long> step =
+                      sim::ReadWhole(argument, 0, LLONG_MAX, sim::kStepRangeWords, problem);
                   if (!step) return "jump-to wants a step number: " + problem;
                   simulation_->JumpTo(*step);  // stops at the end
                   return std::nullopt;

@@ -12,6 +12,26 @@
 namespace gui {
 namespace {
 
+// The width of the widest space-separated word of `texts`, in pixels at the current font.
+float WidestWord(const std::vector<std::string>& texts) {
+  float widest = 0.0f;
+  for (const std::string& text : texts) {
+    std::size_t start = 0;
+    while (start < text.size()) {
+      const std::size_t end = std::min(text.find(' ', start), text.size());
+      widest = std::max(widest, ImGui::CalcTextSize(text.data() + start, text.data() + end).x);
+      start = end + 1;
+    }
+  }
+  return std::max(widest, 1.0f);
+}
+
+nlohmann::json MeasuredTablesJson(const std::vector<sim::MeasuredTable>& tables) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const sim::MeasuredTable& table : tables) out.push_back({{"columns", table.columns}, {"rows", table.rows}});
+  return out;
+}
+
 ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
 
 const char* KindName(GuideQuestionKind kind) {
@@ -83,14 +103,7 @@ void GuidePanel::Draw(const FrameContext& frame, const GuideView& view) {
                             view.quote.c_str());
     for (const std::string& check : view.claim_checks) gui::TextWrapped("\u2022 %s", check.c_str());
   }
-  if (!view.measured_lines.empty()) {
-    ImGui::Spacing();
-    gui::TextWrappedColored(Colour(palette::kSkyBlue), "%s:", view.measured_source.c_str());
-    for (const std::string& line : view.measured_lines) {
-      gui::TextWrappedColored(Colour(palette::kSkyBlue), "\u201C%s\u201D", line.c_str());
-    }
-    for (const std::string& check : view.measured_checks) gui::TextWrapped("\u2022 %s", check.c_str());
-  }
+  if (!view.measured_source.empty()) DrawMeasured(view, frame.presentation);
   if (view.kind != GuideQuestionKind::kNone) {
     ImGui::Spacing();
     ImGui::Separator();
@@ -262,6 +275,61 @@ void GuidePanel::ToggleCell(const std::string& cell) {
   focus_field_ = true;  // Enter sends it
 }
 
+// A measurement's quoted lines in words. Each line reads as one wrapped sentence of its fields
+// ("tiled2_nosync2 · size 4 · mean % of C 0.00%"), the least height, where it is one
+// line or in presentation (a room cannot scroll); else as the table turned on its side: a
+// row per column of the file and a column per line, so eleven figures still fit a narrow
+// Guide and each cell wraps at spaces, never inside a number.
+void GuidePanel::DrawMeasured(const GuideView& view, bool presentation) {
+  ImGui::Spacing();
+  gui::TextWrappedColored(Colour(palette::kSkyBlue), "%s:", view.measured_source.c_str());
+  for (const std::string& line : view.measured_lines) {
+    gui::TextWrappedColored(Colour(palette::kSkyBlue), "\u201C%s\u201D", line.c_str());
+  }
+  int index = 0;
+  for (const sim::MeasuredTable& table : view.measured_tables) {
+    ImGui::PushID(index++);
+    if (table.rows.size() == 1 || presentation) {
+      for (const std::vector<std::string>& row : table.rows) {
+        // The first cell names the row (the kernel), so it goes without its column's name, as
+        // does a cell whose column has none (a label that says itself); "-" (not run) is left out.
+        std::string sentence = row.front();
+        for (std::size_t field = 1; field < table.columns.size(); ++field) {
+          if (row[field] == "-") continue;
+          const std::string& name = table.columns[field];
+          sentence += " \u00b7 " + (name.empty() ? row[field] : name + " " + row[field]);
+        }
+        gui::TextWrapped("%s", sentence.c_str());
+      }
+    } else {
+      DrawMeasuredTable(table);
+    }
+    ImGui::PopID();
+  }
+  for (const std::string& check : view.measured_checks) gui::TextWrapped("\u2022 %s", check.c_str());
+}
+
+void GuidePanel::DrawMeasuredTable(const sim::MeasuredTable& table) {
+  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+  if (!gui::BeginTable("##measured", static_cast<int>(table.rows.size()) + 1, kFlags)) return;
+  // Wrapped cells have no width of their own: the panel's width is shared out in proportion to
+  // each column's longest word, so where the words fit at all none is broken ("tiled16_nosy|nc2").
+  ImGui::TableSetupColumn("##field", ImGuiTableColumnFlags_WidthStretch, WidestWord(table.columns));
+  for (const std::vector<std::string>& row : table.rows) {
+    ImGui::TableSetupColumn("##row", ImGuiTableColumnFlags_WidthStretch, WidestWord(row));
+  }
+  for (std::size_t field = 0; field < table.columns.size(); ++field) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    gui::TextWrappedColored(Colour(palette::kSkyBlue), "%s", table.columns[field].c_str());
+    for (const std::vector<std::string>& row : table.rows) {
+      ImGui::TableNextColumn();
+      gui::TextWrapped("%s", row[field].c_str());
+    }
+  }
+  gui::EndTable();
+}
+
 nlohmann::json GuidePanel::Describe(const GuideView& view) const {
   nlohmann::json out = {{"lesson", view.lesson},
                         {"stop", view.stop + 1},
@@ -273,6 +341,7 @@ nlohmann::json GuidePanel::Describe(const GuideView& view) const {
                         {"claim_checks", view.claim_checks},
                         {"measured", {{"source", view.measured_source},
                                       {"lines", view.measured_lines},
+                                      {"tables", MeasuredTablesJson(view.measured_tables)},
                                       {"claim_checks", view.measured_checks}}},
                         {"edited", view.edited},
                         {"question", view.kind == GuideQuestionKind::kNone ? nlohmann::json(nullptr)

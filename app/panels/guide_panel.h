@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
+#include "sim/lesson/tour.h"
 
 namespace gui {
 
@@ -44,10 +45,12 @@ struct GuideView {
   std::string quote;    // a source document's words, verbatim; "" when the stop quotes none
   std::string quote_source;  // the document it comes from: "the 4×4 walkthrough exercise"
   std::vector<std::string> claim_checks;  // each figure the quote states beside the model's count
-  // A measurement the stop quotes from a results file: where it was measured, the file's lines,
-  // and each measured figure beside the model's count. Empty when the stop quotes none.
+  // A measurement the stop quotes from a results file: where it was measured, the file's lines
+  // (as tables, their columns in words), and each measured figure beside the model's count.
+  // Empty when the stop quotes none.
   std::string measured_source;  // "Measured on NVIDIA H100 80GB HBM3 (docs/results/…)"
   std::vector<std::string> measured_lines;
+  std::vector<sim::MeasuredTable> measured_tables;
   std::vector<std::string> measured_checks;
   GuideQuestionKind kind = GuideQuestionKind::kNone;
   std::string question;
@@ -88,6 +91,8 @@ struct GuidePanel {
   void DrawClassQuestion(const FrameContext& frame, const GuideView& view);
   void DrawAnswerField(const FrameContext& frame, const GuideView& view);
   void DrawReveal(const GuideView::Reveal& reveal);
+  void DrawMeasured(const GuideView& view, bool presentation);
+  static void DrawMeasuredTable(const sim::MeasuredTable& table);
   void DrawKeys(const GuideView& view);
 
   std::array<char, 128> draft_{};  // the answer being typed

@@ -12,9 +12,11 @@
 #include "app/plot/line_plot.h"
 #include "app/plot/sweep_plots.h"
 #include "app/gui/text_item.h"
+#include "app/panels/file_chooser.h"
+#include "app/panels/live_text.h"
+#include "app/panels/sweep_details.h"
 #include "kernels/kernel_files.h"
 #include "kernels/ladder.h"
-#include "kernels/line_diff.h"
 #include "kernels/registry.h"
 
 namespace panels {
@@ -22,23 +24,8 @@ namespace {
 
 constexpr float kPlotShare = 0.58f;          // Of the height left under the controls.
 constexpr float kMinPlotHeightFonts = 14.0f;  // × font size.
-constexpr float kSideBySideFonts = 90.0f;     // Table and model link side by side from this width (× font size).
-constexpr float kTableShare = 0.56f;          // Of the width, when side by side.
 constexpr float kAllTheRest = -1.0f;         // A plot height: all that is left under its own choice row.
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
-
-void MessageText(const std::string& text, bool error) {
-  if (text.empty()) return;
-  ImGui::PushTextWrapPos(0.0f);
-  if (error) {
-    gui::TextColored(Colour(gui::palette::kOrange), "%s %s", gui::palette::kGlyphWarning, text.c_str());
-  } else {
-    gui::TextColored(Colour(gui::palette::kSkyBlue), "%s", text.c_str());
-  }
-  ImGui::PopTextWrapPos();
-}
 
 // Kernels worth timing: both barriers, guarded. The race lab's variants sit in a folded list.
 bool IsBenchmarkKernel(const kernels::KernelSpec& spec) {
@@ -51,20 +38,6 @@ std::string Format(const char* format, double value) {
   std::snprintf(text, sizeof text, format, value);
   return text;
 }
-
-// 33554432 → "33,554,432": counts a class reads from afar.
-std::string Grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  for (int at = static_cast<int>(digits.size()) - 3; at > 0; at -= 3) digits.insert(static_cast<size_t>(at), ",");
-  return digits;
-}
-
-void VerifiedMark(bool verified) {
-  gui::TextColored(Colour(verified ? gui::palette::kBluishGreen : gui::palette::kVermillion), "%s",
-                   verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
-}
-
-void Dash() { gui::TextDisabled("\u2014"); }
 
 // The sweep's plots in the app's palette: the kernels in Okabe–Ito without black (the dark
 // theme's background) and grey (the grid, here the roofs); cuBLAS in the theme's text colour,
@@ -122,9 +95,14 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
   state["reps"] = reps;
   state["message"] = status_message;
   state["model_size"] = model_size;
-  const kernels::KernelSpec* rung = kernels::FindKernel(rung_source);
+  state["roofline_note"] = roofline_note;
+  nlohmann::json entries = nlohmann::json::array();
+  for (const sim::FolderEntry& entry : file_choice.entries) entries.push_back(entry.is_folder ? entry.name + "/" : entry.name);
+  state["file_chooser"] = {{"open", choosing_file}, {"folder", file_choice.folder}, {"entries", entries},
+                           {"cut", file_choice.cut}, {"error", file_choice.error}};
+  const kernels::KernelSpec* rung = kernels::FindKernel(ladder.rung_source);
   const auto source = rung ? kernels::RungSourceOf(*rung) : std::nullopt;
-  state["rung_source"] = source ? nlohmann::json{{"kernel", rung_source},
+  state["rung_source"] = source ? nlohmann::json{{"kernel", ladder.rung_source},
                                                  {"file", source->file.name},
                                                  {"before", source->before_file.name},
                                                  {"header", kernels::RungSourceHeader(*source)},
@@ -153,6 +131,8 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
     DrawSweepForm(sweep);
     DrawFileRow(frame);
   }
+  // Outside the setup, so Open… from a key or a script shows it with the setup folded too.
+  if (choosing_file) DrawFileChooser(frame, file_choice, {"live-choose-file", "live-load"});
   MessageText(status_message, status_is_error);
   ImGui::Separator();
   const std::string provenance = sweep.sweep.Provenance();
@@ -165,7 +145,7 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
     return;
   }
   DrawPlot(frame, sweep, std::max(kMinPlotHeightFonts * font, ImGui::GetContentRegionAvail().y * kPlotShare));
-  DrawDetails(frame, sweep);
+  DrawSweepDetails(frame, sweep);
 }
 
 void LiveGpuPanel::DrawDevice(const kernels::GpuStatus& gpu) const {
@@ -255,6 +235,11 @@ void LiveGpuPanel::DrawFileRow(const gui::FrameContext& frame) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 16.0f);
   gui::Recorded(ImGui::InputTextWithHint("##file", "results.json, results.csv or plot.png", &file_path), "##file");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The same CSV and JSON as tilescope bench --csv / --json");
+  ImGui::SameLine();
+  // The dialog starts in the File field's folder, else the folder the app was started in.
+  const std::size_t slash = file_path.find_last_of('/');
+  if (gui::Button("Open\u2026")) frame.actions.Push("live-choose-file", slash == std::string::npos ? "" : file_path.substr(0, slash));
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Choose a saved results file (JSON or CSV) to show, folder by folder");
   const std::pair<const char*, const char*> buttons[] = {{"Load", "live-load"},
                                                          {"Export CSV", "live-export-csv"},
                                                          {"Export JSON", "live-export-json"},
@@ -340,119 +325,8 @@ void LiveGpuPanel::DrawLadderSizeChoice(const gui::FrameContext& frame, const Li
   ImGui::EndCombo();
 }
 
-// Each kernel's row: its idea, its GFLOPS as a bar towards cuBLAS, how much of cuBLAS that is,
-// the FLOP per byte it requests and its blocks per SM. A wrong C shows no bar: a kernel
-// that computes the wrong answer is not fast.
-void LiveGpuPanel::StepRungSource(const std::vector<kernels::LadderRow>& rows) {
-  if (!ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows)) return;
-  const int step = ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow))  ? 1
-                   : ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow)) ? -1
-                                                                                 : 0;
-  if (step == 0) return;
-  std::vector<const char*> rungs;
-  for (const kernels::LadderRow& row : rows) {
-    if (row.spec && row.spec->family == kernels::KernelFamily::kLadder) rungs.push_back(row.spec->name);
-  }
-  if (rungs.empty()) return;
-  const auto open = std::find_if(rungs.begin(), rungs.end(), [&](const char* name) { return rung_source == name; });
-  if (open == rungs.end()) {
-    rung_source = step > 0 ? rungs.front() : rungs.back();
-  } else {
-    const auto index = std::clamp<std::ptrdiff_t>((open - rungs.begin()) + step, 0,
-                                                  static_cast<std::ptrdiff_t>(rungs.size()) - 1);
-    rung_source = rungs[static_cast<std::size_t>(index)];
-  }
-}
-
-void LiveGpuPanel::DrawRungSource(float height) const {
-  const kernels::KernelSpec* spec = kernels::FindKernel(rung_source);
-  const auto source = spec ? kernels::RungSourceOf(*spec) : std::nullopt;
-  if (!source) return;
-  gui::TextWrapped("%s", kernels::RungSourceHeader(*source).c_str());
-  const float rest = std::max(height - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetFrameHeight());
-  gui::BeginChild("##rung_source", ImVec2(0.0f, rest), true, ImGuiWindowFlags_HorizontalScrollbar);
-  // '+' marks a line new since the rung before, so the colour is never the only sign.
-  const ImVec4 added = ImGui::ColorConvertU32ToFloat4(gui::palette::kBluishGreen);
-  const std::vector<std::string_view> lines = kernels::SplitLines(source->file.text);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    char prefix[32];  // room for any size_t: a short buffer was -Wformat-truncation's warning
-    std::snprintf(prefix, sizeof prefix, "%c %3zu  ", source->changed[i] ? '+' : ' ', i + 1);
-    const std::string line = prefix + std::string(lines[i]);
-    if (source->changed[i]) {
-      gui::TextColored(added, "%s", line.c_str());
-    } else {
-      gui::TextUnformatted(line.c_str());
-    }
-  }
-  gui::EndChild();
-}
-
-void LiveGpuPanel::DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height) {
-  const std::vector<kernels::LadderRow> rows = kernels::LadderAt(sweep.sweep.results(), shape);
-  StepRungSource(rows);
-  // The open source takes the lower part; the table keeps room for a few rows above it.
-  const float source_height = rung_source.empty() ? 0.0f : height * 0.55f;
-  height -= source_height;
-  constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_ScrollY |
-                                     ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (gui::BeginTable("##ladder", 6, kFlags, ImVec2(0.0f, height))) {
-    DrawLadderRows(rows);
-    gui::EndTable();
-  }
-  if (!rung_source.empty()) DrawRungSource(source_height);
-}
-
-void LiveGpuPanel::DrawLadderRows(const std::vector<kernels::LadderRow>& rows) {
-  const float font = ImGui::GetFontSize();
-  ImGui::TableSetupScrollFreeze(1, 1);
-  ImGui::TableSetupColumn("kernel");
-  ImGui::TableSetupColumn("TFLOPS, towards cuBLAS", ImGuiTableColumnFlags_WidthFixed, font * 14.0f);
-  ImGui::TableSetupColumn("% of cuBLAS");
-  ImGui::TableSetupColumn("FLOP/byte");
-  ImGui::TableSetupColumn("blocks/SM");
-  ImGui::TableSetupColumn("the idea");
-  gui::TableHeadersRow();
-  for (const kernels::LadderRow& row : rows) {
-    const kernels::BenchResult& r = *row.result;
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn();
-    if (row.spec && row.spec->family == kernels::KernelFamily::kLadder) {
-      // A click on the label opens the rung's source below the table, a second click closes
-      // it; the open one carries an arrow. Plain text, not a selectable: ImGui pads a
-      // selectable past its cell's edge, which would count as cut off.
-      const bool open = rung_source == row.spec->name;
-      const std::string label = open ? std::string(gui::palette::kGlyphRight) + " " + r.label : r.label;
-      gui::TextUnformatted(label.c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
-      if (ImGui::IsItemClicked()) rung_source = open ? "" : row.spec->name;
-    } else {
-      gui::TextUnformatted(r.label.c_str());
-    }
-    ImGui::TableNextColumn();
-    if (!r.ok()) {
-      MessageText("not measured: " + r.error, true);
-    } else if (!r.verified) {
-      MessageText(std::string(gui::palette::kGlyphCross) + " C wrong: not plotted", true);
-    } else {
-      // Towards cuBLAS of the row's own precision: a BF16 rung's bar is full at cuBLAS BF16.
-      const double cublas = row.reference != nullptr && row.reference->ok() ? row.reference->gflops : 0.0;
-      const float fraction = cublas > 0.0 ? static_cast<float>(std::min(1.0, r.gflops / cublas)) : 0.0f;
-      char text[32];
-      std::snprintf(text, sizeof text, "%.1f", r.gflops / 1000.0);
-      gui::ProgressBar(fraction, ImVec2(-1.0f, 0.0f), text);
-    }
-    ImGui::TableNextColumn();
-    if (r.ok() && r.verified && r.percent_of_cublas > 0.0) gui::Text("%.0f%%", r.percent_of_cublas);
-    ImGui::TableNextColumn();
-    if (row.intensity) gui::Text("%.2f", *row.intensity);
-    ImGui::TableNextColumn();
-    if (r.occupancy_blocks_per_sm > 0) gui::Text("%d", r.occupancy_blocks_per_sm);
-    ImGui::TableNextColumn();
-    gui::TextUnformatted(row.spec ? kernels::IdeaOf(*row.spec) : "");
-  }
-}
-
 void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView& sweep, float height) {
+  roofline_note.clear();  // said again below while the roofline is on show
   DrawViewChoice(frame);
   const plot::SweepLook look = SweepLook();
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
@@ -467,12 +341,11 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
     DrawLadderSizeChoice(frame, sweep, *shape);
     const ImVec2 size(ImGui::GetContentRegionAvail().x, height - ImGui::GetFrameHeightWithSpacing());
     if (view == LiveView::kLadder) {
-      DrawLadder(sweep, *shape, size.y);
+      ladder.Draw(results, *shape, size.y);
       plot_state = {};
       return;
     }
-    plot_state =
-        plot::DrawLinePlot("##roofline", plot::RooflinePlot(results, *shape, sweep.sweep.device(), look), size);
+    DrawRoofline(sweep, *shape, size);
   } else {
     const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
     plot_state = view == LiveView::kPlot
@@ -485,168 +358,16 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
   }
 }
 
-// The results table and the model link: side by side where the page is wide enough for
-// both, else (large presentation fonts) as two tabs, so neither is squeezed.
-void LiveGpuPanel::DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep) {
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  if (avail.x >= kSideBySideFonts * ImGui::GetFontSize()) {
-    const float table_width = avail.x * kTableShare;
-    gui::BeginChild("##table", ImVec2(table_width, avail.y));
-    DrawTable(sweep);
-    gui::EndChild();
-    ImGui::SameLine();
-    gui::BeginChild("##model", ImVec2(0.0f, avail.y));
-    DrawModelLink(frame, sweep);
-    gui::EndChild();
-    return;
+// The roofline, and under it why a kernel lies above its memory roof when one does: a point
+// there looks like an error to a class unless the plot says what serves it.
+void LiveGpuPanel::DrawRoofline(const LiveSweepView& sweep, const kernels::Shape& shape, ImVec2 size) {
+  const kernels::DeviceInfo& device = sweep.sweep.device();
+  roofline_note = kernels::AboveMemoryRoofNote(sweep.sweep.results(), shape, device.memory_bandwidth_gbs);
+  if (!roofline_note.empty()) {
+    size.y -= ImGui::CalcTextSize(roofline_note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
   }
-  if (!ImGui::BeginTabBar("##details")) return;
-  if (gui::Recorded(ImGui::BeginTabItem("Results"), "Results")) {
-    DrawTable(sweep);
-    ImGui::EndTabItem();
-  }
-  if (gui::Recorded(ImGui::BeginTabItem("Model link: global reads"), "Model link: global reads")) {
-    DrawModelLink(frame, sweep);
-    ImGui::EndTabItem();
-  }
-  ImGui::EndTabBar();
-}
-
-void LiveGpuPanel::DrawTable(const LiveSweepView& sweep) const {
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
-  if (!gui::BeginTable("##results", 9, flags, ImVec2(0.0f, ImGui::GetContentRegionAvail().y))) return;
-  ImGui::TableSetupScrollFreeze(1, 1);
-  // "% cuBLAS" is of cuBLAS in the kernel's own precision; each cell names which.
-  for (const char* name : {"kernel", "n", "median ms", "GFLOPS", "% cuBLAS", "% peak", "blocks/SM", "C", "note"}) {
-    ImGui::TableSetupColumn(name);
-  }
-  gui::TableHeadersRow();
-  const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
-  const double peak = sweep.sweep.device().fp32_peak_gflops;
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(results.size()));
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) DrawTableRow(results[static_cast<size_t>(i)], peak);
-  }
-  gui::EndTable();
-}
-
-void LiveGpuPanel::DrawTableRow(const kernels::BenchResult& r, double peak) const {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  gui::TextUnformatted(r.label.empty() ? r.kernel.c_str() : r.label.c_str());
-  ImGui::TableNextColumn();
-  gui::TextUnformatted(kernels::ToString(r.shape).c_str());
-  if (!r.ok()) {
-    for (int column = 0; column < 6; ++column) ImGui::TableNextColumn();
-    gui::TextColored(Colour(gui::palette::kOrange), "%s", gui::palette::kGlyphWarning);
-    ImGui::TableNextColumn();
-    const std::string note = "not measured: " + r.error;
-    gui::TextUnformatted(note.c_str());
-    // A worker's fault names the kernel, the shape and the restart at its end, past the
-    // column's edge: the whole message on hover, wrapped (rows stay one line for the clipper).
-    if (ImGui::IsItemHovered()) {
-      ImGui::BeginTooltip();
-      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
-      ImGui::TextUnformatted(note.c_str());
-      ImGui::PopTextWrapPos();
-      ImGui::EndTooltip();
-    }
-    return;
-  }
-  ImGui::TableNextColumn();
-  gui::Text("%.4f", r.median_ms);
-  // A wrong C's speed means nothing: its GFLOPS and percentages are not shown.
-  ImGui::TableNextColumn();
-  r.verified ? gui::Text("%.0f", r.gflops) : Dash();
-  ImGui::TableNextColumn();
-  r.verified && r.percent_of_cublas > 0.0
-      ? gui::Text("%.1f of %s", r.percent_of_cublas, kernels::ReferenceLabel(r.percent_of).c_str())
-      : Dash();
-  ImGui::TableNextColumn();
-  r.verified && peak > 0.0 ? gui::Text("%.1f", 100.0 * r.gflops / peak) : Dash();
-  ImGui::TableNextColumn();
-  r.occupancy_blocks_per_sm > 0 ? gui::Text("%d", r.occupancy_blocks_per_sm) : Dash();
-  ImGui::TableNextColumn();
-  VerifiedMark(r.verified);
-  ImGui::TableNextColumn();
-  if (!r.verified) {
-    gui::Text("wrong C: %lld elements off by more than %.3g", static_cast<long long>(r.wrong_elements), r.tolerance);
-  }
-}
-
-void LiveGpuPanel::DrawModelLink(const gui::FrameContext& frame, const LiveSweepView& sweep) const {
-  const ModelLink& link = sweep.model_link;
-  ImGui::AlignTextToFramePadding();
-  gui::TextUnformatted("Global reads of A and B at n =");
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.0f);
-  const std::string shown = link.size ? kernels::ToString(*link.size) : std::string("\u2014");
-  if (gui::BeginCombo("##model_size", shown.c_str())) {
-    for (const kernels::Shape& shape : link.sizes) {
-      const std::string name = kernels::ToString(shape);
-      if (gui::Selectable(name.c_str(), link.size && *link.size == shape)) frame.actions.Push("live-model-size", name);
-    }
-    ImGui::EndCombo();
-  }
-  if (link.rows.empty()) {
-    gui::TextWrapped("Run or load a sweep with the naive or tiled kernels to see what the model counts at its sizes.");
-    return;
-  }
-  const double bandwidth = sweep.sweep.device().memory_bandwidth_gbs;
-  const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingFixedFit;
-  if (gui::BeginTable("##model_link", 5, flags)) {
-    for (const char* name : {"kernel", "global reads", "median ms", "requested load", "of memory bandwidth"}) {
-      ImGui::TableSetupColumn(name);
-    }
-    gui::TableHeadersRow();
-    for (const ModelLinkRow& row : link.rows) DrawModelLinkRow(row, bandwidth);
-    gui::EndTable();
-  }
-  ImGui::PushTextWrapPos(0.0f);
-  gui::TextDisabled("global reads: elements of A and B loaded; (model): %s, every dimension \u2264 %lld; "
-                    "(formula): %s.",
-                    kernels::Describe(kernels::ReadsSource::kModel).c_str(), static_cast<long long>(kernels::kModelCountLimit),
-                    kernels::Describe(kernels::ReadsSource::kFormula).c_str());
-  gui::TextDisabled("requested load = global reads \u00d7 4 B / median time: what the kernel asks of the memory "
-                    "system, not DRAM traffic (L1 and L2 serve most of it).");
-  if (bandwidth > 0.0) {
-    gui::TextDisabled("Device memory bandwidth: %.0f GB/s (2 \u00d7 memory clock \u00d7 bus width).", bandwidth);
-  } else {
-    gui::TextDisabled("Device memory bandwidth: not recorded with these results.");
-  }
-  ImGui::PopTextWrapPos();
-}
-
-void LiveGpuPanel::DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) const {
-  ImGui::TableNextRow();
-  ImGui::TableNextColumn();
-  gui::TextUnformatted(row.label.c_str());
-  ImGui::TableNextColumn();
-  if (row.reads) {
-    const bool model = row.reads->source == kernels::ReadsSource::kModel;
-    gui::Text("%s (%s)", Grouped(row.reads->reads).c_str(), model ? "model" : "formula");
-  } else {
-    gui::TextDisabled("the model is counting\u2026");
-  }
-  const std::optional<kernels::BenchResult>& r = row.result;
-  ImGui::TableNextColumn();
-  if (!r || !r->ok()) {
-    gui::TextDisabled("not measured");
-    return;
-  }
-  if (!r->verified) {
-    gui::TextColored(Colour(gui::palette::kVermillion), "%s wrong C", gui::palette::kGlyphCross);
-    return;
-  }
-  gui::Text("%.4f", r->median_ms);
-  if (!row.reads) return;
-  const double requested = kernels::RequestedGBs(row.reads->reads, r->median_ms);
-  ImGui::TableNextColumn();
-  gui::Text("%.0f GB/s", requested);
-  ImGui::TableNextColumn();
-  bandwidth > 0.0 ? gui::Text("%.2f\u00d7", requested / bandwidth) : Dash();
+  plot_state = plot::DrawLinePlot("##roofline", plot::RooflinePlot(sweep.sweep.results(), shape, device, SweepLook()), size);
+  if (!roofline_note.empty()) gui::TextWrapped("%s", roofline_note.c_str());
 }
 
 }  // namespace panels

@@ -14,46 +14,16 @@
 #include <vector>
 
 #include "app/gui/frame_context.h"
-#include "kernels/global_reads.h"
+#include "app/panels/ladder_view.h"
+#include "app/panels/live_sweep_view.h"
 #include "app/plot/primitives.h"
-#include "kernels/sweep_results.h"
-#include "kernels/bench.h"
-#include "kernels/ladder.h"
+#include "sim/io/folder_listing.h"
 #include "kernels/device.h"
 
 namespace panels {
 
 // "NVIDIA H100 80GB HBM3 · CC 9.0 · 132 SMs · 1980 MHz · 79.1 GiB · 3352 GB/s · FP32 peak 66.9 TFLOPS".
 std::string DescribeDevice(const kernels::DeviceInfo& device);
-
-struct SweepProgress {
-  bool running = false;
-  bool cancelling = false;  // Cancel was pressed; the launch in flight finishes first.
-  int done = 0;             // (kernel, size) pairs finished.
-  int total = 0;
-  std::string text;         // "kernel 3 of 7, n = 4096 (tiled16)".
-};
-
-// One kernel's line of the model link at the chosen size.
-struct ModelLinkRow {
-  std::string label;
-  std::optional<kernels::GlobalReads> reads;      // Nothing while the model is still counting.
-  std::optional<kernels::BenchResult> result;  // Its measurement at that size, if any.
-};
-
-struct ModelLink {
-  std::vector<kernels::Shape> sizes;  // Sizes with results, the choices.
-  std::optional<kernels::Shape> size;  // The chosen one.
-  std::vector<ModelLinkRow> rows;      // Naive and tiled kernels measured at that size.
-};
-
-// What the panel draws; the page owns all of it.
-struct LiveSweepView {
-  const kernels::GpuStatus& gpu;  // This machine's GPU.
-  const kernels::SweepResults& sweep;
-  const SweepProgress& progress;
-  const ModelLink& model_link;
-};
 
 // GFLOPS against size, % of cuBLAS by size, the ladder at one size (each kernel's idea,
 // GFLOPS as a step towards cuBLAS, intensity, occupancy) and the roofline at that size.
@@ -83,11 +53,14 @@ struct LiveGpuPanel {
   std::string status_message;  // The last run/load/export outcome, shown under the controls.
   bool status_is_error = false;
   std::string file_path;       // The File field: what Load and the exports use.
+  bool choosing_file = false;  // The file dialog (Open…) is open, showing `file_choice`.
+  sim::FolderListing file_choice;  // The folder the dialog shows, as the page listed it.
   std::string pending_png;     // Set by `live-export-png`: cropped from the next frame.
   std::string model_size;      // The model link's size, as kernels::ToString writes it.
   std::string ladder_size;     // The ladder's and roofline's size; "" follows the largest measured.
-  std::string rung_source;     // The rung whose source the ladder view shows (registry name); "" none.
+  LadderView ladder;           // The ladder view and the rung source open under it.
   plot::PlotState plot_state;  // What the plot drew last frame.
+  std::string roofline_note;   // Why kernels lie above the memory roof, as the roofline last said; "" none.
   // The presentation state the setup's fold last followed; starts unlike any frame's, so the
   // first frame sets it.
   std::optional<bool> fold_set_for_presentation;
@@ -108,16 +81,7 @@ struct LiveGpuPanel {
   void DrawViewChoice(const gui::FrameContext& frame);
   void DrawLadderSizeChoice(const gui::FrameContext& frame, const LiveSweepView& sweep,
                             const kernels::Shape& shape) const;
-  void DrawLadder(const LiveSweepView& sweep, const kernels::Shape& shape, float height);
-  // Up and down move the open source to the rung before or after it, while the panel has focus.
-  void StepRungSource(const std::vector<kernels::LadderRow>& rows);
-  void DrawRungSource(float height) const;
-  void DrawLadderRows(const std::vector<kernels::LadderRow>& rows);
-  void DrawDetails(const gui::FrameContext& frame, const LiveSweepView& sweep);
-  void DrawTable(const LiveSweepView& sweep) const;
-  void DrawTableRow(const kernels::BenchResult& result, double peak) const;
-  void DrawModelLink(const gui::FrameContext& frame, const LiveSweepView& sweep) const;
-  void DrawModelLinkRow(const ModelLinkRow& row, double bandwidth) const;
+  void DrawRoofline(const LiveSweepView& sweep, const kernels::Shape& shape, ImVec2 size);
 };
 
 }  // namespace panels

@@ -7,6 +7,8 @@
 //   within 1.5 either way.
 // A full table takes minutes; --quick takes a few small lessons, and --check makes the exit
 // status say whether every ratio lay within 1.5 (CTest's sim.memory_estimate runs both).
+// --doc-table prints, measuring nothing, the estimates docs/model.md shows for a few sizes
+// (scripts/doc-figures.sh writes them there), so the docs' figures are the program's.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -100,12 +102,35 @@ void RunComparison(const sim::LessonConfig& config) { sim::CountComparison(confi
 using Run = void (*)(const sim::LessonConfig&);
 constexpr Run kRuns[] = {RunLesson, RunWholeRun, RunComparison};
 
+// The estimates as a Markdown table: what each size takes as a lesson (its step-back history
+// beside the whole-run pass and the comparison kernel) and as one bare run, against the limit.
+void PrintDocTable() {
+  const auto mib = [](std::uint64_t bytes) { return std::to_string((bytes + (1 << 19)) >> 20); };
+  std::printf("| M×N×K | TILE | as a lesson (MiB) | one run, no step back (MiB) | opens as a lesson |\n");
+  std::printf("|---|---|---|---|---|\n");
+  const int sizes[][3] = {{64, 64, 64}, {256, 256, 256}, {512, 512, 512}, {1024, 1024, 64}, {1024, 1024, 1024}, {2048, 2048, 2048}};
+  for (const auto& size : sizes) {
+    for (int tile : {16, 32}) {
+      const sim::LessonConfig config = Cube(size[0], size[1], size[2], tile);
+      const sim::MemoryEstimate estimate = sim::EstimateModelMemory(config);
+      std::printf("| %d×%d×%d | %d | %s | %s | %s |\n", size[0], size[1], size[2], tile, mib(estimate.total()).c_str(),
+                  mib(estimate.whole_run).c_str(), sim::Validate(config) ? "no" : "yes");
+    }
+  }
+  std::printf("\nThe limit is %s MiB (`sim::kMaxModelBytes`).\n", mib(sim::kMaxModelBytes).c_str());
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   bool quick = false, check = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--doc-table") {
+      if (argc == 2) PrintDocTable();
+      if (argc != 2) std::fprintf(stderr, "model_memory: --doc-table takes no other argument\n");
+      return argc == 2 ? 0 : 2;
+    }
     if (arg == "--quick" || arg == "--check") {
       (arg == "--quick" ? quick : check) = true;
       continue;
@@ -113,7 +138,8 @@ int main(int argc, char** argv) {
     const bool help = arg == "--help" || arg == "-h";
     std::fprintf(help ? stdout : stderr,
                  "%susage: model_memory [--quick] [--check]   (the model's peak memory per lesson beside its "
-                 "estimate; --check: exit 1 unless every ratio lies within 1.5)\n",
+                 "estimate; --check: exit 1 unless every ratio lies within 1.5)\n"
+                 "       model_memory --doc-table           (the estimates docs/model.md shows, measuring nothing)\n",
                  help ? "" : ("model_memory: unknown argument " + arg + "\n").c_str());
     return help ? 0 : 2;
   }

@@ -56,6 +56,11 @@ std::optional<float> ReadFloat(std::string_view text, std::string& problem) {
 }
 
 std::optional<long long> ReadWhole(std::string_view text, long long least, long long most, std::string& problem) {
+  return ReadWhole(text, least, most, std::to_string(least) + " to " + std::to_string(most), problem);
+}
+
+std::optional<long long> ReadWhole(std::string_view text, long long least, long long most, std::string_view range,
+                                   std::string& problem) {
   const std::string_view digits = WithoutPlus(text);
   long long value = 0;
   const bool plain = !digits.empty() && digits.find_first_not_of("0123456789-") == std::string_view::npos;
@@ -67,7 +72,7 @@ std::optional<long long> ReadWhole(std::string_view text, long long least, long 
     return std::nullopt;
   }
   if (error == std::errc::result_out_of_range || value < least || value > most) {
-    problem = Quoted(text) + " is outside " + std::to_string(least) + " to " + std::to_string(most);
+    problem = Quoted(text) + " is outside " + std::string(range);
     return std::nullopt;
   }
   return value;

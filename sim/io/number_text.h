@@ -21,5 +21,9 @@ std::optional<float> ReadFloat(std::string_view text, std::string& problem);
 // A whole number in [least, most], digits with an optional sign: "1.0", "1e3" and "0x10" are
 // refused, as is a number outside the range (named in `problem`).
 std::optional<long long> ReadWhole(std::string_view text, long long least, long long most, std::string& problem);
+// The same, with the range in words where its top is known only later or not at all:
+// "0 (the start) to the lesson's last step", not "0 to 9223372036854775807".
+std::optional<long long> ReadWhole(std::string_view text, long long least, long long most, std::string_view range,
+                                   std::string& problem);
 
 }  // namespace sim

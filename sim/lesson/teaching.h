@@ -16,6 +16,10 @@ std::string CountOf(std::uint64_t count, const char* one, const char* many);
 // today's GPUs, runs a warp's lanes in lockstep, which hides the race; the others run the
 // lanes apart, as nothing in CUDA forbids, so there the race can bite.
 const char* OneWarpRaceNote(SchedulerKind scheduler);
+
+// The steps a lesson can be opened or jumped at, in words: the run's length is known only once
+// it has run, and a later step stops at its end (--step, jump-to).
+inline constexpr const char* kStepRangeWords = "0 (the start) to the run's last step";
 // "one warp of 4 live lanes (28 idle)" or "8 warps".
 std::string WarpsOfBlock(const Geometry& geometry);
 // One line per scheduler ("realistic: warps in lockstep, oldest ready warp first"), and the

@@ -18,6 +18,18 @@
 #include "sim/model/snapshot.h"
 
 namespace sim {
+
+std::vector<std::string> Measurement::QuotedLines() const {
+  std::vector<std::string> quoted = lines;
+  for (const MeasuredTable& table : tables) {
+    for (const std::vector<std::string>& row : table.rows) {
+      std::string line;
+      for (const std::string& cell : row) line += (line.empty() ? "" : " ") + cell;
+      quoted.push_back(line);
+    }
+  }
+  return quoted;
+}
 namespace {
 
 const std::vector<std::string> kPanelIds{"matrices", "shared_tiles", "kernel_source", "narration",
@@ -285,7 +297,7 @@ std::string PrepareStop(TourModel& model, const TourStop& stop, PreparedStop& ou
   out.answer = *answer;
   if (stop.quote) out.quote_after_reveal = StatesAnswer({stop.quote->text}, stop.quote->claims, question, *answer);
   if (stop.measured) {
-    out.measured_after_reveal = StatesAnswer(stop.measured->lines, stop.measured->claims, question, *answer);
+    out.measured_after_reveal = StatesAnswer(stop.measured->QuotedLines(), stop.measured->claims, question, *answer);
   }
   if (question.kind == QuestionKind::kNumber && answer->kind != QueryKind::kNumber) {
     return "\"question\": a number question's query '" + question.query + "' gives no number";

@@ -98,15 +98,27 @@ struct SeedQuote {
   std::vector<Claim> claims;
 };
 
-// A measurement committed with the project, quoted line by line from its results file (a GPU's
-// figures are measured, never typed into a stop's text): shown as that file's, with the model's
-// count beside each claimed figure. A test holds every line to the file (whitespace runs read
-// as one space), so a quotation cannot drift from what was measured.
+// Lines of a results file's table, shown as a table: the columns in words a student reads
+// ("elements of C differing, trial by trial"), each row the file's line cut into its cells.
+struct MeasuredTable {
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // as many cells as columns each
+};
+
+// A measurement committed with the project, quoted from its results file (a GPU's figures are
+// measured, never typed into a stop's text): shown as that file's, with the model's count
+// beside each claimed figure. Its lines are quoted as they are, or as tables whose rows, their
+// cells joined by spaces, are the file's lines. A test holds every quoted line to the file
+// (whitespace runs read as one space), so a quotation cannot drift from what was measured.
 struct Measurement {
   std::string file;    // the results file, from the repository's root: "docs/results/h100-race-grid-2026-11-23.txt"
   std::string device;  // the GPU as the file names it: "NVIDIA H100 80GB HBM3"
-  std::vector<std::string> lines;  // the file's lines quoted
+  std::vector<std::string> lines;  // the file's lines quoted as they are
+  std::vector<MeasuredTable> tables;
   std::vector<Claim> claims;
+
+  // Every line of the file this quotes: the lines, then each table row's cells joined by spaces.
+  std::vector<std::string> QuotedLines() const;
 };
 
 enum class QuestionKind : std::uint8_t { kNumber, kChoice, kCells };

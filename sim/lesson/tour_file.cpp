@@ -20,7 +20,8 @@ const std::set<std::string> kStopKeys{"title", "edits", "at", "block", "thread",
                                       "panels", "text", "seed", "measured", "question"};
 const std::set<std::string> kAtKeys{"step", "event", "block", "phase", "barrier"};
 const std::set<std::string> kSeedKeys{"id", "text", "claims"};
-const std::set<std::string> kMeasuredKeys{"file", "device", "lines", "claims"};
+const std::set<std::string> kMeasuredKeys{"file", "device", "lines", "tables", "claims"};
+const std::set<std::string> kTableKeys{"columns", "rows"};
 const std::set<std::string> kQuestionKeys{"kind", "prompt", "query", "tolerance", "choices", "why"};
 const std::set<std::string> kChoiceKeys{"text", "value", "seed"};
 
@@ -209,11 +210,46 @@ class StopReader {
     Measurement measured;
     measured.file = String(value, "file", "measured.", true);
     measured.device = String(value, "device", "measured.", true);
-    if (!value.contains("lines")) Fail(where_ + " has no \"measured.lines\": quote the results file's lines");
+    if (!value.contains("lines") && !value.contains("tables")) {
+      Fail(where_ + " has no \"measured.lines\" or \"measured.tables\": quote the results file's lines");
+    }
     measured.lines = Strings(value, "lines", "measured.");
-    if (measured.lines.empty()) Fail(Where("measured.lines") + " is empty: quote at least one line of the file");
+    if (value.contains("tables")) {
+      const json& tables = value.at("tables");
+      if (!tables.is_array()) Fail(Where("measured.tables") + " = " + DescribeJsonValue(tables) + " is not an array");
+      for (std::size_t i = 0; i < tables.size(); ++i) measured.tables.push_back(ReadTable(tables[i], i));
+    }
+    if (measured.QuotedLines().empty()) Fail(Where("measured") + " quotes no line: quote at least one line of the file");
     measured.claims = ReadClaims(value, "measured.");
     return measured;
+  }
+
+  MeasuredTable ReadTable(const json& value, std::size_t index) {
+    const std::string prefix = "measured.tables[" + std::to_string(index) + "].";
+    if (!value.is_object()) {
+      Fail(Where("measured.tables[" + std::to_string(index) + "]") + " = " + DescribeJsonValue(value) + " is not an object");
+    }
+    WarnUnknown(value, kTableKeys, prefix);
+    MeasuredTable table;
+    table.columns = Strings(value, "columns", prefix);
+    if (table.columns.empty()) Fail(Where(prefix + "columns") + " is empty: name each column of the table");
+    const json rows = value.contains("rows") ? value.at("rows") : json::array();
+    if (!rows.is_array() || rows.empty()) Fail(Where(prefix + "rows") + " is not a list of rows: quote at least one");
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const std::string where = prefix + "rows[" + std::to_string(r) + "]";
+      std::vector<std::string> row;
+      if (rows[r].is_array()) {
+        for (const json& cell : rows[r]) {
+          if (!cell.is_string()) break;
+          row.push_back(Bounded(cell, where));
+        }
+      }
+      if (!rows[r].is_array() || row.size() != rows[r].size() || row.size() != table.columns.size()) {
+        Fail(Where(where) + " is not a list of " + std::to_string(table.columns.size()) + " strings, one per column");
+      }
+      table.rows.push_back(std::move(row));
+    }
+    return table;
   }
 
   std::vector<Claim> ReadClaims(const json& quotation, const std::string& prefix) {
@@ -360,7 +396,11 @@ json TourToJson(const Tour& tour) {
       out["seed"] = seed;
     }
     if (stop.measured) {
-      json measured{{"file", stop.measured->file}, {"device", stop.measured->device}, {"lines", stop.measured->lines}};
+      json measured{{"file", stop.measured->file}, {"device", stop.measured->device}};
+      if (!stop.measured->lines.empty()) measured["lines"] = stop.measured->lines;
+      for (const MeasuredTable& table : stop.measured->tables) {
+        measured["tables"].push_back({{"columns", table.columns}, {"rows", table.rows}});
+      }
       if (!stop.measured->claims.empty()) measured["claims"] = ClaimsJson(stop.measured->claims);
       out["measured"] = measured;
     }

@@ -264,6 +264,9 @@ def gui_action_cases():
         cases.append(("GUI action `source-show-lines N`", tried, value,
                       ["--kernel", "GOODKERNEL", "--actions", ("source-show-lines " + value).strip()]))
     cases.append(("GUI action `source-show-lines N`", "wrong type", "3, no kernel open", ["--actions", "source-show-lines 3"]))
+    # The results file dialog: a folder that is not there, one the user may not enter, a file.
+    for tried, folder in (("unreadable", "MISSING"), ("unreadable", "NOENTRY"), ("wrong type", "FILE")):
+        cases.append(("GUI action `live-choose-file FOLDER`", tried, folder, ["--actions", "live-choose-file " + folder]))
     # A scripted run whose lesson does not open once saved the default lesson's screenshot, exit 0.
     cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "unreadable", "MISSING/lesson.json",
                   ["--lesson", "MISSING/lesson.json", "--screenshot", "out.png"]))

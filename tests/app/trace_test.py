@@ -184,6 +184,26 @@ def check_json_race():
     expect(barriers_on["hazards"] == [] and barriers_on["wrong_elements"] == 0, "both barriers on: still wrong")
 
 
+def check_printout_plain_source():
+    """A printed hazard names its line with the statement as the handouts write it: the kernel
+    file's line without its model marker and indentation, never a template switch."""
+    with open(os.path.join(ROOT, "kernels", "02_tiled.cu"), encoding="utf-8") as source:
+        file_lines = source.read().splitlines()
+    out = run("--m", "4", "--n", "4", "--k", "4", "--tile", "2", "--barrier2", "off", "--scheduler", "race").stdout
+    named = re.findall(r"at line (\d+) \((.*?)\)(?:,|$| then|:)", out, re.MULTILINE)
+    expect(named, "the printout names no hazard's line:\n" + out)
+    templates = ("Sync<", "kFirstSync", "kSecondSync", "kGuarded", "kBsTransposed", "kCeilTiles")
+    for number, statement in named:
+        in_file = re.sub(r"\s*// model: \w+$", "", file_lines[int(number) - 1]).strip()
+        if any(name in in_file for name in templates):
+            # A switch resolved for this variant: what the file's line assigns, written plainly.
+            expect(" = " in statement and statement.split(" = ")[0] in in_file, f"line {number} printed as {statement!r}")
+        else:
+            expect(statement == in_file, f"line {number} printed as {statement!r}, the file has {in_file!r}")
+    for template in templates + ("(store_as)", "(fma)"):
+        expect(template not in out, f"the printout shows {template!r}")
+
+
 def check_json_guard_off():
     m, n, k, tile = 5, 5, 5, 2
     guarded = run_json("--m", str(m), "--n", str(n), "--k", str(k), "--tile", str(tile))

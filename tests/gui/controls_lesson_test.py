@@ -79,6 +79,8 @@ def test_lesson_option_presets_and_bad_file(binary):
     check(status == 1 and "m = -3" in output and "did not open: a scripted run stops here" in output,
           "a scripted run of a bad lesson file fails, naming the bad value")
     check(not os.path.exists(bad.state_file), "and writes no state of the default lesson")
+    # Nothing is shown, so nothing says the default lesson is: the run stops.
+    check("default lesson is open" not in output, "a scripted run says only that it stops: " + output)
     missing = Run(binary)
     status, output = missing.app("--lesson", os.path.join(missing.dir, "MISSING.json"), "--screenshot",
                                  missing.screenshot)

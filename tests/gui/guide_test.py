@@ -236,7 +236,9 @@ def test_open_at_stop(binary):
     check(status == 0 and reopened["guide"]["stop"] == 2 and reopened["lesson"]["step"] == state["lesson"]["step"],
           "the command reopens stop 2 at step %d: stop %d, step %d" % (state["lesson"]["step"],
                                                                        reopened["guide"]["stop"], reopened["lesson"]["step"]))
-    for bad, says in (("0", "outside 1 to"), ("-1", "outside 1 to"), ("two", "not a whole number"),
+    # The range is worded: its top is the tour's, not the option type's largest value.
+    for bad, says in (("0", "outside 1 (the first stop) to the tour's last"), ("-1", "outside 1 (the first stop)"),
+                      ("99999999999", "outside 1 (the first stop)"), ("two", "not a whole number"),
                       (str(len(stops) + 1), "past the end")):
         run = Run(binary, tour=True)
         status, output = run.app(*SIZE, "--lesson", "default", "--stop", bad, "--frames", "3")
@@ -245,6 +247,10 @@ def test_open_at_stop(binary):
     run = Run(binary, tour=True)
     status, output = run.app(*SIZE, "--lesson", "default", "--step", "100000", "--frames", "3")
     check(status == 2 and "--step 100000 is past the end" in output, "--step past the end is refused")
+    for bad in ("-1", "99999999999999999999"):
+        status, output = Run(binary, tour=True).app(*SIZE, "--lesson", "default", "--step", bad, "--frames", "3")
+        check(status == 2 and "outside 0 (the start) to the run's last step" in output and
+              "9223372036854775807" not in output, "--step %s names the steps in words: %s" % (bad, output))
 
 
 def test_lecturer_mode(binary):

@@ -85,5 +85,38 @@ def test_ladder_and_roofline_of_a_saved_sweep(binary):
     check("no results at n = 999" in output, "a size with no results is refused by name")
 
 
+def test_roofline_says_why_kernels_lie_above_the_memory_roof(binary):
+    """The shipped H100 run places the naive kernel above the DRAM roof: the roofline says which,
+    with the bytes a second each asks for (GFLOPS over its intensity, worked here from the
+    file), and that L2 and L1 serve them."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with open(os.path.join(here, "..", "..", "assets", "results", "h100-bench.json")) as f:
+        shipped = json.load(f)
+    bandwidth = shipped["device"]["memory_bandwidth_gbs"]
+    for width, height in ((1366, 768), (1920, 1080)):
+        run = Run(binary)
+        status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "3", "--actions",
+                            "page-live; live-view roofline", "--screenshot", os.path.join(run.dir, "roofline.png"))
+        live = run.state()["live"]
+        check(status == 0 and live["measured_on"].startswith("NVIDIA H100"), "no GPU here: the shipped H100 run shows")
+        n = int(live["ladder"]["size"])
+        tiles = {"naive": None, "tiled8": (8, 8), "tiled16": (16, 16), "tiled32": (32, 32)}
+        above = []
+        for r in shipped["results"]:
+            if r["kernel"] in tiles and r["m"] == r["n"] == r["k"] == n and r["verified"]:
+                asked = r["gflops"] / intensity(tiles[r["kernel"]], n)
+                if asked > bandwidth:
+                    above.append("%s asks for %.0f GB/s" % (r["label"], asked))
+        note = live["roofline_note"]
+        print("roofline note:", note)
+        check(any(said.startswith("naive") for said in above), "the shipped run has naive above the memory roof: %s" % above)
+        for said in above:
+            check(said in note, "the roofline says %r" % said)
+        check("more than DRAM's %.0f GB/s" % bandwidth in note and "L2 and L1 serve" in note,
+              "and why: L2 and L1 serve what DRAM does not")
+        shown = run.state()["live_panels"]["live_gpu"]
+        check(shown["clipped_text"] == 0, "the note is not cut at %dx%d: %s" % (width, height, shown))
+
+
 if __name__ == "__main__":
     run_tests(globals())

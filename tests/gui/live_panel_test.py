@@ -193,5 +193,34 @@ def test_bars_view(binary):
           "one bar per size for each non-reference kernel: " + str(names))
 
 
+def test_results_open_through_the_file_dialog(binary):
+    """Open… lists a folder's sub-folders and its JSON and CSV files (nothing else, nothing
+    hidden); a folder chosen there is listed in turn and a file chosen is loaded, the dialog
+    closing behind it. The clicks push these same actions."""
+    run = Run(binary)
+    folder = os.path.join(run.dir, "results")
+    os.makedirs(os.path.join(folder, "runs"))
+    with open(os.path.join(folder, "sweep.json"), "w") as f:
+        json.dump(synthetic_sweep(), f)
+    with open(os.path.join(folder, "runs", "again.json"), "w") as f:
+        json.dump(synthetic_sweep(), f)
+    for name in ("notes.txt", ".hidden.json"):
+        with open(os.path.join(folder, name), "w") as f:
+            f.write("{}")
+    status, _ = run.app("--frames", "3", "--actions", "page-live; live-choose-file " + folder)
+    chooser = run.state()["live"]["file_chooser"]
+    check(status == 0 and chooser["open"] and chooser["folder"] == folder, "Open… lists the folder: %s" % chooser)
+    check(chooser["entries"] == ["runs/", "sweep.json"], "folders first, then results files only: %s" % chooser["entries"])
+    runs = os.path.join(folder, "runs")
+    status, _ = run.app("--frames", "3", "--actions", "page-live; live-choose-file %s; live-choose-file %s; live-load %s"
+                        % (folder, runs, os.path.join(runs, "again.json")))
+    live = run.state()["live"]
+    check(status == 0 and live["loaded_from"] == os.path.join(runs, "again.json"), "the file chosen is loaded")
+    check(not live["file_chooser"]["open"] and live["file_chooser"]["folder"] == runs,
+          "the dialog closes behind it, last in the folder it showed")
+    status, output = run.app("--frames", "3", "--actions", "page-live; live-choose-file " + os.path.join(folder, "none-such"))
+    check(status == 1 and "none-such' is not a folder that can be opened" in output, "a folder that is not there is named")
+
+
 if __name__ == "__main__":
     run_tests(globals())

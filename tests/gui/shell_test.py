@@ -143,7 +143,9 @@ def test_bench_frames_prints_the_frame_rate(binary):
 
 # Each action that takes an argument, given a bad one: the message it must show names the value.
 BAD_ARGUMENTS = [
-    ("play-speed 0", '"0"'), ("play-speed abc", '"abc"'), ("jump-to -3", "'-3'"),
+    # A step's range is the run's, in words or its last step, never the type's largest number.
+    ("play-speed 0", '"0"'), ("play-speed abc", '"abc"'),
+    ("jump-to -3", "'-3' is outside 0 (the start) to "),
     ("jump-to 1e20", "'1e20'"), ("jump-to 99999999999999999999", "'99999999999999999999'"),
     ("edit-cell A 9 9 1", "A[9][9] is outside A"), ("select-thread 99 99", "block 99, thread 99"),
     ("run-until sometime", '"sometime"'), ("race-gpu-size 0", '"0"'), ("race-trials 1000", '"1000"'),
@@ -166,6 +168,7 @@ def test_bad_action_arguments_are_named_and_change_nothing(binary):
     check(len(errors) == len(BAD_ARGUMENTS), "one error per bad argument: %d" % len(errors))
     for (action, needle), error in zip(BAD_ARGUMENTS, errors):
         check(needle in error, "%s: %s" % (action, error))
+        check("9223372036854775807" not in error, "%s names no meaningless number: %s" % (action, error))
     state = run.state()
     check(state["lesson"]["play_speed"] == 8 and state["lesson"]["step"] == 0 and state["lesson"]["tile"] == 2,
           "the lesson is as it was: speed 8, step 0, TILE 2")

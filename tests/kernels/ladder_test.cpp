@@ -137,5 +137,36 @@ TEST(Ladder, Bf16RowsCountTwoBytesAnElement) {
   EXPECT_NEAR(*LoadIntensity(*FindKernel("wgmma_tf32"), Shape::Square(8192)), tf32, 1e-9 * tf32);
 }
 
+// A point above the memory roof gets its sentence: the bytes a second it asks for (GFLOPS over
+// its intensity) against DRAM's, for each kernel above and none below or with a wrong C.
+BenchResult MeasuredAt(const char* kernel, const Shape& shape, double gflops, bool verified = true) {
+  BenchResult r;
+  r.kernel = kernel;
+  r.label = std::string(kernel) + " label";
+  r.shape = shape;
+  r.gflops = gflops;
+  r.verified = verified;
+  return r;
+}
+
+TEST(Ladder, AboveTheMemoryRoofIsSaidWithTheBytesAskedFor) {
+  const Shape shape = Shape::Square(4096);
+  const double dram = 1000.0;
+  const double naive = *LoadIntensity(*FindKernel("naive"), shape);
+  const double tiled = *LoadIntensity(*FindKernel("tiled16"), shape);
+  // naive asks for 2.5× DRAM's bandwidth, tiled16 for half of it; tiled32 would, but its C is wrong.
+  const std::vector<BenchResult> results = {MeasuredAt("naive", shape, 2.5 * dram * naive),
+                                            MeasuredAt("tiled16", shape, 0.5 * dram * tiled),
+                                            MeasuredAt("tiled32", shape, 9.0 * dram * tiled, false)};
+  const std::string note = AboveMemoryRoofNote(results, shape, dram);
+  EXPECT_NE(note.find("more than DRAM's 1000 GB/s: naive label asks for 2500 GB/s (2.5\u00d7)."), std::string::npos)
+      << note;
+  EXPECT_NE(note.find("L2 and L1 serve"), std::string::npos) << note;
+  EXPECT_EQ(note.find("tiled16"), std::string::npos) << "below the roof: " << note;
+  EXPECT_EQ(note.find("tiled32"), std::string::npos) << "a wrong C is no point at all: " << note;
+  EXPECT_EQ(AboveMemoryRoofNote({results[1]}, shape, dram), "") << "none above: nothing to say";
+  EXPECT_EQ(AboveMemoryRoofNote(results, shape, 0.0), "") << "no bandwidth known: no roof to be above";
+}
+
 }  // namespace
 }  // namespace kernels

@@ -5,8 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "app/gui/settings_store.h"
 #include "tests/sim/file_test_util.h"
@@ -281,6 +283,58 @@ TEST(SettingsStore, TwoWindowsOnOneFolderKeepEachOthersAnswers) {
   const nlohmann::json last = gui::SettingsStore(folder.path()).Load().settings.panels["guide"]["lessons"];
   EXPECT_EQ(last["default"]["answers"]["7"], "2");
   EXPECT_EQ(last["default"]["answers"]["3"], "128") << "the first window's other answers stay";
+}
+
+// A lesson with explicit values of a big matrix (issue 32): a 2.6 MB lesson once made a 6.8 MB
+// settings file, read again at every save, and a 64 MiB one a file the next start refused. A
+// big lesson is kept beside the settings, written when it changed; it comes back whole.
+TEST(SettingsStore, ABigLastLessonIsKeptBesideTheSettingsAndComesBack) {
+  ScratchFolder folder("settings_big_lesson");
+  gui::Settings settings;
+  settings.last_lesson = {{"version", 2}, {"name", "edited"}, {"m", 512}, {"n", 512}, {"k", 512}};
+  std::vector<double> values(512 * 512);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = 0.001 * static_cast<double>(i % 9973);
+  settings.last_lesson["fill_a"] = {{"kind", "explicit"}, {"values", values}};
+  ASSERT_GT(settings.last_lesson.dump().size(), 20 * gui::kMaxInlineLessonBytes) << "the lesson is big";
+  gui::SettingsStore store(folder.path());
+  ASSERT_FALSE(store.Save(settings));
+  EXPECT_LE(std::filesystem::file_size(store.File()), 2 * gui::kMaxInlineLessonBytes)
+      << "the settings file holds no copy of the big lesson";
+  ASSERT_TRUE(std::filesystem::is_regular_file(store.LessonFile()));
+  const auto written = std::filesystem::last_write_time(store.LessonFile());
+  gui::SettingsStore next(folder.path());
+  const gui::LoadedSettings loaded = next.Load();
+  EXPECT_EQ(loaded.warning, "");
+  EXPECT_EQ(loaded.settings.last_lesson, settings.last_lesson) << "the lesson comes back whole";
+  // A save with the same lesson (the next autosave) leaves the lesson's file as it was.
+  std::filesystem::last_write_time(store.LessonFile(), written - std::chrono::hours(1));
+  ASSERT_FALSE(next.Save(loaded.settings));
+  EXPECT_EQ(std::filesystem::last_write_time(store.LessonFile()), written - std::chrono::hours(1))
+      << "an unchanged lesson is not written again";
+  // Small again: kept inside, and the stale file beside it goes.
+  settings.last_lesson = {{"version", 2}, {"name", "default"}, {"m", 4}};
+  ASSERT_FALSE(next.Save(settings));
+  EXPECT_FALSE(std::filesystem::exists(store.LessonFile()));
+  EXPECT_EQ(gui::SettingsStore(folder.path()).Load().settings.last_lesson, settings.last_lesson);
+}
+
+TEST(SettingsStore, AMissingKeptLessonIsNamedAndTheRestKept) {
+  ScratchFolder folder("settings_lost_lesson");
+  gui::SettingsStore store(folder.path());
+  WriteText(store.File().string(),
+            R"({"presentation": true, "last_lesson": {"kept_in": "last-lesson.json"}})");
+  const gui::LoadedSettings loaded = store.Load();
+  EXPECT_NE(loaded.warning.find("the last lesson, kept in " + store.LessonFile().string() + ", could not be read"),
+            std::string::npos)
+      << loaded.warning;
+  EXPECT_TRUE(loaded.settings.last_lesson.is_null());
+  EXPECT_TRUE(loaded.settings.presentation) << "the other settings are kept";
+  EXPECT_TRUE(std::filesystem::exists(store.File())) << "the settings file is not corrupt: it stays";
+  // Only the store's own file name is followed, never a path from the file.
+  WriteText(store.File().string(), R"({"last_lesson": {"kept_in": "/etc/passwd"}})");
+  const gui::LoadedSettings elsewhere = gui::SettingsStore(folder.path()).Load();
+  EXPECT_NE(elsewhere.warning.find("not last-lesson.json"), std::string::npos) << elsewhere.warning;
+  EXPECT_TRUE(elsewhere.settings.last_lesson.is_null());
 }
 
 }  // namespace

@@ -285,9 +285,16 @@ TEST(Tour, MalformedToursGetPreciseMessages) {
   stop["measured"] = "0 wrong";
   EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured\" = \"0 wrong\" is not an object");
   stop["measured"] = {{"file", "docs/results/x.txt"}, {"device", "H100"}};
-  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1 has no \"measured.lines\": quote the results file's lines");
+  EXPECT_EQ(LoadError(OneStop(stop)),
+            "tour stop 1 has no \"measured.lines\" or \"measured.tables\": quote the results file's lines");
   stop["measured"]["lines"] = json::array();
-  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured.lines\" is empty: quote at least one line of the file");
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured\" quotes no line: quote at least one line of the file");
+  stop["measured"]["tables"] = {{{"columns", {"kernel", "wrong"}}, {"rows", {{"tiled16"}}}}};
+  EXPECT_EQ(LoadError(OneStop(stop)),
+            "tour stop 1: \"measured.tables[0].rows[0]\" is not a list of 2 strings, one per column");
+  stop["measured"]["tables"] = {{{"columns", json::array()}, {"rows", {{"tiled16"}}}}};
+  EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured.tables[0].columns\" is empty: name each column of the table");
+  stop["measured"].erase("tables");
   stop["measured"]["lines"] = {"tiled16 0", 0};
   EXPECT_EQ(LoadError(OneStop(stop)), "tour stop 1: \"measured.lines\"[1] = 0 is not a string");
   stop["measured"]["lines"] = {"tiled16 0"};
@@ -345,7 +352,7 @@ TEST(Tour, ATourRoundTripsThroughItsFile) {
       EXPECT_EQ(again.tour.stops[i].panels, load.tour.stops[i].panels);
       EXPECT_EQ(again.tour.stops[i].measured.has_value(), load.tour.stops[i].measured.has_value());
       if (!load.tour.stops[i].measured) continue;
-      EXPECT_EQ(again.tour.stops[i].measured->lines, load.tour.stops[i].measured->lines);
+      EXPECT_EQ(again.tour.stops[i].measured->QuotedLines(), load.tour.stops[i].measured->QuotedLines());
       EXPECT_EQ(again.prepared.stops[i].measured_claims.size(), load.prepared.stops[i].measured_claims.size());
     }
   }
@@ -524,7 +531,8 @@ TEST(Tour, NoQuestionStopShowsItsAnswerBeforeTheReveal) {
       }
       std::vector<std::string> shown{prepared.title, prepared.text, prepared.prompt};
       if (prepared.measured && !prepared.measured_after_reveal) {
-        shown.insert(shown.end(), prepared.measured->lines.begin(), prepared.measured->lines.end());
+        const std::vector<std::string> quoted = prepared.measured->QuotedLines();
+        shown.insert(shown.end(), quoted.begin(), quoted.end());
         for (const sim::CheckedClaim& checked : prepared.measured_claims) {
           EXPECT_FALSE(sim::SameQuery(checked.claim.query, query)) << "the measured claim counts the question's query";
         }
@@ -544,7 +552,8 @@ TEST(Tour, NoQuestionStopShowsItsAnswerBeforeTheReveal) {
       if (prepared.answer.kind == sim::QueryKind::kNumber) {
         shown = {prepared.quote && !prepared.quote_after_reveal ? prepared.quote->text : std::string()};
         if (prepared.measured && !prepared.measured_after_reveal) {
-          shown.insert(shown.end(), prepared.measured->lines.begin(), prepared.measured->lines.end());
+          const std::vector<std::string> quoted = prepared.measured->QuotedLines();
+        shown.insert(shown.end(), quoted.begin(), quoted.end());
         }
       }
       for (const std::string& text : shown) {
@@ -666,16 +675,21 @@ TEST(Tour, MeasurementsQuoteTheirResultsFileLineByLine) {
         whole += line + "\n";
       }
       EXPECT_TRUE(Contains(whole, measured.device)) << "the file does not name the device " << measured.device;
-      for (const std::string& line : measured.lines) {
+      const std::vector<std::string> quoted_lines = measured.QuotedLines();
+      for (const std::string& line : quoted_lines) {
         EXPECT_EQ(lines.count(Collapsed(line)), 1u) << "not a line of the file: " << line;
       }
       for (const sim::Claim& claim : measured.claims) {
         sim::QueryValue figure;
         figure.number = claim.figure;
-        EXPECT_TRUE(std::any_of(measured.lines.begin(), measured.lines.end(), [&](const std::string& line) {
+        EXPECT_TRUE(std::any_of(quoted_lines.begin(), quoted_lines.end(), [&](const std::string& line) {
           return sim::TextStatesAnswer(line, figure);
         })) << "the quoted lines do not state the claimed " << claim.figure;
       }
+      // A results file's lines read on screen as a table with its columns in words, never as
+      // the file's raw lines ("kernel label size differing per trial mean % of C").
+      EXPECT_TRUE(measured.lines.empty()) << "quoted as raw lines: " << measured.lines.front();
+      EXPECT_FALSE(measured.tables.empty());
       ++quoted;
     }
   }
