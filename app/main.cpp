@@ -14,12 +14,12 @@ int RunGui(const cli::GuiOptions& options) {
   gui::SettingsStore store(gui::SettingsStore::DefaultDirectory());
   gui::LoadedSettings loaded = store.Load();
   const bool new_install = !loaded.from_file;
-  gui::Application application(options, std::move(store), std::move(loaded));
-  const gui::Settings& settings = application.settings();
+  auto application = std::make_unique<gui::Application>(options, std::move(store), std::move(loaded));
+  const gui::Settings& settings = application->settings();
   auto lesson = std::make_unique<gui::LessonPage>(options.lesson, settings.last_lesson,
                                                   settings.panels.is_object() ? settings.panels.value("guide", nlohmann::json())
                                                                               : nlohmann::json(),
-                                                  application.notifications());
+                                                  application->notifications());
   // A scripted run of a lesson that did not open would show, save and exit 0 with the default
   // lesson instead: it fails before any window opens (a user is told, and goes on with it).
   if (lesson->StartError() && options.Scripted()) {
@@ -33,9 +33,9 @@ int RunGui(const cli::GuiOptions& options) {
   }
   // A new install (no settings yet) opened without a lesson starts from the lessons by name.
   if (new_install && options.lesson.empty()) lesson->ShowLessonList();
-  application.AddPage("lesson", "Lesson", std::move(lesson));
-  application.AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
-  return application.Run();
+  application->AddPage("lesson", "Lesson", std::move(lesson));
+  application->AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
+  return gui::Application::Run(std::move(application));
 }
 
 }  // namespace
