@@ -15,12 +15,12 @@ int RunGui(const cli::GuiOptions& options) {
   gui::SettingsStore store(gui::SettingsStore::DefaultDirectory());
   gui::LoadedSettings loaded = store.Load();
   const bool new_install = !loaded.from_file;
-  gui::Application application(options, std::move(store), std::move(loaded));
-  const gui::Settings& settings = application.settings();
+  auto application = std::make_unique<gui::Application>(options, std::move(store), std::move(loaded));
+  const gui::Settings& settings = application->settings();
   auto lesson = std::make_unique<gui::LessonPage>(options.lesson, settings.last_lesson,
                                                   settings.panels.is_object() ? settings.panels.value("guide", nlohmann::json())
                                                                               : nlohmann::json(),
-                                                  application.notifications());
+                                                  application->notifications());
   // A scripted run of a lesson that did not open would show, save and exit 0 with the default
   // lesson instead: it fails before any window opens. A user is told, and goes on with it.
   if (const std::optional<std::string>& error = lesson->StartError()) {
@@ -29,7 +29,7 @@ int RunGui(const cli::GuiOptions& options) {
                 << " did not open: a scripted run stops here" << std::endl;
       return 1;
     }
-    application.notifications().Add(gui::Severity::kError, *error + " (the default lesson is open)");
+    application->notifications().Add(gui::Severity::kError, *error + " (the default lesson is open)");
   }
   // --kernel as --lesson: a scripted run stops at a file that does not open; a user is told in
   // the window and goes on with the lesson on show.
@@ -39,7 +39,7 @@ int RunGui(const cli::GuiOptions& options) {
         std::cerr << "tilescope: --kernel " << *error << std::endl;
         return 1;
       }
-      application.notifications().Add(gui::Severity::kError, "--kernel: " + *error);
+      application->notifications().Add(gui::Severity::kError, "--kernel: " + *error);
     }
   }
   // A bad --stop or --step is refused before any window opens, as a bad option is.
@@ -49,10 +49,10 @@ int RunGui(const cli::GuiOptions& options) {
   }
   // A new install (no settings yet) opened without a lesson starts from the lessons by name.
   if (new_install && options.lesson.empty() && options.kernel.empty()) lesson->ShowLessonList();
-  application.AddPage("lesson", "Lesson", std::move(lesson));
-  application.AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
-  application.AddPage("tensor", "Tensor cores", std::make_unique<gui::TensorCorePage>());
-  return application.Run();
+  application->AddPage("lesson", "Lesson", std::move(lesson));
+  application->AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
+  application->AddPage("tensor", "Tensor cores", std::make_unique<gui::TensorCorePage>());
+  return gui::Application::Run(std::move(application));
 }
 
 }  // namespace

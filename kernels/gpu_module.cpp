@@ -57,7 +57,7 @@ std::string ExecutableDir() {
   return slash == std::string::npos ? "." : exe.substr(0, slash);
 }
 
-DeviceInfo ToDeviceInfo(const TsDeviceInfo& raw) {
+[[maybe_unused]] DeviceInfo ToDeviceInfo(const TsDeviceInfo& raw) {  // unused in a browser (Probe)
   DeviceInfo info;
   info.name = raw.name;
   info.cc_major = raw.cc_major;
@@ -93,6 +93,13 @@ ProbedModule Probe(const std::string& path) {
   ProbedModule probed;
   GpuStatus& status = probed.status;
   status.module_path = path;
+#ifdef __EMSCRIPTEN__
+  // The one place the browser build turns the GPU off: a page cannot load a CUDA module, nor
+  // start the GPU worker process that would run it (gpu_worker.h), as nothing runs without the GPU.
+  status.reason = "TileScope in a browser cannot reach a GPU; the desktop app runs the kernels";
+  status.detail = "a web page cannot load " + path;
+  return probed;
+#else
   if (access(path.c_str(), F_OK) != 0) {
     status.reason = "this build of TileScope has no CUDA support";
     status.detail = "no GPU runner module at " + path;
@@ -119,6 +126,7 @@ ProbedModule Probe(const std::string& path) {
   status.device = ToDeviceInfo(raw);
   probed.module = std::move(module);
   return probed;
+#endif
 }
 
 ProbedModule& ProbedDefault() {

@@ -3,18 +3,23 @@
 #   scripts/build.sh gui      install what is missing, build (Release), open the default lesson
 #   scripts/build.sh test     install what is missing, build, run every test through CTest
 #   scripts/build.sh package  install what is missing, build the Debian package for lab PCs
+#   scripts/build.sh web      install what is missing, build the site (build-web/site) with
+#                             Emscripten and serve it on http://localhost:8080/ (--no-serve: build only)
 # The GPU runner is built when nvcc is found (/usr/local/cuda). `test` then builds and tests the
 # CPU code a second time without CUDA, as a classroom PC without CUDA would run it, and that
 # second build is the sanitized one (scripts/sanitize.sh: ASan + UBSan, zero reports); last it
 # fuzzes every file reader, the one with the most code for FUZZ_SECONDS and each other for a
 # share of it by the code it reaches (scripts/fuzz.sh; default 60, 0 skips it).
+# Where Emscripten and Chromium are installed (scripts/setup.sh installs them), `test` also builds
+# the site and runs its tests in headless Chromium (the CTest label `web`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
   gui|test|package) ;;
-  *) echo "usage: scripts/build.sh gui|test|package" >&2; exit 2 ;;
+  web) case "${2:-}" in ''|--no-serve) ;; *) echo "usage: scripts/build.sh web [--no-serve]" >&2; exit 2 ;; esac ;;
+  *) echo "usage: scripts/build.sh gui|test|package|web" >&2; exit 2 ;;
 esac
 
 bash scripts/setup.sh
@@ -29,6 +34,22 @@ configure_and_build() {  # DIR [cmake args...]
   cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build "$dir" -j "$jobs"
 }
+
+# The site: its own folder, configured through Emscripten's toolchain (emcmake); only the app's
+# target, whose link writes build-web/site.
+. scripts/web-tools.sh
+web_tools_missing="the browser build needs emcmake, chromium and Dear ImGui's sources in $imgui_source_dir (scripts/setup.sh installs them)"
+build_site() {
+  emcmake cmake -S . -B build-web -G Ninja -DCMAKE_BUILD_TYPE=Release -DTILESCOPE_IMGUI_SOURCE_DIR="$imgui_source_dir" >/dev/null
+  cmake --build build-web -j "$jobs" --target tilescope
+}
+
+if [ "$mode" = web ]; then
+  web_tools_present || { echo "scripts/build.sh: $web_tools_missing" >&2; exit 1; }
+  build_site
+  [ "${2:-}" = --no-serve ] && exit 0
+  exec python3 web/serve.py build-web/site 8080
+fi
 
 if [ "$mode" = gui ]; then
   # The GPU architectures CMakeLists.txt chooses for classrooms, whatever `test` left cached.
@@ -81,6 +102,12 @@ end_phase "build/ compile"
 status=0
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
 end_phase "build/ tests"
+if web_tools_present; then
+  { build_site && ctest --test-dir build-web -L web --output-on-failure; } || status=1
+  end_phase "build-web (the site and its browser test)"
+else
+  echo "scripts/build.sh test: skipping the browser tests (label web): $web_tools_missing"
+fi
 # The no-CUDA build with ASan and UBSan: every nocuda test a second time but those labelled
 # "unsanitized", which the run above has just run, and of the GUI tests the 15 labelled
 # ci_sanitized (SANITIZE_GUI=ci), which open every page and panel: 178 s of CPU under ASan

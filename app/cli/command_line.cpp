@@ -21,6 +21,7 @@ namespace {
 
 constexpr int kMaxFrames = 100000000;
 constexpr int kMaxSoakSeconds = 7 * 24 * 3600;  // a week: a soak longer than that is a typo
+constexpr int kMaxDumpPeriodSeconds = 24 * 3600;  // a day: a dump rarer than that is a typo
 
 void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags) {
   CLI::Option* lesson = app.add_option("--lesson", options.lesson,
@@ -37,7 +38,12 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags
   app.add_option("--frames", options.frames, "Render at least N frames, then exit")->check(WholeNumberIn(0, kMaxFrames));
   CLI::Option* actions = app.add_option("--actions", options.actions,
                                         "Script of named actions, ';'-separated (e.g. \"step; step; toggle-barrier1; wait 10\")");
-  app.add_option("--dump-state", options.dump_state, "Write what the panels show as JSON on exit");
+  CLI::Option* dump_state =
+      app.add_option("--dump-state", options.dump_state, "Write what the panels show as JSON on exit");
+  app.add_option("--dump-state-every", options.dump_state_every,
+                 "Also rewrite the --dump-state file every S seconds while the window runs")
+      ->check(WholeNumberIn(1, kMaxDumpPeriodSeconds))
+      ->needs(dump_state);
   app.add_option("--bench-frames", options.bench_frames,
                  "Step once per frame for N frames with vsync off and print frames per second")
       ->check(WholeNumberIn(1, kMaxFrames));

@@ -20,6 +20,7 @@ struct GuiOptions {
   int frames = 0;           // Render at least this many frames, then exit (0: run until closed).
   std::string actions;      // A script of named actions (the same ones the keys call).
   std::string dump_state;   // Write what the panels show as JSON on exit.
+  int dump_state_every = 0;  // Also every this many seconds while the window runs (0: on exit only).
   int bench_frames = 0;     // Step once per frame for N frames with vsync off; print frames/s.
   int soak_seconds = 0;     // Repeat the --actions script for this long, print resident memory, exit.
   int width = 0;            // Window size; 0 → from settings.

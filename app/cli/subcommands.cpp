@@ -12,7 +12,7 @@ namespace cli {
 namespace {
 
 // "Each subcommand has its own options: tilescope trace --help, ...", from the list itself.
-std::string SubcommandFooter(CLI::App& app) {
+[[maybe_unused]] std::string SubcommandFooter(CLI::App& app) {  // unused in a browser (below)
   std::string footer = "Each subcommand has its own options:";
   const char* separator = " ";
   for (const CLI::App* subcommand : app.get_subcommands({})) {
@@ -25,6 +25,11 @@ std::string SubcommandFooter(CLI::App& app) {
 }  // namespace
 
 void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui) {
+#ifdef __EMSCRIPTEN__
+  // A browser has no command line: the page turns its link into the window's options
+  // (web/shell.html), and the subcommands are the desktop program's (docs/web.md).
+  (void)app, (void)action, (void)launch_gui;
+#else
   AddTraceCommand(app, action);
   AddBenchCommand(app, action);
   AddVerifyCommand(app, action);
@@ -33,6 +38,7 @@ void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLaunch
   AddCheckCommand(app, action);
   AddExerciseCommand(app, action);
   app.footer(SubcommandFooter(app));
+#endif
 }
 
 }  // namespace cli

@@ -4,16 +4,15 @@
 #include <imgui.h>
 
 #include <iostream>
-#include <thread>
 
 #include "app/gui/about.h"
+#include "app/gui/frame_loop.h"
 #include "app/gui/status_bar.h"
 
 namespace gui {
 namespace {
 
 constexpr float kFontStep = 2.0f;
-constexpr int kMaxFramesPerSecond = 60;  // a display's usual refresh
 // Settings are looked at four times a second; a change is written once it has held still for
 // kAutosaveQuiet (dragging a panel is one write, not one a frame), or after kAutosaveLongest
 // of continuous change.
@@ -129,30 +128,41 @@ void Application::RegisterActions() {
   pages_.RegisterActions(registry_);
 }
 
-int Application::Run() {
+int Application::Run(std::unique_ptr<Application> application) {
+  const std::shared_ptr<Application> app = std::move(application);
+  if (auto status = app->Start()) return *status;
+  return RunFrameLoop({[app] { return app->Frame(); }, [app] { return app->Finish(); }, app->driver_.Paced()});
+}
+
+std::optional<int> Application::Start() {
   if (!OpenWindow()) return 1;
   RegisterActions();
   if (auto usage = driver_.Start()) return *usage;
   text_.Start(*window_, settings_.presentation, settings_.font_size);
   // The X server gone: all but the window's size is collected afresh (X cannot be asked now).
-  const StopSignals stop_signals([this] {
+  stop_signals_ = std::make_unique<StopSignals>([this] {
     CollectSettings(/*ask_window=*/false);
     WriteSettings(ToJson(settings_).dump());
   });
-  while (!window_->ShouldClose() && StopSignals::Received() == 0) {
-    const auto frame_start = std::chrono::steady_clock::now();
-    DrawFrame();
-    ++frame_count_;
-    const bool finished = driver_.FinishesWith(*window_, frame_count_);
-    window_->Present();
-    AnnounceReady();
-    driver_.FramePresented(frame_count_);
-    AutosaveSettings();
-    if (finished) break;
-    if (driver_.Paced()) PaceFrame(frame_start);
-  }
+  return std::nullopt;
+}
+
+bool Application::Frame() {
+  if (window_->ShouldClose() || StopSignals::Received() != 0) return false;
+  DrawFrame();
+  ++frame_count_;
+  const bool finished = driver_.FinishesWith(*window_, frame_count_);
+  window_->Present();
+  AnnounceReady();
+  driver_.FramePresented(frame_count_);
+  AutosaveSettings();
+  return !finished;
+}
+
+int Application::Finish() {
   driver_.WriteFinalOutputs(*window_, frame_count_);
   SaveSettings();
+  stop_signals_.reset();
   if (const int signal = StopSignals::Received()) {
     std::cerr << "tilescope: stopped by signal " << signal << "; settings saved" << std::endl;
     return ExitStatusOfSignal(signal);
@@ -252,14 +262,6 @@ void Application::Apply(const ActionRequest& request) {
     notifications_.Add(Severity::kError, *error);
     driver_.NoteRefusal(request);
   }
-}
-
-// Where the swap does not wait for the display (Xvfb, a driver with vsync off) the window would
-// redraw as fast as the cores allow and leave nothing to the workers behind it (a lesson's
-// whole-run pass, a tour being prepared), which run a step below it in priority: a frame is
-// then held to its share of kMaxFramesPerSecond. --bench-frames measures the unpaced rate.
-void Application::PaceFrame(std::chrono::steady_clock::time_point frame_start) const {
-  std::this_thread::sleep_until(frame_start + std::chrono::microseconds(1000000 / kMaxFramesPerSecond));
 }
 
 nlohmann::json Application::StateDump() const {

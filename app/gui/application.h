@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "app/gui/actions.h"
@@ -30,8 +31,10 @@ class Application {
  public:
   Application(cli::GuiOptions options, SettingsStore store, LoadedSettings loaded);
   ~Application();
-  // Returns the process exit status: 0, or 1 when no window could be opened.
-  int Run();
+  // Opens the window and runs it until it closes. The frame loop owns the application: in a
+  // browser it outlives this call, which returns only when the window could not open
+  // (frame_loop.h). Returns the process exit status: 0, or 1 when no window could be opened.
+  static int Run(std::unique_ptr<Application> application);
 
   Settings& settings() { return settings_; }
   Notifications& notifications() { return notifications_; }
@@ -50,10 +53,12 @@ class Application {
   void HandleKeys();
   void ApplyQueuedActions();
   void Apply(const ActionRequest& request);
-  void DrawFrame();  // into the back buffer; Run() presents it
+  std::optional<int> Start();  // before the first frame: an exit status when the run cannot start
+  bool Frame();  // draws and presents one frame; false once the run is over
+  int Finish();  // after the last frame: the final outputs and settings; the exit status
+  void DrawFrame();  // into the back buffer; Frame() presents it
   // "tilescope: ready" once a frame shows what the command line asked for.
   void AnnounceReady();
-  void PaceFrame(std::chrono::steady_clock::time_point frame_start) const;
   nlohmann::json StateDump() const;
   // The window's settings as they are now: ImGui's layout, each page's and, unless the X
   // server is gone (`ask_window` false: the size collected last stays), the window's size.
@@ -80,6 +85,7 @@ class Application {
   HelpOverlay help_;
   AboutBox about_;
   PointerRing pointer_ring_;  // presentation: the pointer a projector does not show
+  std::unique_ptr<StopSignals> stop_signals_;  // from the first frame to the last
   bool reset_layout_ = true;
   long frame_count_ = 0;
   bool ready_ = false;  // "tilescope: ready" printed

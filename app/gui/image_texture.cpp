@@ -1,7 +1,7 @@
 #include "app/gui/image_texture.h"
 
-#include <glad/gl.h>
-// glad must come before GLFW so GLFW does not pull in the system GL header.
+#include "app/gui/gl.h"  // before GLFW (see gl.h)
+
 #include <GLFW/glfw3.h>
 
 #include <cstdint>

@@ -157,6 +157,12 @@ void ScriptedDriver::FramePresented(long frame) {
     soak_.start = std::chrono::steady_clock::now();
     soak_.first_frame = MeasureMemory();
   }
+  if (options_.dump_state_every > 0) {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next_periodic_dump_) return;
+    next_periodic_dump_ = now + std::chrono::seconds(options_.dump_state_every);
+    WriteStateDump(options_.dump_state);
+  }
 }
 
 void ScriptedDriver::WriteFinalOutputs(const Window& window, long frames) {
@@ -225,8 +231,13 @@ ScriptedDriver::Memory ScriptedDriver::MeasureMemory() {
   std::uint64_t file_pages = 0;
   statm >> total_pages >> resident_pages >> file_pages;
   const auto page = static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+#ifdef __EMSCRIPTEN__
+  const struct mallinfo info = mallinfo();  // the browser's dlmalloc has only the older call
+#else
   const struct mallinfo2 info = mallinfo2();
-  return {resident_pages * page, file_pages * page, info.uordblks + info.hblkhd, info.arena + info.hblkhd};
+#endif
+  return {resident_pages * page, file_pages * page, static_cast<std::uint64_t>(info.uordblks + info.hblkhd),
+          static_cast<std::uint64_t>(info.arena + info.hblkhd)};
 }
 
 double ScriptedDriver::SoakSeconds(long frames) const {
@@ -278,8 +289,14 @@ void ScriptedDriver::PrintBenchFigures(const Window& window, long frames) const 
   int height = 0;
   window.Size(width, height);
   std::cout << "bench-frames: " << frames << " frames in " << bench_seconds_ << " s = " << fps << " frames/s at "
-            << width << "x" << height << " (renderer: " << window.GlRenderer() << "); the window's thread used "
-            << 1e3 * bench_cpu_seconds_ / std::max(frames, 1L) << " ms of CPU a frame" << std::endl;
+            << width << "x" << height << " (renderer: " << window.GlRenderer() << "); ";
+  // A browser's C library has no thread CPU clock: the figure would read 0.
+  if (bench_cpu_seconds_ > 0.0) {
+    std::cout << "the window's thread used " << 1e3 * bench_cpu_seconds_ / std::max(frames, 1L) << " ms of CPU a frame";
+  } else {
+    std::cout << "the window's thread's CPU time is not known here";
+  }
+  std::cout << std::endl;
 }
 
 }  // namespace gui

@@ -111,6 +111,7 @@ class ScriptedDriver {
   long layout_changed_at_frame_ = 0;  // a scripted step or a new font size last changed what is laid out
   std::string pending_dump_;          // written once this frame is drawn
   std::string pending_screenshot_;
+  std::chrono::steady_clock::time_point next_periodic_dump_;  // --dump-state-every
   std::vector<RegionScreenshot> region_screenshots_;
   std::chrono::steady_clock::time_point bench_start_;
   double bench_seconds_ = 0.0;

@@ -1,6 +1,8 @@
 #include "app/gui/stop_signals.h"
 
+#ifndef __EMSCRIPTEN__
 #include <X11/Xlib.h>
+#endif
 
 #include <csignal>
 #include <cstdlib>
@@ -23,12 +25,20 @@ std::function<void()>& LastSave() {
   return save;
 }
 
+#ifdef __EMSCRIPTEN__
+// A browser tab has no X server to lose, and no signal reaches it: closing the tab ends the
+// page where it is, with the settings as the autosave last wrote them (application.h).
+void WatchDisplay(bool) {}
+#else
 // Xlib calls this when the connection to the X server breaks, and exits when it returns.
 int OnDisplayLost(Display*) {
   std::cerr << "tilescope: the X server is gone; saving the settings before exiting" << std::endl;
   if (LastSave()) LastSave()();
   std::exit(1);
 }
+
+void WatchDisplay(bool on) { XSetIOErrorHandler(on ? OnDisplayLost : nullptr); }
+#endif
 
 }  // namespace
 
@@ -44,12 +54,12 @@ StopSignals::StopSignals(std::function<void()> last_save) {
     // A signal ignored when the app started (nohup's SIGHUP) stays ignored.
     if (g_previous[i].sa_handler != SIG_IGN) sigaction(kStopSignals[i], &action, nullptr);
   }
-  XSetIOErrorHandler(OnDisplayLost);
+  WatchDisplay(true);
 }
 
 StopSignals::~StopSignals() {
   for (std::size_t i = 0; i < std::size(kStopSignals); ++i) sigaction(kStopSignals[i], &g_previous[i], nullptr);
-  XSetIOErrorHandler(nullptr);
+  WatchDisplay(false);
   LastSave() = nullptr;
 }
 

@@ -1,7 +1,7 @@
 #include "app/gui/window.h"
 
-#include <glad/gl.h>
-// glad must come before GLFW so GLFW does not pull in the system GL header.
+#include "app/gui/gl.h"  // before GLFW (see gl.h)
+
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
 #include <backends/imgui_impl_opengl3.h>
@@ -10,10 +10,74 @@
 #include <algorithm>
 #include <cfloat>
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
 namespace gui {
 namespace {
 
+#ifdef __EMSCRIPTEN__
+// In a browser the window is the page's canvas, on WebGL 2 (OpenGL ES 3's shading language).
+// GLFW is Emscripten's, of GLFW 3.2: no monitor work area nor content scale to ask. The canvas
+// takes the tab's inner size, in CSS pixels, and follows it (Window::FollowBrowserWindow).
+constexpr const char* kGlslVersion = "#version 300 es";
+
+void AskForContext() {
+  glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 0);
+}
+
+bool LoadGl() { return true; }  // WebGL's functions need no loader
+
+void SetSwapInterval(bool) {}  // the page's frame callback follows the display (frame_loop.h)
+
+void BrowserWindowSize(int& width, int& height) {
+  width = EM_ASM_INT({ return window.innerWidth; });
+  height = EM_ASM_INT({ return window.innerHeight; });
+}
+
+void FitToScreen(bool fit, int& width, int& height) {
+  if (fit) BrowserWindowSize(width, height);
+}
+
+float ScreenScale(GLFWwindow*) { return 1.0f; }
+#else
 constexpr const char* kGlslVersion = "#version 330 core";
+
+void AskForContext() {
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+}
+
+bool LoadGl() { return gladLoadGL(glfwGetProcAddress) != 0; }
+
+void SetSwapInterval(bool vsync) { glfwSwapInterval(vsync ? 1 : 0); }
+
+void FitToScreen(bool fit, int& width, int& height) {
+  GLFWmonitor* monitor = fit ? glfwGetPrimaryMonitor() : nullptr;
+  if (!monitor) return;
+  int x = 0;
+  int y = 0;
+  int work_width = 0;
+  int work_height = 0;
+  glfwGetMonitorWorkarea(monitor, &x, &y, &work_width, &work_height);
+  if (work_width > 0 && work_height > 0) {
+    width = std::min(width, work_width);
+    height = std::min(height, work_height);
+  }
+}
+
+float ScreenScale(GLFWwindow* handle) {
+  float x = 1.0f;
+  float y = 1.0f;
+  glfwGetWindowContentScale(handle, &x, &y);
+  return x > 0.0f ? x : 1.0f;
+}
+#endif
 
 // GLFW reports errors through a callback; keep the last one so Create can name it.
 std::string& LastGlfwError() {
@@ -34,23 +98,10 @@ std::unique_ptr<Window> Window::Create(const WindowOptions& options, std::string
             "); is a display available? The command line (tilescope --help) works without one";
     return nullptr;
   }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  AskForContext();
   int width = options.width;
   int height = options.height;
-  if (GLFWmonitor* monitor = options.fit_work_area ? glfwGetPrimaryMonitor() : nullptr) {
-    int x = 0;
-    int y = 0;
-    int work_width = 0;
-    int work_height = 0;
-    glfwGetMonitorWorkarea(monitor, &x, &y, &work_width, &work_height);
-    if (work_width > 0 && work_height > 0) {
-      width = std::min(width, work_width);
-      height = std::min(height, work_height);
-    }
-  }
+  FitToScreen(options.fit_work_area, width, height);
   GLFWwindow* handle = glfwCreateWindow(width, height, options.title.c_str(), nullptr, nullptr);
   if (!handle) {
     error = "cannot create an OpenGL 3.3 core window (" + LastGlfwError() + ")";
@@ -58,15 +109,16 @@ std::unique_ptr<Window> Window::Create(const WindowOptions& options, std::string
     return nullptr;
   }
   glfwMakeContextCurrent(handle);
-  if (gladLoadGL(glfwGetProcAddress) == 0) {
+  if (!LoadGl()) {
     error = "cannot load OpenGL functions through glad";
     glfwDestroyWindow(handle);
     glfwTerminate();
     return nullptr;
   }
-  glfwSwapInterval(options.vsync ? 1 : 0);
+  SetSwapInterval(options.vsync);
 
   std::unique_ptr<Window> window(new Window(handle));
+  window->follow_screen_ = options.fit_work_area;
   glfwSetWindowUserPointer(handle, window.get());
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -144,6 +196,7 @@ void Window::RequestClose() { glfwSetWindowShouldClose(handle_, GLFW_TRUE); }
 void Window::BeginFrame() {
   ReleaseHeldKeys();
   glfwPollEvents();
+  FollowBrowserWindow();
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (!pointer_moved_) ImGui::GetIO().MousePos = ImVec2(-FLT_MAX, -FLT_MAX);  // see OnCursorMove
@@ -189,11 +242,21 @@ FramebufferPixels Window::ReadFramebuffer() const {
 
 void Window::Size(int& width, int& height) const { glfwGetWindowSize(handle_, &width, &height); }
 
-float Window::ContentScale() const {
-  float x = 1.0f;
-  float y = 1.0f;
-  glfwGetWindowContentScale(handle_, &x, &y);
-  return x > 0.0f ? x : 1.0f;
+float Window::ContentScale() const { return ScreenScale(handle_); }
+
+// A desktop window is resized by its frame, which GLFW reports; a browser's canvas is sized by
+// the page, so a tab that changes size asks for a canvas of its new size here.
+void Window::FollowBrowserWindow() {
+#ifdef __EMSCRIPTEN__
+  if (!follow_screen_) return;
+  int width = 0;
+  int height = 0;
+  BrowserWindowSize(width, height);
+  int now_width = 0;
+  int now_height = 0;
+  glfwGetWindowSize(handle_, &now_width, &now_height);
+  if (width > 0 && height > 0 && (width != now_width || height != now_height)) glfwSetWindowSize(handle_, width, height);
+#endif
 }
 
 std::string Window::GlRenderer() const {

@@ -1,7 +1,7 @@
-// window.h — the GLFW window, its OpenGL 3.3 core context (through glad) and ImGui's
-// GLFW and OpenGL3 backends. Nothing else in the app calls GLFW or GL, except the textures
-// panels draw pictures with (image_texture.h); the shell and the pages include GLFW's header
-// for its key names only.
+// window.h — the GLFW window, its OpenGL 3.3 core context (through glad; in a browser, the
+// page's canvas on WebGL 2) and ImGui's GLFW and OpenGL3 backends. Nothing else in the app
+// calls GLFW or GL, except the textures panels draw pictures with (image_texture.h); the shell
+// and the pages include GLFW's header for its key names only.
 #pragma once
 #include <imgui.h>
 
@@ -71,6 +71,7 @@ class Window {
   static void OnCursorMove(GLFWwindow* handle, double x, double y);
   // Hands ImGui the releases held back last frame (see OnKey).
   void ReleaseHeldKeys();
+  void FollowBrowserWindow();
 
   struct HeldRelease {
     int key = 0;
@@ -84,6 +85,7 @@ class Window {
   std::vector<HeldRelease> held_releases_;
   std::optional<ImVec2> first_pointer_;  // where GLFW first saw the pointer
   bool pointer_moved_ = false;
+  bool follow_screen_ = false;  // the size was not asked for: a browser's canvas follows its tab
 };
 
 }  // namespace gui

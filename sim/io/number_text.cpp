@@ -1,8 +1,11 @@
 #include "sim/io/number_text.h"
 
 #include <charconv>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <string>
 
 namespace sim {
 namespace {
@@ -25,13 +28,34 @@ bool DecimalCharacters(std::string_view text) {
   return !text.empty() && text.find_first_not_of("0123456789.eE+-") == std::string_view::npos;
 }
 
+#if __cpp_lib_to_chars
+std::from_chars_result ReadDouble(std::string_view digits, double& value) {
+  return std::from_chars(digits.data(), digits.data() + digits.size(), value);
+}
+#else
+// The browser build's libc++ (Emscripten 3.1.6) has no from_chars for doubles. strtod reads the
+// same text here: DecimalCharacters leaves it no hex, spaces or "inf", and a browser's C library
+// has no locale but "C"; ERANGE is its word for beyond the range, too large or too small.
+std::from_chars_result ReadDouble(std::string_view digits, double& value) {
+  const std::string text(digits);
+  char* end = nullptr;
+  errno = 0;
+  const double read = std::strtod(text.c_str(), &end);
+  const char* stop = digits.data() + (end - text.c_str());
+  if (end == text.c_str()) return {digits.data(), std::errc::invalid_argument};
+  if (errno == ERANGE) return {stop, std::errc::result_out_of_range};
+  value = read;
+  return {stop, std::errc()};
+}
+#endif
+
 }  // namespace
 
 std::optional<double> ReadDecimal(std::string_view text, std::string& problem) {
   const std::string_view digits = WithoutPlus(text);
   double value = 0.0;
   const auto [end, error] = DecimalCharacters(digits)
-                                ? std::from_chars(digits.data(), digits.data() + digits.size(), value)
+                                ? ReadDouble(digits, value)
                                 : std::from_chars_result{digits.data(), std::errc::invalid_argument};
   if (error == std::errc::result_out_of_range) {
     problem = Quoted(text) + " is beyond the range of a number (about 1e-308 to 1e308 in size)";

@@ -11,8 +11,14 @@ namespace {
 // One k step of a row of C: every element takes its next product, so each still sums over k
 // in order, to the bit. Rows run along B's rows (not down its columns), and on a CPU with FMA
 // the clone the loader picks does 8 elements an instruction: a 512³ reference, which the
-// window computes when it opens such a lesson, takes 16 ms of CPU instead of 340.
-__attribute__((target_clones("fma", "default"))) void AddProducts(float a, const float* __restrict b_row,
+// window computes when it opens such a lesson, takes 16 ms of CPU instead of 340. (WebAssembly,
+// the browser build's target, has one instruction set: nothing to choose there.)
+#if defined(__x86_64__)
+#define TILESCOPE_FMA_CLONES __attribute__((target_clones("fma", "default")))
+#else
+#define TILESCOPE_FMA_CLONES
+#endif
+TILESCOPE_FMA_CLONES void AddProducts(float a, const float* __restrict b_row,
                                                                    float* __restrict c_row, int n) {
   for (int col = 0; col < n; ++col) c_row[col] = std::fma(a, b_row[col], c_row[col]);
 }

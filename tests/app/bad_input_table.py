@@ -159,6 +159,10 @@ def flag_cases():
     for tried, value in NUMBER_VALUES:
         cases.append(("`tilescope --soak` (GUI)", tried, value, ["--soak", value, "--actions", "wait 1"]))
     cases.append(("`tilescope --soak` (GUI)", "wrong type", "10, no --actions", ["--soak", "10"]))
+    for tried, value in NUMBER_VALUES:
+        cases.append(("`tilescope --dump-state-every` (GUI)", tried, value,
+                      ["--dump-state-every", value, "--dump-state", "state.json"]))
+    cases.append(("`tilescope --dump-state-every` (GUI)", "wrong type", "1, no --dump-state", ["--dump-state-every", "1"]))
     # A tour's take-away: refused before any window opens.
     for tried, value in NUMBER_VALUES:
         cases.append(("`tour --frame-ms`", tried, value, ["tour", "--frame-ms", value]))
