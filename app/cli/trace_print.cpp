@@ -5,10 +5,10 @@
 
 #include "kernels/bench.h"
 #include "sim/lesson/lesson_config.h"
-#include "sim/model/kernel_source.h"
-#include "sim/model/plain_source.h"
 #include "sim/lesson/narration.h"
+#include "sim/lesson/plain_source.h"
 #include "sim/lesson/teaching.h"
+#include "sim/model/kernel_source.h"
 
 namespace cli {
 namespace {
