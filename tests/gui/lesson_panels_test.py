@@ -152,7 +152,7 @@ def test_pages_switch_and_persist(binary):
     run = Run(binary)
     status, _ = run.app("--frames", "3", "--actions", "page-live")
     state = run.state()
-    check(status == 0 and state["page"] == "live" and state["pages"] == ["lesson", "live"], "page-live shows the Live GPU page")
+    check(status == 0 and state["page"] == "live" and state["pages"] == ["lesson", "live", "tensor"], "page-live shows the Live GPU page")
     check(not any(state["lesson_panels"][name]["visible"] for name in PANELS), "no lesson panel is drawn there")
     again = Run(binary, config_home=run.config_home)
     again.app("--frames", "3")
