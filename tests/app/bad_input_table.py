@@ -515,8 +515,8 @@ def run(binary, sandbox, command, contents=None, full_stdout=False):
 
 def run_gui(binary, sandbox, display, command, contents=None):
     """The window for one case: one frame at 1366x768, then exit once its script and background
-    work are done. The message is the app's first line on standard error; a settings case that
-    starts (exit 0) shows the warning it gave."""
+    work are done. The message is the app's first error on standard error, else its first line;
+    a settings case that starts (exit 0) shows the warning it gave."""
     settings = contents if command == ["SETTINGS"] else None
     suffix = re.search(r"FILE(\.\w+)?", " ".join(command))
     if contents is not None and settings is None:
@@ -537,7 +537,9 @@ def run_gui(binary, sandbox, display, command, contents=None):
     lines = [l.strip() for l in done.stderr.decode(errors="replace").splitlines() if l.startswith("tilescope")]
     if not lines:
         return done.returncode, "(accepted)" if done.returncode == 0 else "(nothing)"
-    return done.returncode, sandbox.clean(lines[0])
+    # A notice ("opened FILE") may come before the error the case is about: show the error.
+    errors = [l for l in lines if l.startswith("tilescope: error") or "cannot" in l]
+    return done.returncode, sandbox.clean((errors or lines)[0])
 
 
 # How the table names a special file of a GUI case.
