@@ -111,7 +111,9 @@ TEST(Registry, EachPrecisionHasItsCublasReference) {
   EXPECT_STREQ(ReferenceFor(Precision::kTf32).name, "cublas_tf32");
   EXPECT_STREQ(ReferenceFor(Precision::kBf16).name, "cublas_bf16");
   for (const KernelSpec* spec : AllKernels()) {
-    if (IsCublas(*spec)) EXPECT_EQ(&ReferenceFor(spec->precision), spec) << spec->name;
+    if (IsCublas(*spec)) {
+      EXPECT_EQ(&ReferenceFor(spec->precision), spec) << spec->name;
+    }
   }
   EXPECT_EQ(ReferenceLabel("cublas_bf16"), "cuBLAS BF16");
   EXPECT_EQ(ReferenceLabel("cublas_tf32"), "cuBLAS TF32");

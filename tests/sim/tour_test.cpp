@@ -615,7 +615,9 @@ TEST(Tour, ChoiceQuestionsDoNotGiveTheirAnswerAway) {
     SCOPED_TRACE("right answers by stop (lesson:stop=position):" + positions);
     const int right = right_at.count(position) ? right_at.at(position) : 0;
     EXPECT_LE(right * 5, questions * 2) << "choice " << position + 1 << " is right in " << right << " of " << questions;
-    if (offered >= 3) EXPECT_GE(right, 1) << "choice " << position + 1 << " is never right";
+    if (offered >= 3) {
+      EXPECT_GE(right, 1) << "choice " << position + 1 << " is never right";
+    }
   }
 }
 

@@ -129,18 +129,30 @@ class Browser:
     def state(self):
         return json.loads(self.text_of("tilescope-state"))
 
+    def next_frames(self, count=2):
+        """Returns once the page has drawn `count` more frames. ImGui 1.86 reads a key as down or up
+        once a frame, so a key released in the frame it was pressed in is never seen: on a slow,
+        loaded machine a press and its release sent back to back can fall in one frame."""
+        self.call("Runtime.evaluate", session=True, awaitPromise=True, returnByValue=True,
+                  expression="new Promise(done => { let left = %d; const next = () => "
+                             "(--left > 0 ? requestAnimationFrame(next) : done(true)); "
+                             "requestAnimationFrame(next); })" % count)
+
     def press(self, key, code, key_code):
         """A key pressed and released on the canvas, as a user's (key: "ArrowRight", code: its DOM code)."""
         self.evaluate("document.getElementById('canvas').focus()")
         for kind in ("keyDown", "keyUp"):
             self.call("Input.dispatchKeyEvent", session=True, type=kind, key=key, code=code,
                       windowsVirtualKeyCode=key_code, nativeVirtualKeyCode=key_code)
+            self.next_frames()
 
     def type_text(self, text):
         """Characters typed on the canvas, each a key with its text (what a text field reads)."""
+        self.evaluate("document.getElementById('canvas').focus()")
         for char in text:
             self.call("Input.dispatchKeyEvent", session=True, type="keyDown", key=char, text=char)
             self.call("Input.dispatchKeyEvent", session=True, type="keyUp", key=char)
+        self.next_frames()
 
     def screenshot(self, path):
         data = self.call("Page.captureScreenshot", session=True, format="png")["data"]
