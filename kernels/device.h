@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <string>
 
+#include "kernels/kernel_table.h"
+
 namespace kernels {
 
 struct DeviceInfo {
@@ -18,6 +20,9 @@ struct DeviceInfo {
   double memory_bandwidth_gbs = 0;  // 2 (double data rate) · memory clock · bus width; 0 if unknown
   int fp32_lanes_per_sm = 0;        // from the table in Fp32LanesPerSm; 0 if the cc is unknown
   double fp32_peak_gflops = 0;      // SMs · lanes · 2 (an FMA is two flops) · clock
+  // Measured, not derived: a buffer that fits in L2 read over and over by every SM (the GPU
+  // module's probe, run by a sweep); 0 where it was not measured (results saved before).
+  double l2_bandwidth_gbs = 0;
   int max_grid_x = 0;
   int max_grid_y = 0;
   // What one SM holds, for the occupancy view (kernels/occupancy.h).
@@ -34,6 +39,19 @@ struct DeviceInfo {
 // FP32 lanes per SM by compute capability (CUDA C Programming Guide, arithmetic
 // instructions table); 0 for a capability the table does not know.
 int Fp32LanesPerSm(int cc_major, int cc_minor);
+
+// Dense tensor-core flops per SM per clock with TF32 or BF16 inputs and FP32 accumulation,
+// by compute capability, from NVIDIA's datasheets: A100 312 (BF16) and 156 (TF32) TFLOPS at
+// 108 SMs and 1410 MHz; H100 SXM 989.4 and 494.7 at 132 SMs and 1830 MHz. 0 for FP32 and for
+// a capability the table does not know (GeForce parts of one capability halve the rate).
+int TensorFlopsPerSmPerClock(int cc_major, int cc_minor, Precision precision);
+
+// The device's peak in `precision`: the FP32 peak on the CUDA cores, or SMs · tensor flops
+// per SM per clock · clock on the tensor cores, at the same clock as the FP32 peak (so above
+// a datasheet that quotes the tensor cores at a lower clock); 0 where unknown.
+double PeakGflops(const DeviceInfo& device, Precision precision);
+// "FP32 peak", "TF32 tensor peak", "BF16 tensor peak".
+const char* PeakName(Precision precision);
 
 struct GpuStatus {
   bool available = false;

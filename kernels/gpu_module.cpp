@@ -147,6 +147,27 @@ int Fp32LanesPerSm(int cc_major, int cc_minor) {
   }
 }
 
+int TensorFlopsPerSmPerClock(int cc_major, int cc_minor, Precision precision) {
+  if (precision == Precision::kFp32) return 0;
+  const int bf16 = cc_major == 9 && cc_minor == 0 ? 4096 : cc_major == 8 && cc_minor == 0 ? 2048 : 0;
+  return precision == Precision::kTf32 ? bf16 / 2 : bf16;  // TF32 runs at half BF16's rate on both
+}
+
+double PeakGflops(const DeviceInfo& device, Precision precision) {
+  if (precision == Precision::kFp32) return device.fp32_peak_gflops;
+  return device.sm_count * double(TensorFlopsPerSmPerClock(device.cc_major, device.cc_minor, precision)) *
+         device.clock_mhz / 1e3;
+}
+
+const char* PeakName(Precision precision) {
+  switch (precision) {
+    case Precision::kTf32: return "TF32 tensor peak";
+    case Precision::kBf16: return "BF16 tensor peak";
+    case Precision::kFp32: break;
+  }
+  return "FP32 peak";
+}
+
 std::string CudaVersionString(int version) {
   if (version <= 0) return "";
   return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);

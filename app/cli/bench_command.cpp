@@ -55,11 +55,15 @@ std::vector<std::string> SplitList(const std::string& text) {
 
 void PrintDevice(const kernels::GpuStatus& status) {
   const kernels::DeviceInfo& d = status.device;
-  std::printf("device: %s, cc %d.%d, %d SMs, %.0f MHz, %.1f GiB, %.0f GB/s; FP32 peak %.1f TFLOPS "
-              "(%d lanes/SM); CUDA runtime %s, driver %s\n",
+  std::printf("device: %s, cc %d.%d, %d SMs, %.0f MHz, %.1f GiB, %.0f GB/s; FP32 peak %.1f TFLOPS (%d lanes/SM)",
               d.name.c_str(), d.cc_major, d.cc_minor, d.sm_count, d.clock_mhz,
               d.total_memory_bytes / (1024.0 * 1024.0 * 1024.0), d.memory_bandwidth_gbs, d.fp32_peak_gflops / 1e3,
-              d.fp32_lanes_per_sm, status.runtime_version.c_str(), status.driver_version.c_str());
+              d.fp32_lanes_per_sm);
+  for (const kernels::Precision precision : {kernels::Precision::kTf32, kernels::Precision::kBf16}) {
+    const double peak = kernels::PeakGflops(d, precision);
+    if (peak > 0.0) std::printf(", %s %.1f TFLOPS", kernels::PeakName(precision), peak / 1e3);
+  }
+  std::printf("; CUDA runtime %s, driver %s\n", status.runtime_version.c_str(), status.driver_version.c_str());
 }
 
 void PrintBenchHeader(const kernels::BenchRequest& request) {

@@ -58,7 +58,11 @@ std::string DescribeDevice(const kernels::DeviceInfo& d) {
                      std::to_string(d.sm_count) + " SMs \u00b7 " + Format("%.0f MHz", d.clock_mhz) + " \u00b7 " +
                      Format("%.1f GiB", static_cast<double>(d.total_memory_bytes) / kGiB);
   if (d.memory_bandwidth_gbs > 0.0) text += Format(" \u00b7 memory %.0f GB/s", d.memory_bandwidth_gbs);
-  if (d.fp32_peak_gflops > 0.0) text += Format(" \u00b7 FP32 peak %.1f TFLOPS", d.fp32_peak_gflops / 1000.0);
+  for (const kernels::Precision precision : {kernels::Precision::kFp32, kernels::Precision::kTf32, kernels::Precision::kBf16}) {
+    const double peak = kernels::PeakGflops(d, precision);
+    if (peak > 0.0) text += " \u00b7 " + std::string(kernels::PeakName(precision)) + Format(" %.1f TFLOPS", peak / 1000.0);
+  }
+  if (d.l2_bandwidth_gbs > 0.0) text += Format(" \u00b7 L2 %.0f GB/s (measured)", d.l2_bandwidth_gbs);
   return text;
 }
 
@@ -330,7 +334,6 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
   DrawViewChoice(frame);
   const plot::SweepLook look = SweepLook();
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
-  const double peak = sweep.sweep.device().fp32_peak_gflops;
   if (height == kAllTheRest) height = ImGui::GetContentRegionAvail().y;
   if (view == LiveView::kLadder || view == LiveView::kRoofline) {
     const std::optional<kernels::Shape> shape = kernels::LadderShape(results, ladder_size);
@@ -349,7 +352,7 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
   } else {
     const ImVec2 size(ImGui::GetContentRegionAvail().x, height);
     plot_state = view == LiveView::kPlot
-                     ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, peak, look, gflops_axis), size)
+                     ? plot::DrawLinePlot("##gflops", plot::GflopsPlot(results, sweep.sweep.device(), look, gflops_axis), size)
                      : plot::DrawBarChart("##percent", plot::PercentOfCublasBars(results, look), size);
   }
   if (!pending_png.empty() && frame.region_screenshots) {
@@ -363,6 +366,9 @@ void LiveGpuPanel::DrawPlot(const gui::FrameContext& frame, const LiveSweepView&
 void LiveGpuPanel::DrawRoofline(const LiveSweepView& sweep, const kernels::Shape& shape, ImVec2 size) {
   const kernels::DeviceInfo& device = sweep.sweep.device();
   roofline_note = kernels::AboveMemoryRoofNote(sweep.sweep.results(), shape, device.memory_bandwidth_gbs);
+  if (const std::string no_l2 = plot::NoL2RoofNote(device); !no_l2.empty()) {
+    roofline_note += (roofline_note.empty() ? "" : " ") + no_l2;
+  }
   if (!roofline_note.empty()) {
     size.y -= ImGui::CalcTextSize(roofline_note.c_str(), nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
   }

@@ -22,7 +22,8 @@
 
 namespace panels {
 
-// "NVIDIA H100 80GB HBM3 · CC 9.0 · 132 SMs · 1980 MHz · 79.1 GiB · 3352 GB/s · FP32 peak 66.9 TFLOPS".
+// "NVIDIA H100 80GB HBM3 · CC 9.0 · 132 SMs · 1980 MHz · 79.1 GiB · 3352 GB/s · FP32 peak 66.9 TFLOPS ·
+// TF32 tensor peak 535.2 TFLOPS · BF16 tensor peak 1070.5 TFLOPS", and L2's bandwidth where measured.
 std::string DescribeDevice(const kernels::DeviceInfo& device);
 
 // GFLOPS against size, % of cuBLAS by size, the ladder at one size (each kernel's idea,
@@ -60,7 +61,7 @@ struct LiveGpuPanel {
   std::string ladder_size;     // The ladder's and roofline's size; "" follows the largest measured.
   LadderView ladder;           // The ladder view and the rung source open under it.
   plot::PlotState plot_state;  // What the plot drew last frame.
-  std::string roofline_note;   // Why kernels lie above the memory roof, as the roofline last said; "" none.
+  std::string roofline_note;   // Why kernels lie above the memory roof, and why no L2 roof, as the roofline last said; "" none.
   // The presentation state the setup's fold last followed; starts unlike any frame's, so the
   // first frame sets it.
   std::optional<bool> fold_set_for_presentation;

@@ -8,6 +8,7 @@
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
 #include "app/panels/live_text.h"
+#include "app/plot/sweep_plots.h"
 #include "kernels/registry.h"
 
 namespace panels {
@@ -28,7 +29,7 @@ void VerifiedMark(bool verified) {
                    verified ? gui::palette::kGlyphCheck : gui::palette::kGlyphCross);
 }
 
-void DrawTableRow(const kernels::BenchResult& r, double peak) {
+void DrawTableRow(const kernels::BenchResult& r, const kernels::DeviceInfo& device) {
   ImGui::TableNextRow();
   ImGui::TableNextColumn();
   gui::TextUnformatted(r.label.empty() ? r.kernel.c_str() : r.label.c_str());
@@ -61,6 +62,8 @@ void DrawTableRow(const kernels::BenchResult& r, double peak) {
       ? gui::Text("%.1f of %s", r.percent_of_cublas, kernels::ReferenceLabel(r.percent_of).c_str())
       : Dash();
   ImGui::TableNextColumn();
+  // Of the peak of the row's own precision: a TF32 rung against the TF32 tensor peak.
+  const double peak = plot::PeakGflopsOf(r, device);
   r.verified && peak > 0.0 ? gui::Text("%.1f", 100.0 * r.gflops / peak) : Dash();
   ImGui::TableNextColumn();
   r.occupancy_blocks_per_sm > 0 ? gui::Text("%d", r.occupancy_blocks_per_sm) : Dash();
@@ -83,11 +86,11 @@ void DrawTable(const LiveSweepView& sweep) {
   }
   gui::TableHeadersRow();
   const std::vector<kernels::BenchResult>& results = sweep.sweep.results();
-  const double peak = sweep.sweep.device().fp32_peak_gflops;
+  const kernels::DeviceInfo& device = sweep.sweep.device();
   ImGuiListClipper clipper;
   clipper.Begin(static_cast<int>(results.size()));
   while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) DrawTableRow(results[static_cast<size_t>(i)], peak);
+    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) DrawTableRow(results[static_cast<size_t>(i)], device);
   }
   gui::EndTable();
 }

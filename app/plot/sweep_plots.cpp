@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <iterator>
+#include <optional>
+#include <utility>
 
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
@@ -50,6 +53,63 @@ std::vector<std::int64_t> SquareSizes(const std::vector<kernels::BenchResult>& r
   return sizes;
 }
 
+// The precisions whose peak a plot draws: FP32 always (the CUDA cores' ceiling every
+// sweep is measured against), TF32 and BF16 where a kernel of theirs has a correct result
+// (at `shape`, when one is given).
+std::vector<kernels::Precision> PeaksToDraw(const std::vector<kernels::BenchResult>& results,
+                                            const std::optional<kernels::Shape>& shape) {
+  std::vector<kernels::Precision> precisions = {kernels::Precision::kFp32};
+  for (const kernels::Precision precision : {kernels::Precision::kTf32, kernels::Precision::kBf16}) {
+    for (const kernels::BenchResult& r : results) {
+      const kernels::KernelSpec* spec = kernels::FindKernel(r.kernel);
+      if (spec && spec->precision == precision && Plottable(r) && (!shape || r.shape == *shape)) {
+        precisions.push_back(precision);
+        break;
+      }
+    }
+  }
+  return precisions;
+}
+
+// One roof: bandwidth × intensity from `from` up to the ridge where it meets `peak`, then flat
+// to `to` (no flat part when `peak` is 0: the L2 roof ends at the highest compute roof's ridge).
+Series Roof(std::string name, double bandwidth, double peak, double from, double to, ImU32 colour) {
+  const double ridge = peak / bandwidth;
+  std::vector<Point> points = {{from, bandwidth * from, ""}, {ridge, peak, ""}};
+  if (to > ridge) points.push_back({to, peak, ""});
+  // The style is made apart from the series: built inside its braces, g++ 12 took the name's
+  // temporary for uninitialised on an exception path (-Wmaybe-uninitialized).
+  SeriesStyle style{std::move(name), colour, Marker::kCircle, kPeakThickness};
+  return Series{std::move(style), std::move(points), /*markers=*/false};
+}
+
+// The roofs under kernels of intensities `lowest` to `highest`: DRAM's, meeting each
+// precision's peak, and L2's (measured) up to the highest peak; each from left of the lowest
+// kernel or ridge to right of the highest.
+std::vector<Series> Roofs(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
+                          const kernels::DeviceInfo& device, const SweepLook& look, double lowest, double highest) {
+  std::vector<Series> roofs;
+  const double bandwidth = device.memory_bandwidth_gbs;
+  if (bandwidth <= 0.0) return roofs;
+  std::vector<std::pair<kernels::Precision, double>> peaks;
+  for (const kernels::Precision precision : PeaksToDraw(results, shape)) {
+    if (const double peak = kernels::PeakGflops(device, precision); peak > 0.0) peaks.emplace_back(precision, peak);
+  }
+  if (peaks.empty()) return roofs;
+  double least = peaks.front().second, top = least;
+  for (const auto& [precision, peak] : peaks) least = std::min(least, peak), top = std::max(top, peak);
+  const double l2 = device.l2_bandwidth_gbs;
+  const double from = std::min(lowest, least / std::max(bandwidth, l2)) / 2.0;
+  const double to = std::max(highest, top / bandwidth) * 2.0;
+  for (const auto& [precision, peak] : peaks) {
+    std::string name = (roofs.empty() ? Format("roofs: memory %.0f GB/s × FLOP/byte, then ", bandwidth) : std::string()) +
+                       kernels::PeakName(precision) + Format(" %.0f GFLOPS", peak);
+    roofs.push_back(Roof(std::move(name), bandwidth, peak, from, to, look.roof));
+  }
+  if (l2 > 0.0) roofs.push_back(Roof(Format("L2 roof: %.0f GB/s (measured) × FLOP/byte", l2), l2, top, from, 0.0, look.roof));
+  return roofs;
+}
+
 }  // namespace
 
 std::vector<std::string> KernelsIn(const std::vector<kernels::BenchResult>& results) {
@@ -71,7 +131,12 @@ SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int in
           kSeriesThickness};
 }
 
-std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops, const SweepLook& look) {
+double PeakGflopsOf(const kernels::BenchResult& result, const kernels::DeviceInfo& device) {
+  const kernels::KernelSpec* spec = kernels::FindKernel(result.kernel);
+  return spec ? kernels::PeakGflops(device, spec->precision) : 0.0;
+}
+
+std::string ResultTooltip(const kernels::BenchResult& r, const kernels::DeviceInfo& device, const SweepLook& look) {
   if (!r.ok()) return "n = " + kernels::ToString(r.shape) + ": not measured: " + r.error;
   std::string text = "n = " + kernels::ToString(r.shape) + "\n";
   text += Format("%.1f GFLOPS\n", r.gflops);
@@ -80,7 +145,10 @@ std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops, con
   text += r.percent_of_cublas > 0.0
               ? Format("%.1f %% of ", r.percent_of_cublas) + kernels::ReferenceLabel(r.percent_of) + "\n"
               : "% of cuBLAS: not timed\n";
-  if (peak_gflops > 0.0) text += Format("%.1f %% of the FP32 peak\n", 100.0 * r.gflops / peak_gflops);
+  if (const double peak = PeakGflopsOf(r, device); peak > 0.0) {
+    const kernels::KernelSpec& spec = *kernels::FindKernel(r.kernel);
+    text += Format("%.1f %% of the ", 100.0 * r.gflops / peak) + kernels::PeakName(spec.precision) + "\n";
+  }
   text += r.occupancy_blocks_per_sm > 0
               ? "occupancy: " + std::to_string(r.occupancy_blocks_per_sm) + " blocks of " +
                     std::to_string(r.threads_per_block) + " threads per SM\n"
@@ -91,8 +159,8 @@ std::string ResultTooltip(const kernels::BenchResult& r, double peak_gflops, con
   return text;
 }
 
-LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double peak_gflops, const SweepLook& look,
-                        Scale y_scale) {
+LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, const kernels::DeviceInfo& device,
+                        const SweepLook& look, Scale y_scale) {
   LinePlotData data;
   data.x_label = "matrix size n (C = A\u00b7B, all n \u00d7 n; log2 axis)";
   data.y_label = y_scale == Scale::kLog ? "GFLOPS (2n\u00b3 / median time; log axis)" : "GFLOPS (2n\u00b3 / median time)";
@@ -107,16 +175,18 @@ LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, double
         ++left_out;
         continue;
       }
-      series.points.push_back({static_cast<double>(r.shape.m), r.gflops, ResultTooltip(r, peak_gflops, look)});
+      series.points.push_back({static_cast<double>(r.shape.m), r.gflops, ResultTooltip(r, device, look)});
     }
     std::sort(series.points.begin(), series.points.end(), [](const Point& a, const Point& b) { return a.x < b.x; });
     series.style = StyleFor(kernel, SeriesName(LabelOf(results, kernel), left_out, look), index, look);
     if (kernel != kReferenceKernel) ++index;
     data.series.push_back(std::move(series));
   }
-  if (peak_gflops > 0.0) {
-    const std::string name = Format("FP32 peak %.0f GFLOPS", peak_gflops);
-    data.lines.push_back({{name, look.roof, Marker::kCircle, kPeakThickness}, peak_gflops, true});
+  for (const kernels::Precision precision : PeaksToDraw(results, std::nullopt)) {
+    const double peak = kernels::PeakGflops(device, precision);
+    if (peak <= 0.0) continue;
+    const std::string name = kernels::PeakName(precision) + Format(" %.0f GFLOPS", peak);
+    data.lines.push_back({{name, look.roof, Marker::kCircle, kPeakThickness}, peak, true});
   }
   return data;
 }
@@ -132,11 +202,11 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
   for (const std::string& kernel : KernelsIn(results)) {
     const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
     const int style_index = kernel == kReferenceKernel ? 0 : index++;
-    if (!spec || spec->precision != kernels::Precision::kFp32) continue;
+    if (!spec) continue;
     for (const kernels::BenchResult& r : results) {
       if (r.kernel != kernel || !(r.shape == shape) || !Plottable(r)) continue;
       const SeriesStyle style = StyleFor(kernel, r.label, style_index, look);
-      if (kernel == kReferenceKernel) {
+      if (kernels::IsCublas(*spec)) {
         data.lines.push_back({style, r.gflops, false});
         break;
       }
@@ -145,24 +215,21 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
       lowest = lowest == 0.0 ? *intensity : std::min(lowest, *intensity);
       highest = std::max(highest, *intensity);
       data.series.push_back({style, {{*intensity, r.gflops, Format("%.2f FLOP/byte · ", *intensity) +
-                                                                  ResultTooltip(r, device.fp32_peak_gflops, look)}}});
+                                                                  ResultTooltip(r, device, look)}}});
       break;
     }
   }
-  const double bandwidth = device.memory_bandwidth_gbs, peak = device.fp32_peak_gflops;
-  if (bandwidth > 0.0 && peak > 0.0 && lowest > 0.0) {
-    // The memory roof from the lowest kernel to the ridge, where bandwidth × intensity meets the peak.
-    const double from = std::min(lowest, peak / bandwidth) / 2.0, ridge = peak / bandwidth;
-    const double to = std::max(highest * 2.0, ridge * 2.0);
-    // The style is made apart from the series: built inside its braces, g++ 12 took the name's
-    // temporary for uninitialised on an exception path (-Wmaybe-uninitialized).
-    SeriesStyle style{Format("roofs: memory %.0f GB/s × FLOP/byte, ", bandwidth) +
-                          Format("then FP32 peak %.0f GFLOPS", peak),
-                      look.roof, Marker::kCircle, kPeakThickness};
-    const std::vector<Point> points = {{from, bandwidth * from, ""}, {ridge, peak, ""}, {to, peak, ""}};
-    data.series.insert(data.series.begin(), Series{std::move(style), points, /*markers=*/false});
+  if (lowest > 0.0) {
+    std::vector<Series> roofs = Roofs(results, shape, device, look, lowest, highest);
+    data.series.insert(data.series.begin(), std::make_move_iterator(roofs.begin()), std::make_move_iterator(roofs.end()));
   }
   return data;
+}
+
+std::string NoL2RoofNote(const kernels::DeviceInfo& device) {
+  if (device.l2_bandwidth_gbs > 0.0) return "";
+  return "No L2 roof: these results carry no measured L2 bandwidth (saved before TileScope measured it); "
+         "a new sweep measures it.";
 }
 
 BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& results, const SweepLook& look) {
@@ -195,7 +262,7 @@ BarChartData PercentOfCublasBars(const std::vector<kernels::BenchResult>& result
     for (const auto& r : results) {
       if (r.kernel != kernel || !Plottable(r) || !r.shape.IsSquare() || r.percent_of_cublas <= 0.0) continue;
       const size_t slot = std::lower_bound(sizes.begin(), sizes.end(), r.shape.m) - sizes.begin();
-      series.bars[slot] = Bar{r.percent_of_cublas, ResultTooltip(r, 0.0, look)};
+      series.bars[slot] = Bar{r.percent_of_cublas, ResultTooltip(r, kernels::DeviceInfo{}, look)};
     }
     data.series.push_back(std::move(series));
   }

@@ -114,6 +114,8 @@ def test_roofline_says_why_kernels_lie_above_the_memory_roof(binary):
             check(said in note, "the roofline says %r" % said)
         check("more than DRAM's %.0f GB/s" % bandwidth in note and "L2 and L1 serve" in note,
               "and why: L2 and L1 serve what DRAM does not")
+        check("l2_bandwidth_gbs" not in shipped["device"] and "No L2 roof" in note,
+              "the shipped run has no measured L2 bandwidth, and the roofline says why it has no L2 roof")
         shown = run.state()["live_panels"]["live_gpu"]
         check(shown["clipped_text"] == 0, "the note is not cut at %dx%d: %s" % (width, height, shown))
 

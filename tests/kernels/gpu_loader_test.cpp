@@ -75,6 +75,12 @@ TEST(DeviceFacts, LanesAndVersions) {
   EXPECT_EQ(Fp32LanesPerSm(8, 6), 128);
   EXPECT_EQ(Fp32LanesPerSm(7, 5), 64);
   EXPECT_EQ(Fp32LanesPerSm(3, 0), 0);
+  // Dense tensor rates: TF32 at half BF16's; none for FP32 or a capability the table lacks.
+  EXPECT_EQ(TensorFlopsPerSmPerClock(9, 0, Precision::kBf16), 4096);
+  EXPECT_EQ(TensorFlopsPerSmPerClock(9, 0, Precision::kTf32), 2048);
+  EXPECT_EQ(TensorFlopsPerSmPerClock(8, 0, Precision::kBf16), 2048);
+  EXPECT_EQ(TensorFlopsPerSmPerClock(8, 6, Precision::kBf16), 0);
+  EXPECT_EQ(TensorFlopsPerSmPerClock(9, 0, Precision::kFp32), 0);
   EXPECT_EQ(CudaVersionString(13000), "13.0");
   EXPECT_EQ(CudaVersionString(12040), "12.4");
   EXPECT_EQ(CudaVersionString(0), "");

@@ -16,6 +16,25 @@ constexpr ImU32 kRed = IM_COL32(255, 0, 0, 255);
 constexpr ImU32 kGreen = IM_COL32(0, 255, 0, 255);
 const SweepLook kLook{{kRed, kGreen}, kWhite, kGrey, "RIGHT", "WRONG"};
 
+// A device whose FP32 peak is `fp32_peak`, with no tensor-core figures (an unknown capability).
+kernels::DeviceInfo DeviceWithPeak(double fp32_peak) {
+  kernels::DeviceInfo device;
+  device.fp32_peak_gflops = fp32_peak;
+  return device;
+}
+
+// The H100 SXM's figures as the GPU module reports them: 132 SMs of compute capability 9.0 at 1980 MHz.
+kernels::DeviceInfo Hopper() {
+  kernels::DeviceInfo device;
+  device.cc_major = 9;
+  device.sm_count = 132;
+  device.clock_mhz = 1980.0;
+  device.fp32_lanes_per_sm = kernels::Fp32LanesPerSm(9, 0);
+  device.fp32_peak_gflops = device.sm_count * device.fp32_lanes_per_sm * 2.0 * device.clock_mhz / 1e3;
+  device.memory_bandwidth_gbs = 3352.0;
+  return device;
+}
+
 kernels::BenchResult Measured(const char* kernel, std::int64_t n, double gflops, bool verified) {
   kernels::BenchResult r;
   r.kernel = kernel;
@@ -53,7 +72,7 @@ const Series* Find(const LinePlotData& data, const std::string& prefix) {
 }
 
 TEST(SweepPlots, WrongOrUnmeasuredResultsAreNeverPlotted) {
-  const LinePlotData lines = GflopsPlot(SweepWithAWrongKernel(), 60000.0, kLook, Scale::kLog);
+  const LinePlotData lines = GflopsPlot(SweepWithAWrongKernel(), DeviceWithPeak(60000.0), kLook, Scale::kLog);
   const Series* tiled = Find(lines, "tiled16 ");
   ASSERT_NE(tiled, nullptr);
   ASSERT_EQ(tiled->points.size(), 1u);
@@ -100,12 +119,12 @@ TEST(SweepPlots, SamePrecisionBarsShareTheScaleAndSayWhichCublas) {
 }
 
 TEST(SweepPlots, TooltipHasTheExactFigures) {
-  const std::string good = ResultTooltip(Measured("tiled16", 1024, 8000, true), 64000.0, kLook);
+  const std::string good = ResultTooltip(Measured("tiled16", 1024, 8000, true), DeviceWithPeak(64000.0), kLook);
   for (const char* part : {"8000.0 GFLOPS", "ms median", "10 launches", "16.0 % of cuBLAS", "12.5 % of the FP32 peak",
                            "8 blocks of 256 threads per SM", "RIGHT verified"}) {
     EXPECT_NE(good.find(part), std::string::npos) << part << " not in:\n" << good;
   }
-  const std::string wrong = ResultTooltip(Measured("tiled16_nosync1", 1024, 90000, false), 64000.0, kLook);
+  const std::string wrong = ResultTooltip(Measured("tiled16_nosync1", 1024, 90000, false), DeviceWithPeak(64000.0), kLook);
   EXPECT_NE(wrong.find("WRONG wrong C: 1234 elements"), std::string::npos) << wrong;
 }
 
@@ -114,7 +133,7 @@ TEST(SweepPlots, TooltipHasTheExactFigures) {
 TEST(SweepPlots, ColoursAndGlyphsComeFromTheLook) {
   std::vector<kernels::BenchResult> results = SweepWithAWrongKernel();
   results.push_back(Measured("tiled8", 1024, 4000, true));
-  const LinePlotData lines = GflopsPlot(results, 60000.0, kLook, Scale::kLog);
+  const LinePlotData lines = GflopsPlot(results, DeviceWithPeak(60000.0), kLook, Scale::kLog);
   std::vector<ImU32> kernel_colours;
   for (const Series& s : lines.series) {
     if (s.style.name.rfind("cublas_fp32", 0) == 0) {
@@ -136,6 +155,73 @@ TEST(SweepPlots, ColoursAndGlyphsComeFromTheLook) {
   EXPECT_EQ(roofline.series.front().style.colour, kGrey) << roofline.series.front().style.name;
   ASSERT_EQ(roofline.lines.size(), 1u);
   EXPECT_EQ(roofline.lines[0].style.colour, kWhite) << "cuBLAS's measured line";
+}
+
+// A tensor rung's "% of peak" is of its own precision's tensor peak, not the FP32 peak (which
+// gave 596 % for TF32): SMs · dense flops per SM per clock · clock, at the FP32 peak's clock.
+TEST(SweepPlots, ATensorRowIsAPercentOfItsOwnPrecisionsPeak) {
+  const kernels::DeviceInfo device = Hopper();
+  const double tf32_peak = 132 * 2048 * 1980.0 / 1e3, bf16_peak = 132 * 4096 * 1980.0 / 1e3;
+  EXPECT_DOUBLE_EQ(PeakGflopsOf(Measured("wgmma_tf32", 4096, 400000, true), device), tf32_peak);
+  EXPECT_DOUBLE_EQ(PeakGflopsOf(Measured("cublas_bf16", 4096, 700000, true), device), bf16_peak);
+  EXPECT_DOUBLE_EQ(PeakGflopsOf(Measured("all_async", 4096, 50000, true), device), device.fp32_peak_gflops);
+  EXPECT_EQ(PeakGflopsOf(Measured("no_such_kernel", 4096, 50000, true), device), 0.0);
+  const std::string tf32 = ResultTooltip(Measured("wgmma_tf32", 4096, 0.5 * tf32_peak, true), device, kLook);
+  EXPECT_NE(tf32.find("50.0 % of the TF32 tensor peak"), std::string::npos) << tf32;
+  // Where the table does not know the capability's tensor rate, no percentage is made up.
+  const std::string unknown = ResultTooltip(Measured("wgmma_tf32", 4096, 400000, true), DeviceWithPeak(64000.0), kLook);
+  EXPECT_EQ(unknown.find("peak"), std::string::npos) << unknown;
+}
+
+TEST(SweepPlots, TheGflopsPlotDrawsThePeakOfEachPrecisionMeasured) {
+  const kernels::DeviceInfo device = Hopper();
+  std::vector<kernels::BenchResult> results = {Measured("cublas_fp32", 4096, 50000, true)};
+  EXPECT_EQ(GflopsPlot(results, device, kLook, Scale::kLog).lines.size(), 1u);
+  results.push_back(Measured("wgmma_bf16", 4096, 700000, true));
+  results.push_back(Measured("wgmma_tf32", 4096, 400000, false));  // a wrong C draws no TF32 peak
+  const LinePlotData lines = GflopsPlot(results, device, kLook, Scale::kLog);
+  ASSERT_EQ(lines.lines.size(), 2u);
+  EXPECT_EQ(lines.lines[0].style.name.rfind("FP32 peak", 0), 0u) << lines.lines[0].style.name;
+  EXPECT_EQ(lines.lines[1].style.name.rfind("BF16 tensor peak", 0), 0u) << lines.lines[1].style.name;
+  EXPECT_DOUBLE_EQ(lines.lines[1].y, kernels::PeakGflops(device, kernels::Precision::kBf16));
+}
+
+// The roofs the roofline is given: DRAM's meeting each measured precision's peak at its ridge,
+// and an L2 roof only where the device's L2 bandwidth was measured.
+TEST(SweepPlots, TheRooflineHasATensorRoofPerPrecisionAndAnL2RoofWhenMeasured) {
+  kernels::DeviceInfo device = Hopper();
+  const std::vector<kernels::BenchResult> results = {
+      Measured("cublas_fp32", 4096, 50000, true), Measured("all_async", 4096, 48000, true),
+      Measured("wgmma_tf32", 4096, 400000, true), Measured("cublas_tf32", 4096, 395000, true),
+      Measured("warp_specialized", 4096, 730000, true), Measured("cublas_bf16", 4096, 735000, true)};
+  const kernels::Shape shape = kernels::Shape::Square(4096);
+  LinePlotData roofline = RooflinePlot(results, shape, device, kLook);
+  ASSERT_GE(roofline.series.size(), 3u);
+  const kernels::Precision order[] = {kernels::Precision::kFp32, kernels::Precision::kTf32, kernels::Precision::kBf16};
+  for (int i = 0; i < 3; ++i) {
+    const Series& roof = roofline.series[static_cast<std::size_t>(i)];
+    const double peak = kernels::PeakGflops(device, order[i]);
+    EXPECT_NE(roof.style.name.find(kernels::PeakName(order[i])), std::string::npos) << roof.style.name;
+    EXPECT_FALSE(roof.markers);
+    ASSERT_EQ(roof.points.size(), 3u) << roof.style.name;
+    EXPECT_DOUBLE_EQ(roof.points[0].y, device.memory_bandwidth_gbs * roof.points[0].x);
+    EXPECT_DOUBLE_EQ(roof.points[1].x, peak / device.memory_bandwidth_gbs);  // the ridge
+    EXPECT_DOUBLE_EQ(roof.points[2].y, peak);
+  }
+  // Every kernel of each precision is a point; the three cuBLAS rows are measured lines.
+  EXPECT_EQ(roofline.series.size(), 3u + 3u);
+  EXPECT_EQ(roofline.lines.size(), 3u);
+  EXPECT_NE(NoL2RoofNote(device).find("No L2 roof"), std::string::npos);
+
+  device.l2_bandwidth_gbs = 10000.0;
+  roofline = RooflinePlot(results, shape, device, kLook);
+  ASSERT_EQ(roofline.series.size(), 3u + 1u + 3u);
+  const Series& l2 = roofline.series[3];
+  EXPECT_NE(l2.style.name.find("L2 roof: 10000 GB/s (measured)"), std::string::npos) << l2.style.name;
+  ASSERT_EQ(l2.points.size(), 2u);
+  EXPECT_DOUBLE_EQ(l2.points[0].y, 10000.0 * l2.points[0].x);
+  EXPECT_DOUBLE_EQ(l2.points[1].y, kernels::PeakGflops(device, kernels::Precision::kBf16));
+  EXPECT_EQ(NoL2RoofNote(device), "");
 }
 
 }  // namespace
