@@ -135,13 +135,24 @@ std::vector<Shape> DefaultShapes() {
   return shapes;
 }
 
-std::optional<std::string> DeviceMemoryError(const Shape& shape, std::uint64_t device_bytes) {
-  const double needed = BuffersFor(shape.m, shape.n, shape.k).Bytes();
+double DeviceBytesFor(const Shape& shape, const std::vector<const KernelSpec*>& kernels) {
+  const bool bf16 = std::any_of(kernels.begin(), kernels.end(), [](const KernelSpec* s) { return ReadsBf16Copies(*s); });
+  const bool fp32 =
+      std::any_of(kernels.begin(), kernels.end(), [](const KernelSpec* s) { return ReadsFp32KMajorCopies(*s); });
+  constexpr long long kBf16Bytes = 2, kFloatBytes = 4;
+  return BuffersFor(shape.m, shape.n, shape.k).Bytes() + (bf16 ? KMajorCopyBytes(shape.m, shape.n, shape.k, kBf16Bytes) : 0.0) +
+         (fp32 ? KMajorCopyBytes(shape.m, shape.n, shape.k, kFloatBytes) : 0.0);
+}
+
+std::optional<std::string> DeviceMemoryError(const Shape& shape, const std::vector<const KernelSpec*>& kernels,
+                                             std::uint64_t device_bytes) {
+  const double needed = DeviceBytesFor(shape, kernels);
   if (needed <= static_cast<double>(device_bytes)) return std::nullopt;
   constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-  char text[160];
-  std::snprintf(text, sizeof text, " needs %.1f GiB (A, B, C and the reference C, padded for the unguarded kernel); "
-                "the device has %.1f GiB", needed / kGiB, static_cast<double>(device_bytes) / kGiB);
+  char text[200];
+  std::snprintf(text, sizeof text, " needs %.1f GiB (A, B, C and the reference C, padded for the unguarded kernel, "
+                "and the K-major copies the tensor-core rows read); the device has %.1f GiB", needed / kGiB,
+                static_cast<double>(device_bytes) / kGiB);
   return "n = " + ToString(shape) + text;
 }
 

@@ -55,10 +55,15 @@ constexpr std::int64_t kMaxShapeDimension = 2147483647;
 // reps < 1, …), or nothing.
 std::optional<std::string> ValidationError(const BenchRequest& request);
 
-// Why a run at `shape` cannot fit a device with `device_bytes` of memory (A, B, C and the
-// reference C, padded as BuffersFor says), or nothing. The runner refuses such a request and
-// the live panel's sizes field says the same before it is sent.
-std::optional<std::string> DeviceMemoryError(const Shape& shape, std::uint64_t device_bytes);
+// Device bytes a run of `kernels` at `shape` allocates: A, B, C and the reference C, padded
+// as BuffersFor says, and the K-major copies the kernels read (KMajorCopyBytes), once each.
+double DeviceBytesFor(const Shape& shape, const std::vector<const KernelSpec*>& kernels);
+
+// Why a run of `kernels` at `shape` cannot fit a device with `device_bytes` of memory
+// (DeviceBytesFor), or nothing. The runner refuses such a request and the live panel's sizes
+// field says the same before it is sent.
+std::optional<std::string> DeviceMemoryError(const Shape& shape, const std::vector<const KernelSpec*>& kernels,
+                                             std::uint64_t device_bytes);
 
 // The request with its defaults filled in: kernel names resolved, shapes listed.
 std::vector<const KernelSpec*> ResolveKernels(const BenchRequest& request);

@@ -260,4 +260,22 @@ constexpr DeviceBuffers BuffersFor(long long m, long long n, long long k) {
   return {padded_m * k, k * n + kMaxTileEdge, padded_m * n + kMaxTileEdge};
 }
 
+// The K-major copies of A (M×K) and Bᵀ (N×K) some rows read, made once per session beside
+// the buffers above: BF16 copies for the BF16 rows (cuBLAS BF16 too), FP32 ones for the other
+// rows that read tensor maps (the sm_90a rungs in TF32). Each row holds K rounded up to 16
+// bytes, what a tensor map's row stride must be a multiple of.
+constexpr long long kKMajorRowAlignBytes = 16;
+constexpr long long KMajorRowElements(long long k, long long element_bytes) {
+  const long long align = kKMajorRowAlignBytes / element_bytes;
+  return (k + align - 1) / align * align;
+}
+constexpr bool ReadsBf16Copies(const KernelSpec& spec) { return spec.precision == Precision::kBf16; }
+constexpr bool ReadsFp32KMajorCopies(const KernelSpec& spec) {
+  return spec.only_that_architecture && spec.precision != Precision::kBf16;
+}
+// Bytes of one element type's copies (`element_bytes` 2 for BF16, 4 for FP32).
+constexpr double KMajorCopyBytes(long long m, long long n, long long k, long long element_bytes) {
+  return double(element_bytes) * double(m + n) * double(KMajorRowElements(k, element_bytes));
+}
+
 }  // namespace kernels

@@ -80,7 +80,7 @@ std::optional<std::string> Runner::Start(const BenchRequest& request, Callbacks 
   if (auto error = ValidationError(request)) return error;
   if (const GpuStatus& gpu = ProbeGpu(); gpu.available) {
     for (const Shape& shape : ResolveShapes(request)) {
-      if (auto error = DeviceMemoryError(shape, gpu.device.total_memory_bytes)) return error;
+      if (auto error = DeviceMemoryError(shape, ResolveKernels(request), gpu.device.total_memory_bytes)) return error;
     }
   }
   return Launch([this, request](const std::atomic<bool>& cancel) { RunBench(request, cancel); }, std::move(callbacks));

@@ -77,9 +77,13 @@ std::vector<kernels::Shape> LiveGpuPanel::ValidateSizes(const kernels::GpuStatus
     sizes_message = *error;
     return {};
   }
+  std::vector<const kernels::KernelSpec*> chosen;
+  for (const std::string& name : kernels) {
+    if (const kernels::KernelSpec* spec = kernels::FindKernel(name)) chosen.push_back(spec);
+  }
   for (const kernels::Shape& shape : shapes) {
     if (!gpu.available) break;
-    if (auto error = kernels::DeviceMemoryError(shape, gpu.device.total_memory_bytes)) {
+    if (auto error = kernels::DeviceMemoryError(shape, chosen, gpu.device.total_memory_bytes)) {
       sizes_message = *error;
       return {};
     }

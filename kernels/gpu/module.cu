@@ -240,10 +240,6 @@ cublasStatus_t CublasGemm(TsSession* s, KernelFamily family, float* c) {
                       &beta, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT);
 }
 
-// Rows of the K-major copies: K rounded up to 16 bytes (8 BF16, 4 FP32 elements), what a
-// tensor map's row stride must be a multiple of.
-constexpr long long kRowAlignBytes = 16;
-
 // Fills `copies` from the session's A and B, as Element.
 template <typename Element>
 void CopyKMajor(const TsSession* s, const KMajorOperands& copies) {
@@ -259,8 +255,8 @@ void CopyKMajor(const TsSession* s, const KMajorOperands& copies) {
 bool EnsureKMajorOperands(TsSession* s, bool bf16, Check& check) {
   KMajorOperands& copies = bf16 ? s->bf16 : s->fp32;
   if (copies.a != nullptr) return true;
-  const long long element_bytes = bf16 ? 2 : 4, align = kRowAlignBytes / element_bytes;
-  copies.k_padded = (s->k + align - 1) / align * align;
+  const long long element_bytes = bf16 ? 2 : 4;
+  copies.k_padded = kernels::KMajorRowElements(s->k, element_bytes);  // as the memory check counts them
   const size_t a_count = static_cast<size_t>(s->m * copies.k_padded), b_count = static_cast<size_t>(s->n * copies.k_padded);
   const char* what = bf16 ? "allocating A and B in BF16" : "allocating K-major copies of A and B";
   const bool ok = check.Ok(cudaMalloc(&copies.a, a_count * element_bytes), what) &&

@@ -55,12 +55,31 @@ TEST(ParseShape, OneSizeIsTakenAndAListOrRangeIsRefusedWithItsCount) {
 // The rule the runner and the live panel share: A, B and two C as BuffersFor pads them.
 TEST(DeviceMemory, ASizeThatCannotFitIsNamedWithWhatItNeeds) {
   const Shape shape = Shape::Square(32768);
+  const std::vector<const KernelSpec*> fp32 = {FindKernel("tiled16")};
   const double needed = BuffersFor(32768, 32768, 32768).Bytes();  // four 4 GiB matrices and padding
-  EXPECT_FALSE(DeviceMemoryError(shape, static_cast<std::uint64_t>(needed)));
-  const std::optional<std::string> error = DeviceMemoryError(shape, static_cast<std::uint64_t>(needed) - 1);
+  EXPECT_EQ(DeviceBytesFor(shape, fp32), needed);
+  EXPECT_FALSE(DeviceMemoryError(shape, fp32, static_cast<std::uint64_t>(needed)));
+  const std::optional<std::string> error = DeviceMemoryError(shape, fp32, static_cast<std::uint64_t>(needed) - 1);
   ASSERT_TRUE(error);
   EXPECT_NE(error->find("n = 32768"), std::string::npos) << *error;
   EXPECT_NE(error->find("needs 16.0 GiB"), std::string::npos) << *error;
+}
+
+// A BF16 row adds BF16 copies of A and Bᵀ (2 bytes an element, K padded to 8); a TF32 row that
+// reads tensor maps adds FP32 K-major copies (K padded to 4); each once, however many rows.
+TEST(DeviceMemory, TheTensorRowsCopiesOfAAndBCount) {
+  const Shape shape{4096, 2048, 1001};
+  const double plain = BuffersFor(4096, 2048, 1001).Bytes();
+  const double bf16_copies = 2.0 * (4096 + 2048) * 1008, fp32_copies = 4.0 * (4096 + 2048) * 1004;
+  EXPECT_EQ(DeviceBytesFor(shape, {FindKernel("all_async"), FindKernel("cublas_tf32"), FindKernel("mma_tf32")}), plain);
+  EXPECT_EQ(DeviceBytesFor(shape, {FindKernel("wgmma_bf16")}), plain + bf16_copies);
+  EXPECT_EQ(DeviceBytesFor(shape, {FindKernel("cublas_bf16"), FindKernel("warp_specialized")}), plain + bf16_copies);
+  EXPECT_EQ(DeviceBytesFor(shape, {FindKernel("wgmma_tf32")}), plain + fp32_copies);
+  EXPECT_EQ(DeviceBytesFor(shape, AllKernels()), plain + bf16_copies + fp32_copies);
+  // A device with room for the FP32 buffers alone refuses the BF16 rung, naming the copies.
+  const auto error = DeviceMemoryError(shape, {FindKernel("wgmma_bf16")}, static_cast<std::uint64_t>(plain));
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("K-major copies"), std::string::npos) << *error;
 }
 
 TEST(ValidateRequest, AcceptsTheDefaults) {

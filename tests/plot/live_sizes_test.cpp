@@ -49,6 +49,19 @@ TEST(LiveSizes, TooLargeForTheDeviceNamesTheSizeAndTheMemory) {
   EXPECT_FALSE(panel.ValidateSizes(DeviceWithMemory(2.0)).empty());
 }
 
+// The BF16 rungs' copies of A and B count: a device with room for the FP32 buffers alone takes
+// the size without them and refuses it with them.
+TEST(LiveSizes, TheBf16CopiesCountWhenABf16RungIsChosen) {
+  LiveGpuPanel panel;
+  panel.sizes_text = "8192";
+  panel.kernels = {"all_async", "cublas_fp32"};
+  const double gib = kernels::BuffersFor(8192, 8192, 8192).Bytes() / (1024.0 * 1024.0 * 1024.0);
+  EXPECT_FALSE(panel.ValidateSizes(DeviceWithMemory(gib)).empty()) << panel.sizes_message;
+  panel.kernels.push_back("wgmma_bf16");
+  EXPECT_TRUE(panel.ValidateSizes(DeviceWithMemory(gib)).empty());
+  EXPECT_NE(panel.sizes_message.find("K-major copies"), std::string::npos) << panel.sizes_message;
+}
+
 TEST(LiveSizes, WithoutADeviceOnlyTheSyntaxIsChecked) {
   LiveGpuPanel panel;
   panel.sizes_text = "65536";
