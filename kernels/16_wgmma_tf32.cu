@@ -22,9 +22,11 @@
 // (kernels/gpu/module.cu). Checked against cuBLAS FP32 with TF32's tolerance,
 // 8·sqrt(K)·2^-11·max|A|·max|B| (bench.cpp), and against cuBLAS TF32 element by element.
 //
-// Tiles, ring and threads: as rung 15 — block tile 128×256, 4 stages in one ring across the
-// tiles of a persistent block, a producer warpgroup (one thread issues the TMA copies), two
-// consumer warpgroups of 64 rows × 256 columns, 128 FP32 accumulators a thread.
+// Tiles, ring and threads: rung 15's, from the same code (hopper::WarpSpecializedPipeline in
+// hopper_common.cuh) — block tile 128×256, 4 stages in one ring across the tiles of a
+// persistent block, a producer warpgroup (one thread issues the TMA copies), two consumer
+// warpgroups of 64 rows × 256 columns, 128 FP32 accumulators a thread. What this rung
+// chooses is its operands, TF32 with m64n256k8, below.
 //
 // What the hardware does: the TMA writes each 128-byte row with the 128-byte swizzle (16-byte
 // chunk c of row r at chunk c ^ (r % 8)); a descriptor tells wgmma so; a k8 step moves the
@@ -37,117 +39,26 @@
 
 namespace wgmma_tf32 {
 
-constexpr int kBM = 128;
-constexpr int kBN = 256;
-constexpr int kBK = 32;  // FP32 elements in one 128-byte swizzled row
-constexpr int kMmaK = 8;
-constexpr int kStages = 4;
-constexpr int kConsumers = kBM / 64;  // consumer warpgroups, 64 rows of the tile each
-constexpr int kThreads = (kConsumers + 1) * hopper::kWarpgroup;
-constexpr int kGroupM = 16;
-constexpr unsigned kElementBytes = 4;
-constexpr unsigned kTileBytesA = kBM * kBK * kElementBytes;
-constexpr unsigned kTileBytesB = kBN * kBK * kElementBytes;
-constexpr unsigned kStageBytes = kTileBytesA + kTileBytesB;
-constexpr unsigned kSharedBytes = kStages * kStageBytes + hopper::kSwizzleAtomBytes;
-static_assert(kBK * kElementBytes == hopper::kSwizzleRowBytes, "a tile row is one swizzled 128-byte row");
-static_assert(kTileBytesA % hopper::kSwizzleAtomBytes == 0, "B's tile starts on a swizzle boundary");
-
-// The tiles of C and the slices of K a block walks.
-struct Work {
-  int tiles_m, tiles_n, tiles_k;
-  __device__ __forceinline__ Work(int M, int N, int K)
-      : tiles_m((M + kBM - 1) / kBM), tiles_n((N + kBN - 1) / kBN), tiles_k((K + kBK - 1) / kBK) {}
-  __device__ __forceinline__ int Tiles() const { return tiles_m * tiles_n; }
-  __device__ __forceinline__ int2 Tile(int linear) const {
-    return hopper::GroupedTile(linear, tiles_m, tiles_n, kGroupM);
+// TF32 operands: FP32 in shared memory, 32 of K in a 128-byte stage row, four m64n256k8 per stage.
+struct Tf32Operands {
+  static constexpr unsigned kElementBytes = 4;
+  static constexpr int kMmaK = 8;
+  __device__ __forceinline__ static void Mma(float (&acc)[hopper::kAccumulators256], std::uint64_t a, std::uint64_t b) {
+    hopper::MmaTf32M64N256K8(acc, a, b);
   }
 };
-
-// The producer's one thread: for every slice of every tile of this block, wait for its
-// stage to be free, then ask the TMA for A's and Bᵀ's boxes, counted on the stage's "full".
-__device__ __forceinline__ void Produce(const Work& work, const CUtensorMap* a_map, const CUtensorMap* b_map,
-                                        unsigned char* shared, std::uint64_t* full, std::uint64_t* empty) {
-  int slice = 0;
-  for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
-    const int2 tile = work.Tile(t);
-    for (int kt = 0; kt < work.tiles_k; ++kt, ++slice) {
-      const int s = slice % kStages;
-      if (slice >= kStages) hopper::WaitPhase(&empty[s], (slice / kStages + 1) % 2);
-      unsigned char* stage = shared + s * kStageBytes;
-      hopper::ArriveExpectingBytes(&full[s], kStageBytes);
-      hopper::LoadBox(stage, a_map, &full[s], kt * kBK, tile.x * kBM);
-      hopper::LoadBox(stage + kTileBytesA, b_map, &full[s], kt * kBK, tile.y * kBN);
-    }
-  }
-}
-
-// A consumer warpgroup: for every tile of this block, its 64 rows × 256 columns of C.
-__device__ __forceinline__ void Consume(const Work& work, unsigned char* shared, std::uint64_t* full,
-                                        std::uint64_t* empty, float* C, int M, int N, int consumer) {
-  const bool leader = threadIdx.x % hopper::kWarpgroup == 0;  // arrives for the warpgroup
-  const unsigned rows_offset = consumer * 64 * hopper::kSwizzleRowBytes;
-  float acc[hopper::kAccumulators256];
-  int slice = 0;
-  for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
-#pragma unroll
-    for (float& value : acc) value = 0.0f;
-    for (int kt = 0; kt < work.tiles_k; ++kt, ++slice) {
-      const int s = slice % kStages;
-      hopper::WaitPhase(&full[s], slice / kStages % 2);
-      const unsigned char* stage = shared + s * kStageBytes;
-      const std::uint64_t a = hopper::SwizzledTileDescriptor(stage + rows_offset);
-      const std::uint64_t b = hopper::SwizzledTileDescriptor(stage + kTileBytesA);
-      hopper::FenceOperands();
-#pragma unroll
-      for (int k = 0; k < kBK / kMmaK; ++k) {
-        const unsigned step = k * kMmaK * kElementBytes;
-        hopper::MmaTf32M64N256K8(acc, hopper::Advance(a, step), hopper::Advance(b, step));
-      }
-      hopper::CommitGroup();
-      hopper::WaitGroups<1>();  // the slice before this one is multiplied: free its stage
-      if (kt > 0 && leader) hopper::Arrive(&empty[(slice - 1) % kStages]);
-    }
-    hopper::WaitGroups<0>();
-    if (leader) hopper::Arrive(&empty[(slice - 1) % kStages]);
-#pragma unroll
-    for (float& value : acc) hopper::Touch(value);
-    const int2 tile = work.Tile(t);
-    hopper::StoreAccumulators(acc, C, M, N, tile.x * kBM + consumer * 64, tile.y * kBN);
-  }
-}
+using Pipeline = hopper::WarpSpecializedPipeline<Tf32Operands>;
 
 }  // namespace wgmma_tf32
 
 // C = A·B, A (M×K) and B given as Bᵀ (N×K), both FP32 K-major through their tensor maps (box
 // kBK × kBM for A, kBK × kBN for Bᵀ, 128-byte swizzle), multiplied as TF32; C row-major FP32.
 // A persistent grid of at most one block per SM: warpgroup 0 copies, 1 and 2 multiply.
-__global__ void __launch_bounds__(wgmma_tf32::kThreads, 1)
+__global__ void __launch_bounds__(wgmma_tf32::Pipeline::kThreads, 1)
     wgmma_tf32_matmul(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map, float* C,
                       int M, int N, int K) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  namespace w = wgmma_tf32;
   extern __shared__ unsigned char raw_shared[];
-  __shared__ std::uint64_t full[w::kStages], empty[w::kStages];
-  unsigned char* const shared = raw_shared + (hopper::kSwizzleAtomBytes -
-                                              hopper::SharedAddress(raw_shared) % hopper::kSwizzleAtomBytes) %
-                                                 hopper::kSwizzleAtomBytes;
-  const int warpgroup = static_cast<int>(threadIdx.x) / hopper::kWarpgroup;
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < w::kStages; ++s) {
-      hopper::InitBarrier(&full[s], 1);
-      hopper::InitBarrier(&empty[s], w::kConsumers);
-    }
-    hopper::FenceBarrierInit();
-  }
-  // The barriers initialised before any thread waits on one; from here on producer and
-  // consumers meet only at the mbarriers.
-  __syncthreads();
-  const w::Work work(M, N, K);
-  if (warpgroup == 0) {
-    if (threadIdx.x == 0) w::Produce(work, &a_map, &b_map, shared, full, empty);
-    return;
-  }
-  w::Consume(work, shared, full, empty, C, M, N, warpgroup - 1);
+  wgmma_tf32::Pipeline::Run(&a_map, &b_map, C, M, N, K, raw_shared);
 #endif
 }

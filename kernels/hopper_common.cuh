@@ -188,4 +188,123 @@ __device__ __forceinline__ void StoreAccumulators(const float (&d)[kAccumulators
   }
 }
 
+// --- The warp-specialised pipeline of rungs 15 and 16 (15_warp_specialized.cu says why). ---
+//
+// Block tile 128×256, K in 128-byte stage rows, 4 stages in one ring across the tiles of a
+// persistent block; a producer warpgroup (one thread issues the TMA copies) and two consumer
+// warpgroups of 64 rows × 256 columns, 128 FP32 accumulators a thread. What a rung chooses
+// is its operands: `Operands` gives kElementBytes (an element's bytes in shared memory),
+// kMmaK (the K of one wgmma) and Mma(acc, a, b), one m64n256 wgmma at descriptors a and b.
+//
+// The ring: stage s = i % 4 of the block's i-th slice (counted across its tiles) has a
+// "full" barrier (1 arrival, the producer's, plus the copy's bytes) and an "empty" one (one
+// arrival per consumer warpgroup). The i-th fill of a stage is phase i / 4 of both, so a
+// thread waits on parity (i / 4) % 2 for "full", and the producer, refilling, on the parity
+// of the previous use, (i / 4 − 1) % 2.
+template <typename Operands>
+struct WarpSpecializedPipeline {
+  static constexpr int kBM = 128;
+  static constexpr int kBN = 256;
+  static constexpr unsigned kElementBytes = Operands::kElementBytes;
+  static constexpr int kBK = kSwizzleRowBytes / kElementBytes;  // K in one 128-byte swizzled row
+  static constexpr int kStages = 4;
+  static constexpr int kConsumers = kBM / 64;  // consumer warpgroups, 64 rows of the tile each
+  static constexpr int kThreads = (kConsumers + 1) * kWarpgroup;
+  static constexpr int kGroupM = 16;
+  static constexpr unsigned kTileBytesA = kBM * kBK * kElementBytes;
+  static constexpr unsigned kTileBytesB = kBN * kBK * kElementBytes;
+  static constexpr unsigned kStageBytes = kTileBytesA + kTileBytesB;
+  static constexpr unsigned kSharedBytes = kStages * kStageBytes + kSwizzleAtomBytes;
+  static_assert(kTileBytesA % kSwizzleAtomBytes == 0, "B's tile starts on a swizzle boundary");
+  static_assert(kBK % Operands::kMmaK == 0, "a stage row holds whole wgmma steps");
+
+  // The tiles of C and the slices of K a block walks.
+  struct Work {
+    int tiles_m, tiles_n, tiles_k;
+    __device__ __forceinline__ Work(int M, int N, int K)
+        : tiles_m((M + kBM - 1) / kBM), tiles_n((N + kBN - 1) / kBN), tiles_k((K + kBK - 1) / kBK) {}
+    __device__ __forceinline__ int Tiles() const { return tiles_m * tiles_n; }
+    __device__ __forceinline__ int2 Tile(int linear) const { return GroupedTile(linear, tiles_m, tiles_n, kGroupM); }
+  };
+
+  // The producer's one thread: for every slice of every tile of this block, wait for its
+  // stage to be free, then ask the TMA for A's and Bᵀ's boxes, counted on the stage's "full".
+  __device__ __forceinline__ static void Produce(const Work& work, const CUtensorMap* a_map, const CUtensorMap* b_map,
+                                                 unsigned char* shared, std::uint64_t* full, std::uint64_t* empty) {
+    int slice = 0;
+    for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
+      const int2 tile = work.Tile(t);
+      for (int kt = 0; kt < work.tiles_k; ++kt, ++slice) {
+        const int s = slice % kStages;
+        if (slice >= kStages) WaitPhase(&empty[s], (slice / kStages + 1) % 2);
+        unsigned char* stage = shared + s * kStageBytes;
+        ArriveExpectingBytes(&full[s], kStageBytes);
+        LoadBox(stage, a_map, &full[s], kt * kBK, tile.x * kBM);
+        LoadBox(stage + kTileBytesA, b_map, &full[s], kt * kBK, tile.y * kBN);
+      }
+    }
+  }
+
+  // A consumer warpgroup: for every tile of this block, its 64 rows × 256 columns of C.
+  __device__ __forceinline__ static void Consume(const Work& work, unsigned char* shared, std::uint64_t* full,
+                                                 std::uint64_t* empty, float* C, int M, int N, int consumer) {
+    const bool leader = threadIdx.x % kWarpgroup == 0;  // arrives for the warpgroup
+    const unsigned rows_offset = consumer * 64 * kSwizzleRowBytes;
+    float acc[kAccumulators256];
+    int slice = 0;
+    for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
+#pragma unroll
+      for (float& value : acc) value = 0.0f;
+      for (int kt = 0; kt < work.tiles_k; ++kt, ++slice) {
+        const int s = slice % kStages;
+        WaitPhase(&full[s], slice / kStages % 2);
+        const unsigned char* stage = shared + s * kStageBytes;
+        const std::uint64_t a = SwizzledTileDescriptor(stage + rows_offset);
+        const std::uint64_t b = SwizzledTileDescriptor(stage + kTileBytesA);
+        FenceOperands();
+#pragma unroll
+        for (int k = 0; k < kBK / Operands::kMmaK; ++k) {
+          const unsigned step = k * Operands::kMmaK * kElementBytes;
+          Operands::Mma(acc, Advance(a, step), Advance(b, step));
+        }
+        CommitGroup();
+        WaitGroups<1>();  // the slice before this one is multiplied: free its stage
+        if (kt > 0 && leader) Arrive(&empty[(slice - 1) % kStages]);
+      }
+      WaitGroups<0>();
+      if (leader) Arrive(&empty[(slice - 1) % kStages]);
+#pragma unroll
+      for (float& value : acc) Touch(value);
+      const int2 tile = work.Tile(t);
+      StoreAccumulators(acc, C, M, N, tile.x * kBM + consumer * 64, tile.y * kBN);
+    }
+  }
+
+  // The kernel's body: barriers set up, then warpgroup 0 copies and 1 and 2 multiply.
+  // `raw_shared` is the kernel's dynamic shared memory (kSharedBytes).
+  __device__ __forceinline__ static void Run(const CUtensorMap* a_map, const CUtensorMap* b_map, float* C, int M, int N,
+                                             int K, unsigned char* raw_shared) {
+    __shared__ std::uint64_t full[kStages], empty[kStages];
+    unsigned char* const shared =
+        raw_shared + (kSwizzleAtomBytes - SharedAddress(raw_shared) % kSwizzleAtomBytes) % kSwizzleAtomBytes;
+    const int warpgroup = static_cast<int>(threadIdx.x) / kWarpgroup;
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < kStages; ++s) {
+        InitBarrier(&full[s], 1);
+        InitBarrier(&empty[s], kConsumers);
+      }
+      FenceBarrierInit();
+    }
+    // The barriers initialised before any thread waits on one; the only block-wide barrier:
+    // from here on producer and consumers meet only at the mbarriers.
+    __syncthreads();
+    const Work work(M, N, K);
+    if (warpgroup == 0) {
+      if (threadIdx.x == 0) Produce(work, a_map, b_map, shared, full, empty);
+      return;
+    }
+    Consume(work, shared, full, empty, C, M, N, warpgroup - 1);
+  }
+};
+
 }  // namespace hopper

@@ -12,8 +12,8 @@ namespace kernels::gpu {
 namespace {
 
 static_assert(wgmma_bf16::kBK * wgmma_bf16::kElementBytes == kHopperBoxBytes &&
-                  warp_specialized::kBK * warp_specialized::kElementBytes == kHopperBoxBytes &&
-                  wgmma_tf32::kBK * wgmma_tf32::kElementBytes == kHopperBoxBytes,
+                  warp_specialized::Pipeline::kBK * warp_specialized::Pipeline::kElementBytes == kHopperBoxBytes &&
+                  wgmma_tf32::Pipeline::kBK * wgmma_tf32::Pipeline::kElementBytes == kHopperBoxBytes,
               "14 to 16 read one box row per stage row");
 
 unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
@@ -61,15 +61,15 @@ LaunchConfig WgmmaBf16Config(const DeviceLimits&, int m, int n, int) {
 }
 
 LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int) {
-  namespace w = warp_specialized;
-  return PersistentConfig<w::kBM, w::kBN>(reinterpret_cast<const void*>(warp_specialized_matmul), w::kThreads,
-                                          w::kSharedBytes, device, m, n);
+  using P = warp_specialized::Pipeline;
+  return PersistentConfig<P::kBM, P::kBN>(reinterpret_cast<const void*>(warp_specialized_matmul), P::kThreads,
+                                          P::kSharedBytes, device, m, n);
 }
 
 LaunchConfig WgmmaTf32Config(const DeviceLimits& device, int m, int n, int) {
-  namespace w = wgmma_tf32;
-  return PersistentConfig<w::kBM, w::kBN>(reinterpret_cast<const void*>(wgmma_tf32_matmul), w::kThreads,
-                                          w::kSharedBytes, device, m, n);
+  using P = wgmma_tf32::Pipeline;
+  return PersistentConfig<P::kBM, P::kBN>(reinterpret_cast<const void*>(wgmma_tf32_matmul), P::kThreads,
+                                          P::kSharedBytes, device, m, n);
 }
 
 std::string EncodeKMajorTensorMap(CUtensorMap& map, const void* data, bool bf16, long long rows, long long cols,
