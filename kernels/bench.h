@@ -45,6 +45,11 @@ struct BenchRequest {
   int reps = 10;                     // timed launches per kernel and shape
   int warmups = 2;                   // untimed launches first (module load, caches, clocks)
   std::uint64_t seed = 1;            // inputs are seeded random values in [-1, 1)
+  // Each kernel's timed launches alternate one for one with those of cuBLAS of its precision,
+  // and its % of cuBLAS divides by the median of those. On a GPU held at its power limit the
+  // clock drifts with what ran before, so timing all of one kernel and then all of another
+  // puts the order into the percentage; alternating gives both the same clocks.
+  bool interleave = false;
 };
 
 constexpr int kMaxReps = 100000;

@@ -14,7 +14,7 @@
 extern "C" {
 #endif
 
-#define TS_GPU_ABI_VERSION 4
+#define TS_GPU_ABI_VERSION 5
 
 typedef enum TsStatus { TS_OK = 0, TS_CANCELLED = 1, TS_ERROR = 2 } TsStatus;
 
@@ -136,6 +136,10 @@ typedef TsStatus (*TsContextErrorFn)(char* error, size_t error_size);
  * stored. So `lanes` equals the claimed layout of the operand only if the claims for it, for
  * the identity's operand and for D all hold on this GPU. Needs sm_80. */
 typedef TsStatus (*TsMmaFragmentFn)(int operand, const int* cells, float* lanes, char* error, size_t error_size);
+
+/* The device's L2 bandwidth in GB/s, measured: a buffer held in L2 read over and over by
+ * every SM (l2_probe.cu). A few milliseconds of the GPU. */
+typedef TsStatus (*TsL2BandwidthFn)(double* gbs, char* error, size_t error_size);
 
 /* Test hooks, reached only through the worker's test entry (worker_protocol.h): */
 typedef enum TsTestKernel {

@@ -201,6 +201,7 @@ std::unique_ptr<GpuModule> LoadGpuModule(const std::string& path, std::string& e
                   Resolve(handle, "ts_context_error", module->context_error, error) &&
                   Resolve(handle, "ts_student_run", module->student_run, error) &&
                   Resolve(handle, "ts_mma_fragment", module->mma_fragment, error) &&
+                  Resolve(handle, "ts_l2_bandwidth", module->l2_bandwidth, error) &&
                   Resolve(handle, "ts_test_kernel", module->test_kernel, error) &&
                   Resolve(handle, "ts_test_hold_memory", module->test_hold_memory, error);
   if (!ok) {

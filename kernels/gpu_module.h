@@ -26,6 +26,7 @@ struct GpuModule {
   TsContextErrorFn context_error = nullptr;
   TsStudentRunFn student_run = nullptr;
   TsMmaFragmentFn mma_fragment = nullptr;
+  TsL2BandwidthFn l2_bandwidth = nullptr;
   TsTestKernelFn test_kernel = nullptr;
   TsTestHoldMemoryFn test_hold_memory = nullptr;
 };

@@ -363,6 +363,19 @@ TsStatus GpuWorker::RunStudent(const StudentLaunch& launch, const Cancelled& can
   return TS_OK;
 }
 
+TsStatus GpuWorker::MeasureL2Bandwidth(double& gbs, std::string& error) {
+  Frame reply;
+  const TsStatus status = Exchange(Type::kL2Bandwidth, "", {}, "while measuring L2 bandwidth", reply, error);
+  if (status != TS_OK) return status;
+  worker::Reader reader(reply.payload);
+  gbs = reader.Get<double>();
+  if (reader.failed()) {
+    error = "the GPU worker's L2 bandwidth answer was malformed";
+    return TS_ERROR;
+  }
+  return TS_OK;
+}
+
 TsStatus GpuWorker::TestFault(std::string& error) {
   Frame reply;
   return Exchange(Type::kTestFault, "", {}, "while running the test's faulting kernel", reply, error);

@@ -84,6 +84,10 @@ class GpuWorker {
   // TS_CANCELLED with the message.
   TsStatus RunStudent(const StudentLaunch& launch, const Cancelled& cancelled, StudentRunResult& result, std::string& error);
 
+  // The device's L2 bandwidth in GB/s, measured in the worker (gpu_abi.h, TsL2BandwidthFn).
+  // Needs no session.
+  TsStatus MeasureL2Bandwidth(double& gbs, std::string& error);
+
   // Test hooks (the worker refuses them unless worker::kTestHooksVariable is set in its
   // environment): a kernel that writes far out of bounds, and holding all but `leave_bytes`
   // of the device's free memory until the worker ends.

@@ -222,14 +222,17 @@ bool ParseCapability(const std::string& text, DeviceInfo& d) {
 
 // The device facts, under the keys the live panel's reader knows, plus the rest.
 json DeviceJson(const DeviceInfo& d) {
-  return {{"name", d.name},
-          {"compute_capability", CapabilityText(d)},
-          {"sms", d.sm_count},
-          {"clock_mhz", d.clock_mhz},
-          {"memory_bytes", static_cast<double>(d.total_memory_bytes)},
-          {"fp32_peak_gflops", d.fp32_peak_gflops},
-          {"memory_bandwidth_gbs", d.memory_bandwidth_gbs},
-          {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}};
+  json device = {{"name", d.name},
+                 {"compute_capability", CapabilityText(d)},
+                 {"sms", d.sm_count},
+                 {"clock_mhz", d.clock_mhz},
+                 {"memory_bytes", static_cast<double>(d.total_memory_bytes)},
+                 {"fp32_peak_gflops", d.fp32_peak_gflops},
+                 {"memory_bandwidth_gbs", d.memory_bandwidth_gbs},
+                 {"fp32_lanes_per_sm", d.fp32_lanes_per_sm}};
+  // Only where measured: a file without the key is one whose run did not measure it.
+  if (d.l2_bandwidth_gbs > 0.0) device["l2_bandwidth_gbs"] = d.l2_bandwidth_gbs;
+  return device;
 }
 
 // A key the header must have, named when it is missing or of another type (the JSON library's
@@ -263,6 +266,7 @@ DeviceInfo DeviceFromJson(const json& j) {
   d.total_memory_bytes = ByteCount(RequiredNumber(j, "memory_bytes"));
   d.fp32_peak_gflops = Measure(RequiredNumber(j, "fp32_peak_gflops"));
   d.memory_bandwidth_gbs = Measure(j.value("memory_bandwidth_gbs", 0.0));
+  d.l2_bandwidth_gbs = j.contains("l2_bandwidth_gbs") ? Measure(RequiredNumber(j, "l2_bandwidth_gbs")) : 0.0;
   d.fp32_lanes_per_sm = j.contains("fp32_lanes_per_sm") ? IntegerFromJson<int>(j.at("fp32_lanes_per_sm")) : 0;
   return d;
 }
@@ -306,6 +310,7 @@ std::optional<std::string> ReadCsvMeta(const std::string& key, const std::string
   if (key == "memory_bytes") d.total_memory_bytes = ByteCount(ParseDouble(value));
   if (key == "fp32_peak_gflops") d.fp32_peak_gflops = Measure(ParseDouble(value));
   if (key == "memory_bandwidth_gbs") d.memory_bandwidth_gbs = Measure(ParseDouble(value));
+  if (key == "l2_bandwidth_gbs") d.l2_bandwidth_gbs = Measure(ParseDouble(value));
   if (key == "fp32_lanes_per_sm") d.fp32_lanes_per_sm = ParseInteger<int>(value);
   if (key == "measured_at") file.measured_at = value;
   if (key == "results") expected_rows = ParseInteger<long long>(value);
@@ -431,6 +436,7 @@ std::string ResultsToCsv(const ResultsFile& file) {
       << "\n# memory_bytes: " << NumberText(static_cast<double>(d.total_memory_bytes))
       << "\n# fp32_peak_gflops: " << NumberText(d.fp32_peak_gflops)
       << "\n# memory_bandwidth_gbs: " << NumberText(d.memory_bandwidth_gbs)
+      << (d.l2_bandwidth_gbs > 0.0 ? "\n# l2_bandwidth_gbs: " + NumberText(d.l2_bandwidth_gbs) : std::string())
       << "\n# fp32_lanes_per_sm: " << d.fp32_lanes_per_sm << "\n# measured_at: " << file.measured_at
       << "\n# results: " << file.results.size() << "\n";
   const std::vector<Field>& fields = Fields();

@@ -61,6 +61,44 @@ std::optional<BenchResult> Measure(GpuWorker& worker, const KernelSpec& spec, co
   return result;
 }
 
+// A kernel and its reference timed one launch each in turn, `request.reps` times (warm-ups
+// before the first of each): their results, or nothing when cancelled. C is checked after
+// every launch; a wrong C in any makes the result wrong. No model check: alternating is for
+// timing large sizes.
+std::optional<std::pair<BenchResult, BenchResult>> MeasureInterleaved(GpuWorker& worker, const KernelSpec& spec,
+                                                                      const KernelSpec& reference, const Shape& shape,
+                                                                      const BenchRequest& request,
+                                                                      const std::function<bool()>& cancelled) {
+  BenchResult results[2] = {ErrorResult(spec, shape, ""), ErrorResult(reference, shape, "")};
+  const KernelSpec* specs[2] = {&spec, &reference};
+  std::vector<double> times[2];
+  for (int rep = 0; rep < request.reps; ++rep) {
+    for (int i = 0; i < 2; ++i) {
+      BenchResult& result = results[i];
+      result.tolerance = Tolerance(specs[i]->precision, shape.k, kMaxAbsInput, kMaxAbsInput);
+      TsKernelRun run{};
+      std::vector<double> one;
+      std::string error;
+      const TsStatus status = worker.Run(KernelIndex(*specs[i]), rep == 0 ? request.warmups : 0, 1, result.tolerance,
+                                         cancelled, run, one, nullptr, error);
+      if (status == TS_CANCELLED) return std::nullopt;
+      if (status == TS_ERROR) return std::make_pair(ErrorResult(spec, shape, error), ErrorResult(reference, shape, error));
+      times[i].insert(times[i].end(), one.begin(), one.end());
+      // NaN (an element NaN or never written) stays NaN, which std::max would drop.
+      const bool nan = std::isnan(result.max_abs_error) || std::isnan(run.max_abs_error);
+      result.max_abs_error = nan ? std::nan("") : std::max(result.max_abs_error, run.max_abs_error);
+      result.wrong_elements = std::max<std::int64_t>(result.wrong_elements, run.wrong_elements);
+      result.occupancy_blocks_per_sm = run.occupancy_blocks_per_sm;
+      result.threads_per_block = run.threads_per_block;
+    }
+  }
+  for (int i = 0; i < 2; ++i) {
+    FillTimings(times[i], results[i]);
+    results[i].verified = results[i].wrong_elements == 0;
+  }
+  return std::make_pair(results[0], results[1]);
+}
+
 std::optional<std::string> NoGpuReason() {
   const GpuStatus& status = ProbeGpu();
   if (!status.available) return status.reason;
@@ -140,6 +178,11 @@ std::optional<std::string> Runner::Failure() const {
   return failure_;
 }
 
+double Runner::MeasuredL2Bandwidth() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return l2_bandwidth_gbs_;
+}
+
 Progress Runner::LastProgress() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return progress_;
@@ -177,6 +220,7 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
   progress.kernel_count = static_cast<int>(specs.size());
   progress.shape_count = static_cast<int>(shapes.size());
   progress.total = progress.kernel_count * progress.shape_count;
+  MeasureL2Bandwidth();
   for (std::size_t s = 0; s < shapes.size() && !cancelled(); ++s) {
     progress.shape = shapes[s];
     progress.shape_number = static_cast<int>(s) + 1;
@@ -198,9 +242,18 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
         if (!timed) break;
         references.emplace(reference, *timed);
       }
-      const BenchResult& base = references.at(reference);
-      std::optional<BenchResult> result =
-          specs[k] == reference ? base : Measure(worker_, *specs[k], shapes[s], request, cancelled);
+      BenchResult base = references.at(reference);
+      std::optional<BenchResult> result;
+      if (specs[k] == reference) {
+        result = base;
+      } else if (request.interleave) {
+        auto pair = MeasureInterleaved(worker_, *specs[k], *reference, shapes[s], request, cancelled);
+        if (!pair) break;
+        result = pair->first;
+        base = pair->second;
+      } else {
+        result = Measure(worker_, *specs[k], shapes[s], request, cancelled);
+      }
       if (!result) break;
       if (result->ok() && base.ok() && result->median_ms > 0) {
         result->percent_of_cublas = 100.0 * base.median_ms / result->median_ms;
@@ -210,6 +263,16 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
       Report(*result);
     }
   }
+}
+
+// A failed measurement leaves the figure at 0: the roofline then draws no L2 roof and says why,
+// and the sweep's kernels are no less measured.
+void Runner::MeasureL2Bandwidth() {
+  double gbs = 0.0;
+  std::string error;
+  if (worker_.MeasureL2Bandwidth(gbs, error) != TS_OK) gbs = 0.0;
+  std::lock_guard<std::mutex> lock(mutex_);
+  l2_bandwidth_gbs_ = gbs;
 }
 
 void Runner::RunRace(const RaceRequest& request, const std::atomic<bool>& cancel) {

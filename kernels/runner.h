@@ -69,6 +69,9 @@ class Runner {
   std::vector<BenchResult> TakeResults();
   std::vector<RaceResult> TakeRaceResults();
   Progress LastProgress() const;
+  // The device's L2 bandwidth in GB/s, measured at the start of the last bench run (before
+  // its first kernel, so a sweep's results file carries it); 0 before then or if it failed.
+  double MeasuredL2Bandwidth() const;
   // Why the last run stopped before its end other than by Cancel() (an exception on the
   // worker: out of host memory, a callback that threw), or nothing.
   std::optional<std::string> Failure() const;
@@ -77,16 +80,18 @@ class Runner {
   std::optional<std::string> Launch(std::function<void(const std::atomic<bool>&)> work, Callbacks callbacks);
   void RunBench(const BenchRequest& request, const std::atomic<bool>& cancel);
   void RunRace(const RaceRequest& request, const std::atomic<bool>& cancel);
+  void MeasureL2Bandwidth();
   void Report(const Progress& progress);
   void Report(const BenchResult& result);
   void Report(const RaceResult& result);
 
   Callbacks callbacks_;
-  mutable std::mutex mutex_;  // guards the four below
+  mutable std::mutex mutex_;  // guards the five below
   std::vector<BenchResult> results_;
   std::vector<RaceResult> race_results_;
   Progress progress_;
   std::optional<std::string> failure_;
+  double l2_bandwidth_gbs_ = 0.0;
   GpuWorker worker_{DefaultGpuWorkerOptions()};  // used by the job's thread alone
   // Last: destroyed first, it cancels the run in flight and waits for it while the rest stands.
   BackgroundJob<bool> job_;  // the run's result: completed (not cancelled)

@@ -31,6 +31,8 @@ class SweepResults {
   // Starts a new run on `device`: clears the results and stamps the time.
   void BeginRun(const kernels::DeviceInfo& device);
   void Add(std::vector<kernels::BenchResult> fresh);
+  // The run's device with the L2 bandwidth its runner measured (0: not measured).
+  void SetMeasuredL2Bandwidth(double gbs) { file_.device.l2_bandwidth_gbs = gbs; }
 
   // Replaces the results with the file's, or returns why not and changes nothing. `shown_as`
   // names the file in the provenance line instead of its path (the run shipped with the app,

@@ -24,6 +24,7 @@ bool KnownType(std::uint16_t type) {
     case Type::kRaceTrial:
     case Type::kCancel:
     case Type::kStudentRun:
+    case Type::kL2Bandwidth:
     case Type::kTestFault:
     case Type::kTestHoldMemory: return true;
   }

@@ -32,6 +32,7 @@ enum class Type : std::uint16_t {
   kRaceTrial = 12,    // kernel, baseline
   kCancel = 13,       // stop before the next launch (only read while a run is in flight)
   kStudentRun = 14,   // a student's kernel: StudentLaunch (gpu_worker.h); replies C and times
+  kL2Bandwidth = 15,  // measure the device's L2 bandwidth; replies GB/s
   kTestFault = 20,    // test hooks, refused unless the worker's environment enables them
   kTestHoldMemory = 21,
 };

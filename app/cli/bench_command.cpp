@@ -27,6 +27,7 @@ struct BenchOptions {
   std::string sizes;
   int reps = kernels::BenchRequest{}.reps;
   int warmups = kernels::BenchRequest{}.warmups;
+  bool interleave = false;
   // Read by sim::ParseSeed, as trace's --seed is: "-1" is refused, not wrapped to 2^64-1.
   std::string seed = std::to_string(kernels::BenchRequest{}.seed);
   std::string csv;
@@ -73,6 +74,10 @@ void PrintBenchHeader(const kernels::BenchRequest& request) {
               "max|A| = max|B| = 1\n");
   std::printf("%% cuBLAS: of cuBLAS in the kernel's own precision (FP32: SGEMM, TF32: cuBLAS TF32, BF16: cuBLAS BF16), "
               "same shape and session\n");
+  if (request.interleave) {
+    std::printf("interleaved: each kernel's launches alternate with cuBLAS's of its precision; %% cuBLAS from those; "
+                "no model check\n");
+  }
   std::printf("model: where M*N*K <= %lld, each kernel's C is also replayed on TileScope's model; 'same' = bit for bit\n",
               static_cast<long long>(kernels::kModelCheckMaxWork));
   std::printf("%-18s %-14s %10s %21s %10s %16s %9s %11s %10s  %-10s %s\n", "kernel", "size", "median ms", "min-max ms",
@@ -181,9 +186,10 @@ bool ReportFailure(const kernels::Runner& runner) {
   return failure.has_value();
 }
 
-int WriteFiles(const BenchOptions& options, const kernels::GpuStatus& status,
+int WriteFiles(const BenchOptions& options, const kernels::GpuStatus& status, double l2_bandwidth_gbs,
                const std::vector<kernels::BenchResult>& results) {
   kernels::ResultsFile file{status.device, kernels::NowIso8601(), results};
+  file.device.l2_bandwidth_gbs = l2_bandwidth_gbs;
   int exit_status = 0;
   for (const std::string& path : {options.csv, options.json}) {
     if (path.empty()) continue;
@@ -208,6 +214,7 @@ std::optional<std::string> ReadSeed(const BenchOptions& options, std::uint64_t& 
 std::optional<std::string> MakeBenchRequest(const BenchOptions& options, kernels::BenchRequest& request) {
   request.reps = options.reps;
   request.warmups = options.warmups;
+  request.interleave = options.interleave;
   if (auto error = ReadSeed(options, request.seed)) return error;
   if (options.kernels == "all") {
     for (const kernels::KernelSpec* spec : kernels::AllKernels()) request.kernels.push_back(spec->name);
@@ -253,7 +260,8 @@ int RunBench(const BenchOptions& options, const kernels::BenchRequest& request, 
   const bool failed = ReportFailure(runner);
   const bool interrupted = runner.WasCancelled();
   if (interrupted) std::printf("stopped by Ctrl+C after %zu results\n", results.size());
-  const int write_status = WriteFiles(options, status, results);
+  if (runner.MeasuredL2Bandwidth() > 0.0) std::printf("L2 bandwidth: %.0f GB/s (measured)\n", runner.MeasuredL2Bandwidth());
+  const int write_status = WriteFiles(options, status, runner.MeasuredL2Bandwidth(), results);
   if (interrupted) return kExitInterrupted;
   bool all_verified = true;
   for (const kernels::BenchResult& r : results) all_verified = all_verified && r.ok() && r.verified;
@@ -316,6 +324,9 @@ void AddBenchCommand(CLI::App& app, std::function<int()>& action) {
   bench->add_option("--reps", options->reps, "Timed launches per kernel and size")->check(WholeNumberIn(1, kernels::kMaxReps));
   bench->add_option("--warmups", options->warmups, "Untimed launches first")->check(WholeNumberIn(0, kernels::kMaxReps));
   bench->add_option("--seed", options->seed, "Seed of the random inputs");
+  bench->add_flag("--interleave", options->interleave,
+                  "Alternate each kernel's timed launches with those of cuBLAS of its precision, one for one, and "
+                  "take its % of cuBLAS from those (the clocks of a power-limited GPU drift with what ran before)");
   bench->add_option("--csv", options->csv, "Also write the results as CSV to FILE");
   bench->add_option("--json", options->json, "Also write the results as JSON to FILE");
   bench->add_flag("--list", options->list, "List every kernel in the registry and exit");

@@ -30,6 +30,7 @@ std::optional<SweepRun::Outcome> SweepRun::Collect(double frame_seconds, kernels
   // Read before taking: a runner that has stopped has handed over every result by then.
   const bool still_running = runner_.Running();
   sweep.Add(runner_.TakeResults());
+  sweep.SetMeasuredL2Bandwidth(runner_.MeasuredL2Bandwidth());
   if (!still_running) return Finish(sweep);
   const kernels::Progress p = runner_.LastProgress();
   if (p.total > 0) {

@@ -139,6 +139,7 @@ class Server {
       case Type::kRun: return Run(reader);
       case Type::kRaceTrial: return RaceTrial(reader);
       case Type::kStudentRun: return StudentRun(reader);
+      case Type::kL2Bandwidth: return L2Bandwidth();
       case Type::kTestFault: return TestFault();
       case Type::kTestHoldMemory: return TestHoldMemory(reader);
       default: return false;
@@ -208,6 +209,14 @@ class Server {
     std::string error;
     const TsStatus status = session_->RaceTrial(kernel, baseline, differing, error);
     Reply(status, error, Writer().Put<std::int64_t>(differing));
+    return true;
+  }
+
+  bool L2Bandwidth() {
+    double gbs = 0.0;
+    char message[1024] = {};
+    const TsStatus status = module_->l2_bandwidth(&gbs, message, sizeof message);
+    Reply(status, message, Writer().Put<double>(gbs));
     return true;
   }
 

@@ -74,6 +74,7 @@ void ExpectSame(const ResultsFile& a, const ResultsFile& b) {
   EXPECT_EQ(a.device.total_memory_bytes, b.device.total_memory_bytes);
   EXPECT_DOUBLE_EQ(a.device.fp32_peak_gflops, b.device.fp32_peak_gflops);
   EXPECT_DOUBLE_EQ(a.device.memory_bandwidth_gbs, b.device.memory_bandwidth_gbs);
+  EXPECT_DOUBLE_EQ(a.device.l2_bandwidth_gbs, b.device.l2_bandwidth_gbs);
   EXPECT_EQ(a.measured_at, b.measured_at);
   ASSERT_EQ(a.results.size(), b.results.size());
   for (std::size_t i = 0; i < a.results.size(); ++i) {
@@ -328,6 +329,32 @@ TEST(ResultsFile, AMissingKeyIsNamedWithoutTheLibrarysTag) {
   json = nlohmann::json::parse(ResultsToJson(SampleFile()));
   json["results"][0].erase("m");
   EXPECT_EQ(ResultsFromJson(json.dump(), loaded), std::optional<std::string>("result 1: no \"m\" key"));
+}
+
+// A run's measured L2 bandwidth is kept in the device section, in both formats; a file from a
+// run that did not measure it has no such key and reads back as 0 (no L2 roof).
+TEST(ResultsFile, TheMeasuredL2BandwidthIsKeptOnlyWhereMeasured) {
+  ResultsFile measured = SampleFile();
+  measured.device.l2_bandwidth_gbs = 9876.5;
+  for (const bool csv : {false, true}) {
+    ResultsFile loaded;
+    const std::string text = csv ? ResultsToCsv(measured) : ResultsToJson(measured);
+    EXPECT_NE(text.find("l2_bandwidth_gbs"), std::string::npos);
+    const auto error = csv ? ResultsFromCsv(text, loaded) : ResultsFromJson(text, loaded);
+    ASSERT_FALSE(error) << *error;
+    EXPECT_DOUBLE_EQ(loaded.device.l2_bandwidth_gbs, 9876.5);
+    const std::string unmeasured = csv ? ResultsToCsv(SampleFile()) : ResultsToJson(SampleFile());
+    EXPECT_EQ(unmeasured.find("l2_bandwidth_gbs"), std::string::npos);
+    loaded.device.l2_bandwidth_gbs = 1.0;
+    ASSERT_FALSE(csv ? ResultsFromCsv(unmeasured, loaded) : ResultsFromJson(unmeasured, loaded));
+    EXPECT_EQ(loaded.device.l2_bandwidth_gbs, 0.0);
+  }
+  // A negative figure is named, as every other measured figure is.
+  ResultsFile loaded;
+  const std::string bad = Replace(ResultsToJson(measured), "\"l2_bandwidth_gbs\": 9876.5", "\"l2_bandwidth_gbs\": -1");
+  const auto error = ResultsFromJson(bad, loaded);
+  ASSERT_TRUE(error);
+  EXPECT_NE(error->find("-1 is negative"), std::string::npos) << *error;
 }
 
 }  // namespace
