@@ -106,7 +106,7 @@ std::vector<Series> Roofs(const std::vector<kernels::BenchResult>& results, cons
                        kernels::PeakName(precision) + Format(" %.0f GFLOPS", peak);
     roofs.push_back(Roof(std::move(name), bandwidth, peak, from, to, look.roof));
   }
-  if (l2 > 0.0) roofs.push_back(Roof(Format("L2 roof: %.0f GB/s (measured) × FLOP/byte", l2), l2, top, from, 0.0, look.roof));
+  if (l2 > 0.0) roofs.push_back(Roof(Format("L2 roof: %.0f GB/s (measured by the SMs' loads) × FLOP/byte", l2), l2, top, from, 0.0, look.roof));
   return roofs;
 }
 

@@ -53,7 +53,8 @@ LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, const 
 // requests from global memory (kernels/ladder.h) against its GFLOPS, under the device's
 // roofs: memory bandwidth × intensity, then the FP32 peak, and the TF32 and BF16 tensor peaks
 // where a kernel of that precision was measured; an L2 roof (measured L2 bandwidth ×
-// intensity up to the highest of those peaks) where the device's L2 bandwidth was measured.
+// intensity up to the highest of those peaks) where the device's L2 bandwidth was measured
+// (by ordinary loads from the SMs: the TMA copies of rungs 14 on draw more from L2 than that).
 // cuBLAS, whose loads are not ours to count, is a measured line. Kernels keep GflopsPlot's looks.
 LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
                           const kernels::DeviceInfo& device, const SweepLook& look);
