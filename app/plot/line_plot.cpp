@@ -123,7 +123,9 @@ std::string ShowTooltip(ImDrawList* list, const PlotFrame& frame, const Axes& ax
 
 std::vector<LegendEntry> Legend(const LinePlotData& data) {
   std::vector<LegendEntry> legend;
-  for (const Series& series : data.series) legend.push_back({series.style, false});
+  for (const Series& series : data.series) {
+    if (series.in_legend) legend.push_back({series.style, false});
+  }
   for (const HorizontalLine& line : data.lines) legend.push_back({line.style, line.dashed});
   return legend;
 }

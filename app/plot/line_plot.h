@@ -22,6 +22,7 @@ struct Series {
   SeriesStyle style;
   std::vector<Point> points;  // In x order; points with x ≤ 0 or non-finite y are skipped.
   bool markers = true;        // false: a bare line (a roof), neither marked nor hovered
+  bool in_legend = true;      // false: named by another series' legend entry (roofs that share one)
 };
 
 struct HorizontalLine {

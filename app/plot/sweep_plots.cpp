@@ -54,15 +54,17 @@ std::vector<std::int64_t> SquareSizes(const std::vector<kernels::BenchResult>& r
 }
 
 // The precisions whose peak a plot draws: FP32 always (the CUDA cores' ceiling every
-// sweep is measured against), TF32 and BF16 where a kernel of theirs has a correct result
-// (at `shape`, when one is given).
+// sweep is measured against), TF32 and BF16 where one of our kernels of theirs has a correct
+// result (at `shape`, when one is given). cuBLAS TF32 alone, as in the default sweep, is a
+// measured line beside FP32 kernels, not a reason to draw the tensor cores' ceilings.
 std::vector<kernels::Precision> PeaksToDraw(const std::vector<kernels::BenchResult>& results,
                                             const std::optional<kernels::Shape>& shape) {
   std::vector<kernels::Precision> precisions = {kernels::Precision::kFp32};
   for (const kernels::Precision precision : {kernels::Precision::kTf32, kernels::Precision::kBf16}) {
     for (const kernels::BenchResult& r : results) {
       const kernels::KernelSpec* spec = kernels::FindKernel(r.kernel);
-      if (spec && spec->precision == precision && Plottable(r) && (!shape || r.shape == *shape)) {
+      if (spec && !kernels::IsCublas(*spec) && spec->precision == precision && Plottable(r) &&
+          (!shape || r.shape == *shape)) {
         precisions.push_back(precision);
         break;
       }
@@ -101,10 +103,21 @@ std::vector<Series> Roofs(const std::vector<kernels::BenchResult>& results, cons
   const double l2 = device.l2_bandwidth_gbs;
   const double from = std::min(lowest, least / std::max(bandwidth, l2)) / 2.0;
   const double to = std::max(highest, top / bandwidth) * 2.0;
+  // One legend entry for the memory roof and every peak it meets: a tall legend would push
+  // past a short plot.
+  // "then FP32 peak 66908 GFLOPS", or "then peaks FP32 66908, TF32 535265, BF16 1070531 GFLOPS".
+  std::string legend = Format("roofs: memory %.0f GB/s × FLOP/byte, then ", bandwidth);
+  if (peaks.size() == 1) legend += kernels::PeakName(peaks[0].first);
+  for (std::size_t i = 0; i < peaks.size(); ++i) {
+    const std::string name = kernels::PeakName(peaks[i].first);
+    legend += (peaks.size() == 1 ? "" : (i == 0 ? "peaks " : ", ") + name.substr(0, name.find(' '))) +
+              Format(" %.0f", peaks[i].second);
+  }
+  legend += " GFLOPS";
   for (const auto& [precision, peak] : peaks) {
-    std::string name = (roofs.empty() ? Format("roofs: memory %.0f GB/s × FLOP/byte, then ", bandwidth) : std::string()) +
-                       kernels::PeakName(precision) + Format(" %.0f GFLOPS", peak);
+    std::string name = roofs.empty() ? legend : kernels::PeakName(precision) + Format(" %.0f GFLOPS", peak);
     roofs.push_back(Roof(std::move(name), bandwidth, peak, from, to, look.roof));
+    roofs.back().in_legend = roofs.size() == 1;
   }
   if (l2 > 0.0) roofs.push_back(Roof(Format("L2 roof: %.0f GB/s (measured by the SMs' loads) × FLOP/byte", l2), l2, top, from, 0.0, look.roof));
   return roofs;
@@ -199,10 +212,11 @@ LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, cons
   data.y_scale = Scale::kLog;
   double lowest = 0.0, highest = 0.0;
   int index = 0;
+  const std::vector<kernels::Precision> precisions = PeaksToDraw(results, shape);
   for (const std::string& kernel : KernelsIn(results)) {
     const kernels::KernelSpec* spec = kernels::FindKernel(kernel);
     const int style_index = kernel == kReferenceKernel ? 0 : index++;
-    if (!spec) continue;
+    if (!spec || std::find(precisions.begin(), precisions.end(), spec->precision) == precisions.end()) continue;
     for (const kernels::BenchResult& r : results) {
       if (r.kernel != kernel || !(r.shape == shape) || !Plottable(r)) continue;
       const SeriesStyle style = StyleFor(kernel, r.label, style_index, look);

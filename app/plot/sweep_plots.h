@@ -45,14 +45,15 @@ double PeakGflopsOf(const kernels::BenchResult& result, const kernels::DeviceInf
 std::string ResultTooltip(const kernels::BenchResult& result, const kernels::DeviceInfo& device,
                           const SweepLook& look);
 
-// GFLOPS against size, with the FP32 peak dashed and the TF32 and BF16 tensor peaks where a
-// kernel of that precision was measured.
+// GFLOPS against size, with the FP32 peak dashed and the TF32 and BF16 tensor peaks where one
+// of our kernels of that precision was measured.
 LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, const kernels::DeviceInfo& device,
                         const SweepLook& look, Scale y_scale);
 // Every kernel measured at `shape` with a correct C, as one point: the FLOP per byte it
 // requests from global memory (kernels/ladder.h) against its GFLOPS, under the device's
 // roofs: memory bandwidth × intensity, then the FP32 peak, and the TF32 and BF16 tensor peaks
-// where a kernel of that precision was measured; an L2 roof (measured L2 bandwidth ×
+// where one of our kernels of that precision was measured (cuBLAS of a precision shows only
+// with them); an L2 roof (measured L2 bandwidth ×
 // intensity up to the highest of those peaks) where the device's L2 bandwidth was measured
 // (by ordinary loads from the SMs: the TMA copies of rungs 14 on draw more from L2 than that).
 // cuBLAS, whose loads are not ours to count, is a measured line. Kernels keep GflopsPlot's looks.

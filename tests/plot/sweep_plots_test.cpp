@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 
 #include "app/plot/sweep_plots.h"
 
@@ -15,6 +16,12 @@ constexpr ImU32 kGrey = IM_COL32(128, 128, 128, 255);
 constexpr ImU32 kRed = IM_COL32(255, 0, 0, 255);
 constexpr ImU32 kGreen = IM_COL32(0, 255, 0, 255);
 const SweepLook kLook{{kRed, kGreen}, kWhite, kGrey, "RIGHT", "WRONG"};
+
+std::string Format(const char* format, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, format, value);
+  return text;
+}
 
 // A device whose FP32 peak is `fp32_peak`, with no tensor-core figures (an unknown capability).
 kernels::DeviceInfo DeviceWithPeak(double fp32_peak) {
@@ -175,7 +182,9 @@ TEST(SweepPlots, ATensorRowIsAPercentOfItsOwnPrecisionsPeak) {
 
 TEST(SweepPlots, TheGflopsPlotDrawsThePeakOfEachPrecisionMeasured) {
   const kernels::DeviceInfo device = Hopper();
-  std::vector<kernels::BenchResult> results = {Measured("cublas_fp32", 4096, 50000, true)};
+  // The default sweep: FP32 kernels and cuBLAS TF32 beside them draw the FP32 peak alone.
+  std::vector<kernels::BenchResult> results = {Measured("cublas_fp32", 4096, 50000, true),
+                                               Measured("cublas_tf32", 4096, 390000, true)};
   EXPECT_EQ(GflopsPlot(results, device, kLook, Scale::kLog).lines.size(), 1u);
   results.push_back(Measured("wgmma_bf16", 4096, 700000, true));
   results.push_back(Measured("wgmma_tf32", 4096, 400000, false));  // a wrong C draws no TF32 peak
@@ -197,11 +206,17 @@ TEST(SweepPlots, TheRooflineHasATensorRoofPerPrecisionAndAnL2RoofWhenMeasured) {
   const kernels::Shape shape = kernels::Shape::Square(4096);
   LinePlotData roofline = RooflinePlot(results, shape, device, kLook);
   ASSERT_GE(roofline.series.size(), 3u);
+  EXPECT_EQ(roofline.series[0].style.name.rfind("roofs: memory 3352 GB/s × FLOP/byte, then peaks FP32 ", 0), 0u)
+      << roofline.series[0].style.name;
   const kernels::Precision order[] = {kernels::Precision::kFp32, kernels::Precision::kTf32, kernels::Precision::kBf16};
   for (int i = 0; i < 3; ++i) {
     const Series& roof = roofline.series[static_cast<std::size_t>(i)];
     const double peak = kernels::PeakGflops(device, order[i]);
-    EXPECT_NE(roof.style.name.find(kernels::PeakName(order[i])), std::string::npos) << roof.style.name;
+    if (i > 0) EXPECT_NE(roof.style.name.find(kernels::PeakName(order[i])), std::string::npos) << roof.style.name;
+    // The first roof's legend entry names every peak; the others share it.
+    EXPECT_NE(roofline.series[0].style.name.find(Format(" %.0f", peak)), std::string::npos)
+        << roofline.series[0].style.name;
+    EXPECT_EQ(roof.in_legend, i == 0);
     EXPECT_FALSE(roof.markers);
     ASSERT_EQ(roof.points.size(), 3u) << roof.style.name;
     EXPECT_DOUBLE_EQ(roof.points[0].y, device.memory_bandwidth_gbs * roof.points[0].x);
@@ -212,6 +227,13 @@ TEST(SweepPlots, TheRooflineHasATensorRoofPerPrecisionAndAnL2RoofWhenMeasured) {
   EXPECT_EQ(roofline.series.size(), 3u + 3u);
   EXPECT_EQ(roofline.lines.size(), 3u);
   EXPECT_NE(NoL2RoofNote(device).find("No L2 roof"), std::string::npos);
+
+  // cuBLAS TF32 beside FP32 kernels only (the default sweep): no tensor roof, no TF32 line.
+  const std::vector<kernels::BenchResult> fp32_sweep = {results[0], results[1], results[3]};
+  const LinePlotData fp32_roofline = RooflinePlot(fp32_sweep, shape, device, kLook);
+  EXPECT_EQ(fp32_roofline.series.size(), 1u + 1u);
+  ASSERT_EQ(fp32_roofline.lines.size(), 1u);
+  EXPECT_EQ(fp32_roofline.lines[0].y, 50000.0);
 
   device.l2_bandwidth_gbs = 10000.0;
   roofline = RooflinePlot(results, shape, device, kLook);
