@@ -18,7 +18,7 @@
 namespace kernels {
 
 struct ResultsFile {
-  DeviceInfo device;        // name, cc, SMs, clock, memory and FP32 peak are stored
+  DeviceInfo device;        // name, cc, SMs, clock, memory, FP32 peak and a measured L2 bandwidth are stored
   std::string measured_at;  // ISO 8601 UTC, "2026-11-22T15:40:00Z"
   std::vector<BenchResult> results;
 };
