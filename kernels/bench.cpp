@@ -239,4 +239,19 @@ void FillTimings(std::vector<double> times, BenchResult& result) {
   result.gflops = result.median_ms > 0 ? flops / (result.median_ms * 1e-3) / 1e9 : 0;
 }
 
+std::vector<LowestShare> LowestShares(const std::vector<BenchResult>& results) {
+  std::vector<LowestShare> lowest;
+  for (const BenchResult& r : results) {
+    if (!r.ok() || !r.verified || r.percent_of_cublas <= 0 || r.kernel == r.percent_of) continue;
+    auto it = std::find_if(lowest.begin(), lowest.end(), [&](const LowestShare& l) { return l.kernel == r.kernel; });
+    if (it == lowest.end()) it = lowest.insert(lowest.end(), LowestShare{r.kernel, r.percent_of, r.percent_of_cublas, r.shape, 0});
+    ++it->shapes;
+    if (r.percent_of_cublas < it->percent) {
+      it->percent = r.percent_of_cublas;
+      it->shape = r.shape;
+    }
+  }
+  return lowest;
+}
+
 }  // namespace kernels

@@ -121,6 +121,19 @@ struct BenchResult {
 // 2·M·N·K over the median.
 void FillTimings(std::vector<double> times, BenchResult& result);
 
+// A kernel's worst shape in a sweep: its lowest share of cuBLAS (of its own precision) over
+// the shapes where it was verified and timed beside cuBLAS, and where that was. What a
+// target such as "≥ 95% of cuBLAS at every shape" is read from.
+struct LowestShare {
+  std::string kernel;
+  std::string percent_of;  // the cuBLAS row the share is of
+  double percent = 0;
+  Shape shape;
+  int shapes = 0;  // the shapes with a share
+};
+// One per kernel that has a share, cuBLAS rows left out, in the order kernels first appear.
+std::vector<LowestShare> LowestShares(const std::vector<BenchResult>& results);
+
 // For one shape and tile, each barrier-removed (or __syncwarp) variant against the
 // kernel with both __syncthreads(): elements of C not bit-identical, per trial.
 struct RaceRequest {

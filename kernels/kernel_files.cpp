@@ -10,19 +10,21 @@
 namespace kernels {
 namespace {
 
-// The embedded file named "NN_<stem>.cu".
+// The embedded file named "<number>_<stem>.cu": "12_all_async.cu", or "12b_stream_k.cu" for
+// a rung added between two numbered ones. The number holds no '_'.
 std::optional<KernelFile> FileWithStem(std::string_view stem) {
   const std::string suffix = "_" + std::string(stem) + ".cu";
   for (std::size_t i = 0; i < embedded::kKernelFileCount; ++i) {
     const std::string_view name = embedded::kKernelFiles[i].name;
-    if (name.size() == suffix.size() + 2 && name.substr(2) == suffix) {
+    const std::size_t number_length = name.find('_');
+    if (number_length != std::string_view::npos && name.substr(number_length) == suffix) {
       return KernelFile{name, embedded::kKernelFiles[i].text};
     }
   }
   return std::nullopt;
 }
 
-// "12_all_async.cu" as "12 all_async".
+// "12_all_async.cu" as "12 all_async", "12b_stream_k.cu" as "12b stream_k".
 std::string Title(std::string_view file_name) {
   std::string title(file_name.substr(0, file_name.rfind('.')));
   title[title.find('_')] = ' ';

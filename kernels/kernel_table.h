@@ -19,7 +19,7 @@ enum class KernelFamily {
   kCublasFp32,  // cuBLAS SGEMM, default FP32 math: the reference every kernel is checked against.
   kCublasTf32,  // cuBLAS with TF32 tensor-op math: faster, 10-bit mantissa inputs.
   kCublasBf16,  // cuBLAS GEMM on BF16 copies of A and B, FP32 accumulation: the BF16 rungs race it.
-  kLadder,      // 04_… to 16_…: the kernel ladder from tiled towards cuBLAS; `rung` says which.
+  kLadder,      // 04_… to 16_… (and 12b_…): the kernel ladder from tiled towards cuBLAS; `rung` says which.
 };
 
 // The ladder's rungs in teaching order, each one idea more than the last (kernels/NN_*.cu).
@@ -34,6 +34,7 @@ enum class LadderRung {
   kAsyncCopy,       // 10: B copied by cp.async, no bounds checks inside the matrices
   kRegisterTile,    // 11: a 16×8 micro-tile; 10's tile split along K where the grid is small
   kAllAsync,        // 12: A copied by cp.async too, a lean loop, blocks in groups of tile rows
+  kStreamK,         // 12b: 12's loop for edge blocks too (zero-filled copies), waves evened out by stream-K
   kMmaTf32,         // 13: the tensor cores: mma.sync m16n8k8 on TF32-rounded inputs (sm_80 and newer)
   kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
   kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
@@ -203,6 +204,7 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::Rung("async_copy",      "10 cp.async for B, no checks inside", LadderRung::kAsyncCopy,  128, 128, 8, 8, 8, 32, 64),
     table_detail::Rung("register_tile",   "11 16×8 micro-tile, split-K if small", LadderRung::kRegisterTile, 128, 256, 8, 16, 8, 64, 64),
     table_detail::Rung("all_async",       "12 cp.async for A too, lean loop", LadderRung::kAllAsync,  128, 256, 8, 16, 8, 64, 64),
+    table_detail::Rung("stream_k",        "12b any shape: zero-filled edges, stream-K", LadderRung::kStreamK, 128, 256, 8, 16, 8, 64, 64),
     // 13 computes in TF32 on the tensor cores: another precision, checked with TF32's tolerance.
     table_detail::TensorRung("mma_tf32",  "13 TF32 mma.sync (tensor cores)", LadderRung::kMmaTf32, 256, 128, 32, 8, 16, 64, 64,
                              Precision::kTf32, 80),

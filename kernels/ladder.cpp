@@ -25,6 +25,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kAsyncCopy: return "cp.async copies B straight into shared memory; no checks inside the matrices";
     case LadderRung::kRegisterTile: return "a 16×8 micro-tile per thread; a small grid splits K so no SM idles";
     case LadderRung::kAllAsync: return "A copied by cp.async too: no global load waits in a register";
+    case LadderRung::kStreamK: return "edge blocks run the same loop on zero-filled copies; stream-K shares K so no wave runs part-empty";
     case LadderRung::kMmaTf32: return "tensor cores: each warp issues mma.sync on 16×8×8 tiles rounded to TF32";
     case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
     case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";

@@ -25,7 +25,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 # The opcode mix of every ladder kernel's SASS: FFMA against everything else it issues.
 cuobjdump -sass "$build/libtilescope_gpu.so" 2>/dev/null | awk '
   /Function :/ { name = $3 }
-  /^ +\/\*[0-9a-f]+\*\/ / && name ~ /(double_buffered|async_copy|register_tile|all_async)/ {
+  /^ +\/\*[0-9a-f]+\*\/ / && name ~ /(double_buffered|async_copy|register_tile|all_async|stream_k)/ {
     line = $0; sub(/^ +\/\*[0-9a-f]+\*\/ +/, "", line); sub(/^@!?U?P[0-9T] +/, "", line)
     split(line, word, /[ .;]/); count[name] ++; if (word[1] == "FFMA") ffma[name]++
     else if (word[1] ~ /^LDS/) lds[name]++; else if (word[1] ~ /^LDGSTS/) copies[name]++ }

@@ -120,6 +120,16 @@ void PrintBenchRow(const kernels::BenchResult& r) {
               r.tolerance, ModelText(r).c_str(), verdict.c_str());
 }
 
+// Each kernel's worst shape of the sweep, where a target such as "95% of cuBLAS at every
+// shape" is read.
+void PrintLowestShares(const std::vector<kernels::BenchResult>& results) {
+  for (const kernels::LowestShare& lowest : kernels::LowestShares(results)) {
+    std::printf("lowest %% of cuBLAS %s: %-18s %5.1f%% at %s (of %d shapes)\n",
+                ReferenceShortName(lowest.percent_of).c_str(), lowest.kernel.c_str(), lowest.percent,
+                kernels::ToString(lowest.shape).c_str(), lowest.shapes);
+  }
+}
+
 void PrintRaceHeader(const kernels::RaceRequest& request) {
   std::printf("race run: elements of C not bit-identical to the both-barriers kernel, %d trials, seed %llu\n",
               request.trials, static_cast<unsigned long long>(request.seed));
@@ -257,6 +267,7 @@ int RunBench(const BenchOptions& options, const kernels::BenchRequest& request, 
   }
   std::vector<kernels::BenchResult> results;
   Drain(runner, results, &PrintBenchRow, &kernels::Runner::TakeResults);
+  PrintLowestShares(results);
   const bool failed = ReportFailure(runner);
   const bool interrupted = runner.WasCancelled();
   if (interrupted) std::printf("stopped by Ctrl+C after %zu results\n", results.size());

@@ -1,6 +1,6 @@
 // launchers.cu — one launcher per row of kKernelTable, instantiated from the table itself.
 //
-// The kernels are templates (01_naive.cu … 13_mma_tf32.cu); this file turns each row's
+// The kernels are templates (01_naive.cu … 13_mma_tf32.cu, 12b_stream_k.cu among them); this file turns each row's
 // constexpr parameters into template arguments, so the table stays the one list of what
 // is compiled, and describes each launch as a LaunchConfig that one function launches.
 // Built with -lineinfo: racecheck's file:line then names the lines of those sources that
@@ -19,6 +19,7 @@
 #include "kernels/10_async_copy.cu"
 #include "kernels/11_register_tile.cu"
 #include "kernels/12_all_async.cu"
+#include "kernels/12b_stream_k.cu"
 #include "kernels/13_mma_tf32.cu"
 #include "kernels/gpu/hopper_launchers.h"
 #include "kernels/gpu/launchers.h"
@@ -132,6 +133,31 @@ LaunchConfig RegisterTileConfig(const DeviceLimits& device, int m, int n, int k)
   return config;
 }
 
+// 12b: a block per tile, the last tiles shared along K by one block per SM where whole tiles
+// would leave part of a wave idle (stream_k::PlanFor).
+template <std::size_t I>
+LaunchConfig StreamKConfig(const DeviceLimits& device, int m, int n, int k) {
+  constexpr KernelSpec spec = kKernelTable[I];
+  constexpr int kBlocksPerSm = async_copy::MinBlocks<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>();
+  const long long tiles = static_cast<long long>(Blocks(n, spec.tile_n)) * Blocks(m, spec.tile_m);
+  const stream_k::Plan plan = stream_k::PlanFor(tiles, Blocks(k, spec.tile_k), device.sm_count * kBlocksPerSm);
+  LaunchConfig config;
+  // 16-byte copies where every row of A and B is a multiple of 16 bytes long: the runner's
+  // matrices start where cudaMalloc put them (256-byte aligned), so every row starts aligned.
+  const bool vector_rows = k % ladder::kVec == 0 && n % ladder::kVec == 0;
+  config.function =
+      vector_rows
+          ? reinterpret_cast<const void*>(
+                stream_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n, true>)
+          : reinterpret_cast<const void*>(
+                stream_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n, false>);
+  config.grid = dim3(static_cast<unsigned>(plan.blocks + (tiles - plan.tiles)));
+  config.block = dim3(ThreadsPerBlock(spec));
+  config.shared_tiles = plan.tiles;
+  config.sharing_blocks = plan.blocks;
+  return config;
+}
+
 // 13 at block tile BM×BN: the most stages (4, 3, then 2) whose shared memory one block may
 // have on this device; false where not even 2 fit.
 template <int BM, int BN, int BK, int WM, int WN, int S = mma_tf32::kStages>
@@ -174,6 +200,8 @@ Launcher MakeLauncher() {
   Launcher launcher;
   if constexpr (spec.rung == LadderRung::kRegisterTile || spec.rung == LadderRung::kAllAsync) {
     launcher.config = RegisterTileConfig<I>;
+  } else if constexpr (spec.rung == LadderRung::kStreamK) {
+    launcher.config = StreamKConfig<I>;
   } else if constexpr (spec.rung == LadderRung::kMmaTf32) {
     launcher.config = MmaConfig<I>;
   } else if constexpr (spec.rung == LadderRung::kWgmmaBf16) {
@@ -212,6 +240,8 @@ cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const Op
   const float* a = operands.a;
   const float* b = operands.b;
   void* pointer_args[] = {&a, &b, &c, &m, &n, &k};
+  int shared_tiles = config.shared_tiles, sharing_blocks = config.sharing_blocks;
+  void* stream_plan_args[] = {&a, &b, &c, &m, &n, &k, &shared_tiles, &sharing_blocks};
   // A CUtensorMap parameter is passed by value: its argument is the map's address.
   void* map_args[] = {const_cast<CUtensorMap*>(operands.a_map), const_cast<CUtensorMap*>(operands.b_map), &c, &m, &n,
                       &k};
@@ -228,7 +258,8 @@ cudaError_t LaunchWith(const LaunchConfig& config, cudaStream_t stream, const Op
   // A cluster of one is no cluster: such launches go out without the attribute.
   launch.attrs = config.cluster_z > 1 ? &cluster : nullptr;
   launch.numAttrs = config.cluster_z > 1 ? 1 : 0;
-  return cudaLaunchKernelExC(&launch, config.function, config.TakesTensorMaps() ? map_args : pointer_args);
+  void** args = config.TakesTensorMaps() ? map_args : config.TakesStreamPlan() ? stream_plan_args : pointer_args;
+  return cudaLaunchKernelExC(&launch, config.function, args);
 }
 
 }  // namespace kernels::gpu

@@ -20,6 +20,11 @@ struct LaunchConfig {
   int box_rows_a = 0;
   int box_rows_b = 0;
   bool TakesTensorMaps() const { return box_rows_a > 0; }
+  // Rung 12b: the tiles its first blocks share along K and how many blocks share them
+  // (stream_k::Plan), passed after M, N, K; -1 for rows whose kernels take no such arguments.
+  int shared_tiles = -1;
+  int sharing_blocks = 0;
+  bool TakesStreamPlan() const { return shared_tiles >= 0; }
 };
 
 // Bytes of K in one TMA box row: one 128-byte swizzled row (64 BF16 or 32 FP32 elements).

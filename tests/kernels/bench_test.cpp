@@ -139,6 +139,41 @@ TEST(Tolerance, GrowsWithKAndIsLooserForTF32) {
   EXPECT_NE(DescribeTolerance(Precision::kFp32, 1024, 1, 1).find("2·K·2^-23"), std::string::npos);
 }
 
+// A sweep's worst shape per kernel: unverified, failed and cuBLAS rows never count, and
+// each kernel keeps its own lowest share and the shape it was at.
+TEST(LowestShares, EachKernelsLowestVerifiedShareAndWhere) {
+  const auto row = [](const std::string& kernel, Shape shape, double percent, const std::string& of, bool verified) {
+    BenchResult r;
+    r.kernel = kernel;
+    r.shape = shape;
+    r.percent_of_cublas = percent;
+    r.percent_of = of;
+    r.verified = verified;
+    return r;
+  };
+  std::vector<BenchResult> results = {
+      row("cublas_fp32", Shape::Square(1024), 100.0, "cublas_fp32", true),
+      row("stream_k", Shape::Square(1024), 98.0, "cublas_fp32", true),
+      row("all_async", Shape::Square(1024), 70.0, "cublas_fp32", true),
+      row("stream_k", Shape{4097, 1025, 3}, 93.5, "cublas_fp32", true),
+      row("stream_k", Shape::Square(2048), 50.0, "cublas_fp32", false),  // wrong C: its speed means nothing
+      row("stream_k", Shape::Square(4096), 101.0, "cublas_fp32", true),
+      row("mma_tf32", Shape::Square(4096), 36.0, "cublas_tf32", true)};
+  results.push_back(row("all_async", Shape::Square(8192), 60.0, "cublas_fp32", true));
+  results.back().error = "out of memory";
+  const std::vector<LowestShare> lowest = LowestShares(results);
+  ASSERT_EQ(lowest.size(), 3u);
+  EXPECT_EQ(lowest[0].kernel, "stream_k");
+  EXPECT_DOUBLE_EQ(lowest[0].percent, 93.5);
+  EXPECT_EQ(lowest[0].shape, (Shape{4097, 1025, 3}));
+  EXPECT_EQ(lowest[0].shapes, 3);
+  EXPECT_EQ(lowest[1].kernel, "all_async");
+  EXPECT_DOUBLE_EQ(lowest[1].percent, 70.0);
+  EXPECT_EQ(lowest[1].shapes, 1);
+  EXPECT_EQ(lowest[2].kernel, "mma_tf32");
+  EXPECT_EQ(lowest[2].percent_of, "cublas_tf32");
+}
+
 TEST(ShapeText, SquareAndRectangular) {
   EXPECT_EQ(ToString(Shape::Square(4096)), "4096");
   EXPECT_EQ(ToString(Shape{37, 29, 53}), "37x29x53");

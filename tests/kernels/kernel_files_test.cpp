@@ -58,9 +58,10 @@ TEST(KernelFiles, EveryRungHasItsSourceShownAgainstTheRungBefore) {
     ++rungs;
     const auto source = RungSourceOf(*spec);
     ASSERT_TRUE(source.has_value()) << spec->name;
-    // Its own file: numbered in ladder order (04 for the first rung), defining its kernel.
-    const int number = rungs + 3;
-    EXPECT_EQ(source->file.name, std::to_string(number / 10) + std::to_string(number % 10) + "_" + spec->name + ".cu");
+    // Its own file, named by the rung's number (its label's first word: 04 … 16, and 12b
+    // between 12 and 13) and name, defining its kernel.
+    const std::string label = spec->label;
+    EXPECT_EQ(source->file.name, label.substr(0, label.find(' ')) + "_" + spec->name + ".cu");
     const std::size_t kernel = source->file.text.find("__global__");
     ASSERT_NE(kernel, std::string_view::npos) << spec->name;
     EXPECT_NE(source->file.text.find(std::string(spec->name) + "_", kernel), std::string_view::npos) << spec->name;
@@ -75,7 +76,16 @@ TEST(KernelFiles, EveryRungHasItsSourceShownAgainstTheRungBefore) {
     EXPECT_LT(source->changed_count, static_cast<int>(source->changed.size())) << spec->name;
     previous = spec;
   }
-  EXPECT_EQ(rungs, 13);
+  EXPECT_EQ(rungs, 14);
+}
+
+TEST(KernelFiles, ALetteredRungIsFoundAndNamedByItsWholeNumber) {
+  const auto source = RungSourceOf(*FindKernel("stream_k"));
+  ASSERT_TRUE(source.has_value());
+  EXPECT_EQ(source->file.name, "12b_stream_k.cu");
+  EXPECT_EQ(RungSourceHeader(*source),
+            "12b stream_k \u2014 " + std::to_string(source->changed_count) + " lines changed from 12 all_async");
+  EXPECT_EQ(RungSourceOf(*FindKernel("mma_tf32"))->before_file.name, "12b_stream_k.cu");
 }
 
 TEST(KernelFiles, TheHeaderNamesBothFilesAndTheCount) {
