@@ -6,6 +6,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
+#include "sim/lesson/kernel_check_json.h"
 
 namespace gui {
 namespace {

@@ -70,8 +70,6 @@ std::uint64_t TextbookReads(const CheckSize& size, const std::array<int, 3>& blo
   return Expected(config).global_reads();
 }
 
-std::string SizeText(const CheckSize& s) { return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k); }
-
 // C right at every run of the report whose size is (or is not) a multiple of the tile.
 MilestoneState RightAt(Milestone milestone, const KernelCheckReport& report, bool multiple) {
   MilestoneState state{milestone, false, "no size of the check is " + std::string(multiple ? "" : "not ") + "a multiple of the tile"};
