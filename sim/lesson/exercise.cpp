@@ -3,6 +3,7 @@
 #include <set>
 
 #include "sim/lesson/formulas.h"
+#include "sim/lesson/teaching.h"
 
 namespace sim {
 namespace {
@@ -95,10 +96,18 @@ MilestoneState LoadsBothTiles(const cuda::CompiledKernel& kernel, const KernelCh
 
 MilestoneState NoRace(const KernelCheckReport& report, bool loads) {
   int races = 0;
-  for (const CheckFinding& f : report.findings) races += f.kind == FindingKind::kRace && f.error;
+  std::uint64_t hazards = 0;  // the check's count: every hazard, as the Hazards panel says
+  for (const CheckFinding& f : report.findings) {
+    if (f.kind != FindingKind::kRace || !f.error) continue;
+    ++races;
+    hazards += f.count;
+  }
   const bool reached = loads && races == 0;
   return {Milestone::kNoRace, reached,
-          !loads ? "the tiles are not loaded yet" : races == 0 ? "no race" : std::to_string(races) + " race finding" + (races == 1 ? "" : "s")};
+          !loads ? "the tiles are not loaded yet"
+          : races == 0
+              ? "no race"
+              : CountOf(static_cast<std::uint64_t>(races), "race", "races") + " (" + CountOf(hazards, "hazard", "hazards") + ")"};
 }
 
 MilestoneState TextbookReadsState(const KernelCheckReport& report, bool right_everywhere) {

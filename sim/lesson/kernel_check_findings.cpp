@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <limits>
 
 namespace sim {
 namespace {
@@ -10,12 +9,6 @@ namespace {
 int LineAt(const cuda::CompiledKernel& k, std::int64_t pc) {
   if (pc < 0 || pc >= static_cast<std::int64_t>(k.positions.size())) return 0;
   return k.positions[static_cast<std::size_t>(pc)].line;
-}
-
-// A hazard side's instruction: its program order (ProgramOrder in kernel_memory_access.cpp) modulo the code.
-int HazardLine(const cuda::CompiledKernel& k, std::int32_t stage) {
-  if (stage == std::numeric_limits<std::int32_t>::max()) return 0;
-  return LineAt(k, stage % static_cast<std::int32_t>(k.code.size()));
 }
 
 long long ElementsOf(int matrix, const CheckSize& s) {
@@ -43,9 +36,10 @@ CheckFindings::CheckFindings(const cuda::CompiledKernel& kernel) : kernel_(kerne
 }
 
 void CheckFindings::AddRun(const Machine& machine, const CheckSize& size) {
-  for (const Hazard& h : machine.logs().hazards) Race(h);
-  for (const KernelFinding& f : machine.logs().kernel_findings) Finding(f, size);
+  // The tallies, not the logs: those stop at their limits, a count does not.
   const MachineState& s = machine.state();
+  for (const RaceTally& race : s.kernel_races) Race(race);
+  for (const KernelFindingTally& tally : s.kernel_findings) Finding(tally, size);
   for (std::size_t pc = 0; pc < s.kernel_conflicts.size(); ++pc) {
     if (s.kernel_conflicts[pc] == 0) continue;
     const int line = LineAt(kernel_, static_cast<std::int64_t>(pc));
@@ -79,11 +73,11 @@ CheckFinding& CheckFindings::At(const CheckFinding& f) {
   return it->second;
 }
 
-void CheckFindings::Race(const Hazard& h) {
-  const int first = HazardLine(kernel_, h.first.stage);
-  const int second = HazardLine(kernel_, h.second.stage);
+void CheckFindings::Race(const RaceTally& h) {
+  const int first = LineAt(kernel_, h.first_pc);
+  const int second = LineAt(kernel_, h.second_pc);
   // Named by program order: the write of RAW comes first, the read of WAR.
-  const bool first_writes = h.first.write;
+  const bool first_writes = h.first_writes;
   const int write_line = first_writes ? first : second;
   const int read_line = first_writes ? second : first;
   const bool error = h.severity == Severity::kError;
@@ -94,7 +88,7 @@ void CheckFindings::Race(const Hazard& h) {
   CheckFinding f{FindingKind::kRace, "shared", kind, waw ? second : (h.kind == HazardKind::kWar ? write_line : read_line),
                  waw ? first : (h.kind == HazardKind::kWar ? read_line : write_line), error, 0, ""};
   CheckFinding& entry = At(f);
-  ++entry.count;
+  entry.count += h.count;
   if (!entry.sentence.empty()) return;
   const std::string scope = error ? "threads of different warps" : "lanes of one warp (right in lockstep, not guaranteed)";
   if (h.kind == HazardKind::kRaw) {
@@ -112,7 +106,8 @@ void CheckFindings::Race(const Hazard& h) {
   if (error && has_syncwarp_) entry.sentence += " (__syncwarp() orders only the lanes of one warp)";
 }
 
-void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
+void CheckFindings::Finding(const KernelFindingTally& tally, const CheckSize& size) {
+  const KernelFinding& k = tally.first;
   const int line = LineAt(kernel_, k.pc);
   const std::string at = std::to_string(line);
   using K = KernelFinding::Kind;
@@ -120,7 +115,7 @@ void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
     case K::kGlobalOutside: {
       static constexpr const char* kNames[] = {"A", "B", "C"};
       CheckFinding& f = At({FindingKind::kOutOfBounds, "global", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       if (f.sentence.empty()) {
         f.sentence = std::string("line ") + at + (k.write ? " writes " : " reads ") + kNames[k.array % 3] + "[" +
                      std::to_string(k.element) + "], outside its " + std::to_string(ElementsOf(k.array, size)) +
@@ -130,7 +125,7 @@ void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
     }
     case K::kSharedOutside: {
       CheckFinding& f = At({FindingKind::kOutOfBounds, "shared", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       if (f.sentence.empty()) {
         const cuda::SharedArray& a = kernel_.shared[k.array];
         f.sentence = "line " + at + " indexes " + a.name + " with " + std::to_string(k.element) +
@@ -140,7 +135,7 @@ void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
     }
     case K::kLocalOutside: {
       CheckFinding& f = At({FindingKind::kOutOfBounds, "local", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       if (f.sentence.empty()) {
         const cuda::Variable* array = VariableAt(kernel_.code[static_cast<std::size_t>(k.pc)].a);
         const std::string name = array != nullptr ? array->name : "a local array";
@@ -152,7 +147,7 @@ void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
     }
     case K::kUninitializedLocal: {
       CheckFinding& f = At({FindingKind::kUninitializedRead, "local", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       if (f.sentence.empty()) {
         const cuda::Variable* local = VariableAt(static_cast<std::int32_t>(k.element));
         std::string name = "a local";
@@ -166,14 +161,14 @@ void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
     }
     case K::kDivergentBarrier: {
       CheckFinding& f = At({FindingKind::kDivergentBarrier, "", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       f.sentence = "the __syncthreads() at line " + at +
                    " is not reached by every thread of the block (some took another branch or returned): move it out of the condition";
       return;
     }
     case K::kUninitializedShared: {
       CheckFinding& f = At({FindingKind::kUninitializedRead, "shared", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       if (f.sentence.empty()) {
         f.sentence = "line " + at + " reads " + kernel_.shared[k.array].name + " element " + std::to_string(k.element) +
                      ", which no thread of the block has written";
@@ -183,27 +178,27 @@ void CheckFindings::Finding(const KernelFinding& k, const CheckSize& size) {
     case K::kGlobalRace: {
       const int other = LineAt(kernel_, k.other_pc);
       CheckFinding& f = At({FindingKind::kRace, "global", k.write ? "WAW" : "RAW", line, other, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       f.sentence = "line " + at + (k.write ? " writes" : " reads") + " an element of C that another thread writes at line " +
                    std::to_string(other) + ", with nothing ordering them (threads of a grid do not wait for each other): give each element one writer";
       return;
     }
     case K::kBudget: {
       CheckFinding& f = At({FindingKind::kNotTerminating, "", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       f.sentence = "thread " + std::to_string(k.thread) + " of block " + std::to_string(k.block) + " is still looping at line " + at +
                    " after its instruction budget: the loop does not end";
       return;
     }
     case K::kDeadlock: {
       CheckFinding& f = At({FindingKind::kDeadlock, "", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       f.sentence = "threads wait at line " + at + " for a barrier that can never release";
       return;
     }
     case K::kInputWritten: {
       CheckFinding& f = At({FindingKind::kInputWritten, "global", "", line, 0, true, 0, ""});
-      ++f.count;
+      f.count += tally.count;
       f.sentence = "line " + at + " writes the input matrix " + std::string(k.array == 0 ? "A" : "B") + " (the check keeps it unchanged)";
       return;
     }

@@ -44,8 +44,8 @@ class CheckFindings {
   using Key = std::tuple<FindingKind, std::string, std::string, int, int, bool>;
 
   CheckFinding& At(const CheckFinding& f);
-  void Race(const Hazard& h);
-  void Finding(const KernelFinding& k, const CheckSize& size);
+  void Race(const RaceTally& race);
+  void Finding(const KernelFindingTally& tally, const CheckSize& size);
   // The local variable or array whose registers include `slot`; null for none.
   const cuda::Variable* VariableAt(std::int64_t slot) const;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include "sim/model/global_memory.h"
@@ -37,13 +38,27 @@ bool IsSquareName(const std::string& name) {
   return n == "n" || n == "w" || n == "width" || n == "size";
 }
 
+// Each parameter's argument: a matrix, a size of the run, or a value given by name.
+struct BoundArgument {
+  enum class Source : std::uint8_t { kValue, kM, kN, kK };
+  Source source = Source::kValue;
+  std::int32_t value = 0;  // kValue: the matrix (MatrixId) of a pointer, else the int
+  std::int32_t At(const CheckSize& size) const {
+    switch (source) {
+      case Source::kM: return size.m;
+      case Source::kN: return size.n;
+      case Source::kK: return size.k;
+      case Source::kValue: break;
+    }
+    return value;
+  }
+};
+
 struct Binding {
-  std::vector<std::int32_t> arguments;  // per parameter; a size's slot holds -1, -2, -3 for m, n, k
+  std::vector<BoundArgument> arguments;  // per parameter
   bool square = false;
   std::string error;
 };
-
-constexpr std::int32_t kBindM = -1, kBindN = -2, kBindK = -3;
 
 Binding Bind(const cuda::CompiledKernel& kernel, const std::map<std::string, long long>& values) {
   Binding b;
@@ -59,20 +74,25 @@ Binding Bind(const cuda::CompiledKernel& kernel, const std::map<std::string, lon
         return b;
       }
       ++next_pointer;
-      b.arguments.push_back(matrix);
+      b.arguments.push_back({BoundArgument::Source::kValue, matrix});
       continue;
     }
     const auto given = values.find(p.name);
     if (given != values.end()) {
-      b.arguments.push_back(static_cast<std::int32_t>(given->second));
+      if (given->second < std::numeric_limits<std::int32_t>::min() || given->second > std::numeric_limits<std::int32_t>::max()) {
+        b.error = "--define " + p.name + "=" + std::to_string(given->second) + ": the int parameter " + p.name + " holds " +
+                  std::to_string(std::numeric_limits<std::int32_t>::min()) + " to " + std::to_string(std::numeric_limits<std::int32_t>::max());
+        return b;
+      }
+      b.arguments.push_back({BoundArgument::Source::kValue, static_cast<std::int32_t>(given->second)});
     } else if (p.name == "M" || p.name == "m") {
-      b.arguments.push_back(kBindM);
+      b.arguments.push_back({BoundArgument::Source::kM, 0});
     } else if (p.name == "K" || p.name == "k") {
-      b.arguments.push_back(kBindK);
+      b.arguments.push_back({BoundArgument::Source::kK, 0});
     } else if (p.name == "N" || (IsSquareName(p.name) && ints > 1 && p.name == "n")) {
-      b.arguments.push_back(kBindN);
+      b.arguments.push_back({BoundArgument::Source::kN, 0});
     } else if (IsSquareName(p.name) && ints == 1) {
-      b.arguments.push_back(kBindN);
+      b.arguments.push_back({BoundArgument::Source::kN, 0});
       b.square = true;
     } else {
       b.error = "cannot bind the parameter " + p.name + ": it is not M, N, K or one square size (w, width, n, size); pass --define " +
@@ -176,9 +196,7 @@ std::optional<CheckRun> PlanCheckRun(const cuda::KernelFile& file, const KernelC
   CheckRun run;
   run.size = size;
   run.grid = *grid;
-  for (const std::int32_t argument : binding.arguments) {
-    run.arguments.push_back(argument == kBindM ? size.m : argument == kBindN ? size.n : argument == kBindK ? size.k : argument);
-  }
+  for (const BoundArgument& argument : binding.arguments) run.arguments.push_back(argument.At(size));
   return run;
 }
 

@@ -57,6 +57,10 @@ class HazardDetector {
   // The whole hazard between `access` and lane `earlier_lane` of a conflict OnAccess or WarpReads
   // found for it, before the block's next barrier (step and place are the caller's to fill in).
   Hazard Describe(const SharedAccess& access, const Conflict& conflict, int earlier_lane) const;
+  // The earlier access of a conflict OnAccess found for `access`, before the block's next barrier.
+  const HazardEntry& Earlier(const SharedAccess& access, const Conflict& conflict) const {
+    return arenas_[static_cast<std::size_t>(access.block)][conflict.earlier];
+  }
   // The block passed a __syncthreads(): earlier accesses are ordered before all later ones.
   void OnBlockBarrier(int block);
   // Every thread of the block exited: its accesses can race with nothing any more.
