@@ -20,8 +20,6 @@ int Count(const sim::KernelCheckReport& report, bool errors) {
   return count;
 }
 
-std::string SizeText(const sim::CheckSize& s) { return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k); }
-
 // The first thing to fix: the front end's problem, the first finding, or the first wrong size.
 std::string FirstFinding(const CheckedFile& c) {
   if (!c.report) return c.problem;
@@ -30,7 +28,7 @@ std::string FirstFinding(const CheckedFile& c) {
     return "line " + std::to_string(f.line) + ": " + sim::Name(f.kind) + ": " + f.sentence;
   }
   for (const sim::CheckRun& r : c.report->runs) {
-    if (r.wrong_elements > 0) return "C wrong at " + SizeText(r.size);
+    if (r.wrong_elements > 0) return "C wrong at " + sim::SizeText(r.size);
   }
   return "";
 }
@@ -50,7 +48,7 @@ void PrintGpu(const CheckedFile& checked) {
   for (std::size_t i = 0; i < gpu.runs.size() && i < checked.report->runs.size(); ++i) {
     const kernels::StudentGpuRun& g = gpu.runs[i];
     const sim::CheckRun& model = checked.report->runs[i];
-    std::printf("    %s: ", SizeText(model.size).c_str());
+    std::printf("    %s: ", sim::SizeText(model.size).c_str());
     if (!g.ok()) {
       std::printf("not run: %s\n", g.error.c_str());
       continue;
@@ -77,7 +75,7 @@ void PrintGpu(const CheckedFile& checked) {
     if (!gpu.timed->ok()) {
       std::printf("  timing: not run: %s\n", gpu.timed->error.c_str());
     } else {
-      std::printf("  timed at %s: %.1f GFLOPS (median of %d launches, %.4f ms)", SizeText({static_cast<int>(gpu.timed->shape.m),
+      std::printf("  timed at %s: %.1f GFLOPS (median of %d launches, %.4f ms)", sim::SizeText({static_cast<int>(gpu.timed->shape.m),
                   static_cast<int>(gpu.timed->shape.n), static_cast<int>(gpu.timed->shape.k)}).c_str(),
                   gpu.timed->gflops, gpu.timed->reps, gpu.timed->median_ms);
       if (gpu.cublas && gpu.cublas->ok()) {
@@ -102,7 +100,7 @@ void PrintReport(const CheckedFile& checked) {
   const std::string& file = checked.file;
   std::printf("%s: kernel %s, block %dx%dx%d\n", file.c_str(), report.kernel.c_str(), report.block[0], report.block[1], report.block[2]);
   for (const sim::CheckRun& r : report.runs) {
-    std::printf("  %s, grid %dx%dx%d: ", SizeText(r.size).c_str(), r.grid[0], r.grid[1], r.grid[2]);
+    std::printf("  %s, grid %dx%dx%d: ", sim::SizeText(r.size).c_str(), r.grid[0], r.grid[1], r.grid[2]);
     if (r.wrong_elements == 0) {
       std::printf("C right (%llu elements)\n", static_cast<ull>(r.elements));
     } else {

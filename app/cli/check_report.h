@@ -10,6 +10,7 @@
 
 #include "kernels/student_gpu.h"
 #include "sim/lesson/kernel_check.h"
+#include "sim/lesson/kernel_check_json.h"
 
 namespace cli {
 

@@ -327,7 +327,10 @@ void PrintHazards(std::FILE* out, const sim::Simulation& simulation) {
   const sim::PlainSource source = sim::PlainSourceFor(simulation.config());
   for (std::size_t i = 0; i < std::min(hazards.size(), kMaxPrintedHazards); ++i)
     PrintHazard(out, simulation, source, hazards[i]);
-  if (c.hazards > kMaxPrintedHazards) std::fprintf(out, "  ... (--json FILE lists them all)\n");
+  if (c.hazards > kMaxPrintedHazards) {
+    std::fprintf(out, "  ... %zu of %llu shown (--json FILE lists %zu)\n", std::min(hazards.size(), kMaxPrintedHazards),
+                 static_cast<unsigned long long>(c.hazards), hazards.size());
+  }
 }
 
 void PrintOutOfBounds(std::FILE* out, const sim::Simulation& simulation) {

@@ -3,6 +3,7 @@
 #include <system_error>
 
 #include "sim/io/input_file.h"
+#include "sim/lesson/kernel_check_json.h"
 
 namespace gui {
 namespace {

@@ -6,6 +6,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
+#include "sim/lesson/kernel_check_json.h"
 
 namespace gui {
 namespace {
@@ -53,7 +54,8 @@ void KernelFindingsView::DrawFinding(const FrameContext& frame, const sim::Check
 }
 
 void KernelFindingsView::Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const YourKernelView& view) {
-  gui::TextWrapped("Hazards met so far: %zu (step %lld)", snapshot.hazards().size(), static_cast<long long>(snapshot.step()));
+  gui::TextWrapped("Hazards met so far: %llu (step %lld)", static_cast<unsigned long long>(snapshot.counters().hazards),
+                   static_cast<long long>(snapshot.step()));
   if (view.findings == nullptr) {
     gui::TextWrapped("Checking the whole run for races and other mistakes\u2026");
     return;
@@ -81,7 +83,7 @@ void KernelFindingsView::Draw(const FrameContext& frame, const sim::Snapshot& sn
 
 nlohmann::json KernelFindingsView::Describe(const sim::Snapshot& snapshot, const YourKernelView& view) {
   nlohmann::json out;
-  out["hazards_so_far"] = snapshot.hazards().size();
+  out["hazards_so_far"] = snapshot.counters().hazards;
   out["checking"] = view.findings == nullptr;
   out["findings"] = nlohmann::json::array();
   if (view.findings != nullptr) {

@@ -157,6 +157,7 @@ class PlaceCompiler {
     std::array<std::int32_t, 3> index{};  // registers
     std::optional<int> constant_local;    // a local element known at compile time
     std::int32_t flat = 0;                // a local or global element's register
+    bool checked_per_dimension = false;   // a local element whose indices kCheckLocalIndex checks first
   };
   Place PlaceOf(const Expr& e);
   Value LoadPlace(const Place& p, SourcePos pos);

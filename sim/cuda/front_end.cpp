@@ -168,11 +168,12 @@ FrontEndResult CompileKernelFile(const std::string& text, const std::string& fil
   FrontEndResult result;
   try {
     const std::vector<Token> raw = Lex(text);
-    // A --define of a template parameter binds it; any other is a macro.
-    const std::vector<std::string> template_names = TemplateParameterNames(raw);
+    // A --define of a template parameter or of a kernel's int parameter binds it; any other is a macro.
+    std::vector<std::string> bound = TemplateParameterNames(raw);
+    for (std::string& name : KernelIntParameterNames(raw)) bound.push_back(std::move(name));
     Defines macros;
     for (const auto& [name, value] : options.defines) {
-      if (std::find(template_names.begin(), template_names.end(), name) == template_names.end()) macros[name] = value;
+      if (std::find(bound.begin(), bound.end(), name) == bound.end()) macros[name] = value;
     }
     const TranslationUnit unit = Parse(Preprocess(raw, macros));
     const KernelFunction& chosen = ChooseKernel(unit, options.kernel);

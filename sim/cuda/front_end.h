@@ -16,7 +16,7 @@ namespace sim::cuda {
 
 struct FrontEndOptions {
   std::string kernel;  // which __global__ function, where the file has several
-  Defines defines;     // --define NAME=VALUE: a template parameter's value, or a macro
+  Defines defines;     // --define NAME=VALUE: a template or int parameter's value, or a macro
 };
 
 struct SourceProblem {

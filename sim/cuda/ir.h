@@ -25,6 +25,7 @@ enum class Opcode : std::uint8_t {
   // control: dst is the target instruction
   kJump, kJumpIfZero, kJumpIfNotZero,
   // a local array's element: registers a + index(b), of c; out of range stops the thread
+  // (`array` 1: its indices were checked one by one first, kCheckLocalIndex)
   kLoadLocal, kStoreLocal,
   // index(b) along one dimension (`array`) of the local array at register a must be below
   // its extent c: a flat index can stay inside the array where one index is outside its extent

@@ -221,4 +221,21 @@ std::vector<std::string> TemplateParameterNames(const std::vector<Token>& tokens
   return names;
 }
 
+std::vector<std::string> KernelIntParameterNames(const std::vector<Token>& tokens) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < tokens.size(); ++i) {
+    if (tokens[i].text != "__global__") continue;
+    std::size_t open = i + 1;
+    while (open < tokens.size() && tokens[open].text != "(" && tokens[open].text != ";" && tokens[open].text != "{") ++open;
+    if (open >= tokens.size() || tokens[open].text != "(") continue;
+    for (std::size_t j = open + 1; j + 1 < tokens.size() && tokens[j].text != ")"; ++j) {
+      const bool int_type = tokens[j].text == "int" || tokens[j].text == "unsigned";
+      const Token& name = tokens[j + 1];
+      const std::string& after = j + 2 < tokens.size() ? tokens[j + 2].text : "";
+      if (int_type && name.kind == TokenKind::kIdentifier && (after == "," || after == ")")) names.push_back(name.text);
+    }
+  }
+  return names;
+}
+
 }  // namespace sim::cuda

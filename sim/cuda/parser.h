@@ -21,5 +21,9 @@ ExprPtr ParseExpression(const std::vector<Token>& tokens);
 // The names of the `template <int NAME>` parameters of the file's kernels, read from its
 // tokens before preprocessing (so a --define of one binds it instead of replacing it).
 std::vector<std::string> TemplateParameterNames(const std::vector<Token>& tokens);
+// The names of the int parameters of the file's `__global__` functions, read the same way: a
+// --define of one binds the argument the check passes, and replacing the name would leave
+// `int 16` in the parameter list.
+std::vector<std::string> KernelIntParameterNames(const std::vector<Token>& tokens);
 
 }  // namespace sim::cuda

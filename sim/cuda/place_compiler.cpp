@@ -67,6 +67,7 @@ PlaceCompiler::Place PlaceCompiler::PlaceOf(const Expr& e) {
           const std::optional<Constant>& c = values[i].constant;
           if (c && c->integer >= 0 && c->integer < s.dims[i]) continue;
           code_.Emit(Opcode::kCheckLocalIndex, e.pos, 0, s.slot, values[i].slot, s.dims[i], static_cast<std::uint8_t>(i));
+          place.checked_per_dimension = true;
         }
       }
       // Row-major: flat = ((i0 · d1) + i1) · d2 + i2.
@@ -99,7 +100,7 @@ void PlaceCompiler::Store(const Place& p, const Value& v, SourcePos pos) {
         expressions_.StoreInto(s.slot + *p.constant_local, s.type, c, pos);
         return;
       }
-      code_.Emit(Opcode::kStoreLocal, pos, c.slot, s.slot, p.flat, LocalLength(s));
+      code_.Emit(Opcode::kStoreLocal, pos, c.slot, s.slot, p.flat, LocalLength(s), p.checked_per_dimension ? 1 : 0);
   }
 }
 
@@ -115,7 +116,7 @@ Value PlaceCompiler::LoadPlace(const Place& p, SourcePos pos) {
       break;
     default:
       if (p.constant_local) return {s.slot + *p.constant_local, s.type, std::nullopt, false};
-      code_.Emit(Opcode::kLoadLocal, pos, dst, s.slot, p.flat, LocalLength(s));
+      code_.Emit(Opcode::kLoadLocal, pos, dst, s.slot, p.flat, LocalLength(s), p.checked_per_dimension ? 1 : 0);
   }
   return {dst, s.type, std::nullopt, true};
 }

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "sim/lesson/formulas.h"
+#include "sim/lesson/teaching.h"
 
 namespace sim {
 namespace {
@@ -70,8 +71,6 @@ std::uint64_t TextbookReads(const CheckSize& size, const std::array<int, 3>& blo
   return Expected(config).global_reads();
 }
 
-std::string SizeText(const CheckSize& s) { return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k); }
-
 // C right at every run of the report whose size is (or is not) a multiple of the tile.
 MilestoneState RightAt(Milestone milestone, const KernelCheckReport& report, bool multiple) {
   MilestoneState state{milestone, false, "no size of the check is " + std::string(multiple ? "" : "not ") + "a multiple of the tile"};
@@ -97,10 +96,18 @@ MilestoneState LoadsBothTiles(const cuda::CompiledKernel& kernel, const KernelCh
 
 MilestoneState NoRace(const KernelCheckReport& report, bool loads) {
   int races = 0;
-  for (const CheckFinding& f : report.findings) races += f.kind == FindingKind::kRace && f.error;
+  std::uint64_t hazards = 0;  // the check's count: every hazard, as the Hazards panel says
+  for (const CheckFinding& f : report.findings) {
+    if (f.kind != FindingKind::kRace || !f.error) continue;
+    ++races;
+    hazards += f.count;
+  }
   const bool reached = loads && races == 0;
   return {Milestone::kNoRace, reached,
-          !loads ? "the tiles are not loaded yet" : races == 0 ? "no race" : std::to_string(races) + " race finding" + (races == 1 ? "" : "s")};
+          !loads ? "the tiles are not loaded yet"
+          : races == 0
+              ? "no race"
+              : CountOf(static_cast<std::uint64_t>(races), "race", "races") + " (" + CountOf(hazards, "hazard", "hazards") + ")"};
 }
 
 MilestoneState TextbookReadsState(const KernelCheckReport& report, bool right_everywhere) {

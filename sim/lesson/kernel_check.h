@@ -6,75 +6,15 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "sim/cuda/front_end.h"
-#include "sim/model/kernel_config.h"
-#include "sim/model/machine.h"
+#include "sim/lesson/kernel_check_findings.h"
+#include "sim/lesson/kernel_check_plan.h"
 
 namespace sim {
-
-struct CheckSize {
-  int m = 0, n = 0, k = 0;
-};
-
-// "16x16", "256" or "8x8x2": one to three positive integers (each at most 65536) split by
-// `separator`; the missing ones are 1. Nothing where the text is not that.
-std::optional<std::array<int, 3>> ParseExtents(const std::string& text, char separator);
-
-// A --grid axis: "auto" (enough blocks to cover C: x along N, y along M; z: 1), or an
-// integer expression in M, N, K and blockDim.x/y/z, such as `(N+15)/16`.
-constexpr const char* kAutoGrid = "auto";
-// Why `axis` is not an axis the check can compute (its expression tried at one size), or "".
-std::string GridAxisProblem(const std::string& axis);
-
-struct KernelCheckOptions {
-  std::vector<CheckSize> sizes;                  // empty: a multiple of the block and a non-multiple
-  std::optional<std::array<int, 3>> block;       // else the file's launch
-  std::array<std::string, 3> grid{kAutoGrid, kAutoGrid, kAutoGrid};
-  std::map<std::string, long long> int_values;   // --define NAME=VALUE for int parameters that are not sizes
-  SchedulerKind scheduler = SchedulerKind::kRealistic;
-  std::uint64_t seed = 1;
-};
-
-struct CheckRun {
-  CheckSize size;
-  // The launch, as a GPU repeats it: blocks, and per kernel parameter a matrix (0 A, 1 B,
-  // 2 C) for a pointer, else the int's value.
-  std::array<int, 3> grid{};
-  std::vector<std::int32_t> arguments;
-  std::vector<float> c;  // the model's C (M×N)
-  std::uint64_t global_reads = 0;   // elements of A and B read from global memory
-  std::uint64_t shared_writes = 0;
-  std::uint64_t elements = 0;
-  std::uint64_t wrong_elements = 0;
-  struct Wrong {
-    int row = 0, col = 0;
-    float got = 0.0f, expected = 0.0f;
-  };
-  std::optional<Wrong> first_wrong;
-};
-
-enum class FindingKind : std::uint8_t {
-  kRace, kOutOfBounds, kDivergentBarrier, kUninitializedRead, kBankConflict, kNotTerminating, kDeadlock, kInputWritten
-};
-const char* Name(FindingKind kind);
-
-struct CheckFinding {
-  FindingKind kind = FindingKind::kRace;
-  std::string memory;   // "shared", "global", "local" or empty
-  std::string hazard;   // "RAW", "WAR", "WAW" or empty
-  int line = 0;
-  int other_line = 0;   // a race's other access; 0 where there is none
-  bool error = true;    // else a warning
-  std::uint64_t count = 0;
-  std::string sentence;
-};
 
 struct KernelCheckReport {
   std::string kernel;
@@ -91,39 +31,9 @@ struct KernelCheckResult {
   std::string error;  // what makes the check impossible (a parameter it cannot bind, no block...)
 };
 
-// The runs the check makes: each size's launch and its seeded A and B, or why it cannot run.
-// The window runs a student's kernel as the first of them, so it shows what the check judges.
-struct CheckPlan {
-  struct Run {
-    CheckRun planned;  // its size, grid and arguments, before it runs
-    KernelLaunch launch;
-    std::vector<float> a, b;
-  };
-  std::array<int, 3> block{};
-  std::vector<Run> runs;
-  std::string error;
-};
-CheckPlan PlanCheck(const cuda::KernelFile& file, const KernelCheckOptions& options);
-
 // `cancel` (may be null) stops it between steps, with the error "stopped".
 KernelCheckResult CheckKernel(const cuda::KernelFile& file, const KernelCheckOptions& options,
                               const std::atomic<bool>* cancel = nullptr);
-
-// A finding as the report's findings[] hold it.
-nlohmann::json FindingJson(const CheckFinding& finding);
-
-// The launch the check makes at `size` with `block` (a CheckRun's size, grid and arguments;
-// no C): for a GPU to repeat at a size the model did not run. The problem in `error`.
-std::optional<CheckRun> PlanCheckRun(const cuda::KernelFile& file, const KernelCheckOptions& options, const std::array<int, 3>& block,
-                                     const CheckSize& size, std::string& error);
-
-// A (M×K) and B (K×N) of a check at `size`: seeded small integers, so every product and
-// every sum of an inner product is exact in float and a wrong element is a wrong kernel,
-// never rounding. The same for the model and for a GPU.
-struct CheckInputs {
-  std::vector<float> a, b;
-};
-CheckInputs InputsFor(const CheckSize& size, std::uint64_t seed);
 
 // Elements of `c` whose bits differ from `reference`, and the first of them (row-major, N columns).
 struct Difference {
@@ -131,8 +41,5 @@ struct Difference {
   std::optional<CheckRun::Wrong> first;
 };
 Difference Differ(const std::vector<float>& c, const std::vector<float>& reference, int n);
-
-// The report as `tilescope check --json` writes it: runs[] and findings[].
-nlohmann::json CheckJson(const KernelCheckReport& report, const std::string& file);
 
 }  // namespace sim

@@ -105,13 +105,25 @@ void KernelStep::RunAhead(Thread& thread) {
     if (stop == cuda::Stop::kLocalOutside) {
       // Reported, then skipped: a read gives 0, a store is dropped; past an index outside its
       // dimension (`array`: the dimension + 1, 0 for the flat index) the access goes on.
+      // One access is one finding: the first of its indices outside its extent names it, and
+      // neither its later indices nor its flat index (outside only where an index is) add one.
       const bool check = ins.op == cuda::Opcode::kCheckLocalIndex;
-      m_.LogFinding(thread, KernelFinding::Kind::kLocalOutside, static_cast<std::int32_t>(r[ins.b]), check ? ins.array + 1 : 0,
-                    ins.op == cuda::Opcode::kStoreLocal);
+      if (check || ins.array == 0) {
+        m_.LogFinding(thread, KernelFinding::Kind::kLocalOutside, static_cast<std::int32_t>(r[ins.b]), check ? ins.array + 1 : 0,
+                      ins.op == cuda::Opcode::kStoreLocal);
+      }
       if (ins.op == cuda::Opcode::kLoadLocal) r[ins.dst] = 0;
-      ++pc;
-      ++thread.instructions;
-      ++m_.state.counters.thread_instructions;
+      std::int32_t passed = 1;
+      if (check) {
+        // The access's later checks, emitted right after this one.
+        for (const cuda::Instruction* next = &ins + 1; next->op == cuda::Opcode::kCheckLocalIndex && next->a == ins.a && next->array > ins.array;
+             ++next) {
+          ++passed;
+        }
+      }
+      pc += passed;
+      thread.instructions += passed;
+      m_.state.counters.thread_instructions += static_cast<std::uint64_t>(passed);
     }
   }
   thread.pc = ProgramCounter{OpLike(k.code[static_cast<std::size_t>(pc)].op), pc, 0};
@@ -121,9 +133,8 @@ bool KernelStep::Run() {
   Unit unit;
   if (!m_.state.scheduler.Next(unit)) {
     const bool finished = m_.state.exited_threads == m_.geometry.threads();
-    // Logged once: the log's last finding is the deadlock (also after a step back to it).
-    const std::vector<KernelFinding>& findings = m_.logs.kernel_findings;
-    if (!finished && (findings.empty() || findings.back().kind != KernelFinding::Kind::kDeadlock)) {
+    // Found once, also after a step back to it and past the findings log's limit.
+    if (!finished && !m_.Found(KernelFinding::Kind::kDeadlock)) {
       // Nothing can run, yet threads wait: at a barrier no release can come to.
       for (const Thread& thread : m_.state.threads) {
         if (thread.state != ThreadState::kDone) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "sim/model/hazard_warp_reads.h"
 #include "sim/model/lesson_step_part.h"
 
 namespace sim {

@@ -66,6 +66,7 @@ Machine::Machine(const KernelLaunch& launch, std::vector<float> a, std::vector<f
   if (kernel_.TracksUnwritten()) state.unwritten_locals.assign(state.registers.size(), 0);
   state.kernel_conflicts.assign(code_size, 0);
   state.kernel_ways.assign(code_size, 0);
+  state.warp_access_groups.assign(static_cast<std::size_t>(g.warps()), WarpAccessGroups{});
   state.c_writers.assign(state.c.size(), 0);
   state.c_writer_pcs.assign(state.c.size(), 0);
   m.LayOutThreads();

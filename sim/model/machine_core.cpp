@@ -77,10 +77,31 @@ void MachineCore::LogHazards(const SharedAccess& access, const Conflict& conflic
 
 void MachineCore::LogFinding(const Thread& thread, KernelFinding::Kind kind, std::int64_t element, int array, bool write,
                              std::int32_t other_pc) {
+  const KernelFinding finding{kind, state.step, thread.block, thread.index_in_block, thread.pc.t,
+                              element, static_cast<std::uint8_t>(array), write, other_pc};
+  TallyFinding(finding);
   if (logs.kernel_findings.size() >= kMaxLoggedOutOfBounds) return;
-  logs.kernel_findings.push_back(KernelFinding{kind, state.step, thread.block, thread.index_in_block, thread.pc.t,
-                                               element, static_cast<std::uint8_t>(array), write, other_pc});
+  logs.kernel_findings.push_back(finding);
   state.kernel_finding_log_size = logs.kernel_findings.size();
+}
+
+void MachineCore::TallyFinding(const KernelFinding& finding) {
+  // A kernel has few places that go wrong: the newest first, then the rest.
+  std::vector<KernelFindingTally>& tallies = state.kernel_findings;
+  for (auto it = tallies.rbegin(); it != tallies.rend(); ++it) {
+    if (it->SamePlace(finding)) {
+      ++it->count;
+      return;
+    }
+  }
+  tallies.push_back(KernelFindingTally{finding, 1});
+}
+
+bool MachineCore::Found(KernelFinding::Kind kind) const {
+  for (const KernelFindingTally& tally : state.kernel_findings) {
+    if (tally.first.kind == kind) return true;
+  }
+  return false;
 }
 
 void MachineCore::Restore(const MachineState& at) {

@@ -56,9 +56,27 @@ struct MachineCore {
   // Logs the hazards of `access` with each of the conflict's earlier lanes, while the log has room.
   void LogHazards(const SharedAccess& access, const Conflict& conflict, const SharedPlace& cell);
   void CountHazards(const HazardTally& tally, PhaseCounters& phase) { tally.AddTo(state.counters, phase); }
-  // Logs a student kernel's finding at the thread's instruction, while the log has room.
+  // Counts `race.count` hazards of a student kernel at the race's place.
+  // Inline: a racing kernel's every shared access finds some (a kernel has few places, the
+  // newest first).
+  void TallyRace(const RaceTally& race) {
+    std::vector<RaceTally>& tallies = state.kernel_races;
+    for (auto it = tallies.rbegin(); it != tallies.rend(); ++it) {
+      if (it->SamePlace(race)) {
+        it->count += race.count;
+        return;
+      }
+    }
+    tallies.push_back(race);
+  }
+  // Whether a student kernel's run has found a `kind` yet.
+  bool Found(KernelFinding::Kind kind) const;
+  // Counts a student kernel's finding at the thread's instruction, and logs it while the log has room.
   void LogFinding(const Thread& thread, KernelFinding::Kind kind, std::int64_t element = 0, int array = 0,
                   bool write = false, std::int32_t other_pc = -1);
+
+  // Counts `finding` at its place (KernelFindingTally).
+  void TallyFinding(const KernelFinding& finding);
 
   // Whether the logs hold every record `state` counts.
   bool LogsReach(const MachineState& at) const {

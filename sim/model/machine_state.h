@@ -13,6 +13,7 @@
 #include "sim/model/counters.h"
 #include "sim/model/global_memory.h"
 #include "sim/model/hazard_detector.h"
+#include "sim/model/warp_access_groups.h"
 #include "sim/model/scheduler.h"
 #include "sim/model/shared_memory.h"
 #include "sim/model/thread.h"
@@ -67,6 +68,34 @@ struct KernelFinding {
   bool write = false;
   std::int32_t other_pc = -1;  // kGlobalRace: the other thread's write
   bool operator==(const KernelFinding& o) const;
+};
+
+// What a student's kernel did, counted by where: every finding, past its log's limit too (the
+// log keeps the first for stepping; these keep each place's first and the exact count).
+struct KernelFindingTally {
+  KernelFinding first;  // the earliest of its place
+  std::uint64_t count = 0;
+  // One place: the same kind, instruction, array (or dimension), direction and other write.
+  bool SamePlace(const KernelFinding& f) const {
+    return f.kind == first.kind && f.pc == first.pc && f.array == first.array && f.write == first.write && f.other_pc == first.other_pc;
+  }
+  bool operator==(const KernelFindingTally& o) const { return first == o.first && count == o.count; }
+};
+
+// The shared-memory races of a student's kernel by the two instructions involved (in the order
+// observed: `first` ran first), their kind and severity: every hazard the detector finds, where
+// the hazard log keeps only the first kMaxLoggedHazards.
+struct RaceTally {
+  HazardKind kind = HazardKind::kRaw;
+  Severity severity = Severity::kError;
+  std::int32_t first_pc = -1;   // -1: past the range program order can name (no line)
+  std::int32_t second_pc = -1;
+  bool first_writes = false;
+  std::uint64_t count = 0;
+  bool SamePlace(const RaceTally& o) const {
+    return kind == o.kind && severity == o.severity && first_pc == o.first_pc && second_pc == o.second_pc && first_writes == o.first_writes;
+  }
+  bool operator==(const RaceTally& o) const { return SamePlace(o) && count == o.count; }
 };
 
 struct MachineLogs {
@@ -160,9 +189,14 @@ struct MachineState {
   // (KernelProgram::declared_unwritten; empty when the kernel declares none).
   std::vector<std::uint8_t> unwritten_locals;
   std::size_t kernel_finding_log_size = 0;
+  std::vector<KernelFindingTally> kernel_findings;  // in the order their places were first met
+  std::vector<RaceTally> kernel_races;
   // Per instruction of the kernel: bank conflicts (extra wavefronts) and the most ways seen.
   std::vector<std::uint64_t> kernel_conflicts;
   std::vector<std::uint8_t> kernel_ways;
+  // Per warp: its warp-instructions some lanes have run and others may still (a scheduler of
+  // threads), for counting sectors and bank conflicts by warp-instruction.
+  std::vector<WarpAccessGroups> warp_access_groups;
   // Per element of C: the thread that last wrote it (global index + 1, 0: none) and where,
   // for races between threads of the grid, which nothing orders.
   std::vector<std::int32_t> c_writers;
@@ -170,6 +204,7 @@ struct MachineState {
 
   // Approximate bytes, for history's budget.
   std::size_t Bytes() const;
+  std::size_t WarpAccessGroupBytes() const;
   bool operator==(const MachineState& o) const;
 };
 

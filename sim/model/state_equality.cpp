@@ -102,6 +102,7 @@ bool MachineState::operator==(const MachineState& o) const {
          last_step == o.last_step && read_log_size == o.read_log_size &&
          hazard_log_size == o.hazard_log_size && out_of_bounds_log_size == o.out_of_bounds_log_size &&
          registers == o.registers && unwritten_locals == o.unwritten_locals && kernel_finding_log_size == o.kernel_finding_log_size &&
+         kernel_findings == o.kernel_findings && kernel_races == o.kernel_races && warp_access_groups == o.warp_access_groups &&
          kernel_conflicts == o.kernel_conflicts && kernel_ways == o.kernel_ways && c_writers == o.c_writers &&
          c_writer_pcs == o.c_writer_pcs;
 }
@@ -118,7 +119,14 @@ std::size_t MachineState::Bytes() const {
          counters.phases.capacity() * sizeof(PhaseCounters) +
          last_step.releases.capacity() * sizeof(StepRecord::Release) + registers.capacity() * sizeof(std::uint32_t) + unwritten_locals.capacity() +
          kernel_conflicts.capacity() * sizeof(std::uint64_t) + kernel_ways.capacity() +
-         (c_writers.capacity() + c_writer_pcs.capacity()) * sizeof(std::int32_t);
+         kernel_findings.capacity() * sizeof(KernelFindingTally) + kernel_races.capacity() * sizeof(RaceTally) +
+         (c_writers.capacity() + c_writer_pcs.capacity()) * sizeof(std::int32_t) + WarpAccessGroupBytes();
+}
+
+std::size_t MachineState::WarpAccessGroupBytes() const {
+  std::size_t bytes = warp_access_groups.capacity() * sizeof(WarpAccessGroups);
+  for (const WarpAccessGroups& groups : warp_access_groups) bytes += groups.Bytes();
+  return bytes;
 }
 
 }  // namespace sim

@@ -139,6 +139,9 @@ def flag_cases():
     for flag in ("--kernel", "--scheduler", "--define", "--json", "--csv"):
         for tried, value in NAME_VALUES:
             cases.append(("`check %s`" % flag, tried, value, ["check", flag, value, "GOODKERNEL"]))
+    # --define binds an int parameter by name, sizes too: any 32-bit value (-1 once meant M), a wider one refused.
+    for tried, value in (("negative", "M=-1"), ("huge", "M=5000000000")):
+        cases.append(("`check --define`", tried, value, ["check", "--define", value, "GOODKERNEL"]))
     # The window's --kernel FILE takes the same flags, read by the same code (app/cli/kernel_flags.h).
     for flag in ("--block", "--grid", "--sizes"):
         for tried, value in NUMBER_VALUES:
