@@ -27,7 +27,6 @@ constexpr int kExitUsage = 2;
 
 struct CheckOptions {
   std::vector<std::string> files;
-  std::string kernel;
   KernelFlags kernel_flags;
   std::string scheduler = "realistic";
   // Read by sim::ParseSeed, as trace's --seed is: "-1" is refused, not wrapped to 2^64-1.
@@ -37,7 +36,6 @@ struct CheckOptions {
   std::string time_size;
   bool no_gpu = false;
   // Given on the command line (even as ""): an empty value is then refused, not read as absent.
-  bool kernel_given = false;
   bool json_given = false;
   bool csv_given = false;
   bool time_size_given = false;
@@ -46,14 +44,12 @@ struct CheckOptions {
 // Reads the flags into the check's options; the first problem, or empty.
 std::string CheckFlags(const CheckOptions& o, sim::cuda::FrontEndOptions& front, sim::KernelCheckOptions& check,
                        kernels::StudentGpuOptions& gpu) {
-  if (o.kernel_given && o.kernel.empty()) return "--kernel needs a kernel's name";
   if (o.json_given && o.json.empty()) return "--json needs a file name";
   if (o.csv_given && o.csv.empty()) return "--csv needs a file name";
   sim::KernelLessonOptions kernel_options;
   if (std::string problem = ReadKernelFlags(o.kernel_flags, kernel_options); !problem.empty()) return problem;
   front = std::move(kernel_options.front);
   check = std::move(kernel_options.check);
-  front.kernel = o.kernel;
   const std::optional<sim::SchedulerKind> scheduler = sim::ParseSchedulerKind(o.scheduler);
   if (!scheduler) return "--scheduler " + o.scheduler + ": one of " + sim::SchedulerKindNames();
   check.scheduler = *scheduler;
@@ -179,7 +175,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>& action) {
       "same sizes, and its C compared with the model's. Several files: one line each and a class summary. Exit 0: C right "
       "and no error; 1: not; 2: usage or a file it cannot read");
   command->add_option("FILE", options->files, "Kernel files (.cu): the __global__ kernel is read, host code skipped")->required();
-  CLI::Option* kernel = command->add_option("--kernel", options->kernel, "Which __global__ function, where the file has several");
+  AddKernelNameFlag(*command, options->kernel_flags, "--kernel", "Which __global__ function, where the file has several");
   AddKernelFlags(*command, options->kernel_flags,
                  "Sizes to check, N or MxNxK, comma-separated (default: a multiple of the block and 50x37x29)");
   command->add_option("--scheduler", options->scheduler, "Scheduler: " + sim::SchedulerKindNames() + " (default realistic)");
@@ -193,8 +189,7 @@ void AddCheckCommand(CLI::App& app, std::function<int()>& action) {
       "On a GPU, also time the kernel at this size (N or MxNxK): GFLOPS, the median of " +
           std::to_string(kernels::StudentGpuOptions{}.reps) + " launches, beside cuBLAS SGEMM");
   command->add_flag("--no-gpu", options->no_gpu, "Check on the model alone, even where a GPU is present");
-  command->callback([options, kernel, json, csv, time_size, &action] {
-    options->kernel_given = kernel->count() > 0;
+  command->callback([options, json, csv, time_size, &action] {
     options->json_given = json->count() > 0;
     options->csv_given = csv->count() > 0;
     options->time_size_given = time_size->count() > 0;

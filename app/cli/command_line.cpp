@@ -30,6 +30,9 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags
                  "A CUDA file of your own (.cu) to open as the lesson: its __global__ kernel steps on the model, "
                  "watched for saves (run as `tilescope check` runs its first size)")
       ->excludes(lesson);
+  AddKernelNameFlag(app, kernel_flags, "--kernel-name",
+                    "With --kernel: which __global__ function of the file, where it has several (check's --kernel NAME; "
+                    "default: the first, and Controls picks another)");
   AddKernelFlags(app, kernel_flags,
                  "With --kernel: the size the kernel runs at, N or MxNxK (the first if several; default: a "
                  "multiple of the block)");
@@ -69,8 +72,9 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags
 
 // The kernel flags belong to --kernel: without it they would be silently ignored.
 std::string ReadGuiKernelFlags(const KernelFlags& flags, GuiOptions& options) {
-  const bool any = flags.block_option->count() > 0 || flags.grid != "auto" || !flags.sizes.empty() || !flags.defines.empty();
-  if (options.kernel.empty()) return any ? "--block, --grid, --sizes and --define need --kernel FILE.cu" : "";
+  const bool any = flags.kernel_name_option->count() > 0 || flags.block_option->count() > 0 || flags.grid != "auto" ||
+                   !flags.sizes.empty() || !flags.defines.empty();
+  if (options.kernel.empty()) return any ? "--kernel-name, --block, --grid, --sizes and --define need --kernel FILE.cu" : "";
   return ReadKernelFlags(flags, options.kernel_options);
 }
 
@@ -134,7 +138,7 @@ int Run(int argc, char** argv, const GuiLauncher& launch_gui) {
   KernelFlags kernel_flags;
   AddGuiOptions(app, gui_options, kernel_flags);
   std::function<int()> action;
-  AddSubcommands(app, action, launch_gui);
+  AddSubcommands(app, action, launch_gui, gui_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <variant>
 
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
@@ -22,6 +23,7 @@ struct ExerciseOptions {
   std::string dir;
   std::string check;
   bool force = false;
+  bool open = false;
   bool check_given = false;
 };
 
@@ -30,7 +32,9 @@ int Fail(const std::string& message) {
   return kExitUsage;
 }
 
-int WriteStarter(const ExerciseOptions& o) {
+// Writes the starter into DIR; with --open a file already there is the student's work, opened
+// as it is. The file to open, or the exit status of a failure.
+std::variant<std::string, int> WriteStarter(const ExerciseOptions& o) {
   namespace fs = std::filesystem;
   std::error_code error;
   if (fs::exists(o.dir, error) && !fs::is_directory(o.dir, error)) return Fail(o.dir + " is not a folder");
@@ -38,11 +42,20 @@ int WriteStarter(const ExerciseOptions& o) {
   if (error) return Fail("cannot create the folder " + o.dir + ": " + error.message());
   const std::string path = (fs::path(o.dir) / sim::kTiledStarterFileName).string();
   if (fs::exists(fs::symlink_status(path, error)) && !o.force) {
-    return Fail(path + " exists: pass --force to overwrite it with the starter");
+    if (!o.open) return Fail(path + " exists: pass --force to overwrite it with the starter, or --open to open it");
+    std::printf("opening %s as it is (--force writes the starter over it)\n", path.c_str());
+    return path;
   }
   if (const std::optional<std::string> problem = sim::WriteFileAtomically(path, sim::TiledStarterSource())) return Fail(*problem);
-  std::printf("wrote %s: fill in its TODOs, then run: tilescope exercise tiled --check %s\n", path.c_str(), path.c_str());
-  return 0;
+  if (o.open) {
+    std::printf("wrote %s: fill in its TODOs in your editor; the window's Guide checks each milestone as you save\n",
+                path.c_str());
+  } else {
+    std::printf("wrote %s: fill in its TODOs, then open it in the window (its Guide checks each milestone as you save):\n"
+                "  tilescope exercise tiled %s --open\nor check it here: tilescope exercise tiled --check %s\n",
+                path.c_str(), o.dir.c_str(), path.c_str());
+  }
+  return path;
 }
 
 int CheckMilestones(const ExerciseOptions& o) {
@@ -58,20 +71,30 @@ int CheckMilestones(const ExerciseOptions& o) {
   return reached == static_cast<int>(states.size()) ? 0 : kExitNotYet;
 }
 
-int Run(const ExerciseOptions& o) {
+int Run(const ExerciseOptions& o, const GuiLauncher& launch_gui, GuiOptions window) {
   if (o.name != kTiled) return Fail("no exercise " + o.name + " (there is: tiled)");
   if (o.check_given) {
     if (o.check.empty()) return Fail("--check needs the student's file");
     if (!o.dir.empty()) return Fail("give a folder to write the starter into, or --check FILE, not both");
+    if (o.open) return Fail("--open goes with the folder (exercise tiled DIR --open), not --check");
     return CheckMilestones(o);
   }
   if (o.dir.empty()) return Fail("name the folder to write the starter into: tilescope exercise tiled DIR");
-  return WriteStarter(o);
+  if (o.open && (!window.lesson.empty() || !window.kernel.empty())) {
+    return Fail("--open opens the exercise's file, not --lesson or --kernel");
+  }
+  const std::variant<std::string, int> written = WriteStarter(o);
+  if (const int* status = std::get_if<int>(&written)) return *status;
+  if (!o.open) return 0;
+  window.kernel = std::get<std::string>(written);
+  window.kernel_options.front.kernel.clear();
+  std::fflush(stdout);
+  return launch_gui(window);
 }
 
 }  // namespace
 
-void AddExerciseCommand(CLI::App& app, std::function<int()>& action) {
+void AddExerciseCommand(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui, const GuiOptions& window) {
   auto options = std::make_shared<ExerciseOptions>();
   CLI::App* command = app.add_subcommand(
       "exercise",
@@ -83,9 +106,12 @@ void AddExerciseCommand(CLI::App& app, std::function<int()>& action) {
   command->add_option("DIR", options->dir, "The folder to write the starter file (" + std::string(sim::kTiledStarterFileName) + ") into");
   CLI::Option* check = command->add_option("--check", options->check, "The student's file: print the milestones it has reached");
   command->add_flag("--force", options->force, "Overwrite the folder's starter file where it exists");
-  command->callback([options, check, &action] {
+  command->add_flag("--open", options->open,
+                    "Then open the window on the folder's file (the starter, or your work already there): its Guide checks "
+                    "each milestone as you save");
+  command->callback([options, check, &action, launch_gui, &window] {
     options->check_given = check->count() > 0;
-    action = [options] { return Run(*options); };
+    action = [options, launch_gui, &window] { return Run(*options, launch_gui, window); };
   });
 }
 

@@ -61,6 +61,10 @@ std::optional<sim::CheckSize> ParseCheckSize(const std::string& text) {
   return sim::CheckSize{(*dims)[0], (*dims)[1], (*dims)[2]};
 }
 
+void AddKernelNameFlag(CLI::App& command, KernelFlags& flags, const std::string& flag, const std::string& help) {
+  flags.kernel_name_option = command.add_option(flag, flags.kernel_name, help);
+}
+
 void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help) {
   flags.block_option =
       command.add_option("--block", flags.block, "Threads per block, XxY[xZ] (default: the file's <<<grid, block>>> launch)");
@@ -73,6 +77,10 @@ void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& si
 }
 
 std::string ReadKernelFlags(const KernelFlags& flags, sim::KernelLessonOptions& options) {
+  if (flags.kernel_name_option != nullptr && flags.kernel_name_option->count() > 0) {
+    if (flags.kernel_name.empty()) return flags.kernel_name_option->get_name() + " needs a kernel's name";
+    options.front.kernel = flags.kernel_name;
+  }
   if (std::string problem = ReadDefines(flags.defines, options); !problem.empty()) return problem;
   if (flags.block_option != nullptr && flags.block_option->count() > 0) {
     options.check.block = sim::ParseExtents(flags.block, 'x');

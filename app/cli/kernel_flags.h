@@ -1,5 +1,6 @@
-// kernel_flags.h — the flags that say how a student's kernel runs: --block, --grid, --sizes and
-// --define, read once for `tilescope check` and for the window's --kernel FILE alike.
+// kernel_flags.h — the flags that say how a student's kernel runs: which kernel of the file,
+// --block, --grid, --sizes and --define, read once for `tilescope check` and for the window's
+// --kernel FILE alike.
 #pragma once
 #include <CLI/CLI.hpp>
 
@@ -12,6 +13,8 @@
 namespace cli {
 
 struct KernelFlags {
+  std::string kernel_name;
+  CLI::Option* kernel_name_option = nullptr;  // given (even as ""): an empty name is refused
   std::string block;
   std::string grid = "auto";
   std::vector<std::string> sizes;
@@ -22,6 +25,9 @@ struct KernelFlags {
 // "64" (64x64x64) or "50x37x29"; nothing where the text is neither.
 std::optional<sim::CheckSize> ParseCheckSize(const std::string& text);
 
+// Adds the flag that names the kernel where the file has several: `check --kernel NAME`, the
+// window's `--kernel-name NAME` (its --kernel is the file).
+void AddKernelNameFlag(CLI::App& command, KernelFlags& flags, const std::string& flag, const std::string& help);
 // Adds the four flags to `command`; `sizes_help` says what the sizes are for there.
 void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help);
 // Reads them into `options`; the first problem, or "".

@@ -24,11 +24,11 @@ namespace {
 
 }  // namespace
 
-void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui) {
+void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLauncher& launch_gui, const GuiOptions& window) {
 #ifdef __EMSCRIPTEN__
   // A browser has no command line: the page turns its link into the window's options
   // (web/shell.html), and the subcommands are the desktop program's (docs/web.md).
-  (void)app, (void)action, (void)launch_gui;
+  (void)app, (void)action, (void)launch_gui, (void)window;
 #else
   AddTraceCommand(app, action);
   AddBenchCommand(app, action);
@@ -36,7 +36,7 @@ void AddSubcommands(CLI::App& app, std::function<int()>& action, const GuiLaunch
   AddOccupancyCommand(app, action);
   AddTourCommand(app, action, launch_gui);
   AddCheckCommand(app, action);
-  AddExerciseCommand(app, action);
+  AddExerciseCommand(app, action, launch_gui, window);
   app.footer(SubcommandFooter(app));
 #endif
 }

@@ -42,6 +42,34 @@ inline constexpr PanelSlot kNarrationSlot{{0.0f, kStripTop, 0.5f, 1.0f - kStripT
                                           {0.0f, kShowStrip, 1.0f, 1.0f - kShowStrip}};
 inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTop}};
 
+// A student's kernel in presentation: their code is what the room reads, so Kernel source takes
+// the left half, Hazards (their mistakes at their lines, C's wrong count) over Shared tiles the
+// right, the narration the bottom. The Matrices fold away. The normal layout is the lesson's,
+// but for the Guide (the exercise's milestones) in Occupancy's place, which closes.
+inline constexpr float kShowYourSourceColumn = 0.56f;
+inline constexpr float kShowYourHazardsRow = 0.40f;
+inline constexpr PanelSlot kYourSourceSlot{kKernelSourceSlot.For(false), {0.0f, 0.0f, kShowYourSourceColumn, kShowStrip}};
+inline constexpr PanelSlot kYourHazardsSlot{kHazardsSlot.For(false),
+                                            {kShowYourSourceColumn, 0.0f, 1.0f - kShowYourSourceColumn, kShowYourHazardsRow}};
+inline constexpr PanelSlot kYourSharedTilesSlot{
+    kSharedTilesSlot.For(false),
+    {kShowYourSourceColumn, kShowYourHazardsRow, 1.0f - kShowYourSourceColumn, kShowStrip - kShowYourHazardsRow}};
+inline constexpr PanelSlot kYourMatricesSlot{kMatricesSlot.For(false)};
+// The Guide, with the exercise's milestones, where Occupancy (the built-in kernel's) stood.
+inline constexpr PanelSlot kYourGuideSlot{kOccupancySlot.For(false)};
+inline constexpr PanelSlot kYourOccupancySlot{kOccupancySlot.For(false)};
+
+// The slot a panel takes while a student's kernel is on show, or null where it keeps its own.
+inline const PanelSlot* YourKernelSlot(const std::string& key) {
+  if (key == "kernel_source") return &kYourSourceSlot;
+  if (key == "hazards") return &kYourHazardsSlot;
+  if (key == "shared_tiles") return &kYourSharedTilesSlot;
+  if (key == "matrices") return &kYourMatricesSlot;
+  if (key == "guide") return &kYourGuideSlot;
+  if (key == "occupancy") return &kYourOccupancySlot;
+  return nullptr;
+}
+
 // A tour's stop shows only its own panels: the Guide as a column on the left, the stop's
 // panels tiling the rest in the order the stop names them — one fills it, two side by side,
 // three as one tall on the left and two stacked, more in two rows. The same shape serves both

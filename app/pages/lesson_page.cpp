@@ -232,6 +232,24 @@ void LessonPage::FollowPresentedPanels(const FrameContext& frame) {
   relayout_ = true;
 }
 
+void LessonPage::FollowStudentLayout() {
+  const bool student = lesson_.Student() != nullptr;
+  if (student == student_layout_) return;
+  student_layout_ = student;
+  std::vector<PanelRow>& rows = panels_.Rows();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const PanelSlot* yours = YourKernelSlot(rows[i].Key());
+    // Leaving the kernel, a row a lesson's tour stop has placed since keeps that place.
+    if (yours == nullptr || (!student && rows[i].slot != yours)) continue;
+    rows[i].slot = student ? yours : default_slots_[i];
+    rows[i].open_presenting = rows[i].slot->Presented();
+    // The Guide (the exercise's milestones) takes the place of Occupancy, the built-in kernel's.
+    if (rows[i].Key() == "guide" || rows[i].Key() == "occupancy") rows[i].open = student == (rows[i].Key() == "guide");
+  }
+  presented_keys_ = PresentedKeys();
+  relayout_ = true;
+}
+
 void LessonPage::LeaveTour() {
   std::vector<PanelRow>& rows = panels_.Rows();
   for (std::size_t i = 0; i < rows.size(); ++i) {
@@ -242,6 +260,7 @@ void LessonPage::LeaveTour() {
   matrices_.tour_cells.clear();
   shared_tiles_.tour_cells.clear();
   kernel_source_.tour_lines.clear();
+  student_layout_ = false;  // each row at its own slot: a student's kernel on show takes its layout again
   presented_keys_ = PresentedKeys();
   relayout_ = true;
 }
@@ -261,7 +280,9 @@ std::vector<PanelRow> LessonPage::PanelRows() {
   return {
       {"Controls", &kControlsSlot,
        [this, simulation](const FrameContext& frame) {
-         controls_.Draw(frame, simulation(), lesson_.WholeRun(), lesson_.play(), lesson_.draft());
+         const StudentKernel* student = lesson_.Student();
+         const YourKernelView view = student != nullptr ? student->View() : YourKernelView{};
+         controls_.Draw(frame, simulation(), lesson_.WholeRun(), lesson_.play(), lesson_.draft(), student ? &view : nullptr);
        }},
       {"Counters", &kCountersSlot,
        [this, simulation](const FrameContext& frame) {
@@ -306,7 +327,11 @@ std::vector<PanelRow> LessonPage::PanelRows() {
        [this, simulation](const FrameContext& frame) {
          timeline_.Draw(frame, simulation(), lesson_.WholeRun(), selection_.Resolve(simulation().snapshot()));
        }},
-      {"Guide", &kGuideSlot, [this](const FrameContext& frame) { guide_panel_.Draw(frame, lesson_.tour().Guide()); }},
+      {"Guide", &kGuideSlot,
+       [this](const FrameContext& frame) {
+         if (const StudentKernel* student = lesson_.Student()) return MilestonesView::Draw(student->Milestones());
+         guide_panel_.Draw(frame, lesson_.tour().Guide());
+       }},
   };
 }
 
@@ -335,6 +360,7 @@ void LessonPage::Draw(const FrameContext& frame) {
   // The narration follows the run whether or not its panel is open, so its scrollback has no gaps.
   narration_.Update(lesson_.simulation().snapshot());
   presenting_ = frame.presentation;
+  FollowStudentLayout();
   FollowPresentedPanels(frame);
   if (relayout_) {
     FrameContext placed = frame;  // a new stop lays its panels out afresh

@@ -18,6 +18,7 @@
 #include "app/panels/kernel_source_panel.h"
 #include "app/panels/lesson_list_panel.h"
 #include "app/panels/matrices_panel.h"
+#include "app/panels/milestones_view.h"
 #include "app/panels/narration_panel.h"
 #include "app/panels/occupancy_panel.h"
 #include "app/panels/race_lab_panel.h"
@@ -65,6 +66,8 @@ class LessonPage : public Page {
   void ShowPanels(const std::vector<std::string>& ids);
   // Presentation: a panel the View menu opens or closes joins the layout (JoinedLayout).
   void FollowPresentedPanels(const FrameContext& frame);
+  // A student's kernel opened or left: its presentation layout (YourKernelSlot), or the lesson's.
+  void FollowStudentLayout();
   std::vector<std::string> PresentedKeys() const;
   void LeaveTour();
   void SetCellPicking();
@@ -94,6 +97,7 @@ class LessonPage : public Page {
   std::vector<PanelSlot> joined_slots_;  // presentation after the View menu changed its panels
   std::vector<std::string> presented_keys_;  // the panels presentation's layout was made for
   bool presenting_ = false;                  // the mode of the last frame drawn (panel-toggle)
+  bool student_layout_ = false;              // the panels stand in a student's kernel's layout
   bool relayout_ = false;              // place the panels at their slots in the next frame
   bool show_live_page_ = false;        // the stop ends on the Live GPU page
   std::string copied_command_;         // the last "Copy as command", for --dump-state

@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <utility>
@@ -31,7 +32,8 @@ OpenLesson::OpenLesson(const std::string& lesson, const nlohmann::json& saved_le
             tour_.TakeOpened();  // at once: a script's next action already sees the new tour
           },
           [this]() -> const sim::LessonConfig& { return lesson_; }),
-      race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; }),
+      race_lab_(editor_, [this]() -> const sim::Simulation& { return *simulation_; },
+                [this](sim::SchedulerKind scheduler) { return SetStudentScheduler(scheduler); }),
       notifications_(notifications),
       tour_(saved_guide, editor_, [this]() -> sim::Simulation& { return *simulation_; },
             [this]() -> const sim::LessonConfig& { return lesson_; }, notifications, std::move(display)) {
@@ -63,14 +65,51 @@ void OpenLesson::RebuildStudent() {
   comparison_.Request(*simulation_);
 }
 
+void OpenLesson::SetKernelOptions(const sim::KernelLessonOptions& options) {
+  kernel_options_ = options;
+  kernel_options_.front.first_of_several = true;
+}
+
 std::optional<std::string> OpenLesson::OpenKernel(const std::string& path) {
   if (path.empty()) return std::string("kernel-open wants a .cu file's path");
   if (auto error = student_.Open(path, kernel_options_)) return error;
+  kernel_options_.front.kernel.clear();  // --kernel-name named a kernel of the first file
   tour_.LeaveTour();  // the tour is the built-in lesson's; every panel shows the kernel
   simulation_.reset();  // a kernel opens at its start; only a save keeps the step
   RebuildStudent();
-  notifications_.Add(Severity::kInfo, "opened " + path + ": " + sim::LaunchText(student_.lesson()) +
-                                          "; saves are read again as you make them");
+  const sim::cuda::KernelFile& file = student_.lesson().file;
+  std::string others;
+  if (file.kernel_names.size() > 1) {
+    others = "; the file has " + std::to_string(file.kernel_names.size()) + " kernels: pick another in Controls";
+  }
+  notifications_.Add(Severity::kInfo, "opened " + path + ": " + file.kernel.name + " " + sim::LaunchText(student_.lesson()) +
+                                          "; saves are read again as you make them" + others);
+  return std::nullopt;
+}
+
+std::optional<std::string> OpenLesson::SetStudentScheduler(sim::SchedulerKind scheduler) {
+  if (!student_.IsOpen()) return std::string(kNoKernelOpen);
+  sim::KernelLessonOptions options = student_.options();
+  options.check.scheduler = scheduler;
+  if (auto error = student_.Rerun(options)) return error;
+  kernel_options_.check.scheduler = scheduler;  // a file opened next runs under it too
+  RebuildStudent();
+  return std::nullopt;
+}
+
+std::optional<std::string> OpenLesson::PickStudentKernel(const std::string& name) {
+  if (!student_.IsOpen()) return std::string(kNoKernelOpen);
+  const std::vector<std::string>& names = student_.lesson().file.kernel_names;
+  if (std::find(names.begin(), names.end(), name) == names.end()) {
+    std::string list;
+    for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+    return "kernel-name wants a kernel of " + student_.lesson().path + " (" + list + "), got \"" + name + "\"";
+  }
+  sim::KernelLessonOptions options = student_.options();
+  options.front.kernel = name;
+  if (auto error = student_.Rerun(options)) return error;
+  simulation_.reset();  // another kernel starts at its start
+  RebuildStudent();
   return std::nullopt;
 }
 
@@ -90,6 +129,17 @@ void OpenLesson::RegisterKernelActions(ActionRegistry& registry) {
                 "Open a CUDA file of your own (its path as the argument) as the lesson: its kernel steps on the model, "
                 "its races and mistakes are named at their lines, and each save is read again.",
                 {}, [this](const std::string& path) { return OpenKernel(path); }});
+  registry.Add({"kernel-scheduler", "Your kernel's scheduler",
+                "Run your kernel again under another scheduler (" + sim::SchedulerKindNames() +
+                    "), to the same step: race exposes the races a missing barrier allows. Hazards is checked again under it.",
+                {}, [this](const std::string& name) -> std::optional<std::string> {
+                  const std::optional<sim::SchedulerKind> scheduler = sim::ParseSchedulerKind(name);
+                  if (!scheduler) return "kernel-scheduler wants one of " + sim::SchedulerKindNames() + ", got \"" + name + "\"";
+                  return SetStudentScheduler(*scheduler);
+                }});
+  registry.Add({"kernel-name", "Your kernel of the file",
+                "Run another __global__ kernel of your file (its name), from its start: what the Kernel field in Controls picks.",
+                {}, [this](const std::string& name) { return PickStudentKernel(name); }});
 }
 
 void OpenLesson::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
@@ -211,7 +261,8 @@ void OpenLesson::Play(double seconds) {
 }
 
 void OpenLesson::DumpState(nlohmann::json& state) const {
-  const sim::KernelConfig& config = lesson_;
+  // A student's kernel: its sizes and scheduler, which the machine's config holds.
+  const sim::KernelConfig& config = student_.IsOpen() ? simulation_->config() : lesson_;
   nlohmann::json& lesson = state["lesson"];
   lesson["m"] = config.m;
   lesson["n"] = config.n;

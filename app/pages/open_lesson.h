@@ -50,9 +50,16 @@ class OpenLesson {
   void RegisterEditActions(ActionRegistry& registry);
   // kernel-open: a student's kernel file as the lesson. The lesson on show stays when it fails.
   void RegisterKernelActions(ActionRegistry& registry);
-  // How a student's kernel runs (--block, --grid, --sizes, --define): for every file opened.
-  void SetKernelOptions(const sim::KernelLessonOptions& options) { kernel_options_ = options; }
+  // How a student's kernel runs (--kernel-name, --block, --grid, --sizes, --define): for every
+  // file opened (the kernel's name for the first only). A file with several kernels opens on
+  // the first unless one is named; Controls offers the others.
+  void SetKernelOptions(const sim::KernelLessonOptions& options);
   std::optional<std::string> OpenKernel(const std::string& path);
+  // kernel-scheduler and kernel-name: the open kernel again under another scheduler (at the
+  // same step) or another kernel of its file (from its start); the Hazards panel's findings
+  // are checked again under it.
+  std::optional<std::string> SetStudentScheduler(sim::SchedulerKind scheduler);
+  std::optional<std::string> PickStudentKernel(const std::string& name);
   // The student's kernel when one is open as the lesson (its file, its findings), else nullptr.
   const StudentKernel* Student() const { return student_.IsOpen() ? &student_ : nullptr; }
 

@@ -74,8 +74,9 @@ std::string DescribeRaceSetup(const sim::KernelConfig& lesson) {
   return text + ", scheduler " + sim::Name(lesson.scheduler);
 }
 
-RaceLab::RaceLab(LessonEditor& editor, std::function<const sim::Simulation&()> simulation)
-    : editor_(editor), simulation_(std::move(simulation)) {}
+RaceLab::RaceLab(LessonEditor& editor, std::function<const sim::Simulation&()> simulation,
+                 std::function<std::optional<std::string>(sim::SchedulerKind)> student_scheduler)
+    : editor_(editor), simulation_(std::move(simulation)), student_scheduler_(std::move(student_scheduler)) {}
 
 void RaceLab::RegisterActions(ActionRegistry& registry) {
   registry.Add({"race-scheduler",
@@ -135,13 +136,11 @@ void RaceLab::RegisterActions(ActionRegistry& registry) {
 }
 
 std::optional<std::string> RaceLab::ToggleRaceScheduler() {
-  // An edit of the built-in lesson would open it in place of a student's kernel on show.
-  if (simulation_().kernel() != nullptr) {
-    return std::string("S switches the built-in kernel's scheduler; your kernel runs under the one `tilescope check` "
-                       "uses (realistic), so what you step is what it judges");
-  }
   const bool racing = simulation_().config().scheduler == sim::SchedulerKind::kRaceExposing;
-  return editor_.Edit({sim::SchedulerEdit{racing ? sim::SchedulerKind::kRealistic : sim::SchedulerKind::kRaceExposing}});
+  const sim::SchedulerKind other = racing ? sim::SchedulerKind::kRealistic : sim::SchedulerKind::kRaceExposing;
+  // An edit of the built-in lesson would open it in place of a student's kernel on show.
+  if (simulation_().kernel() != nullptr) return student_scheduler_(other);
+  return editor_.Edit({sim::SchedulerEdit{other}});
 }
 
 std::optional<std::string> RaceLab::RunSeeds() {

@@ -26,7 +26,9 @@ namespace gui {
 
 class RaceLab {
  public:
-  RaceLab(LessonEditor& editor, std::function<const sim::Simulation&()> simulation);
+  // `student_scheduler` runs a student's kernel under another scheduler: what S does while one is on show.
+  RaceLab(LessonEditor& editor, std::function<const sim::Simulation&()> simulation,
+          std::function<std::optional<std::string>(sim::SchedulerKind)> student_scheduler);
 
   // race-scheduler (S), seeds-run, seeds-cancel, race-gpu-run, race-gpu-cancel,
   // race-gpu-size, race-trials.
@@ -52,6 +54,7 @@ class RaceLab {
 
   LessonEditor& editor_;
   std::function<const sim::Simulation&()> simulation_;
+  std::function<std::optional<std::string>(sim::SchedulerKind)> student_scheduler_;
   int seed_count_ = 100;
   kernels::BackgroundJob<SweepOutcome> seeds_;
   std::int64_t large_size_ = 1024;

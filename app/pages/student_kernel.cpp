@@ -33,11 +33,39 @@ std::optional<std::string> StudentKernel::Open(const std::string& path, const si
   reloads_ = 0;
   problem_.reset();
   Take(std::move(*load.lesson));
+  CheckMilestones(lesson_->lines);
+  return std::nullopt;
+}
+
+void StudentKernel::CheckMilestones(const std::vector<std::string>& lines) {
+  milestones_.reset();
+  ++milestone_generation_;
+  // A check of an older save is stopped between two steps: it ends at once.
+  milestone_check_.Cancel();
+  milestone_check_.Wait();
+  std::string text;
+  for (const std::string& line : lines) text += line + "\n";
+  milestone_check_.Start([generation = milestone_generation_, text = std::move(text), path = path_](
+                             const std::atomic<bool>& cancel, kernels::JobProgress&) {
+    return MilestonesChecked{generation, sim::CheckTiledExercise(text, path, &cancel)};
+  });
+}
+
+std::optional<std::string> StudentKernel::Rerun(const sim::KernelLessonOptions& options) {
+  if (!IsOpen()) return std::string(kNoKernelOpen);
+  sim::KernelLessonLoad load = sim::LoadKernelLesson(path_, options);
+  if (!load.lesson) return load.error;
+  options_ = options;
+  stamp_ = StampOf(path_);
+  problem_.reset();
+  Take(std::move(*load.lesson));
   return std::nullopt;
 }
 
 void StudentKernel::Close() {
   check_.Cancel();
+  milestone_check_.Cancel();
+  milestones_.reset();
   lesson_.reset();
   problem_.reset();
   findings_.reset();
@@ -63,6 +91,10 @@ bool StudentKernel::Poll(double seconds) {
     std::optional<Checked> done = check_.LastResult();
     if (done && done->first == generation_ && done->second.report) findings_ = std::move(done->second.report);
   }
+  if (!milestones_ && !milestone_check_.Running()) {
+    std::optional<MilestonesChecked> done = milestone_check_.LastResult();
+    if (done && done->first == milestone_generation_) milestones_ = std::move(done->second);
+  }
   since_look_ += seconds;
   if (since_look_ < kLookEverySeconds) return false;
   since_look_ = 0.0;
@@ -71,6 +103,7 @@ bool StudentKernel::Poll(double seconds) {
   stamp_ = stamp;
   ++reloads_;
   sim::KernelLessonLoad load = sim::LoadKernelLesson(path_, options_);
+  CheckMilestones(load.lines);  // also a save that does not compile: its first milestone
   if (!load.lesson) {
     problem_ = Problem{load.error, std::move(load.problem), std::move(load.lines)};
     return false;
@@ -99,6 +132,8 @@ void StudentKernel::DumpState(nlohmann::json& state) const {
   nlohmann::json& out = state["your_kernel"];
   out["file"] = lesson_->path;
   out["kernel"] = lesson_->file.kernel.name;
+  out["kernel_names"] = lesson_->file.kernel_names;
+  out["scheduler"] = sim::Name(lesson_->run.launch.scheduler);
   out["launch"] = sim::LaunchText(*lesson_);
   out["shared_arrays"] = sim::SharedArraysJson(lesson_->file.kernel);
   out["reloads"] = reloads_;
@@ -115,6 +150,14 @@ void StudentKernel::DumpState(nlohmann::json& state) const {
     out["c_elements"] = run.elements;
   }
   out["findings"] = findings;
+  nlohmann::json milestones = nullptr;
+  if (milestones_) {
+    milestones = nlohmann::json::array();
+    for (const sim::MilestoneState& m : *milestones_) {
+      milestones.push_back({{"milestone", sim::Describe(m.milestone)}, {"reached", m.reached}, {"why", m.why}});
+    }
+  }
+  out["milestones"] = milestones;
 }
 
 }  // namespace gui

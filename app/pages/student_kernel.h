@@ -15,15 +15,23 @@
 
 #include "app/panels/your_kernel_view.h"
 #include "kernels/background_job.h"
+#include "sim/lesson/exercise.h"
 #include "sim/lesson/kernel_lesson.h"
 
 namespace gui {
+
+// What an action about a student's kernel says while none is open.
+constexpr const char* kNoKernelOpen = "no kernel of yours is open (File \u2192 Open kernel\u2026)";
 
 class StudentKernel {
  public:
   // Reads and compiles `path`: on success it is the lesson on show; on failure nothing changes
   // and the error says why ("file:line:col: what" for the source).
   std::optional<std::string> Open(const std::string& path, const sim::KernelLessonOptions& options);
+  // The open file again under other options (another kernel of it, another scheduler): on
+  // success that run is on show; on failure nothing changes and the error says why.
+  std::optional<std::string> Rerun(const sim::KernelLessonOptions& options);
+  const sim::KernelLessonOptions& options() const { return options_; }
   void Close();
   bool IsOpen() const { return lesson_.has_value(); }
   const sim::KernelLesson& lesson() const { return *lesson_; }
@@ -47,7 +55,10 @@ class StudentKernel {
   // The whole run's findings at the lesson's size; nothing while they are being checked.
   const std::optional<sim::KernelCheckReport>& Findings() const { return findings_; }
   bool Checking() const { return check_.Running(); }
-  bool Busy() const { return Checking(); }
+  // The tiled-kernel exercise's milestones for the file as last saved (also a save that does not
+  // compile), as `tilescope exercise tiled --check` gives them; nothing while they are checked.
+  const std::optional<std::vector<sim::MilestoneState>>& Milestones() const { return milestones_; }
+  bool Busy() const { return Checking() || milestone_check_.Running(); }
 
   // What the panels draw of it.
   YourKernelView View() const;
@@ -61,6 +72,8 @@ class StudentKernel {
   };
   static std::optional<Stamp> StampOf(const std::string& path);
   void Take(sim::KernelLesson lesson);
+  // The milestones of `lines` (the file as read), checked on their own worker.
+  void CheckMilestones(const std::vector<std::string>& lines);
   void Reread();
 
   std::string path_;
@@ -73,7 +86,12 @@ class StudentKernel {
   std::uint64_t generation_ = 0;  // of the lesson on show: a check of an older one is dropped
   std::optional<sim::KernelCheckReport> findings_;
   using Checked = std::pair<std::uint64_t, sim::KernelCheckResult>;
-  kernels::BackgroundJob<Checked> check_;  // last: destroyed first, it stops the worker
+  std::uint64_t milestone_generation_ = 0;  // of the file as last read
+  std::optional<std::vector<sim::MilestoneState>> milestones_;
+  using MilestonesChecked = std::pair<std::uint64_t, std::vector<sim::MilestoneState>>;
+  // Last: destroyed first, they stop their workers.
+  kernels::BackgroundJob<MilestonesChecked> milestone_check_;
+  kernels::BackgroundJob<Checked> check_;
 };
 
 }  // namespace gui

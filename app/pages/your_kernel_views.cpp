@@ -26,7 +26,7 @@ void YourKernelViews::RegisterActions(ActionRegistry& registry) {
 
 std::optional<std::string> YourKernelViews::ShowLines(const std::string& argument) {
   const StudentKernel* student = lesson_.Student();
-  if (student == nullptr) return std::string("no kernel of yours is open (File \u2192 Open kernel\u2026)");
+  if (student == nullptr) return std::string(kNoKernelOpen);
   std::vector<int> lines;
   std::istringstream in(argument);
   for (int line = 0; in >> line;) lines.push_back(line);

@@ -9,6 +9,7 @@
 #include "sim/lesson/lesson_edit.h"
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
+#include "app/panels/your_kernel_controls.h"
 #include "sim/lesson/lesson_file.h"
 #include "sim/lesson/teaching.h"
 
@@ -119,15 +120,19 @@ bool TextField(const char* label, std::array<char, 512>& buffer, const char* hin
 }  // namespace
 
 void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
-                         const PlayClock& play, const LessonDraft& draft) {
+                         const PlayClock& play, const LessonDraft& draft, const YourKernelView* student) {
   // For a room: where the run is and what the lesson is; the keys step it, the buttons and
   // the lesson's fields stay in the normal view.
   if (frame.presentation) {
-    DrawPosition(simulation, whole_run);
+    DrawPosition(simulation, whole_run, student);
     return;
   }
   DrawButtons(frame, play);
-  DrawPosition(simulation, whole_run);
+  DrawPosition(simulation, whole_run, student);
+  if (student != nullptr) {
+    if (gui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) DrawYourKernelFields(frame, *student);
+    return;
+  }
   if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
 }
 
@@ -151,7 +156,8 @@ void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play
   Tooltip("How fast Play steps: steps per second");
 }
 
-void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run) {
+void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run,
+                                 const YourKernelView* student) {
   const sim::Snapshot snapshot = simulation.snapshot();
   const sim::KernelConfig& config = simulation.config();
   const sim::Geometry& geometry = simulation.geometry();
@@ -159,8 +165,13 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeR
   const std::string total = whole                ? std::to_string(whole->total_steps)
                             : whole_run.cancelled ? "\u2026 (not counted: stopped)"
                                                   : "\u2026 (counting)";
-  gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
-                   snapshot.current_phase() + 1, geometry.phases);
+  // A student's kernel has no tile phases the model knows of: its loop is theirs.
+  if (student != nullptr) {
+    gui::TextWrapped("Step %lld of %s", static_cast<long long>(simulation.step()), total.c_str());
+  } else {
+    gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
+                     snapshot.current_phase() + 1, geometry.phases);
+  }
   // How far the run is needs its length: until the whole-run pass has counted it, the bar says
   // why there is no figure instead of showing 0 %.
   if (!whole) {
@@ -168,6 +179,7 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeR
   } else {
     gui::ProgressBar(whole->total_steps == 0 ? 0.0f : float(simulation.step()) / float(whole->total_steps));
   }
+  if (student != nullptr) return DrawYourKernelSummary(*student);
   gui::TextWrapped(
       "C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s", config.m,
       config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm, geometry.tn, geometry.tk,

@@ -3,7 +3,8 @@
 // tiles, kernel, fills of A and B, scheduler and seed — with the problem shown beside the
 // field it concerns (the last good lesson keeps running), and lesson files to open, save
 // and export. Every control queues a named action or, for a lesson field, a typed edit the
-// page takes after the frame (TakeEdits); the panel changes nothing itself.
+// page takes after the frame (TakeEdits); the panel changes nothing itself. While a student's
+// kernel is on show, its fields are theirs (your_kernel_controls.h).
 #pragma once
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,7 @@
 #include "app/gui/play_clock.h"
 #include "app/gui/frame_context.h"
 #include "app/panels/whole_run_view.h"
+#include "app/panels/your_kernel_view.h"
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/lesson_edit.h"
 #include "sim/model/simulation.h"
@@ -33,14 +35,15 @@ struct LessonDraft {
 };
 
 struct ControlsPanel {
+  // `student`: the student's kernel on show, or null for the built-in lesson.
   void Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
-            const PlayClock& play, const LessonDraft& draft);
+            const PlayClock& play, const LessonDraft& draft, const YourKernelView* student);
   // The lesson fields changed since the last call, in the order the user changed them.
   std::vector<sim::LessonEdit> TakeEdits() { return std::exchange(edits_, {}); }
 
  private:
   void DrawButtons(const FrameContext& frame, const PlayClock& play);
-  void DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run);
+  void DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run, const YourKernelView* student);
   void DrawLesson(const FrameContext& frame, const LessonDraft& draft);
   void DrawShape(const LessonDraft& draft);
   void DrawFills(const FrameContext& frame, const LessonDraft& draft);

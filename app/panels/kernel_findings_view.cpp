@@ -66,10 +66,13 @@ void KernelFindingsView::Draw(const FrameContext& frame, const sim::Snapshot& sn
     gui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict), "%s C right at %dx%dx%d (%llu elements)", palette::kGlyphCheck,
                      run.size.m, run.size.n, run.size.k, static_cast<unsigned long long>(run.elements));
   } else {
-    gui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict), "%s C wrong at %llu of %llu elements (%dx%dx%d); first C[%d][%d] = %g, expected %g",
-                     palette::kGlyphCross, static_cast<unsigned long long>(run.wrong_elements),
-                     static_cast<unsigned long long>(run.elements), run.size.m, run.size.n, run.size.k, run.first_wrong->row,
-                     run.first_wrong->col, static_cast<double>(run.first_wrong->got), static_cast<double>(run.first_wrong->expected));
+    // Wrapped: in a narrow panel (presentation's) the first wrong element is the figure to read.
+    gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(verdict),
+                            "%s C wrong at %llu of %llu elements (%dx%dx%d); first C[%d][%d] = %g, expected %g",
+                            palette::kGlyphCross, static_cast<unsigned long long>(run.wrong_elements),
+                            static_cast<unsigned long long>(run.elements), run.size.m, run.size.n, run.size.k,
+                            run.first_wrong->row, run.first_wrong->col, static_cast<double>(run.first_wrong->got),
+                            static_cast<double>(run.first_wrong->expected));
   }
   if (view.findings->findings.empty()) {
     gui::TextWrapped("No mistake found over the whole run.");

@@ -19,7 +19,7 @@ void NarrationPanel::Update(const sim::Snapshot& snapshot) {
   while (!lines_.empty() && lines_.back().step >= step) lines_.pop_back();
   if (step > 0) {
     const std::int64_t from = lines_.empty() ? 0 : lines_.back().step;
-    lines_.push_back({step, step - from, sim::NarrateStep(snapshot.last_step_events(), snapshot)});
+    lines_.push_back({step, step - from, sim::NarrateLastStep(snapshot)});
     if (lines_.size() > kScrollback) lines_.pop_front();
   }
   seen_step_ = step;

@@ -104,7 +104,7 @@ void TimelinePanel::NoteRun(const sim::Simulation& simulation, const std::string
     outcome_ = "Ran " + std::to_string(steps) + " steps to the end without meeting \"" + spec + "\".";
   } else {
     outcome_ = "Stopped at step " + std::to_string(simulation.step()) + " after " + std::to_string(steps) +
-               " steps: " + sim::NarrateStep(snapshot.last_step_events(), snapshot);
+               " steps: " + sim::NarrateLastStep(snapshot);
   }
 }
 

@@ -7,6 +7,7 @@
 
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
+#include "app/panels/source_excerpt.h"
 #include "app/panels/source_focus.h"
 
 namespace gui {
@@ -82,6 +83,8 @@ void YourSourceView::Draw(const FrameContext& frame, const sim::Snapshot& snapsh
                       kGlyphNext, kGlyphMarked);
   }
   DrawProblem(view);
+  excerpt_lines_.clear();
+  if (frame.presentation && !broken) return DrawExcerpt(frame, lines, marks);
   int scroll_to = broken ? view.problem_line : (marks.focus.empty() ? 0 : marks.focus.front());
   if (!marked_lines.empty() && marked_lines != scrolled_marks_) scroll_to = marked_lines.front();
   const bool scroll = scroll_to > 0 && (scroll_to != scrolled_line_ || marked_lines != scrolled_marks_);
@@ -103,8 +106,50 @@ void YourSourceView::Draw(const FrameContext& frame, const sim::Snapshot& snapsh
   gui::EndTable();
 }
 
+void YourSourceView::DrawExcerpt(const FrameContext& frame, const std::vector<std::string>& lines, const Marks& marks) {
+  if (lines.empty()) return;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const int count = static_cast<int>(lines.size());
+  // The code column gets what the number, marks and warps columns leave as they mostly are (a
+  // line's count of waiting threads, a block's eight warps): wider, and the lines measured
+  // taller than they are drawn would leave the panel's foot empty.
+  const float fixed = ImGui::CalcTextSize("000\u25B6\u25C6\u25B70000w0-7").x + 8.0f * style.CellPadding.x;
+  const float wrap = std::max(ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - fixed);
+  ImGui::PushFont(frame.fonts.mono);
+  std::vector<float> heights(static_cast<std::size_t>(count) + 1, 0.0f);
+  for (int line = 1; line <= count; ++line) {
+    const std::string& text = lines[static_cast<std::size_t>(line - 1)];
+    const float drawn = std::max(ImGui::CalcTextSize(text.c_str(), nullptr, false, wrap).y, ImGui::GetTextLineHeight());
+    heights[static_cast<std::size_t>(line)] = drawn + 2.0f * style.CellPadding.y;
+  }
+  ImGui::PopFont();
+  std::vector<int> must;
+  if (!marks.focus.empty()) must.push_back(marks.focus.front());
+  must.insert(must.end(), marked_lines.begin(), marked_lines.end());
+  if (must.empty()) must.push_back(1);
+  const float gap_row = ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y;
+  const std::set<int> shown = ExcerptLines(heights, 1, must, ImGui::GetContentRegionAvail().y, gap_row);
+  if (!gui::BeginTable("##your_excerpt", 4, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("line", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("marks", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("warps", ImGuiTableColumnFlags_WidthFixed);
+  ImGui::TableSetupColumn("code", ImGuiTableColumnFlags_WidthStretch);
+  int previous = 0;
+  for (int line : shown) {
+    if (previous > 0 && line != previous + 1) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      gui::TextDisabled("\u22EE");  // lines left out between two the excerpt shows
+    }
+    DrawLine(frame, lines, line, marks, 0, true);
+    excerpt_lines_.push_back(line);
+    previous = line;
+  }
+  gui::EndTable();
+}
+
 void YourSourceView::DrawLine(const FrameContext& frame, const std::vector<std::string>& lines, int line,
-                              const Marks& marks, int problem_line) {
+                              const Marks& marks, int problem_line, bool wrap) {
   ImGui::TableNextRow();
   const bool focus = std::find(marks.focus.begin(), marks.focus.end(), line) != marks.focus.end();
   const bool marked = std::find(marked_lines.begin(), marked_lines.end(), line) != marked_lines.end();
@@ -129,7 +174,11 @@ void YourSourceView::DrawLine(const FrameContext& frame, const std::vector<std::
   if (warps != marks.warps.end()) gui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kSkyBlue), "%s", warps->second.c_str());
   ImGui::TableNextColumn();
   ImGui::PushFont(frame.fonts.mono);
-  gui::TextUnformatted(lines[static_cast<std::size_t>(line - 1)].c_str());
+  if (wrap) {
+    gui::TextWrapped("%s", lines[static_cast<std::size_t>(line - 1)].c_str());
+  } else {
+    gui::TextUnformatted(lines[static_cast<std::size_t>(line - 1)].c_str());
+  }
   ImGui::PopFont();
 }
 
@@ -144,6 +193,7 @@ nlohmann::json YourSourceView::Describe(const sim::Snapshot& snapshot, const sim
   out["warp_lines"] = nlohmann::json::object();
   for (const auto& [line, warps] : marks.warps) out["warp_lines"][std::to_string(line)] = warps;
   out["marked_lines"] = marked_lines;
+  out["excerpt_lines"] = excerpt_lines_;
   out["problem_line"] = view.problem_lines != nullptr ? nlohmann::json(view.problem_line) : nlohmann::json(nullptr);
   out["shown_lines"] = view.problem_lines != nullptr ? view.problem_lines->size() : view.lesson->lines.size();
   return out;

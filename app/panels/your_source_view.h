@@ -2,7 +2,8 @@
 // file on its own line numbers, with the line each warp of the followed block runs next
 // (w0, w1, ...), the followed thread's line (▶), how many threads wait at each line, the two
 // lines of the race picked in the Hazards panel (◆), and the last save's problem at its line
-// over the last version that compiled.
+// over the last version that compiled. In presentation, where a room cannot scroll, the lines
+// around the followed thread's that fit the panel, wrapped (as the lesson's source does).
 #pragma once
 #include <nlohmann/json.hpp>
 #include <map>
@@ -33,7 +34,11 @@ struct YourSourceView {
   static Marks MarksOf(const sim::Snapshot& snapshot, const std::vector<int>& threads);
   void DrawProblem(const YourKernelView& view);
   void DrawLine(const FrameContext& frame, const std::vector<std::string>& lines, int line, const Marks& marks,
-                int problem_line);
+                int problem_line, bool wrap = false);
+  // Presentation: the followed line and the marked ones, then the lines around them that fit.
+  void DrawExcerpt(const FrameContext& frame, const std::vector<std::string>& lines, const Marks& marks);
+
+  std::vector<int> excerpt_lines_;  // what the last presentation frame showed (none in the normal view)
 
   // What the view last scrolled to: a new focus line or newly marked lines scroll it again.
   int scrolled_line_ = -1;

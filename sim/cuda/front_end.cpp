@@ -11,7 +11,7 @@
 namespace sim::cuda {
 namespace {
 
-const KernelFunction& ChooseKernel(const TranslationUnit& unit, const std::string& wanted) {
+const KernelFunction& ChooseKernel(const TranslationUnit& unit, const std::string& wanted, bool first_of_several) {
   if (unit.kernels.empty()) Refuse({1, 1}, "the file has no __global__ kernel");
   std::string names;
   for (const KernelFunction& k : unit.kernels) {
@@ -19,7 +19,9 @@ const KernelFunction& ChooseKernel(const TranslationUnit& unit, const std::strin
     names += (names.empty() ? "" : ", ") + k.name;
   }
   if (!wanted.empty()) Refuse({1, 1}, "the file has no kernel " + wanted + " (it has " + names + ")");
-  if (unit.kernels.size() > 1) Refuse({1, 1}, "the file has several kernels (" + names + "): pass --kernel NAME");
+  if (unit.kernels.size() > 1 && !first_of_several) {
+    Refuse({1, 1}, "the file has several kernels (" + names + "): pass --kernel NAME");
+  }
   return unit.kernels.front();
 }
 
@@ -176,7 +178,7 @@ FrontEndResult CompileKernelFile(const std::string& text, const std::string& fil
       if (std::find(bound.begin(), bound.end(), name) == bound.end()) macros[name] = value;
     }
     const TranslationUnit unit = Parse(Preprocess(raw, macros));
-    const KernelFunction& chosen = ChooseKernel(unit, options.kernel);
+    const KernelFunction& chosen = ChooseKernel(unit, options.kernel, options.first_of_several);
     const Launch* launch = FirstLaunch(unit, chosen.name);
     KernelFile file;
     const std::map<std::string, long long> template_values = TemplateValues(chosen, launch, options.defines);

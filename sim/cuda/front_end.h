@@ -17,6 +17,9 @@ namespace sim::cuda {
 struct FrontEndOptions {
   std::string kernel;  // which __global__ function, where the file has several
   Defines defines;     // --define NAME=VALUE: a template or int parameter's value, or a macro
+  // None named where the file has several: the first (the window, whose picker offers the
+  // others), not a refusal (check, which cannot ask).
+  bool first_of_several = false;
 };
 
 struct SourceProblem {

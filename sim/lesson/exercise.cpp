@@ -157,10 +157,11 @@ std::vector<MilestoneState> EvaluateTiledMilestones(const cuda::FrontEndResult& 
   return states;
 }
 
-std::vector<MilestoneState> CheckTiledExercise(const std::string& text, const std::string& file_name) {
+std::vector<MilestoneState> CheckTiledExercise(const std::string& text, const std::string& file_name,
+                                               const std::atomic<bool>* cancel) {
   const cuda::FrontEndResult front = cuda::CompileKernelFile(text, file_name, {});
   KernelCheckResult check;
-  if (front.file) check = CheckKernel(*front.file, {});
+  if (front.file) check = CheckKernel(*front.file, {}, cancel);
   return EvaluateTiledMilestones(front, check);
 }
 

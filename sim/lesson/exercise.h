@@ -2,6 +2,7 @@
 // milestones a check run of their file has reached. `tilescope exercise tiled` writes the
 // starter and prints the milestones; the window's Guide reads the same list as they save.
 #pragma once
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,8 @@ struct MilestoneState {
 std::vector<MilestoneState> EvaluateTiledMilestones(const cuda::FrontEndResult& front, const KernelCheckResult& check);
 
 // Compiles `text` and checks it at the default sizes, then evaluates: the Guide's one call.
-std::vector<MilestoneState> CheckTiledExercise(const std::string& text, const std::string& file_name);
+// `cancel` (may be null) stops the check between steps (the Guide's worker, at a new save).
+std::vector<MilestoneState> CheckTiledExercise(const std::string& text, const std::string& file_name,
+                                               const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace sim

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "sim/lesson/kernel_narration.h"
 #include "sim/model/bits.h"
 #include "sim/model/kernel_source.h"
 
@@ -145,6 +146,11 @@ std::string NarrateStep(const std::vector<TraceEvent>& events, const Snapshot& s
   return "Warp " + std::to_string(snapshot.warps()[static_cast<std::size_t>(thread.warp)].index_in_block) +
          " of " + BlockName(first.block, snapshot) + ", " + std::to_string(lanes) + " lanes together: " +
          Narrate(first, snapshot) + ", and the other lanes likewise (line " + std::to_string(first.line) + ")";
+}
+
+std::string NarrateLastStep(const Snapshot& snapshot) {
+  if (snapshot.kernel() != nullptr) return NarrateKernelStep(snapshot);
+  return NarrateStep(snapshot.last_step_events(), snapshot);
 }
 
 }  // namespace sim

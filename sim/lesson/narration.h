@@ -14,6 +14,8 @@ namespace sim {
 std::string Narrate(const TraceEvent& event, const Snapshot& snapshot);
 // The whole step: one event's sentence, or a warp-instruction summarised in one sentence.
 std::string NarrateStep(const std::vector<TraceEvent>& events, const Snapshot& snapshot);
+// The step just run, a lesson's or a student's kernel's (NarrateKernelStep): what every view tells.
+std::string NarrateLastStep(const Snapshot& snapshot);
 // "A[2][1]", "As[1][0]", "C[0][3]".
 std::string PlaceName(const Place& place);
 // A value as the lesson shows it: "10", "0.25", "?" for never-written shared memory, "NaN".

@@ -103,11 +103,19 @@ void KernelMemoryAccess::AccessGlobal(Thread* warp_lanes, std::uint32_t lanes, c
   StepLanes step;
   std::uint64_t reads = 0;
   int block = 0;
+  KernelStepRecord& told = m_.state.last_step.kernel;
+  const Thread* const first = &warp_lanes[__builtin_ctz(lanes)];
+  told.array = static_cast<std::int32_t>(id);
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     std::uint32_t* r = Registers(thread);
     step.Ran(thread, r);
     block = thread.block;
     const long long element = static_cast<long long>(static_cast<std::int32_t>(r[ins.a])) + static_cast<std::int32_t>(r[ins.b]);
+    if (&thread == first) {
+      told.element = element;
+      told.outside = element < 0 || element >= size;
+      told.value = store ? AsFloat(r[ins.dst]) : told.outside ? 0.0f : values[element];
+    }
     if (element < 0 || element >= size) {
       ++m_.state.counters.out_of_bounds;
       m_.LogFinding(thread, KernelFinding::Kind::kGlobalOutside, element, static_cast<int>(id), store);
@@ -155,6 +163,9 @@ void KernelMemoryAccess::AccessShared(Thread* warp_lanes, std::uint32_t lanes, c
   const bool store = ins.op == cuda::Opcode::kStoreShared;
   const int words = m_.state.shared.CellsPerBlock();
   StepLanes step;
+  KernelStepRecord& told = m_.state.last_step.kernel;
+  const Thread* const first = &warp_lanes[__builtin_ctz(lanes)];
+  told.array = ins.array;
   ForEachLane(warp_lanes, lanes, [&](Thread& thread) {
     std::uint32_t* r = Registers(thread);
     step.Ran(thread, r);
@@ -173,7 +184,13 @@ void KernelMemoryAccess::AccessShared(Thread* warp_lanes, std::uint32_t lanes, c
       flat = flat * extent + i;
     }
     const long long word = k_.shared_base[ins.array] + flat;
-    if (word < 0 || word >= words) {  // past the block's shared memory: dropped, reads 0
+    const bool dropped = word < 0 || word >= words;
+    if (&thread == first) {
+      told.element = flat;
+      told.outside = !inside;
+      told.value = store ? AsFloat(r[ins.dst]) : dropped ? 0.0f : m_.state.shared.Cell(thread.block, static_cast<int>(word)).value;
+    }
+    if (dropped) {  // past the block's shared memory: dropped, reads 0
       if (!store) r[ins.dst] = 0;
       return;
     }

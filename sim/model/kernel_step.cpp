@@ -59,6 +59,19 @@ void KernelStep::StartThread(Thread& thread) {
   RunAhead(thread);
 }
 
+KernelStepRecord::Did KernelStep::DidOf(cuda::Opcode op) {
+  using Did = KernelStepRecord::Did;
+  switch (op) {
+    case cuda::Opcode::kLoadGlobal: return Did::kLoadGlobal;
+    case cuda::Opcode::kStoreGlobal: return Did::kStoreGlobal;
+    case cuda::Opcode::kLoadShared: return Did::kLoadShared;
+    case cuda::Opcode::kStoreShared: return Did::kStoreShared;
+    case cuda::Opcode::kSyncthreads: return Did::kSyncthreads;
+    case cuda::Opcode::kSyncwarp: return Did::kSyncwarp;
+    default: return Did::kExit;
+  }
+}
+
 Op KernelStep::OpLike(cuda::Opcode op) {
   switch (op) {
     case cuda::Opcode::kLoadGlobal: return Op::kLoadA;
@@ -173,6 +186,11 @@ Scheduler::Issue KernelStep::ExecuteLanes(Thread* warp_lanes, std::uint32_t lane
     ++thread.instructions;
   });
   m_.state.counters.thread_instructions += static_cast<std::uint64_t>(CountBits(lanes));
+  KernelStepRecord& told = m_.state.last_step.kernel;
+  told.first_thread = static_cast<std::int32_t>(warp_lanes - m_.state.threads.data());
+  told.lanes = lanes;
+  told.line = line;
+  told.did = DidOf(ins.op);
   switch (ins.op) {
     case cuda::Opcode::kLoadGlobal:
     case cuda::Opcode::kStoreGlobal:
@@ -260,6 +278,7 @@ int KernelStep::Wake(int warp_index, ThreadState waiting) {
   }
   if (woken == 0) return 0;
   const int count = CountBits(woken);
+  m_.state.last_step.kernel.released += count;
   m_.state.waiting_threads -= count;
   m_.AddRunnableLanes(warp_index, count, true);
   // Moved past the barrier once all of them are runnable again: one that runs out of budget on

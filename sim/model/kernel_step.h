@@ -21,6 +21,7 @@ class KernelStep {
   void StartThread(Thread& thread);
   // Where a thread stands in the kernel, for the views: the lesson op its instruction is like.
   static Op OpLike(cuda::Opcode op);
+  static KernelStepRecord::Did DidOf(cuda::Opcode op);
 
  private:
   std::uint32_t* Registers(const Thread& thread) {

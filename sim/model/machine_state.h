@@ -111,6 +111,25 @@ struct MachineLogs {
 // cannot tell afterwards (the hazards each access found, the barrier releases) give them all
 // again, together with the state after the step (128³ TILE 16 run to the end under callgrind:
 // 514.5 → 439.2 M instructions, 1,521.7 → 1,445.7 M without the 1st barrier; b7b46eb).
+// A student kernel's step, for its narration (a kernel's steps have no events): the lanes
+// that ran, what their visible instruction did and at which line, and the first lane's access.
+struct KernelStepRecord {
+  enum class Did : std::uint8_t { kNothing, kLoadGlobal, kStoreGlobal, kLoadShared, kStoreShared, kSyncthreads, kSyncwarp, kExit };
+  Did did = Did::kNothing;
+  std::int32_t first_thread = 0;  // global index of lane 0 of their warp
+  std::uint32_t lanes = 0;        // bit l: lane l ran
+  std::int32_t line = 0;
+  // The first lane's access: its matrix (MatrixId) or __shared__ array, the element (row-major
+  // in the array; a shared index as declared), the value read or written, and whether the
+  // element lay outside the array (a read then gives 0, a store is dropped).
+  std::int32_t array = 0;
+  std::int64_t element = 0;
+  float value = 0.0f;
+  bool outside = false;
+  std::int32_t released = 0;  // threads a barrier let go on at this step
+  bool operator==(const KernelStepRecord& o) const;
+};
+
 struct StepRecord {
   ProgramCounter pc{};             // the instruction its lanes ran
   std::int32_t first_thread = 0;   // global index of lane 0 of their warp
@@ -138,6 +157,7 @@ struct StepRecord {
     bool operator==(const Release& o) const { return lane == o.lane && event == o.event; }
   };
   std::vector<Release> releases;
+  KernelStepRecord kernel;  // a student's kernel's step (a lesson's leaves it empty)
 
   // Notes that an access of a lane (`access_slot`, as HazardSlot names it) found `found` hazards.
   void NoteHazards(int lane, int access_slot, std::uint32_t found) {

@@ -88,6 +88,10 @@ class Snapshot {
   const std::vector<Hazard>& hazards() const { return machine_->logs().hazards; }
   const std::vector<OutOfBoundsAccess>& out_of_bounds() const { return machine_->logs().out_of_bounds; }
   const std::vector<TraceEvent>& last_step_events() const { return machine_->last_step_events(); }
+  // A student's kernel: what its last step did (kernel steps have no events), and the index
+  // in hazards() of the first hazard that step logged.
+  const KernelStepRecord& last_kernel_step() const { return state_->last_step.kernel; }
+  std::size_t first_hazard_of_last_step() const { return state_->last_step.hazard_log_size; }
   // Threads of `block` that have run the instruction at `pc` or gone past it (narration).
   int ThreadsAtOrPast(int block, const ProgramCounter& pc) const;
 

@@ -76,9 +76,14 @@ bool OutOfBoundsAccess::operator==(const OutOfBoundsAccess& o) const {
          SameBits(value, o.value);
 }
 
+bool KernelStepRecord::operator==(const KernelStepRecord& o) const {
+  return did == o.did && first_thread == o.first_thread && lanes == o.lanes && line == o.line && array == o.array &&
+         element == o.element && SameBits(value, o.value) && outside == o.outside && released == o.released;
+}
+
 bool StepRecord::operator==(const StepRecord& o) const {
   if (!(pc == o.pc && first_thread == o.first_thread && lanes == o.lanes && hazard_log_size == o.hazard_log_size &&
-        out_of_bounds_log_size == o.out_of_bounds_log_size && hazard_slots == o.hazard_slots && releases == o.releases)) {
+        out_of_bounds_log_size == o.out_of_bounds_log_size && hazard_slots == o.hazard_slots && releases == o.releases && kernel == o.kernel)) {
     return false;
   }
   for (int slot = 0; slot < 2 * kWarpSize; ++slot) {

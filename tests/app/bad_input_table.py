@@ -148,6 +148,12 @@ def flag_cases():
             cases.append(("`tilescope --kernel FILE %s` (GUI)" % flag, tried, value, ["--kernel", "GOODKERNEL", flag, value]))
     for tried, value in NAME_VALUES:
         cases.append(("`tilescope --kernel FILE --define` (GUI)", tried, value, ["--kernel", "GOODKERNEL", "--define", value]))
+        cases.append(("`tilescope --kernel FILE --kernel-name` (GUI)", tried, value,
+                      ["--kernel", "GOODKERNEL", "--kernel-name", value]))
+    # --open goes with the folder the starter is written into, before any window opens.
+    cases.append(("`exercise tiled DIR --open`", "empty", "no DIR", ["exercise", "tiled", "--open"]))
+    cases.append(("`exercise tiled DIR --open`", "wrong type", "with --check FILE",
+                  ["exercise", "tiled", "--open", "--check", "GOODKERNEL"]))
     cases.append(("`tilescope --block` (GUI)", "wrong type", "16x16, no --kernel", ["--block", "16x16"]))
     cases.append(("`tilescope --kernel` (GUI)", "wrong type", "with --lesson default",
                   ["--kernel", "GOODKERNEL", "--lesson", "default"]))
@@ -271,6 +277,12 @@ def gui_action_cases():
         cases.append(("GUI action `source-show-lines N`", tried, value,
                       ["--kernel", "GOODKERNEL", "--actions", ("source-show-lines " + value).strip()]))
     cases.append(("GUI action `source-show-lines N`", "wrong type", "3, no kernel open", ["--actions", "source-show-lines 3"]))
+    # Another scheduler or kernel for a student's kernel (GOODKERNEL has one, naive), and without one open.
+    for action in ("kernel-scheduler", "kernel-name"):
+        for tried, value in ACTION_VALUES:
+            cases.append(("GUI action `%s NAME`" % action, tried, value,
+                          ["--kernel", "GOODKERNEL", "--actions", (action + " " + value).strip()]))
+        cases.append(("GUI action `%s NAME`" % action, "wrong type", "race, no kernel open", ["--actions", action + " race"]))
     # The results file dialog: a folder that is not there, one the user may not enter, a file.
     for tried, folder in (("unreadable", "MISSING"), ("unreadable", "NOENTRY"), ("wrong type", "FILE")):
         cases.append(("GUI action `live-choose-file FOLDER`", tried, folder, ["--actions", "live-choose-file " + folder]))
