@@ -68,6 +68,14 @@ const Action* ActionRegistry::FindByKey(int key, int mods) const {
   return nullptr;
 }
 
+void ActionRegistry::Rebind(const KeyChord& from, const KeyChord& to) {
+  for (Action& action : actions_) {
+    for (KeyChord& chord : action.keys) {
+      if (chord.key == from.key && chord.mods == from.mods) chord = to;
+    }
+  }
+}
+
 std::string ChordName(const KeyChord& chord) {
   std::string name;
   if (chord.mods & GLFW_MOD_CONTROL) name += "Ctrl+";

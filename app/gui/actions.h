@@ -33,6 +33,8 @@ class ActionRegistry {
   void Add(Action action);
   const Action* Find(const std::string& name) const;
   const Action* FindByKey(int key, int mods) const;
+  // Every action bound to `from` is bound to `to` instead.
+  void Rebind(const KeyChord& from, const KeyChord& to);
   const std::vector<Action>& All() const { return actions_; }
 
  private:

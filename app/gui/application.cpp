@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "app/gui/about.h"
+#include "app/gui/browser_page.h"
 #include "app/gui/frame_loop.h"
 #include "app/gui/status_bar.h"
 
@@ -31,7 +32,10 @@ Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSet
                          [this](const std::string& action) { return pages_.HoldsScript(action); },
                          [this] { return pages_.Busy(); }, [this] { return StateDump(); }}),
       text_(options_.content_scale) {
-  if (!loaded.warning.empty()) notifications_.Add(Severity::kWarning, loaded.warning);
+  if (!loaded.warning.empty()) {
+    notifications_.Add(Severity::kWarning, loaded.warning);
+    browser_page::KeepSettings();  // a corrupt file went aside: the next visit must not meet it again
+  }
   if (loaded.from_file && loaded.warning.empty()) autosave_.saved_text = ToJson(settings_).dump();
   if (options_.width > 0) settings_.window_width = options_.width;
   if (options_.height > 0) settings_.window_height = options_.height;
@@ -96,6 +100,7 @@ void Application::RegisterShellActions() {
                    return std::nullopt;
                  }});
   driver_.RegisterActions();
+  browser_page::AddActions(registry_);
 }
 
 void Application::SetPresentation(bool on) {
@@ -126,6 +131,7 @@ bool Application::OpenWindow() {
 void Application::RegisterActions() {
   RegisterShellActions();
   pages_.RegisterActions(registry_);
+  for (const browser_page::KeyClash& clash : browser_page::KeyClashes()) registry_.Rebind(clash.desktop, clash.instead);
 }
 
 int Application::Run(std::unique_ptr<Application> application) {
@@ -138,6 +144,7 @@ std::optional<int> Application::Start() {
   if (!OpenWindow()) return 1;
   RegisterActions();
   if (auto usage = driver_.Start()) return *usage;
+  browser_page::ListenOn(queue_, registry_);
   text_.Start(*window_, settings_.presentation, settings_.font_size);
   // The X server gone: all but the window's size is collected afresh (X cannot be asked now).
   stop_signals_ = std::make_unique<StopSignals>([this] {
@@ -239,8 +246,9 @@ void Application::HandleKeys() {
   const bool typing = ImGui::GetIO().WantTextInput;
   for (const KeyEvent& key : window_->TakeKeyEvents()) {
     const Action* action = registry_.FindByKey(key.key, key.mods);
-    // While a text field has focus its keys are text, except chords with Ctrl and F-keys.
-    const bool text_key = !(key.mods & GLFW_MOD_CONTROL) && !(key.key >= GLFW_KEY_F1 && key.key <= GLFW_KEY_F25);
+    // While a text field has focus its keys are text, except chords with Ctrl or Alt and F-keys.
+    const bool text_key =
+        !(key.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT)) && !(key.key >= GLFW_KEY_F1 && key.key <= GLFW_KEY_F25);
     if (action && !(typing && text_key)) queue_.Push(action->name);
   }
 }
@@ -332,6 +340,7 @@ void Application::WriteSettings(const std::string& text) {
     return;
   }
   autosave_.last_error.clear();
+  browser_page::KeepSettings();
   autosave_.saved_text = text;
   autosave_.seen_text = text;
   if (!merged.empty()) notifications_.Add(Severity::kWarning, merged);

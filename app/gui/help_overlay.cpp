@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/browser_page.h"
 #include "sim/lesson/glossary.h"
 
 namespace gui {
@@ -31,6 +32,7 @@ void HelpOverlay::Draw(const ActionRegistry& registry) {
              ImGui::GetWindowPos().y + ImGui::GetWindowSize().y};
     keys_.clear();
     const TextRecordScope recording(text_, false);  // the list scrolls down; only sideways cuts count
+    DrawBrowserKeys(registry);
     if (gui::BeginTable("##keys", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
       ImGui::TableSetupColumn("keys", ImGuiTableColumnFlags_WidthFixed);
       ImGui::TableSetupColumn("action", ImGuiTableColumnFlags_WidthFixed);
@@ -57,6 +59,20 @@ void HelpOverlay::Draw(const ActionRegistry& registry) {
   ImGui::End();
 }
 
+// Said once, above the list, which already shows the keys to press here.
+void HelpOverlay::DrawBrowserKeys(const ActionRegistry& registry) {
+  browser_keys_.clear();
+  for (const browser_page::KeyClash& clash : browser_page::KeyClashes()) {
+    const Action* action = registry.FindByKey(clash.instead.key, clash.instead.mods);
+    if (!action) continue;
+    if (browser_keys_.empty()) gui::TextUnformatted("In a browser some keys differ from the desktop's:");
+    browser_keys_.push_back(ChordName(clash.desktop) + " " + clash.browser_use + ": press " + ChordName(clash.instead) +
+                            " for " + action->label);
+    gui::TextWrapped("\u2022 %s", browser_keys_.back().c_str());
+  }
+  if (!browser_keys_.empty()) ImGui::Separator();
+}
+
 // The words the panels use, as their tooltips say them.
 void HelpOverlay::DrawGlossary() {
   terms_.clear();
@@ -80,6 +96,7 @@ nlohmann::json HelpOverlay::Describe() const {
   nlohmann::json help = text_.ToJson();
   help["rect"] = rect_;
   help["keys"] = keys_;
+  help["browser_keys"] = browser_keys_;
   help["glossary"] = terms_;
   return help;
 }

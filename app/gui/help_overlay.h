@@ -23,8 +23,11 @@ struct HelpOverlay {
  private:
   std::array<float, 4> rect_{};    // min x, min y, max x, max y
   void DrawGlossary();
+  // In a browser: the desktop's keys it takes for itself, and what to press instead.
+  void DrawBrowserKeys(const ActionRegistry& registry);
 
   std::vector<std::string> keys_;
+  std::vector<std::string> browser_keys_;
   std::vector<std::string> terms_;
   TextCount text_;
 };

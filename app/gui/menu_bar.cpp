@@ -18,9 +18,11 @@ void MenuBar::Draw(const ActionRegistry& registry, ActionQueue& queue, PageSet& 
   };
   if (ImGui::BeginMenu("File")) {
     item("lesson-list");
+    item("open-file");
     item("kernel-open-dialog");
     item("screenshot");
     item("copy-command");
+    item("copy-link");
     ImGui::Separator();
     item("quit");
     ImGui::EndMenu();

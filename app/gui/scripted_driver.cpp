@@ -12,6 +12,7 @@
 #include <iostream>
 #include <utility>
 
+#include "app/gui/browser_page.h"
 #include "app/gui/screenshot.h"
 #include "sim/io/cpu_time.h"
 #include "sim/io/atomic_file.h"
@@ -191,6 +192,7 @@ bool ScriptedDriver::SaveScreenshot(const Window& window, const std::string& pat
     return false;
   }
   shell_.notifications.Add(Severity::kInfo, "saved " + path);
+  browser_page::OfferDownload(path);
   return true;
 }
 
@@ -206,6 +208,7 @@ void ScriptedDriver::SaveRegionScreenshots(const Window& window) {
       shell_.notifications.Add(Severity::kError, *error);
     } else {
       shell_.notifications.Add(Severity::kInfo, "saved " + region.path);
+      browser_page::OfferDownload(region.path);
     }
   }
   region_screenshots_.clear();

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 
 #ifdef __EMSCRIPTEN__
 #include <emscripten.h>
@@ -20,7 +21,10 @@ namespace {
 #ifdef __EMSCRIPTEN__
 // In a browser the window is the page's canvas, on WebGL 2 (OpenGL ES 3's shading language).
 // GLFW is Emscripten's, of GLFW 3.2: no monitor work area nor content scale to ask. The canvas
-// takes the tab's inner size, in CSS pixels, and follows it (Window::FollowBrowserWindow).
+// takes the tab's inner size and follows it (Window::FollowBrowserWindow), in the screen's
+// pixels: the page lays it out in CSS pixels (web/shell.html), devicePixelRatio screen pixels
+// each, and the fonts are scaled by that ratio as by a desktop's content scale, so text is as
+// crisp as the screen allows. A zoomed page changes the ratio, and the text follows.
 constexpr const char* kGlslVersion = "#version 300 es";
 
 void AskForContext() {
@@ -33,16 +37,19 @@ bool LoadGl() { return true; }  // WebGL's functions need no loader
 
 void SetSwapInterval(bool) {}  // the page's frame callback follows the display (frame_loop.h)
 
+float DevicePixelRatio() { return static_cast<float>(EM_ASM_DOUBLE({ return window.devicePixelRatio || 1; })); }
+
 void BrowserWindowSize(int& width, int& height) {
-  width = EM_ASM_INT({ return window.innerWidth; });
-  height = EM_ASM_INT({ return window.innerHeight; });
+  const double ratio = DevicePixelRatio();
+  width = static_cast<int>(std::lround(EM_ASM_DOUBLE({ return window.innerWidth; }) * ratio));
+  height = static_cast<int>(std::lround(EM_ASM_DOUBLE({ return window.innerHeight; }) * ratio));
 }
 
 void FitToScreen(bool fit, int& width, int& height) {
   if (fit) BrowserWindowSize(width, height);
 }
 
-float ScreenScale(GLFWwindow*) { return 1.0f; }
+float ScreenScale(GLFWwindow*) { return DevicePixelRatio(); }
 #else
 constexpr const char* kGlslVersion = "#version 330 core";
 

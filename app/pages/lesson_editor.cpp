@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "app/gui/browser_page.h"
 #include "app/pages/trace_export.h"
 #include "kernels/test_vector_lesson.h"
 #include "sim/lesson/lesson_config.h"
@@ -264,6 +265,7 @@ void LessonEditor::Poll(double seconds, Notifications& notifications) {
   if (export_path_.empty() || export_.Running()) return;
   const std::string error = export_.LastResult().value_or("");
   Report(error.empty() ? "wrote the trace to " + export_path_ : "trace not written: " + error, !error.empty());
+  if (error.empty()) browser_page::OfferDownload(export_path_);
   export_path_.clear();
 }
 

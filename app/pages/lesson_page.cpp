@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "app/gui/browser_page.h"
 #include "sim/lesson/tour.h"
 #include "sim/model/snapshot.h"
 
@@ -132,9 +133,18 @@ void LessonPage::RegisterGuideViewActions(ActionRegistry& registry) {
                   lesson_.tour().LeaveTour();
                   return std::nullopt;
                 }});
-  registry.Add({"copy-command", "Copy as command",
-                "Put the command that reopens this view (lesson, tour stop, step) on the clipboard.",
-                {{GLFW_KEY_C, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT}}, [this](const std::string&) { return CopyCommand(); }});
+  // A page has no command line: there the view is shared as its link.
+  if constexpr (browser_page::kInBrowser) {
+    registry.Add({"copy-link", "Copy link",
+                  "Put this view's link (lesson, tour stop, step) on the clipboard: it opens the same view.",
+                  {{GLFW_KEY_C, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT}}, [this](const std::string&) {
+                    return CopyView([](const ReopenedView& view) { return browser_page::FullLink(ReopenLink(view)); });
+                  }});
+  } else {
+    registry.Add({"copy-command", "Copy as command",
+                  "Put the command that reopens this view (lesson, tour stop, step) on the clipboard.",
+                  {{GLFW_KEY_C, GLFW_MOD_CONTROL | GLFW_MOD_SHIFT}}, [this](const std::string&) { return CopyView(ReopenCommand); }});
+  }
 }
 
 void LessonPage::ShowLessonList() {
@@ -265,13 +275,26 @@ void LessonPage::LeaveTour() {
   relayout_ = true;
 }
 
-std::optional<std::string> LessonPage::CopyCommand() {
-  std::string command;
-  if (auto refused = lesson_.tour().ReopenCommand(command)) return refused;
-  ImGui::SetClipboardText(command.c_str());  // GLFW's clipboard, through ImGui's backend
-  copied_command_ = command;
-  notifications_.Add(Severity::kInfo, "copied to the clipboard: " + command);
+// The view on the clipboard, spelt by `spell`: a command, or in a browser a link.
+std::optional<std::string> LessonPage::CopyView(std::string (*spell)(const ReopenedView&)) {
+  ReopenedView view;
+  if (auto refused = lesson_.tour().ViewToReopen(view)) return refused;
+  copied_command_ = spell(view);
+  browser_page::CopyToClipboard(copied_command_);
+  notifications_.Add(Severity::kInfo, "copied to the clipboard: " + copied_command_);
   return std::nullopt;
+}
+
+// The lesson and its stop, not the step: stepping would rewrite the address each frame, and
+// Back is to go to the last stop, not the last step.
+void LessonPage::ShowLinkInAddressBar() {
+  if (Opening()) return;
+  ReopenedView view;
+  if (lesson_.tour().ViewToReopen(view)) return;  // an edited lesson has no link: the last one stays
+  view.step.reset();
+  if (shown_view_ && shown_view_->lesson == view.lesson && shown_view_->stop == view.stop) return;
+  browser_page::ShowLink(ReopenLink(view), /*new_entry=*/shown_view_.has_value());
+  shown_view_ = view;
 }
 
 // The lesson page's panels, each once: its title, its slot, and what it is given to draw.
@@ -343,6 +366,7 @@ void LessonPage::Update() {
     if (auto refused = lesson_.Edit({edit})) notifications_.Add(Severity::kError, *refused);
   }
   lesson_.Update(ImGui::GetIO().DeltaTime);
+  if constexpr (browser_page::kInBrowser) ShowLinkInAddressBar();
 }
 
 // Clicks on cells answer a cells question while it waits; otherwise they do what they always do.

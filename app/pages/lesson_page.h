@@ -71,7 +71,9 @@ class LessonPage : public Page {
   std::vector<std::string> PresentedKeys() const;
   void LeaveTour();
   void SetCellPicking();
-  std::optional<std::string> CopyCommand();
+  std::optional<std::string> CopyView(std::string (*spell)(const ReopenedView&));
+  // In a browser the address bar shows the view's link; a new tour stop is a new history entry.
+  void ShowLinkInAddressBar();
   std::vector<PanelRow> PanelRows();
 
   Notifications& notifications_;
@@ -100,7 +102,8 @@ class LessonPage : public Page {
   bool student_layout_ = false;              // the panels stand in a student's kernel's layout
   bool relayout_ = false;              // place the panels at their slots in the next frame
   bool show_live_page_ = false;        // the stop ends on the Live GPU page
-  std::string copied_command_;         // the last "Copy as command", for --dump-state
+  std::string copied_command_;         // the last "Copy as command" or "Copy link", for --dump-state
+  std::optional<ReopenedView> shown_view_;  // the view the address bar shows its link of
   // Last: opening it may show a tour's stop, which lays out the panels above.
   OpenLesson lesson_;
   YourKernelViews your_kernel_;  // after the lesson it draws

@@ -2,6 +2,7 @@
 
 #include <GLFW/glfw3.h>
 
+#include <cctype>
 #include <climits>
 #include <cstdlib>
 #include <utility>
@@ -22,6 +23,21 @@ std::string ShellWord(const std::string& word) {
   std::string quoted = "'";
   for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
   return quoted + "'";
+}
+
+constexpr char kHex[] = "0123456789ABCDEF";
+
+// A value in a link, percent-encoded but for the characters a URL's fragment keeps as they are.
+std::string LinkWord(const std::string& word) {
+  std::string encoded;
+  for (unsigned char c : word) {
+    if (std::isalnum(c) || c == '_' || c == '-' || c == '.') {
+      encoded += static_cast<char>(c);
+    } else {
+      encoded += {'%', kHex[c >> 4], kHex[c & 15]};
+    }
+  }
+  return encoded;
 }
 
 }  // namespace
@@ -185,21 +201,35 @@ std::optional<sim::CellSpace> LessonTour::AnswerSpace() const {
 
 // The lesson as it was opened, the stop, and the step when it is not the stop's own. An edited
 // lesson has no name to reopen it by: saying so beats a command that opens something else.
-std::optional<std::string> LessonTour::ReopenCommand(std::string& command) const {
-  command = "tilescope";
+std::optional<std::string> LessonTour::ViewToReopen(ReopenedView& view) const {
+  view = {};
   const bool tour_lesson = guide_.Active() && LessonIsTours();
   const std::string& name = running_().name;
   if (tour_lesson) {
-    command += " --lesson " + ShellWord(guide_.key());
+    view.lesson = guide_.key();
   } else if (sim::FindPreset(name) && SameLesson(*sim::FindPreset(name), running_())) {
-    command += " --lesson " + ShellWord(name);
+    view.lesson = name;
   } else {
     return "this lesson was edited (" + name + "): save it (lesson-save) and open that file to share it";
   }
   const std::int64_t step = simulation_().step();
-  if (tour_lesson && touring_) command += " --stop " + std::to_string(guide_.stop() + 1);
-  if (!(tour_lesson && touring_ && step == guide_.Prepared().step)) command += " --step " + std::to_string(step);
+  if (tour_lesson && touring_) view.stop = guide_.stop() + 1;
+  if (!(tour_lesson && touring_ && step == guide_.Prepared().step)) view.step = step;
   return std::nullopt;
+}
+
+std::string ReopenCommand(const ReopenedView& view) {
+  std::string command = "tilescope --lesson " + ShellWord(view.lesson);
+  if (view.stop) command += " --stop " + std::to_string(*view.stop);
+  if (view.step) command += " --step " + std::to_string(*view.step);
+  return command;
+}
+
+std::string ReopenLink(const ReopenedView& view) {
+  std::string link = "lesson=" + LinkWord(view.lesson);
+  if (view.stop) link += "&stop=" + std::to_string(*view.stop);
+  if (view.step) link += "&step=" + std::to_string(*view.step);
+  return link;
 }
 
 void LessonTour::DumpState(nlohmann::json& guide) const {

@@ -6,6 +6,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -28,6 +29,16 @@ struct TourDisplay {
   std::function<void(const sim::TourStop& stop)> show_stop;
   std::function<void()> leave;
 };
+
+// What reopens a view: a lesson by name, its tour's stop (1-based) and the step, each when needed.
+struct ReopenedView {
+  std::string lesson;
+  std::optional<int> stop;
+  std::optional<std::int64_t> step;
+};
+// As a command (`tilescope --lesson default --stop 4`) and as a page's link ("lesson=default&stop=4").
+std::string ReopenCommand(const ReopenedView& view);
+std::string ReopenLink(const ReopenedView& view);
 
 class LessonTour {
  public:
@@ -57,8 +68,8 @@ class LessonTour {
   GuideView Guide() const;
   // Where a click on a cell goes while a cells question waits for its answer; nullopt otherwise.
   std::optional<sim::CellSpace> AnswerSpace() const;
-  // The command that reopens this view, or why there is none.
-  std::optional<std::string> ReopenCommand(std::string& command) const;
+  // The view as the options that reopen it (lesson, tour stop, step), or why there are none.
+  std::optional<std::string> ViewToReopen(ReopenedView& view) const;
   // The tour's part of the dump's "guide" entry.
   void DumpState(nlohmann::json& guide) const;
   void SaveSettings(Settings& settings) const;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "app/cli/asset_paths.h"
+#include "app/gui/browser_page.h"
 #include "kernels/ladder.h"
 #include "kernels/registry.h"
 #include "sim/lesson/teaching.h"
@@ -270,7 +271,9 @@ std::optional<std::string> LivePage::Export(const std::string& path, const char*
     return Report(std::string("the file name must end in ") + extension, "");
   }
   const std::string partial = sweep_run_.in_flight() ? " (so far: the sweep is still running)" : "";
-  return Report(sweep_.Save(path), "saved " + sim::CountOf(sweep_.results().size(), "result", "results") + " to " + path + partial);
+  const std::optional<std::string> error = sweep_.Save(path);
+  if (!error) browser_page::OfferDownload(path);
+  return Report(error, "saved " + sim::CountOf(sweep_.results().size(), "result", "results") + " to " + path + partial);
 }
 
 std::optional<std::string> LivePage::ExportPng(const std::string& path) {

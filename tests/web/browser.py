@@ -37,7 +37,7 @@ class Site:
 
 
 class Browser:
-    """One headless Chromium with one page of `width`×`height` CSS pixels."""
+    """One headless Chromium with one page of `width`×`height` CSS pixels, `scale` screen pixels each."""
 
     # WebGL 2 in software (SwiftShader): the machine may have no GPU. The rest keeps Chromium off
     # the network, which this machine closes, and out of any profile of the user's.
@@ -45,7 +45,7 @@ class Browser:
              "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
              "--disable-quic", "--disable-extensions", "--mute-audio", "--remote-debugging-pipe"]
 
-    def __init__(self, width, height):
+    def __init__(self, width, height, scale=1):
         self.profile = tempfile.mkdtemp(prefix="tilescope-chromium-")
         to_browser_read, self.to_browser = os.pipe()
         self.from_browser, from_browser_write = os.pipe()
@@ -67,7 +67,9 @@ class Browser:
         self.session = self.call("Target.attachToTarget", targetId=page["targetId"], flatten=True)["sessionId"]
         self.call("Page.enable", session=True)
         self.call("Emulation.setDeviceMetricsOverride", session=True, width=width, height=height,
-                  deviceScaleFactor=1, mobile=False)
+                  deviceScaleFactor=scale, mobile=False)
+        # A focused page, as a user's: the clipboard answers only such a one.
+        self.call("Emulation.setFocusEmulationEnabled", session=True, enabled=True)
 
     def __enter__(self):
         return self
@@ -105,9 +107,36 @@ class Browser:
     def open(self, url):
         self.call("Page.navigate", session=True, url=url)
 
-    def evaluate(self, expression):
-        reply = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True)
+    def reload(self):
+        """The page loaded afresh, as the browser's reload button does (a link differing only in its
+        fragment would not load it again)."""
+        self.evaluate("window.tilescopeBeforeReload = true")
+        self.call("Page.reload", session=True, ignoreCache=True)
+        self.wait_until("!window.tilescopeBeforeReload", 30, "the page did not load again")
+
+    def evaluate(self, expression, wait=False):
+        """The expression's value; with `wait`, a promise's, once it settles."""
+        reply = self.call("Runtime.evaluate", session=True, expression=expression, returnByValue=True, awaitPromise=wait)
+        if "exceptionDetails" in reply:
+            raise RuntimeError(f"{expression}: {reply['exceptionDetails'].get('exception', {}).get('description')}")
         return reply["result"].get("value")
+
+    def allow_clipboard(self, origin):
+        self.call("Browser.grantPermissions", origin=origin.rstrip("/"),
+                  permissions=["clipboardReadWrite", "clipboardSanitizedWrite"])
+
+    def clipboard(self):
+        return self.evaluate("navigator.clipboard.readText()", wait=True)
+
+    def save_downloads_in(self, folder):
+        self.call("Browser.setDownloadBehavior", behavior="allow", downloadPath=folder)
+
+    def pick_file(self, input_id, path):
+        """`path` chosen in the page's file picker <input id=input_id>, as a user's choice is (the
+        input's change event follows)."""
+        root = self.call("DOM.getDocument", session=True)["root"]["nodeId"]
+        node = self.call("DOM.querySelector", session=True, nodeId=root, selector="#" + input_id)["nodeId"]
+        self.call("DOM.setFileInputFiles", session=True, nodeId=node, files=[os.path.abspath(path)])
 
     def text_of(self, element_id):
         return self.evaluate(f"(document.getElementById({json.dumps(element_id)}) || {{}}).textContent")
@@ -115,14 +144,17 @@ class Browser:
     def wait_until(self, expression, timeout, what):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            if self.evaluate(expression):
-                return
+            try:
+                if self.evaluate(expression):
+                    return
+            except RuntimeError:
+                pass  # the page is not there yet (a document still loading has no elements)
             time.sleep(0.2)
         raise TimeoutError(f"{what} after {timeout} s; the page printed:\n{self.text_of('tilescope-output')}")
 
     def wait_until_ready(self, timeout=120):
         """The page's status says "ready": the asked view is on screen (and, with &dump, in the state)."""
-        self.wait_until("document.getElementById('tilescope-status').textContent === 'ready'", timeout,
+        self.wait_until("(document.getElementById('tilescope-status') || {}).textContent === 'ready'", timeout,
                         "the page is not ready")
         return int(self.evaluate("document.getElementById('tilescope-status').dataset.readyMs"))
 
@@ -138,12 +170,26 @@ class Browser:
                              "(--left > 0 ? requestAnimationFrame(next) : done(true)); "
                              "requestAnimationFrame(next); })" % count)
 
-    def press(self, key, code, key_code):
-        """A key pressed and released on the canvas, as a user's (key: "ArrowRight", code: its DOM code)."""
+    # Each modifier: the protocol's bit, and its own key, which is pressed first, as a user's: the
+    # page's GLFW reads the modifiers from the keys held, not from the event's flags.
+    MODIFIERS = {"alt": (1, "Alt", "AltLeft", 18), "ctrl": (2, "Control", "ControlLeft", 17),
+                 "shift": (8, "Shift", "ShiftLeft", 16)}
+
+    def press(self, key, code, key_code, *modifiers):
+        """A key pressed and released on the canvas, as a user's (key: "ArrowRight", code: its DOM code),
+        with `modifiers` ("ctrl", "alt", "shift") held."""
         self.evaluate("document.getElementById('canvas').focus()")
-        for kind in ("keyDown", "keyUp"):
-            self.call("Input.dispatchKeyEvent", session=True, type=kind, key=key, code=code,
-                      windowsVirtualKeyCode=key_code, nativeVirtualKeyCode=key_code)
+        held = 0
+        strokes = []
+        for name in modifiers:
+            bit, *modifier = self.MODIFIERS[name]
+            held |= bit
+            strokes.append(("keyDown", held, *modifier))
+        strokes += [("keyDown", held, key, code, key_code), ("keyUp", held, key, code, key_code)]
+        strokes += [("keyUp", 0, *self.MODIFIERS[name][1:]) for name in reversed(modifiers)]
+        for kind, bits, stroke_key, stroke_code, stroke_key_code in strokes:
+            self.call("Input.dispatchKeyEvent", session=True, type=kind, key=stroke_key, code=stroke_code,
+                      modifiers=bits, windowsVirtualKeyCode=stroke_key_code, nativeVirtualKeyCode=stroke_key_code)
             self.next_frames()
 
     def type_text(self, text):

@@ -1,7 +1,8 @@
 """The site's figures, measured here in headless Chromium (docs/web.md): the size of what a
 browser downloads, raw and gzip-compressed; the time from the page's start to the first frame of
 the default lesson; frames per second while the lesson steps once a frame (--bench-frames); and,
-with --shots DIR, screenshots of the default lesson's second stop at 1366×768 and 1920×1080.
+with --shots DIR, screenshots of the default lesson's second stop at 1366×768 and 1920×1080, the
+second also at device-pixel-ratio 2, and of F1's list.
 Usage: python3 tests/web/figures.py SITE_DIR [--frames N] [--shots DIR]"""
 import argparse
 import gzip
@@ -11,7 +12,7 @@ import re
 from browser import Browser, Site
 
 DOWNLOADS = ["index.html", "tilescope.js", "tilescope.worker.js", "tilescope.wasm", "tilescope.data"]
-SCREENS = [(1366, 768), (1920, 1080)]
+SCREENS = [(1366, 768, 1), (1920, 1080, 1), (1366, 768, 2)]
 
 
 def print_sizes(site_dir):
@@ -37,19 +38,26 @@ def main():
         with Browser(*SCREENS[0]) as browser:
             browser.open(site.url + "#lesson=default")
             print(f"first frame of the default lesson: {browser.wait_until_ready()} ms after the page started")
+            if args.shots:
+                os.makedirs(args.shots, exist_ok=True)
+                browser.press("F1", "F1", 112)
+                browser.next_frames(5)
+                path = os.path.join(args.shots, "web-help-1366x768.png")
+                browser.screenshot(path)
+                print("screenshot:", path)
         with Browser(*SCREENS[0]) as browser:
             browser.open(site.url + f"#lesson=default&bench={args.frames}")
             browser.wait_until("document.getElementById('tilescope-output').textContent.includes('bench-frames:')",
                                600, "no benchmark figures")
             print(re.search(r"bench-frames:.*", browser.text_of("tilescope-output")).group(0))
         if args.shots:
-            os.makedirs(args.shots, exist_ok=True)
-            for width, height in SCREENS:
+            for width, height, scale in SCREENS:
                 for name, link in (("stop2", "#lesson=default&stop=2"), ("presentation", "#lesson=default&stop=4&presentation")):
-                    with Browser(width, height) as browser:
+                    with Browser(width, height, scale) as browser:
                         browser.open(site.url + link)
                         browser.wait_until_ready()
-                        path = os.path.join(args.shots, f"web-{name}-{width}x{height}.png")
+                        ratio = f"-ratio{scale}" if scale != 1 else ""
+                        path = os.path.join(args.shots, f"web-{name}-{width}x{height}{ratio}.png")
                         browser.screenshot(path)
                         print("screenshot:", path)
 
