@@ -27,8 +27,6 @@ constexpr std::uint64_t kMaxSettingsFileBytes = 64ull << 20;
 // save) goes beside it, written only when it changed. Either way one edited in the app and
 // never saved to a file comes back at the next start.
 constexpr std::size_t kMaxInlineLessonBytes = 64u << 10;
-// ImGui saves a few KiB of layout; the bound keeps a hand-made one from costing the start-up.
-constexpr std::size_t kMaxImGuiLayoutBytes = 1u << 20;
 // How many corrupt files are kept aside: settings.json.bad, then .bad.1 to .bad.9.
 constexpr int kMaxBadFiles = 10;
 
@@ -92,12 +90,5 @@ nlohmann::json ToJson(const Settings& settings);
 // Missing keys keep their defaults; a key of the wrong type keeps its default and adds a
 // line naming it to `problems`.
 Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& problems);
-
-// Whether ImGui 1.86 may be handed `layout` (its ini text): what is wrong, else nullopt. ImGui's
-// reader trusts its input: "[Table][0x12345678,2000000000]" makes it allocate columns until it
-// crashes. So a layout must be ImGui's own kind: "[Window]" and "[Table]" sections only, a
-// table of 0 to 64 columns (IMGUI_TABLE_MAX_COLUMNS), each "Column N" line's N, Order and Sort
-// within the table, and at most kMaxImGuiLayoutBytes.
-std::optional<std::string> CheckImGuiLayout(const std::string& layout);
 
 }  // namespace gui

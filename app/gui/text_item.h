@@ -102,15 +102,6 @@ inline void SameLineIfFits(const char* next_text, float before_text = 0.0f) {
   if (ImGui::GetItemRectMax().x + needed <= right) ImGui::SameLine();
 }
 
-// `text` as `font` can draw it: a character the font lacks becomes one it has (a keycap emoji
-// "2️⃣" of a quoted handout becomes "(2)"; variation selectors and joiners, which draw nothing,
-// go; anything else becomes □) instead of ImGui's "?". Every helper here draws through it.
-std::string Displayable(const char* text, const char* text_end, const ImFont* font);
-// `text` with line breaks at spaces so that no line is wider than `width` (a word wider than
-// that stands alone on its line): ImGui's own wrapping also breaks after a full stop, inside a
-// number ("filled 1. / .16").
-std::string WrapAtSpaces(const std::string& text, float width);
-
 // Draws text on a draw list (matrix cells, plot labels) and records its rectangle.
 void DrawText(ImDrawList* list, ImVec2 pos, ImU32 colour, const char* text, const char* text_end = nullptr);
 void DrawText(ImDrawList* list, const ImFont* font, float font_size, ImVec2 pos, ImU32 colour, const char* text,

@@ -15,8 +15,8 @@
 // the model's scheduler steps (step 0: nothing has run).
 //
 // Plain C++17: the GUI (app/pages) and `tilescope tour` read the same prepared stops.
-// tour.cpp: names, preparing and answers; tour_model.cpp: the query registry and TourModel;
-// tour_file.cpp: the JSON.
+// tour.cpp: names; tour_prepare.cpp: preparing; tour_answers.cpp: answers; tour_model.cpp: the
+// query registry and TourModel; tour_file_reader.cpp and tour_file_writer.cpp: the JSON.
 #pragma once
 #include <atomic>
 #include <cstdint>

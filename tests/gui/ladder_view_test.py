@@ -10,7 +10,7 @@ app never finished a screenshot: loading one must end like any other."""
 import json
 import os
 
-from guitest import Run, check, run_tests
+from guitest import LINK_BY_FORMULA, Run, check, run_tests
 
 # (registry name, label, block tile BM×BN or None, GFLOPS at 2048, C verified)
 KERNELS = [("naive", "naive (global memory only)", None, 1000.0, True),
@@ -96,7 +96,8 @@ def test_roofline_says_why_kernels_lie_above_the_memory_roof(binary):
     for width, height in ((1366, 768), (1920, 1080)):
         run = Run(binary)
         status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "3", "--actions",
-                            "page-live; live-view roofline", "--screenshot", os.path.join(run.dir, "roofline.png"))
+                            "page-live; live-view roofline; " + LINK_BY_FORMULA,
+                            "--screenshot", os.path.join(run.dir, "roofline.png"))
         live = run.state()["live"]
         check(status == 0 and live["measured_on"].startswith("NVIDIA H100"), "no GPU here: the shipped H100 run shows")
         n = int(live["ladder"]["size"])

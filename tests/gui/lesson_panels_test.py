@@ -4,7 +4,7 @@ pixels there show what the panel draws (the tile outline in orange, the running 
 marks in sky blue); pages switch with their actions and the choice survives a restart; and
 a real mouse click on an element of A opens the editor whose value re-runs the lesson."""
 
-from guitest import Run, check, read_png, region_colours, run_tests
+from guitest import LINK_BY_FORMULA, Run, check, read_png, region_colours, run_tests
 
 ORANGE = (230, 159, 0)     # Okabe-Ito: the current block's tile outline in Matrices.
 SKY_BLUE = (86, 180, 233)  # A running thread's mark in Threads.
@@ -150,14 +150,14 @@ def test_a_512_lesson_fits_its_panel_and_hover_reads_each_cell(binary):
 
 def test_pages_switch_and_persist(binary):
     run = Run(binary)
-    status, _ = run.app("--frames", "3", "--actions", "page-live")
+    status, _ = run.app("--frames", "3", "--actions", "page-live; " + LINK_BY_FORMULA)
     state = run.state()
     check(status == 0 and state["page"] == "live" and state["pages"] == ["lesson", "live", "tensor"], "page-live shows the Live GPU page")
     check(not any(state["lesson_panels"][name]["visible"] for name in PANELS), "no lesson panel is drawn there")
     again = Run(binary, config_home=run.config_home)
-    again.app("--frames", "3")
+    again.app("--frames", "3", "--actions", LINK_BY_FORMULA)
     check(again.state()["page"] == "live", "the page survives a restart")
-    again.app("--frames", "3", "--actions", "step")
+    again.app("--frames", "3", "--actions", LINK_BY_FORMULA + "; step")
     check(again.state()["page"] == "lesson", "a lesson action (step) brings the lesson page back")
 
 

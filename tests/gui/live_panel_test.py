@@ -10,7 +10,7 @@ JSON the CLI writes: the test is about loading and drawing, not about any GPU's 
 import json
 import os
 
-from guitest import Run, check, read_png, region_colours, run_tests
+from guitest import LINK_BY_FORMULA, Run, check, read_png, region_colours, run_tests
 
 ORANGE = (230, 159, 0)    # Okabe-Ito: the first kernel's colour.
 SKY_BLUE = (86, 180, 233)  # The second's.
@@ -52,7 +52,7 @@ def test_no_device_reason(binary):
     check(not live["run_button"]["enabled"], "Run is disabled without a device")
     check(live["device"]["reason"] in live["run_button"]["tooltip"],
           "Run's tooltip gives the reason: " + live["run_button"]["tooltip"])
-    status, output = run.app("--frames", "3", "--actions", "live-run")
+    status, output = run.app("--frames", "3", "--actions", "live-run; " + LINK_BY_FORMULA)
     check("cannot run" in output, "Run without a device says it cannot run")
 
 
@@ -62,7 +62,7 @@ def test_no_gpu_shows_the_shipped_run_at_once(binary):
     for width, height in ((1366, 768), (1920, 1080)):
         run = Run(binary)
         status, _ = run.app("--width", str(width), "--height", str(height), "--frames", "3", "--actions",
-                            "page-live; wait 3")
+                            "page-live; wait 3; " + LINK_BY_FORMULA)
         state = run.state()
         live = state["live"]
         check(status == 0 and not live["device"]["available"] and live["results"] > 0,
@@ -78,7 +78,8 @@ def test_no_gpu_shows_the_shipped_run_at_once(binary):
 
 def test_bad_sizes_are_named_beside_the_field(binary):
     run = Run(binary)
-    status, output = run.app("--frames", "3", "--actions", "live-sizes 0; live-sizes -4; live-sizes 300:4096")
+    status, output = run.app("--frames", "3", "--actions",
+                             "live-sizes 0; live-sizes -4; live-sizes 300:4096; " + LINK_BY_FORMULA)
     for sizes, needle in [("0", "at least 1"), ("-4", "not a whole number"), ("300:4096", "powers of two")]:
         check(status == 1 and "sizes: size" in output and needle in output, "sizes %s are refused: %s" % (sizes, needle))
     check("3 scripted actions were refused" in output, "the scripted run counts the refusals and exits 1")
@@ -207,7 +208,7 @@ def test_results_open_through_the_file_dialog(binary):
     for name in ("notes.txt", ".hidden.json"):
         with open(os.path.join(folder, name), "w") as f:
             f.write("{}")
-    status, _ = run.app("--frames", "3", "--actions", "page-live; live-choose-file " + folder)
+    status, _ = run.app("--frames", "3", "--actions", "page-live; live-choose-file %s; %s" % (folder, LINK_BY_FORMULA))
     chooser = run.state()["live"]["file_chooser"]
     check(status == 0 and chooser["open"] and chooser["folder"] == folder, "Open… lists the folder: %s" % chooser)
     check(chooser["entries"] == ["runs/", "sweep.json"], "folders first, then results files only: %s" % chooser["entries"])
@@ -218,7 +219,8 @@ def test_results_open_through_the_file_dialog(binary):
     check(status == 0 and live["loaded_from"] == os.path.join(runs, "again.json"), "the file chosen is loaded")
     check(not live["file_chooser"]["open"] and live["file_chooser"]["folder"] == runs,
           "the dialog closes behind it, last in the folder it showed")
-    status, output = run.app("--frames", "3", "--actions", "page-live; live-choose-file " + os.path.join(folder, "none-such"))
+    status, output = run.app("--frames", "3", "--actions",
+                             "page-live; live-choose-file %s; %s" % (os.path.join(folder, "none-such"), LINK_BY_FORMULA))
     check(status == 1 and "none-such' is not a folder that can be opened" in output, "a folder that is not there is named")
 
 

@@ -5,7 +5,7 @@ changed, and that count is the one a longest common subsequence of the two files
 1920x1080, and a name that is not a rung is refused by name."""
 import os
 
-from guitest import Run, check, run_tests
+from guitest import LINK_BY_FORMULA, Run, check, run_tests
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 SAVED = os.path.join(ROOT, "docs", "results", "h100-ladder-12-2026-11-25.json")
@@ -55,7 +55,7 @@ def test_rung_source_from_its_action(binary):
     check(source["before"] == "02_tiled.cu" and
           source["changed_lines"] == changed_lines(read("02_tiled.cu"), read("04_blocktile_1d.cu")),
           "the first rung is shown against 02_tiled.cu: %s" % source)
-    status, output = run.app("--frames", "2", "--actions", "page-live; live-rung-source tiled32")
+    status, output = run.app("--frames", "2", "--actions", "page-live; live-rung-source tiled32; " + LINK_BY_FORMULA)
     check("live-rung-source takes a ladder rung's name" in output, "a kernel that is not a rung is refused by name")
     check(run.state()["live"]["rung_source"] is None, "and no source is open")
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gui/imgui_layout_check.h"
 #include "app/gui/settings_store.h"
 #include "tests/sim/file_test_util.h"
 

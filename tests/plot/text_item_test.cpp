@@ -5,6 +5,7 @@
 
 #include <functional>
 
+#include "app/gui/displayable_text.h"
 #include "app/gui/text_item.h"
 
 namespace gui {
