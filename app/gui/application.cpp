@@ -32,7 +32,7 @@ Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSet
                          [this] { return pages_.Busy(); }, [this] { return StateDump(); }}),
       text_(options_.content_scale) {
   if (!loaded.warning.empty()) notifications_.Add(Severity::kWarning, loaded.warning);
-  if (loaded.from_file && loaded.warning.empty()) autosave_.saved_text = ToJson(settings_).dump();
+  if (loaded.from_file && loaded.warning.empty()) autosave_.saved_text = SettingsKey();
   if (options_.width > 0) settings_.window_width = options_.width;
   if (options_.height > 0) settings_.window_height = options_.height;
   if (options_.presentation) settings_.presentation = true;
@@ -142,7 +142,7 @@ std::optional<int> Application::Start() {
   // The X server gone: all but the window's size is collected afresh (X cannot be asked now).
   stop_signals_ = std::make_unique<StopSignals>([this] {
     CollectSettings(/*ask_window=*/false);
-    WriteSettings(ToJson(settings_).dump());
+    WriteSettings(SettingsKey());
   });
   return std::nullopt;
 }
@@ -304,7 +304,7 @@ void Application::AutosaveSettings() {
   if (now < autosave_.next_check) return;
   autosave_.next_check = now + kAutosaveCheck;
   CollectSettings();
-  std::string text = ToJson(settings_).dump();
+  std::string text = SettingsKey();
   if (text == autosave_.saved_text) {
     autosave_.seen_text = std::move(text);  // changed and changed back: nothing to write
     return;
@@ -318,9 +318,13 @@ void Application::AutosaveSettings() {
   WriteSettings(text);
 }
 
+std::string Application::SettingsKey() const {
+  return ToJsonWithoutLesson(settings_).dump() + "\nlesson changes: " + std::to_string(settings_.last_lesson_changes);
+}
+
 void Application::SaveSettings() {
   CollectSettings();
-  std::string text = ToJson(settings_).dump();
+  std::string text = SettingsKey();
   if (text != autosave_.saved_text) WriteSettings(text);
 }
 

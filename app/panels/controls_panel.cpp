@@ -126,7 +126,9 @@ void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
     DrawPosition(simulation, whole_run);
     return;
   }
+  ImGui::BeginDisabled(!whole_run.stepping_off.empty());
   DrawButtons(frame, play);
+  ImGui::EndDisabled();
   DrawPosition(simulation, whole_run);
   if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
 }
@@ -161,6 +163,10 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeR
                                                   : "\u2026 (counting)";
   gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
                    snapshot.current_phase() + 1, geometry.phases);
+  if (!whole_run.stepping_off.empty()) {
+    gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "%s %s", palette::kGlyphWarning,
+                            whole_run.stepping_off.c_str());
+  }
   // How far the run is needs its length: until the whole-run pass has counted it, the bar says
   // why there is no figure instead of showing 0 %.
   if (!whole) {
