@@ -16,6 +16,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <utility>
 #include <thread>
 
 namespace kernels {
@@ -85,6 +86,11 @@ class BackgroundJob {
   std::optional<Result> LastResult() const {
     std::lock_guard<std::mutex> lock(mutex_);
     return result_;
+  }
+  // The same, moved out (nothing left after): a result of hundreds of MiB is not copied.
+  std::optional<Result> TakeResult() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return std::exchange(result_, std::nullopt);
   }
 
  private:

@@ -36,7 +36,7 @@ Application::Application(cli::GuiOptions options, SettingsStore store, LoadedSet
     notifications_.Add(Severity::kWarning, loaded.warning);
     browser_page::KeepSettings();  // a corrupt file went aside: the next visit must not meet it again
   }
-  if (loaded.from_file && loaded.warning.empty()) autosave_.saved_text = ToJson(settings_).dump();
+  if (loaded.from_file && loaded.warning.empty()) autosave_.saved_text = SettingsKey();
   if (options_.width > 0) settings_.window_width = options_.width;
   if (options_.height > 0) settings_.window_height = options_.height;
   if (options_.presentation) settings_.presentation = true;
@@ -149,7 +149,7 @@ std::optional<int> Application::Start() {
   // The X server gone: all but the window's size is collected afresh (X cannot be asked now).
   stop_signals_ = std::make_unique<StopSignals>([this] {
     CollectSettings(/*ask_window=*/false);
-    WriteSettings(ToJson(settings_).dump());
+    WriteSettings(SettingsKey());
   });
   return std::nullopt;
 }
@@ -312,7 +312,7 @@ void Application::AutosaveSettings() {
   if (now < autosave_.next_check) return;
   autosave_.next_check = now + kAutosaveCheck;
   CollectSettings();
-  std::string text = ToJson(settings_).dump();
+  std::string text = SettingsKey();
   if (text == autosave_.saved_text) {
     autosave_.seen_text = std::move(text);  // changed and changed back: nothing to write
     return;
@@ -326,9 +326,13 @@ void Application::AutosaveSettings() {
   WriteSettings(text);
 }
 
+std::string Application::SettingsKey() const {
+  return ToJsonWithoutLesson(settings_).dump() + "\nlesson changes: " + std::to_string(settings_.last_lesson_changes);
+}
+
 void Application::SaveSettings() {
   CollectSettings();
-  std::string text = ToJson(settings_).dump();
+  std::string text = SettingsKey();
   if (text != autosave_.saved_text) WriteSettings(text);
 }
 

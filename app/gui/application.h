@@ -67,6 +67,8 @@ class Application {
   // the last moment's changes; at exit, whatever changed.
   void AutosaveSettings();
   void SaveSettings();
+  // The settings as autosave compares them: the last lesson by its change count, not its text.
+  std::string SettingsKey() const;
   void WriteSettings(const std::string& text);
 
   cli::GuiOptions options_;
@@ -90,7 +92,7 @@ class Application {
   long frame_count_ = 0;
   bool ready_ = false;  // "tilescope: ready" printed
   struct Autosave {
-    std::string saved_text;   // the settings as last written (or read), as ToJson dumps them
+    std::string saved_text;   // the settings as last written (or read), as SettingsKey() gives them
     std::string seen_text;    // as last collected
     std::chrono::steady_clock::time_point next_check;
     std::chrono::steady_clock::time_point changed_at;    // when seen_text last changed

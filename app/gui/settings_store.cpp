@@ -134,14 +134,19 @@ nlohmann::json SettingsStore::ReadKeptLesson(const nlohmann::json& entry, std::s
   return document.value;
 }
 
-nlohmann::json ToJson(const Settings& s) {
+nlohmann::json ToJsonWithoutLesson(const Settings& s) {
   return {{"version", kSettingsVersion},
           {"window", {{"width", s.window_width}, {"height", s.window_height}}},
           {"presentation", s.presentation},
           {"font_size", s.font_size},
           {"imgui_layout", s.imgui_layout},
-          {"last_lesson", s.last_lesson},
           {"panels", s.panels}};
+}
+
+nlohmann::json ToJson(const Settings& s) {
+  nlohmann::json json = ToJsonWithoutLesson(s);
+  json["last_lesson"] = s.last_lesson;
+  return json;
 }
 
 Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& problems) {

@@ -38,6 +38,9 @@ struct Settings {
   std::string imgui_layout;    // ImGui's own ini text, stored inside our file.
   nlohmann::json last_lesson;  // The lesson as its JSON file form; null when none yet.
   nlohmann::json panels;       // Per-panel preferences, keyed by panel name.
+  // Not saved: how often last_lesson changed this session. Autosave compares this number, not
+  // the lesson's text, which for a lesson of megabytes of values costs frames to dump.
+  std::uint64_t last_lesson_changes = 0;
 };
 
 struct LoadedSettings {
@@ -87,6 +90,8 @@ class SettingsStore {
 };
 
 nlohmann::json ToJson(const Settings& settings);
+// The same without the last lesson: what autosave compares, with last_lesson_changes beside it.
+nlohmann::json ToJsonWithoutLesson(const Settings& settings);
 // Missing keys keep their defaults; a key of the wrong type keeps its default and adds a
 // line naming it to `problems`.
 Settings SettingsFromJson(const nlohmann::json& json, std::vector<std::string>& problems);

@@ -13,6 +13,12 @@
 #include "sim/io/number_text.h"
 
 namespace gui {
+namespace {
+
+// A lesson too big for step back still opens, without it (sim::OpeningMode).
+constexpr sim::ModelUse kOpens = sim::ModelUse::kLessonWithoutStepBack;
+
+}  // namespace
 
 bool SameLesson(const sim::LessonConfig& a, const sim::LessonConfig& b) {
   return sim::LessonToJson(a) == sim::LessonToJson(b);
@@ -94,7 +100,7 @@ std::optional<std::string> LessonEditor::Edit(const std::vector<sim::LessonEdit>
   sim::LessonConfig edited = draft_.lesson;
   for (const sim::LessonEdit& edit : edits) sim::Apply(edit, edited);
   sim::NoteEdited(edited, draft_.lesson);
-  if (auto invalid = sim::Validate(edited)) {
+  if (auto invalid = sim::Validate(edited, kOpens)) {
     draft_.lesson = edited;
     // The draft keeps a bad value until the user mends it, but a key pressed meanwhile (1 for
     // the first barrier) is not about that field: it changes the running lesson too, when the
@@ -102,7 +108,7 @@ std::optional<std::string> LessonEditor::Edit(const std::vector<sim::LessonEdit>
     // because the draft is what the fields show and the running lesson is what the model runs.
     sim::LessonConfig running = running_();
     for (const sim::LessonEdit& edit : edits) sim::Apply(edit, running);
-    if (!sim::Validate(running) && !SameLesson(running, running_())) {
+    if (!sim::Validate(running, kOpens) && !SameLesson(running, running_())) {
       sim::NoteEdited(running, running_());
       run_(running);
     }
@@ -114,7 +120,7 @@ std::optional<std::string> LessonEditor::Edit(const std::vector<sim::LessonEdit>
 std::optional<std::string> LessonEditor::Take(const sim::LessonConfig& lesson, const std::string& status) {
   draft_.lesson = lesson;
   ++draft_.generation;
-  if (auto invalid = sim::Validate(lesson)) return Refuse(*invalid);
+  if (auto invalid = sim::Validate(lesson, kOpens)) return Refuse(*invalid);
   draft_.error.reset();
   run_(lesson);
   if (!status.empty()) Report(status, false);
@@ -171,6 +177,7 @@ std::optional<std::string> LessonEditor::OpenLoaded(const std::string& source, s
                                                     const std::string& status, bool running) {
   if (load.tour.empty()) return TakeWithTour(*load.lesson, {source, {}, {}}, status);
   if (!running) {
+    // A tour's stops step the lesson: it needs step back.
     if (auto invalid = sim::Validate(*load.lesson)) {
       Report(source + " did not open: " + invalid->message, true);
       return draft_.status;
@@ -277,8 +284,15 @@ void LessonEditor::DumpState(nlohmann::json& state) const {
   editor["status"] = draft_.status;
 }
 
-void LessonEditor::SaveSettings(Settings& settings) const {
-  settings.last_lesson = nlohmann::json::parse(sim::LessonToJson(running_()));
+void LessonEditor::SaveSettings(Settings& settings, std::uint64_t lesson_generation) const {
+  if (saved_.generation == lesson_generation) return;
+  saved_.generation = lesson_generation;
+  ++saved_.serialisations;
+  nlohmann::json lesson = nlohmann::json::parse(sim::LessonToJson(running_()));
+  // A lesson made again but equal (a barrier switched off and on) is no change to write.
+  if (lesson == settings.last_lesson) return;
+  settings.last_lesson = std::move(lesson);
+  ++settings.last_lesson_changes;
 }
 
 }  // namespace gui

@@ -1,12 +1,14 @@
 // lesson_editor.h — which lesson runs, and the one being edited.
 //
-// The Controls fields show a draft. An edit that passes sim::Validate() runs at once; one
+// The Controls fields show a draft. An edit that passes sim::Validate() (a lesson too big for
+// step back opens without it: sim::OpeningMode) runs at once; one
 // that does not stays in the draft with the message beside its field, and the model keeps
 // the last good lesson. Keys (1, 2, 3, S) edit through here too, so a field, a key and an
 // --actions line change a lesson the same way. Opening and saving lesson files, presets,
 // test-vector fills and the lesson that survives a restart live here; a tour is prepared by
 // the TourPreparer before its lesson is taken.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -78,7 +80,12 @@ class LessonEditor {
   // Not yet told to anyone: a scripted run stops at it, a user is told by the caller.
   const std::optional<std::string>& start_error() const { return start_error_; }
   void DumpState(nlohmann::json& state) const;
-  void SaveSettings(Settings& settings) const;
+  // The running lesson into `settings`, made again only when `lesson_generation` (grows with
+  // every change of the running lesson) moved: autosave asks four times a second, and a
+  // lesson of megabytes of values would cost frames each time.
+  void SaveSettings(Settings& settings, std::uint64_t lesson_generation) const;
+  // How many times SaveSettings made the lesson's JSON.
+  std::uint64_t settings_serialisations() const { return saved_.serialisations; }
 
  private:
   std::optional<std::string> Take(const sim::LessonConfig& lesson, const std::string& status);
@@ -104,6 +111,11 @@ class LessonEditor {
   std::optional<Opened> opened_;
   std::optional<std::string> start_error_;
   std::optional<PreparationOutcome> last_preparation_;
+  struct SavedLesson {
+    std::optional<std::uint64_t> generation;  // of the lesson last put into the settings
+    std::uint64_t serialisations = 0;
+  };
+  mutable SavedLesson saved_;  // a cache: SaveSettings is a const view of the editor
   TourPreparer preparer_;  // last: destroyed first, it stops the worker
 };
 

@@ -314,7 +314,12 @@ std::vector<PanelRow> LessonPage::PanelRows() {
        }},
       {"Matrices", &kMatricesSlot,
        [this, simulation](const FrameContext& frame) {
-         matrices_.Draw(frame, simulation().snapshot(), simulation().reference(), lesson_.generation());
+         const std::vector<float>* reference = lesson_.Reference();
+         if (!reference) {
+           gui::TextWrapped("A, B and C are shown once the whole run is counted (see Controls).");
+           return;
+         }
+         matrices_.Draw(frame, simulation().snapshot(), *reference, lesson_.generation());
        }},
       {"Shared tiles", &kSharedTilesSlot,
        [this, simulation](const FrameContext& frame) {

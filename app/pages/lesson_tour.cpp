@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sim/lesson/lesson_file.h"
+#include "sim/lesson/validation.h"
 #include "sim/io/number_text.h"
 
 namespace gui {
@@ -70,6 +71,9 @@ std::optional<std::string> LessonTour::OpenAt(int stop, long long step) {
       return "--stop " + std::to_string(stop) + " is past the end: the tour of " +
              (preparing ? preparing->source : guide_.key()) + " has " + std::to_string(stops) + " stops";
     }
+  }
+  if (step > 0 && sim::OpeningMode(running_()) == sim::LessonMode::kWithoutStepBack) {
+    return "--step " + std::to_string(step) + ": " + sim::SteppingOffReason(running_());
   }
   if (preparing) {
     if (step >= 0) {

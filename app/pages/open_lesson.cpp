@@ -9,6 +9,7 @@
 
 #include "sim/lesson/lesson_file.h"
 #include "sim/lesson/teaching.h"
+#include "sim/lesson/validation.h"
 #include "sim/io/number_text.h"
 
 namespace gui {
@@ -45,22 +46,34 @@ OpenLesson::OpenLesson(const std::string& lesson, const nlohmann::json& saved_le
 
 void OpenLesson::Rebuild(const sim::LessonConfig& config) {
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
-  simulation_ = std::make_unique<sim::Simulation>(config);
+  const bool stepping = sim::OpeningMode(config) == sim::LessonMode::kStepping;
+  stepping_off_ = stepping ? std::nullopt : std::optional<std::string>(sim::SteppingOffReason(config));
+  simulation_.reset();  // before the next is made: a big lesson's two would not fit together
+  // Without step back the lesson is never stepped: it stands at step 0 until its whole run,
+  // made on the worker, takes its place; History keeps only the initial state.
+  simulation_ = std::make_unique<sim::Simulation>(config, stepping ? sim::kDefaultHistoryBudget : 0);
   lesson_ = config;
   ++generation_;
+  play_.playing = play_.playing && stepping;
   // The whole run is counted on a worker: a large lesson never freezes the window.
-  whole_run_.Start(*simulation_);
-  simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
+  whole_run_.Start(*simulation_, stepping ? WholeRunPass::Keep::kTimeline : WholeRunPass::Keep::kFinishedRun);
+  if (stepping) simulation_->JumpTo(step);  // stops at the end if the new lesson is shorter
   comparison_.Request(*simulation_);
   occupancy_.Request(config);
+}
+
+const std::vector<float>* OpenLesson::Reference() const {
+  if (stepping_off_ && !simulation_->KnownReference()) return nullptr;
+  return &simulation_->reference();
 }
 
 void OpenLesson::RebuildStudent() {
   const sim::KernelLesson& lesson = student_.lesson();
   const std::int64_t step = simulation_ ? simulation_->step() : 0;
   simulation_ = std::make_unique<sim::Simulation>(lesson.run.launch, lesson.run.a, lesson.run.b);
+  stepping_off_.reset();
   ++generation_;
-  whole_run_.Start(*simulation_);
+  whole_run_.Start(*simulation_, WholeRunPass::Keep::kTimeline);
   simulation_->JumpTo(step);  // the same step where the new version's run is as long; else its end
   comparison_.Request(*simulation_);
 }
@@ -142,13 +155,22 @@ void OpenLesson::RegisterKernelActions(ActionRegistry& registry) {
                 {}, [this](const std::string& name) { return PickStudentKernel(name); }});
 }
 
+void OpenLesson::AddMoveAction(ActionRegistry& registry, Action action) {
+  action.run = [this, run = std::move(action.run)](const std::string& argument) -> std::optional<std::string> {
+    if (stepping_off_) return *stepping_off_;
+    return run(argument);
+  };
+  registry.Add(std::move(action));
+}
+
 void OpenLesson::AddStepAction(ActionRegistry& registry, const char* name, const char* label,
                                const char* description, std::vector<KeyChord> keys,
                                std::int64_t (sim::Simulation::*move)()) {
-  registry.Add({name, label, description, std::move(keys), [this, move](const std::string&) -> std::optional<std::string> {
-                  ((*simulation_).*move)();
-                  return std::nullopt;
-                }});
+  AddMoveAction(registry, {name, label, description, std::move(keys),
+                           [this, move](const std::string&) -> std::optional<std::string> {
+                             ((*simulation_).*move)();
+                             return std::nullopt;
+                           }});
 }
 
 std::optional<std::string> OpenLesson::ToggleBarrier(sim::BarrierSlot slot) {
@@ -167,18 +189,18 @@ void OpenLesson::RegisterRunActions(ActionRegistry& registry) {
                 {{GLFW_KEY_B, 0}}, &sim::Simulation::RunToBarrier);
   AddStepAction(registry, "run-to-end", "Run to end", "Run the whole lesson to its last step.", {{GLFW_KEY_END, 0}},
                 &sim::Simulation::RunToEnd);
-  registry.Add({"step-back", "Step back", "Undo one step, exactly (checkpoints and replay).", {{GLFW_KEY_LEFT, 0}},
+  AddMoveAction(registry, {"step-back", "Step back", "Undo one step, exactly (checkpoints and replay).", {{GLFW_KEY_LEFT, 0}},
                 [this](const std::string&) -> std::optional<std::string> {
                   simulation_->StepBack();
                   return std::nullopt;
                 }});
-  registry.Add({"reset", "Reset", "Back to step 0.", {{GLFW_KEY_R, 0}},
+  AddMoveAction(registry, {"reset", "Reset", "Back to step 0.", {{GLFW_KEY_R, 0}},
                 [this](const std::string&) -> std::optional<std::string> {
                   simulation_->Reset();
                   play_.playing = false;
                   return std::nullopt;
                 }});
-  registry.Add({"play", "Play / pause", "Step on at the chosen speed until the end.", {{GLFW_KEY_SPACE, 0}},
+  AddMoveAction(registry, {"play", "Play / pause", "Step on at the chosen speed until the end.", {{GLFW_KEY_SPACE, 0}},
                 [this](const std::string&) -> std::optional<std::string> {
                   play_.playing = !play_.playing;
                   return std::nullopt;
@@ -215,12 +237,12 @@ void OpenLesson::RegisterEditActions(ActionRegistry& registry) {
                   comparison_.Cancel();
                   return std::nullopt;
                 }});
-  registry.Add({"bench-step", "Benchmark step", "One step per frame, from the start again at the end (--bench-frames).",
+  AddMoveAction(registry, {"bench-step", "Benchmark step", "One step per frame, from the start again at the end (--bench-frames).",
                 {}, [this](const std::string&) -> std::optional<std::string> {
                   if (simulation_->Step() == 0) simulation_->Reset();
                   return std::nullopt;
                 }});
-  registry.Add({"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
+  AddMoveAction(registry, {"jump-to", "Jump to step", "Go to step N of the run, forward or back (the timeline's slider).", {},
                 [this](const std::string& argument) -> std::optional<std::string> {
                   std::string problem;
                   const std::optional<long long> step =
@@ -279,6 +301,8 @@ void OpenLesson::DumpState(nlohmann::json& state) const {
                          {"frames_while_counting", whole_run_.frames_while_counting()},
                          {"seconds_counting", whole_run_.seconds_counting()}};
   lesson["finished"] = simulation_->Finished();
+  lesson["stepping"] = !stepping_off_;
+  lesson["stepping_off"] = stepping_off_ ? nlohmann::json(*stepping_off_) : nlohmann::json(nullptr);
   lesson["c"] = simulation_->c();
   lesson["scheduler"] = sim::Name(config.scheduler);
   lesson["guard"] = config.guard;
@@ -289,6 +313,7 @@ void OpenLesson::DumpState(nlohmann::json& state) const {
                               {"why", sim::RaceCaseStatement(config, simulation_->geometry())}};
   }
   editor_.DumpState(state);
+  state["controls"]["settings_serialisations"] = editor_.settings_serialisations();
   race_lab_.DumpState(state);
   student_.DumpState(state);
 }
@@ -300,11 +325,12 @@ bool OpenLesson::Busy() const {
 
 WholeRunView OpenLesson::WholeRun() const {
   const WholeRunPass::State state = whole_run_.state();
-  return {state == WholeRunPass::State::kCounting, state == WholeRunPass::State::kCancelled, whole_run_.Fraction()};
+  return {state == WholeRunPass::State::kCounting, state == WholeRunPass::State::kCancelled, whole_run_.Fraction(),
+          stepping_off_.value_or("")};
 }
 
 void OpenLesson::SaveSettings(Settings& settings) const {
-  editor_.SaveSettings(settings);
+  editor_.SaveSettings(settings, generation_);
   tour_.SaveSettings(settings);
 }
 

@@ -68,7 +68,16 @@ class OpenLesson {
   // The shown frame only: steps while playing.
   void Play(double seconds);
   std::optional<std::string> Edit(const std::vector<sim::LessonEdit>& edits);
-  std::int64_t RunUntil(const sim::Breakpoint& breakpoint) { return simulation_->RunUntil(breakpoint); }
+  // Nothing when stepping is off (SteppingOff says why).
+  std::int64_t RunUntil(const sim::Breakpoint& breakpoint) {
+    return SteppingOff() ? 0 : simulation_->RunUntil(breakpoint);
+  }
+  // Why stepping and step back are off: a lesson too big for step back is shown at the end
+  // of its whole run (sim::OpeningMode), else nothing.
+  const std::optional<std::string>& SteppingOff() const { return stepping_off_; }
+  // The correct product of the lesson's A and B, or nullptr while a lesson without step back
+  // still counts its whole run (the worker makes it: at 1024³ it takes seconds).
+  const std::vector<float>* Reference() const;
   LessonTour& tour() { return tour_; }
   const LessonTour& tour() const { return tour_; }
   const std::optional<std::string>& start_error() const { return editor_.start_error(); }
@@ -93,6 +102,8 @@ class OpenLesson {
  private:
   void AddStepAction(ActionRegistry& registry, const char* name, const char* label, const char* description,
                      std::vector<KeyChord> keys, std::int64_t (sim::Simulation::*move)());
+  // Adds an action that moves through the run: refused with SteppingOff()'s reason when off.
+  void AddMoveAction(ActionRegistry& registry, Action action);
   void Rebuild(const sim::LessonConfig& config);
   // The student's kernel, new or saved again: run from the step on show where the run is as long.
   void RebuildStudent();
@@ -104,6 +115,7 @@ class OpenLesson {
   std::unique_ptr<sim::Simulation> simulation_;
   sim::LessonConfig lesson_;  // what simulation_ runs, under its name
   std::uint64_t generation_ = 0;
+  std::optional<std::string> stepping_off_;
   WholeRunPass whole_run_;
   ComparisonCounter comparison_;
   PlayClock play_;

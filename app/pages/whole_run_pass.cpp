@@ -5,7 +5,7 @@
 
 namespace gui {
 
-void WholeRunPass::Start(const sim::Simulation& simulation) {
+void WholeRunPass::Start(const sim::Simulation& simulation, Keep keep) {
   job_.Cancel();
   job_.Wait();
   ++generation_;
@@ -17,9 +17,10 @@ void WholeRunPass::Start(const sim::Simulation& simulation) {
     state_ = State::kDone;
     return;
   }
-  job_.Start([generation = generation_, fresh = simulation.FreshMachine(),
-              fraction = &fraction_](const std::atomic<bool>& cancel, kernels::JobProgress&) {
-    return Counted{generation, sim::ComputeTimeline(fresh, &cancel, fraction)};
+  job_.Start([generation = generation_, fresh = simulation.FreshMachine(), keep,
+              fraction = &fraction_](const std::atomic<bool>& cancel, kernels::JobProgress&) mutable {
+    if (keep == Keep::kFinishedRun) return Counted{generation, std::nullopt, sim::RunWholeRun(std::move(fresh), &cancel, fraction)};
+    return Counted{generation, sim::ComputeTimeline(std::move(fresh), &cancel, fraction), std::nullopt};
   });
 }
 
@@ -28,13 +29,16 @@ void WholeRunPass::Poll(sim::Simulation& simulation, double seconds) {
   ++frames_;
   seconds_ += seconds;
   if (job_.Running()) return;
-  std::optional<Counted> counted = job_.LastResult();
+  std::optional<Counted> counted = job_.TakeResult();
   if (!counted || counted->generation != generation_) return;
-  if (!counted->timeline) {
+  if (counted->finished) {
+    simulation.AdoptFinishedRun(std::move(*counted->finished));
+  } else if (counted->timeline) {
+    simulation.AdoptTimeline(std::move(*counted->timeline));
+  } else {
     state_ = State::kCancelled;
     return;
   }
-  simulation.AdoptTimeline(std::move(*counted->timeline));
   state_ = State::kDone;
 }
 

@@ -16,9 +16,12 @@ namespace gui {
 class WholeRunPass {
  public:
   enum class State { kCounting, kDone, kCancelled };
+  // What the simulation is handed: the whole run's figures, or the finished run itself (a
+  // lesson without step back then stands at its end: its C, counters and reference).
+  enum class Keep { kTimeline, kFinishedRun };
 
   // Counts `simulation`'s lesson, after cancelling a count in flight.
-  void Start(const sim::Simulation& simulation);
+  void Start(const sim::Simulation& simulation, Keep keep);
   // Once a frame (`seconds` since the last): hands the finished count to `simulation` when it
   // was started for it, and notes the frames the window drew meanwhile.
   void Poll(sim::Simulation& simulation, double seconds);
@@ -33,7 +36,8 @@ class WholeRunPass {
  private:
   struct Counted {
     std::uint64_t generation = 0;
-    std::optional<sim::Timeline> timeline;  // nothing when cancelled
+    std::optional<sim::Timeline> timeline;  // nothing when cancelled, or when `finished` holds it
+    std::optional<sim::FinishedRun> finished;
   };
 
   std::uint64_t generation_ = 0;  // of the lesson on show

@@ -127,7 +127,9 @@ void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
     DrawPosition(simulation, whole_run, student);
     return;
   }
+  ImGui::BeginDisabled(!whole_run.stepping_off.empty());
   DrawButtons(frame, play);
+  ImGui::EndDisabled();
   DrawPosition(simulation, whole_run, student);
   if (student != nullptr) {
     if (gui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) DrawYourKernelFields(frame, *student);
@@ -171,6 +173,10 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeR
   } else {
     gui::TextWrapped("Step %lld of %s   phase %d of %d", static_cast<long long>(simulation.step()), total.c_str(),
                      snapshot.current_phase() + 1, geometry.phases);
+  }
+  if (!whole_run.stepping_off.empty()) {
+    gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "%s %s", palette::kGlyphWarning,
+                            whole_run.stepping_off.c_str());
   }
   // How far the run is needs its length: until the whole-run pass has counted it, the bar says
   // why there is no figure instead of showing 0 %.

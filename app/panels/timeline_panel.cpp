@@ -117,12 +117,19 @@ void TimelinePanel::Draw(const FrameContext& frame, const sim::Simulation& simul
   const sim::Timeline* timeline = simulation.KnownTimeline();
   total_ = timeline ? timeline->total_steps : 0;
   marks_ = timeline ? timeline->marks.size() : 0;
+  // Without step back the run is shown at its end: its marks stay, the slider and the
+  // breakpoints are off (Controls says why).
+  ImGui::BeginDisabled(!whole_run.stepping_off.empty());
   if (timeline) {
     DrawSlider(frame, *timeline);
   } else {
+    ImGui::EndDisabled();
     DrawCounting(frame, whole_run);
+    ImGui::BeginDisabled(!whole_run.stepping_off.empty());
   }
   DrawBreakpoints(frame, simulation, selected);
+  ImGui::EndDisabled();
+  if (!whole_run.stepping_off.empty() && ImGui::IsWindowHovered()) ImGui::SetTooltip("%s", whole_run.stepping_off.c_str());
 }
 
 // Until the whole run is counted its length is unknown: the step so far, the count's
@@ -138,6 +145,9 @@ void TimelinePanel::DrawCounting(const FrameContext& frame, const WholeRunView& 
     if (ImGui::IsItemHovered()) {
       ImGui::SetTooltip("Stop counting the whole run: stepping goes on, the slider and whole-run figures stay unknown.");
     }
+  } else if (!whole_run.stepping_off.empty()) {
+    gui::TextWrapped("The whole run was not counted (cancelled): this lesson shows nothing more until it is "
+                     "opened again.");
   } else {
     gui::TextWrapped("Step %lld. The whole run was not counted (cancelled): no slider or whole-run figures; "
                      "stepping works.", static_cast<long long>(step_));

@@ -10,8 +10,6 @@ namespace {
 
 // A naive block of at most 32×32 threads keeps within the 1024-thread limit.
 constexpr int kMaxNaiveBlockSide = 32;
-// The comparison runs forward once: no step-back history.
-constexpr std::size_t kNoHistory = 0;
 
 }  // namespace
 
@@ -76,14 +74,11 @@ ComparisonCount CountKernel(const KernelConfig& kernel, const std::vector<float>
     count.error = std::string("the ") + Name(count.kernel.kernel) + " kernel cannot run here: " + invalid->message;
     return count;
   }
-  Simulation run(count.kernel, a, b, kNoHistory);
-  // Thread-instructions run against the closed form's count: the run's steps are known only at its end.
-  const double expected = std::max<double>(1.0, double(Expected(count.kernel).thread_instructions));
-  run.RunWhile([stop, fraction, expected](const Simulation& now) {
-    if (fraction) fraction->store(double(now.counters().thread_instructions) / expected, std::memory_order_relaxed);
-    return !stop || !stop->load();
-  });
-  if (run.Finished()) count.global_reads = run.counters().GlobalReads();
+  // It runs forward once, on a bare machine: a step-back history's checkpoints of a big
+  // lesson's state (hundreds of MiB at 1024³) would buy nothing here.
+  if (const std::optional<Timeline> run = ComputeTimeline(count.kernel, a, b, stop, fraction)) {
+    count.global_reads = run->counters.GlobalReads();
+  }
   return count;
 }
 

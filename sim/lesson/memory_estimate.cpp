@@ -123,21 +123,22 @@ U64 HistoryBytes(const KernelConfig& config, const Geometry& g, std::size_t budg
                             Steps(config, g), budget);
 }
 
-// The comparison's Simulation keeps no history budget, yet History keeps its few checkpoints.
+// The comparison runs on a bare machine (CountKernel).
 U64 ComparisonEstimate(const KernelConfig& config) {
   if (Threads(config) > kMaxThreadsToEstimate) return kTooMany;
-  const Geometry g = MakeGeometry(config);
-  return MachineBytes(config, g) + HistoryBytes(config, g, 0);
+  return MachineBytes(config, MakeGeometry(config));
 }
 
 }  // namespace
 
 MemoryEstimate EstimateModelMemory(const KernelConfig& config) {
-  if (Threads(config) > kMaxThreadsToEstimate) return {kTooMany, 0, 0};
+  if (Threads(config) > kMaxThreadsToEstimate) return {kTooMany, 0, 0, kTooMany};
   const Geometry g = MakeGeometry(config);
   MemoryEstimate estimate;
   const U64 reference_c = U64(g.m) * g.n * sizeof(float);
   estimate.lesson = MachineBytes(config, g) + reference_c + HistoryBytes(config, g, kDefaultHistoryBudget);
+  // History::Reset keeps the initial state; a lesson without step back never steps past it.
+  estimate.lesson_without_history = MachineBytes(config, g) + reference_c + StateBytes(config, g, 0);
   estimate.whole_run = MachineBytes(config, g);
   estimate.comparison = ComparisonEstimate(ComparisonKernel(config));
   return estimate;

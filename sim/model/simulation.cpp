@@ -47,7 +47,7 @@ class PhaseFlags {
 // Runs a fresh machine to the end and notes where the timeline's marks fall; nothing when
 // `cancel` turns true first. `fraction` follows the thread-instructions run against the
 // closed form's count (the steps of a run are only known at its end).
-std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
+std::optional<Timeline> MakeTimeline(Machine& machine, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
   Timeline timeline;
   PhaseFlags phases_started;
   PhaseFlags phases_with_hazard;
@@ -90,11 +90,20 @@ std::optional<Timeline> MakeTimeline(Machine machine, const std::atomic<bool>* c
 std::optional<Timeline> ComputeTimeline(const KernelConfig& config, const std::vector<float>& a,
                                         const std::vector<float>& b, const std::atomic<bool>* cancel,
                                         std::atomic<double>* fraction) {
-  return MakeTimeline(Machine(config, a, b), cancel, fraction);
+  Machine machine(config, a, b);
+  return MakeTimeline(machine, cancel, fraction);
 }
 
 std::optional<Timeline> ComputeTimeline(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
-  return MakeTimeline(std::move(fresh), cancel, fraction);
+  return MakeTimeline(fresh, cancel, fraction);
+}
+
+std::optional<FinishedRun> RunWholeRun(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction) {
+  std::optional<Timeline> timeline = MakeTimeline(fresh, cancel, fraction);
+  if (!timeline) return std::nullopt;
+  const KernelConfig& lesson = fresh.config();
+  std::vector<float> reference = ReferenceProduct(lesson.m, lesson.n, lesson.k, fresh.memory().a(), fresh.memory().b());
+  return FinishedRun{std::move(*timeline), std::move(fresh), std::move(reference)};
 }
 
 bool Breakpoint::Matches(const std::vector<TraceEvent>& events) const {
@@ -272,13 +281,21 @@ const std::vector<float>& Simulation::reference() const {
 
 const Timeline& Simulation::timeline() const {
   if (!timeline_) {
-    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(FreshMachine(), nullptr, nullptr));
+    Machine fresh = FreshMachine();
+    timeline_ = std::make_shared<const Timeline>(*MakeTimeline(fresh, nullptr, nullptr));
   }
   return *timeline_;
 }
 
 void Simulation::AdoptTimeline(Timeline timeline) {
   timeline_ = std::make_shared<const Timeline>(std::move(timeline));
+}
+
+void Simulation::AdoptFinishedRun(FinishedRun run) {
+  machine_ = std::move(run.machine);
+  machine_.SetSink(sink_);
+  AdoptTimeline(std::move(run.timeline));
+  reference_ = std::make_shared<const std::vector<float>>(std::move(run.reference));
 }
 
 std::size_t Simulation::MemoryBytes() const {

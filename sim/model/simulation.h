@@ -55,6 +55,14 @@ struct Timeline {
 
 constexpr std::size_t kMaxTimelineMarks = 4096;
 
+// A whole run and the machine that ran it, standing at its end, with the correct product
+// its C is judged by (RunWholeRun makes both on a worker: at 1024³ each takes seconds).
+struct FinishedRun {
+  Timeline timeline;
+  Machine machine;
+  std::vector<float> reference;
+};
+
 class Simulation {
  public:
   // Throws std::invalid_argument with ValidateKernel()'s message when the kernel cannot run;
@@ -94,8 +102,13 @@ class Simulation {
   const Timeline& timeline() const;
   // The whole run if it is known, else nullptr: what a view that must not wait reads.
   const Timeline* KnownTimeline() const { return timeline_.get(); }
+  // The correct product if it is made already, else nullptr: what a view that must not wait reads.
+  const std::vector<float>* KnownReference() const { return reference_.get(); }
   // A whole-run pass made elsewhere (ComputeTimeline on a worker) for this lesson's A and B.
   void AdoptTimeline(Timeline timeline);
+  // A whole run made elsewhere (RunWholeRun on a worker from FreshMachine()): this simulation
+  // stands at its end, its C, counters and reference. A lesson too big for step back is shown so.
+  void AdoptFinishedRun(FinishedRun run);
 
   Snapshot snapshot() const { return Snapshot(machine_); }
   // The machine as it stood at step 0, for a whole-run pass on a worker (ComputeTimeline).
@@ -138,6 +151,9 @@ std::optional<Timeline> ComputeTimeline(const KernelConfig& config, const std::v
 
 // The same pass from a machine at step 0 (Simulation::FreshMachine), a lesson's or a student's kernel's.
 std::optional<Timeline> ComputeTimeline(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction);
+
+// The same pass keeping the machine it ran, at its end (Simulation::AdoptFinishedRun).
+std::optional<FinishedRun> RunWholeRun(Machine fresh, const std::atomic<bool>* cancel, std::atomic<double>* fraction);
 
 // C of a lesson (or of the lesson on given A and B) after a full run.
 std::vector<float> ComputeC(const KernelConfig& config);

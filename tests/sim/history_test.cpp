@@ -2,6 +2,8 @@
 // as stepping; the total step count is the length of the run.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <optional>
 #include <vector>
 
 #include "sim/lesson/lesson_config.h"
@@ -157,6 +159,35 @@ TEST(History, TimelineMarksPhasesAndBarriers) {
   EXPECT_EQ(phase_starts, 2);
   EXPECT_EQ(releases, 4 * 2 * 2);
   EXPECT_EQ(simulation.step(), 0);
+}
+
+// A lesson too big for step back is shown at the end of a whole run made on a worker: the
+// simulation adopting it stands where stepping it to the end stands, with the same C and counts.
+TEST(History, AnAdoptedWholeRunIsTheSteppedEnd) {
+  for (const LessonConfig& lesson : {sim_test::Tiled(12, 10, 9, 4), sim_test::WithRandomFill(sim_test::Tiled(8, 8, 16, 4), 3)}) {
+    sim::Simulation stepped(lesson);
+    stepped.RunToEnd();
+    sim::Simulation adopting(lesson, 0);
+    std::optional<sim::FinishedRun> run = sim::RunWholeRun(adopting.FreshMachine(), nullptr, nullptr);
+    ASSERT_TRUE(run);
+    adopting.AdoptFinishedRun(std::move(*run));
+    EXPECT_TRUE(adopting.Finished());
+    EXPECT_EQ(adopting.step(), stepped.step());
+    EXPECT_EQ(adopting.TotalSteps(), stepped.step());
+    EXPECT_EQ(adopting.c(), stepped.c());
+    ASSERT_NE(adopting.KnownReference(), nullptr) << "the reference comes with the run, not made on the caller's thread";
+    EXPECT_EQ(*adopting.KnownReference(), stepped.reference());
+    EXPECT_EQ(adopting.counters().global_reads_a, stepped.counters().global_reads_a);
+    EXPECT_EQ(adopting.counters().global_reads_b, stepped.counters().global_reads_b);
+    EXPECT_EQ(adopting.counters().thread_instructions, stepped.counters().thread_instructions);
+    EXPECT_EQ(adopting.hazards().size(), stepped.hazards().size());
+  }
+}
+
+TEST(History, AWholeRunStopsWhenCancelled) {
+  sim::Simulation simulation(sim_test::Tiled(16, 16, 16, 4), 0);
+  const std::atomic<bool> cancel{true};
+  EXPECT_FALSE(sim::RunWholeRun(simulation.FreshMachine(), &cancel, nullptr));
 }
 
 }  // namespace

@@ -21,10 +21,10 @@ sim::LessonConfig Cube(int size, int tile) {
 
 // A lesson beyond the limit is refused before it starts, naming the size and the limit.
 TEST(MemoryEstimate, TooBigALessonIsRefusedNamingSizeAndLimit) {
-  const sim::LessonConfig config = Cube(1024, 32);
+  const sim::LessonConfig config = Cube(2048, 32);
   const auto error = sim::Validate(config);
   ASSERT_TRUE(error.has_value());
-  EXPECT_NE(error->message.find("M = 1024, N = 1024, K = 1024"), std::string::npos) << error->message;
+  EXPECT_NE(error->message.find("M = 2048, N = 2048, K = 2048"), std::string::npos) << error->message;
   EXPECT_NE(error->message.find("the limit is 1024 MiB"), std::string::npos) << error->message;
   EXPECT_GT(sim::EstimateModelMemory(config).total(), sim::kMaxModelBytes);
 }
@@ -37,6 +37,45 @@ TEST(MemoryEstimate, CountsTheLessonTheWholeRunAndTheComparison) {
   EXPECT_GT(estimate.whole_run, a_and_b);
   EXPECT_GT(estimate.comparison, a_and_b);
   EXPECT_EQ(estimate.total(), estimate.lesson + estimate.whole_run + estimate.comparison);
+}
+
+// A lesson whose step-back history does not fit opens without step back when what that holds
+// fits: 1024³ TILE 16 (issue 29), not refused any more.
+TEST(MemoryEstimate, ABigLessonOpensWithoutStepBack) {
+  const sim::LessonConfig config = Cube(1024, 16);
+  const sim::MemoryEstimate estimate = sim::EstimateModelMemory(config);
+  ASSERT_GT(estimate.total(), sim::kMaxModelBytes) << "too big with step back";
+  EXPECT_LE(estimate.without_step_back(), sim::kMaxModelBytes);
+  EXPECT_TRUE(sim::Validate(config).has_value()) << "no lesson with step back";
+  EXPECT_FALSE(sim::Validate(config, sim::ModelUse::kLessonWithoutStepBack).has_value());
+  EXPECT_EQ(sim::OpeningMode(config), sim::LessonMode::kWithoutStepBack);
+  const std::string why = sim::SteppingOffReason(config);
+  EXPECT_NE(why.find("Stepping and step back are off for this size"), std::string::npos) << why;
+  EXPECT_NE(why.find(std::to_string(estimate.total() >> 20) + " MiB"), std::string::npos) << why;
+  EXPECT_NE(why.find(std::to_string(estimate.without_step_back() >> 20) + " MiB"), std::string::npos) << why;
+  EXPECT_NE(why.find(std::to_string(sim::kMaxModelBytes >> 20) + " MiB limit"), std::string::npos) << why;
+}
+
+// Without step back the lesson keeps no history: less than with it, more than one bare run.
+TEST(MemoryEstimate, WithoutStepBackHoldsTheMachinesButNoHistory) {
+  for (int size : {64, 256, 1024}) {
+    const sim::MemoryEstimate estimate = sim::EstimateModelMemory(Cube(size, 16));
+    EXPECT_LT(estimate.lesson_without_history, estimate.lesson) << size;
+    EXPECT_GE(estimate.lesson_without_history, estimate.whole_run) << size;
+    EXPECT_EQ(estimate.without_step_back(), estimate.lesson_without_history + estimate.whole_run + estimate.comparison);
+  }
+}
+
+TEST(MemoryEstimate, ALessonThatFitsWithStepBackSteps) {
+  EXPECT_EQ(sim::OpeningMode(Cube(64, 16)), sim::LessonMode::kStepping);
+  EXPECT_EQ(sim::OpeningMode(Cube(512, 16)), sim::LessonMode::kStepping);
+}
+
+// Too big even without step back: refused, and the message says so.
+TEST(MemoryEstimate, TooBigEvenWithoutStepBackIsRefused) {
+  const auto error = sim::Validate(Cube(2048, 16), sim::ModelUse::kLessonWithoutStepBack);
+  ASSERT_TRUE(error.has_value());
+  EXPECT_NE(error->message.find("even without step back: the limit is 1024 MiB"), std::string::npos) << error->message;
 }
 
 }  // namespace
