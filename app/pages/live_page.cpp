@@ -42,6 +42,17 @@ std::vector<kernels::Shape> SizesIn(const std::vector<kernels::BenchResult>& res
 
 constexpr const char* kLivePanel = "Live GPU";
 
+// The first and last rung by the kernel table, so a rung added there is named here too.
+std::string LadderNameRange() {
+  std::string first, last;
+  for (const kernels::KernelSpec& spec : kernels::kKernelTable) {
+    if (spec.family != kernels::KernelFamily::kLadder) continue;
+    if (first.empty()) first = spec.name;
+    last = spec.name;
+  }
+  return first + " \u2026 " + last;
+}
+
 }  // namespace
 
 LivePage::LivePage()
@@ -349,8 +360,7 @@ std::optional<std::string> LivePage::SetRungSource(const std::string& name) {
   }
   const kernels::KernelSpec* spec = kernels::FindKernel(name);
   if (spec == nullptr || spec->family != kernels::KernelFamily::kLadder) {
-    return Report("live-rung-source takes a ladder rung's name (blocktile_1d … all_async) or none, not '" + name + "'",
-                  "");
+    return Report("live-rung-source takes a ladder rung's name (" + LadderNameRange() + ") or none, not '" + name + "'", "");
   }
   panel_.ladder.rung_source = name;
   panel_.view = panels::LiveView::kLadder;

@@ -2,8 +2,10 @@
 run the README shows: the dump names the rung, the rung before it and the lines marked as
 changed, and that count is the one a longest common subsequence of the two files' lines gives
 (computed here independently of the app). No text of the live panel is cut off at 1366x768 or
-1920x1080, and a name that is not a rung is refused by name."""
+1920x1080, and a name that is not a rung is refused by name, naming the rungs from the first
+to the last."""
 import os
+import re
 
 from guitest import LINK_BY_FORMULA, Run, check, run_tests
 
@@ -24,6 +26,12 @@ def changed_lines(before, after):
 def read(name):
     with open(os.path.join(ROOT, "kernels", name)) as f:
         return f.read()
+
+
+def last_rung():
+    """The name of the highest-numbered kernel file, which is the ladder's last rung."""
+    rungs = [f for f in os.listdir(os.path.join(ROOT, "kernels")) if re.match(r"\d\d[a-z]?_.*\.cu$", f)]
+    return max(rungs)[3:-3].lstrip("_")
 
 
 def test_rung_source_from_its_action(binary):
@@ -57,6 +65,7 @@ def test_rung_source_from_its_action(binary):
           "the first rung is shown against 02_tiled.cu: %s" % source)
     status, output = run.app("--frames", "2", "--actions", "page-live; live-rung-source tiled32; " + LINK_BY_FORMULA)
     check("live-rung-source takes a ladder rung's name" in output, "a kernel that is not a rung is refused by name")
+    check("\u2026 %s)" % last_rung() in output, "the refusal names the ladder up to its last rung, %s" % last_rung())
     check(run.state()["live"]["rung_source"] is None, "and no source is open")
 
 
