@@ -88,8 +88,9 @@ constexpr Plan PlanFor(long long tiles, long long slices, int resident, int max_
 }
 
 // The small tile's FMAs run at this share of the large tile's speed: it loads a third more
-// from shared memory per FMA (1/4 against 3/16 floats). The median over the 12 shapes that
-// neither tile pads, each tile forced, on an H200 (docs/results/h200-fp32-shapes-2026-11-28-b.txt).
+// from shared memory per FMA (1/4 against 3/16 floats). The median of small/large over the 16
+// shapes of the results' grid where both tiles compute the same padded C, each tile forced, on
+// an H200 (docs/results/h200-fp32-shapes-2026-11-28-b.txt).
 constexpr int kSmallTileSpeedPercent = 93;
 
 // C's elements a grid of bm×bn tiles computes, padding included.

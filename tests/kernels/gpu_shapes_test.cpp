@@ -1,7 +1,7 @@
 // Rung 12b (stream_k) at shapes nobody tuned for, on the GPU: every C within FP32's tolerance of
 // cuBLAS SGEMM, and the same C bit for bit launch after launch. Without a GPU the test is
 // skipped with the reason. How fast each shape runs is the bench's to say
-// (docs/results/h200-fp32-shapes-2026-11-28.txt), not a timed test's.
+// (docs/results/h200-fp32-shapes-2026-11-28-b.txt), not a timed test's.
 #include <gtest/gtest.h>
 
 #include <cstring>
