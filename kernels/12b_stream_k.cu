@@ -20,14 +20,14 @@
 // end are the whole multiplication's work. Where whole tiles would leave a wave part-empty,
 // the launcher takes that part wave's count of tiles (with one full wave folded in, so each
 // block gets between one and two tiles' worth), the first ones in C, and shares them out to
-// one block per SM, the grid's first blocks. Each of those takes an equal run of slices,
-// which may begin in one tile and end in the next. A block that does not reach its tile's
-// last slice leaves its partial sums in a global slot and raises a flag; the block that
-// reaches the last slice waits for the flags of the blocks before it, adds their slots in a
-// fixed order (the same C in every run) and stores the tile. A block walks its run from its
-// end backwards, so it leaves its partial first and waits last, and it only ever waits for
-// blocks with a lower index, which the GPU started before it. The remaining tiles are a
-// block each, as in 12.
+// one block per SM slot (two per SM with the small tile below), the grid's first blocks.
+// Each of those takes an equal run of slices, which may begin in one tile and end in the
+// next. A block that does not reach its tile's last slice leaves its partial sums in a global
+// slot and raises a flag; the block that reaches the last slice waits for the flags of the
+// blocks before it, adds their slots in a fixed order (the same C in every run) and stores the
+// tile. A block walks its run from its end backwards, so it leaves its partial first and waits
+// last, and it only ever waits for blocks with a lower index, which the GPU started before it.
+// The remaining tiles are a block each, as in 12.
 //
 // Two tiles, chosen by shape: 12's 128×256 tile pads C's edges to multiples of 256 columns;
 // at N = 1031 that is 24% more FMAs than C needs (5 tiles of 256 for 1031 columns). Where the
