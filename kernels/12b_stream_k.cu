@@ -20,29 +20,46 @@
 // end are the whole multiplication's work. Where whole tiles would leave a wave part-empty,
 // the launcher takes that part wave's count of tiles (with one full wave folded in, so each
 // block gets between one and two tiles' worth), the first ones in C, and shares them out to
-// one block per SM, the grid's first blocks. Each of those takes an equal run of slices,
-// which may begin in one tile and end in the next. A block that does not reach its tile's
-// last slice leaves its partial sums in a global slot and raises a flag; the block that
-// reaches the last slice waits for the flags of the blocks before it, adds their slots in a
-// fixed order (the same C in every run) and stores the tile. A block walks its run from its
-// end backwards, so it leaves its partial first and waits last, and it only ever waits for
-// blocks with a lower index, which the GPU started before it. The remaining tiles are a
-// block each, as in 12.
+// one block per SM slot (two per SM with the small tile below), the grid's first blocks.
+// Each of those takes an equal run of slices, which may begin in one tile and end in the
+// next. A block that does not reach its tile's last slice leaves its partial sums in a global
+// slot and raises a flag; the block that reaches the last slice waits for the flags of the
+// blocks before it, adds their slots in a fixed order (the same C in every run) and stores the
+// tile. A block walks its run from its end backwards, so it leaves its partial first and waits
+// last, and it only ever waits for blocks with a lower index, which the GPU started before it.
+// The remaining tiles are a block each, as in 12.
+//
+// Two tiles, chosen by shape: 12's 128×256 tile pads C's edges to multiples of 256 columns;
+// at N = 1031 that is 24% more FMAs than C needs (5 tiles of 256 for 1031 columns). Where the
+// padding costs more than the large tile saves, the launcher takes 10's 128×128 tile (warp
+// tile 32×64, 8×8 per thread, two blocks per SM), which pads to multiples of 128. The choice
+// is a cost model written once (SmallTilePays): each tile's padded FMAs over its speed.
+//
+// Copies: where rows are 16-byte aligned, each copy is one predicated cp.async, with a
+// predicated zero store in its place for a chunk outside the matrix (no byte count, no
+// stand-in address: fewer instructions per copy in the loop every interior block runs).
 //
 // Tile: as 12, BM×BN = 128×256, BK = 8, warp tile 64×64, 16×8 per thread, 256 threads, one
-// block per SM; global and shared loads per FMA as 12. A split tile adds one 128 KiB slot
-// written and read once per block that shares it. The slots (20 MiB for 160 blocks) and
-// flags are this module's global memory, so one launch of this kernel runs at a time.
-// Measured on an H200: docs/results/h200-fp32-shapes-2026-11-28.txt
-// Run it: `tilescope bench --kernels all_async,stream_k --sizes 4097,1031x8191x2053`.
+// block per SM; global and shared loads per FMA as 12 (the small tile: as 10, 1/64 global
+// and 1/4 shared floats per FMA). A split tile adds one slot, the size of the tile, written
+// and read once per block that shares it. The slots (20 MiB: 160 large or 320 small tiles)
+// and flags are this module's global memory, so one launch of this kernel runs at a time.
+// Measured on an H200: docs/results/h200-fp32-shapes-2026-11-28-b.txt
+// Run it: `tilescope bench --kernels all_async,stream_k --sizes 4097,1031,1031x8191x2053`.
 #pragma once
 #include "12_all_async.cu"
 
 namespace stream_k {
-// The most blocks that share tiles (an SM each): the slots are allocated for that many.
-constexpr int kMaxBlocks = 160;
-// The tile the slots are sized for: the kernel table's (12's) 128×256.
-constexpr int kSlotFloats = 128 * 256;
+// The partial tiles' memory: 160 of 12's 128×256 tiles, one slot the size of the launch's
+// tile per sharing block.
+constexpr long long kSlotsFloats = 160LL * 128 * 256;
+// The most blocks that share tiles (an SM slot each), one flag each: 160 large tiles' slots
+// hold 320 small ones.
+constexpr int kMaxBlocks = 320;
+// The most blocks that may share tiles of `tile_floats` floats: a slot and a flag each.
+constexpr int MaxSharingBlocks(int tile_floats) {
+  return kSlotsFloats / tile_floats < kMaxBlocks ? static_cast<int>(kSlotsFloats / tile_floats) : kMaxBlocks;
+}
 // A grid of whole tiles that keeps at least this share of its waves' SM slots busy runs as
 // such (powers of two: 128 tiles at 2048² on 132 SMs, 97%); below it, stream-K.
 constexpr int kMinWavePercent = 95;
@@ -56,34 +73,72 @@ struct Plan {
   int blocks;
 };
 
-// The plan for a grid of `tiles` tiles of `slices` slices each, `resident` blocks at a time.
-constexpr Plan PlanFor(long long tiles, long long slices, int resident) {
-  if (resident > kMaxBlocks) resident = kMaxBlocks;
+// The plan for a grid of `tiles` tiles of `slices` slices each, `resident` blocks at a time,
+// at most `max_blocks` of them sharing.
+constexpr Plan PlanFor(long long tiles, long long slices, int resident, int max_blocks) {
   if (tiles <= 0 || slices <= 0 || resident <= 1) return {0, 0};
   const long long waves = (tiles + resident - 1) / resident;
   if (tiles * 100 >= waves * resident * kMinWavePercent) return {0, 0};
   const long long shared = tiles % resident + (tiles >= resident ? resident : 0);
   long long blocks = shared * slices / kMinSlicesPerBlock;
   if (blocks > resident) blocks = resident;
+  if (blocks > max_blocks) blocks = max_blocks;
   if (blocks < 1) blocks = 1;
   return {static_cast<int>(shared), static_cast<int>(blocks)};
 }
 
-// A block's partial tile, each thread's accumulators as 32 float4 at a stride of the block's
+// The small tile's FMAs run at this share of the large tile's speed: it loads a third more
+// from shared memory per FMA (1/4 against 3/16 floats). The median of small/large over the 16
+// shapes of the results' grid where both tiles compute the same padded C, each tile forced, on
+// an H200 (docs/results/h200-fp32-shapes-2026-11-28-b.txt).
+constexpr int kSmallTileSpeedPercent = 93;
+
+// C's elements a grid of bm×bn tiles computes, padding included.
+constexpr long long PaddedElements(long long m, long long n, int bm, int bn) {
+  return (m + bm - 1) / bm * bm * ((n + bn - 1) / bn * bn);
+}
+
+// True where the small tile's padded FMAs, at its lower speed, take less time than the large
+// tile's (a tie keeps the large one): K is the same for both, so only C's padded area counts.
+constexpr bool SmallTilePays(long long m, long long n, int large_bm, int large_bn, int small_bm, int small_bn) {
+  return PaddedElements(m, n, small_bm, small_bn) * 100 <
+         PaddedElements(m, n, large_bm, large_bn) * kSmallTileSpeedPercent;
+}
+
+// A block's partial tile, each thread's accumulators as float4 at a stride of the block's
 // threads (coalesced), and the flag that says it is complete.
-__device__ float4 g_partial_slots[kMaxBlocks * kSlotFloats / ladder::kVec];
+__device__ float4 g_partial_slots[kSlotsFloats / ladder::kVec];
 __device__ int g_partial_ready[kMaxBlocks];
 
 // How many of the 4 floats from column `col` of a row lie before `cols`: 0 to 4.
 __device__ __forceinline__ int FloatsInside(int cols, int col) { return max(0, min(ladder::kVec, cols - col)); }
 
+// Copies the 16 bytes at `source` to `target` where `inside`, else stores zeros there: one
+// instruction or the other runs, by predicate, and `source` is not read when outside.
+__device__ __forceinline__ void CopyOrZero16(float* target, const float* source, bool inside) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  *reinterpret_cast<float4*>(target) =
+      inside ? *reinterpret_cast<const float4*>(source) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#else
+  asm volatile(
+      "{\n"
+      "  .reg .pred p;\n"
+      "  setp.ne.b32 p, %2, 0;\n"
+      "  @p cp.async.cg.shared.global [%0], [%1], 16;\n"
+      "  @!p st.shared.v4.b32 [%0], {%3, %3, %3, %3};\n"
+      "}\n" ::"r"(ladder::SharedAddress(target)),
+      "l"(source), "r"(static_cast<int>(inside)), "r"(0)
+      : "memory");
+#endif
+}
+
 // Copies the first `count` of the 4 floats at `source` to `target` and zeros the rest; with
 // `count` 0 nothing is read and `any` (a valid address) stands in for `source`. kVector: the
-// chunk is 16-byte aligned and wholly inside or outside (count 0 or 4), one copy.
+// chunk is 16-byte aligned and wholly inside or outside (count 0 or 4), one predicated copy.
 template <bool kVector>
 __device__ __forceinline__ void CopyChunk(float* target, const float* source, const float* any, int count) {
   if (kVector) {
-    ladder::CopyAsync16(target, count > 0 ? source : any, count > 0 ? 16 : 0);
+    CopyOrZero16(target, source, count > 0);
   } else {
 #pragma unroll
     for (int i = 0; i < ladder::kVec; ++i) {
@@ -213,7 +268,7 @@ __device__ __forceinline__ Run RunOf(int block, Plan plan, long long slices) {
 template <int BM, int BN, int BK, int WM, int WN>
 __device__ __forceinline__ void LeavePartial(const Accumulators<BM, BN, BK, WM, WN>& acc, int block) {
   using T = async_copy::Tiling<BM, BN, BK, WM, WN>;
-  float4* slot = g_partial_slots + static_cast<long long>(block) * (kSlotFloats / ladder::kVec) + threadIdx.x;
+  float4* slot = g_partial_slots + static_cast<long long>(block) * (BM * BN / ladder::kVec) + threadIdx.x;
 #pragma unroll
   for (int i = 0; i < T::kTM; ++i) {
 #pragma unroll
@@ -242,7 +297,7 @@ __device__ __forceinline__ void AddPartial(Accumulators<BM, BN, BK, WM, WN>& acc
   }
   // No thread reads the slot before thread 0 has seen the flag.
   __syncthreads();
-  const float4* slot = g_partial_slots + static_cast<long long>(block) * (kSlotFloats / ladder::kVec) + threadIdx.x;
+  const float4* slot = g_partial_slots + static_cast<long long>(block) * (BM * BN / ladder::kVec) + threadIdx.x;
 #pragma unroll
   for (int i = 0; i < T::kTM; ++i) {
 #pragma unroll
@@ -264,7 +319,6 @@ __global__ void __launch_bounds__(async_copy::Tiling<BM, BN, BK, WM, WN>::kThrea
                                   async_copy::MinBlocks<BM, BN, BK, WM, WN>())
     stream_k_matmul(const float* A, const float* B, float* C, int M, int N, int K, int shared_tiles,
                     int sharing_blocks) {
-  static_assert(BM * BN <= stream_k::kSlotFloats, "a partial tile must fit its slot");
   __shared__ __align__(16) async_copy::Buffers<BM, BN, BK> shared;
   __shared__ __align__(16) all_async::Staging<BM, BK> staging;
   const stream_k::Plan plan{shared_tiles, sharing_blocks};

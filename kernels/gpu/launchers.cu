@@ -133,29 +133,41 @@ LaunchConfig RegisterTileConfig(const DeviceLimits& device, int m, int n, int k)
   return config;
 }
 
-// 12b: a block per tile, the last tiles shared along K by one block per SM where whole tiles
-// would leave part of a wave idle (stream_k::PlanFor).
-template <std::size_t I>
-LaunchConfig StreamKConfig(const DeviceLimits& device, int m, int n, int k) {
+// 12b at tile BM×BN: a block per tile, the last tiles shared along K by one block per SM
+// slot where whole tiles would leave part of a wave idle (stream_k::PlanFor).
+template <std::size_t I, int BM, int BN, int WM, int WN>
+LaunchConfig StreamKTileConfig(const DeviceLimits& device, int m, int n, int k) {
   constexpr KernelSpec spec = kKernelTable[I];
-  constexpr int kBlocksPerSm = async_copy::MinBlocks<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n>();
-  const long long tiles = static_cast<long long>(Blocks(n, spec.tile_n)) * Blocks(m, spec.tile_m);
-  const stream_k::Plan plan = stream_k::PlanFor(tiles, Blocks(k, spec.tile_k), device.sm_count * kBlocksPerSm);
+  static_assert(async_copy::Tiling<BM, BN, spec.tile_k, WM, WN>::kThreads == ThreadsPerBlock(spec),
+                "both tiles run with the threads the table gives");
+  constexpr int kBlocksPerSm = async_copy::MinBlocks<BM, BN, spec.tile_k, WM, WN>();
+  const long long tiles = static_cast<long long>(Blocks(n, BN)) * Blocks(m, BM);
+  const stream_k::Plan plan = stream_k::PlanFor(tiles, Blocks(k, spec.tile_k), device.sm_count * kBlocksPerSm,
+                                                stream_k::MaxSharingBlocks(BM * BN));
   LaunchConfig config;
   // 16-byte copies where every row of A and B is a multiple of 16 bytes long: the runner's
   // matrices start where cudaMalloc put them (256-byte aligned), so every row starts aligned.
   const bool vector_rows = k % ladder::kVec == 0 && n % ladder::kVec == 0;
-  config.function =
-      vector_rows
-          ? reinterpret_cast<const void*>(
-                stream_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n, true>)
-          : reinterpret_cast<const void*>(
-                stream_k_matmul<spec.tile_m, spec.tile_n, spec.tile_k, spec.warp_m, spec.warp_n, false>);
+  config.function = vector_rows
+                        ? reinterpret_cast<const void*>(stream_k_matmul<BM, BN, spec.tile_k, WM, WN, true>)
+                        : reinterpret_cast<const void*>(stream_k_matmul<BM, BN, spec.tile_k, WM, WN, false>);
   config.grid = dim3(static_cast<unsigned>(plan.blocks + (tiles - plan.tiles)));
   config.block = dim3(ThreadsPerBlock(spec));
   config.shared_tiles = plan.tiles;
   config.sharing_blocks = plan.blocks;
   return config;
+}
+
+// 12b: the table's tile, or 10's 128×128 where that pads C with enough fewer FMAs
+// (stream_k::SmallTilePays).
+template <std::size_t I>
+LaunchConfig StreamKConfig(const DeviceLimits& device, int m, int n, int k) {
+  constexpr KernelSpec spec = kKernelTable[I];
+  namespace rt = register_tile;
+  if (stream_k::SmallTilePays(m, n, spec.tile_m, spec.tile_n, rt::kSmallBM, rt::kSmallBN)) {
+    return StreamKTileConfig<I, rt::kSmallBM, rt::kSmallBN, rt::kSmallWM, rt::kSmallWN>(device, m, n, k);
+  }
+  return StreamKTileConfig<I, spec.tile_m, spec.tile_n, spec.warp_m, spec.warp_n>(device, m, n, k);
 }
 
 // 13 at block tile BM×BN: the most stages (4, 3, then 2) whose shared memory one block may

@@ -1,7 +1,7 @@
 // Rung 12b (stream_k) at shapes nobody tuned for, on the GPU: every C within FP32's tolerance of
 // cuBLAS SGEMM, and the same C bit for bit launch after launch. Without a GPU the test is
 // skipped with the reason. How fast each shape runs is the bench's to say
-// (docs/results/h200-fp32-shapes-2026-11-28.txt), not a timed test's.
+// (docs/results/h200-fp32-shapes-2026-11-28-b.txt), not a timed test's.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -24,13 +24,18 @@ namespace {
 // - very rectangular: a tall and a wide C (whole waves), a deep K under a small C (each tile's
 //   K shared by many blocks), and odd mixes of all three;
 // - 2049×2049×512: 153 tiles shared by 132 blocks, so runs cross two tile boundaries;
+// - C's edges where 10's 128×128 tile pads enough fewer FMAs than 128×256 to run instead, two
+//   blocks per SM: 1031², 8191×1031 (4-byte copies), 8192×1088×516 (16-byte copies, a partial
+//   last slice, and more tiles than two waves, so some blocks take one whole tile each), and
+//   the tiny shapes below;
 // - tiny and degenerate: one element, K below one slice, a grid of one tile.
 const std::vector<Shape>& ShapeGrid() {
   static const std::vector<Shape> grid = {
       Shape::Square(2048),  Shape::Square(4096),   Shape::Square(1024),   Shape::Square(1031),
       Shape::Square(2053),  Shape::Square(1153),   Shape{3201, 1153, 2053}, Shape{8192, 1024, 1024},
       Shape{1024, 8192, 1024}, Shape{1024, 1024, 8192}, Shape{1031, 8191, 2053}, Shape{8191, 1031, 1153},
-      Shape{2049, 2049, 512}, Shape{4097, 1025, 3}, Shape{1, 1, 1},       Shape{37, 29, 53}};
+      Shape{2049, 2049, 512}, Shape{8192, 1088, 516}, Shape{4097, 1025, 3}, Shape{1, 1, 1},
+      Shape{37, 29, 53}};
   return grid;
 }
 
