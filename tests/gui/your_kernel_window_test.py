@@ -167,9 +167,37 @@ def test_exercise_opens_the_window_and_the_guide_shows_its_milestones(binary):
     check(status == 0 and "as it is" in output, "opened again, the student's file is kept, not overwritten")
 
 
-def exercise_check(binary, path):
-    printed = subprocess.run([binary, "exercise", "tiled", "--check", path], capture_output=True, text=True, timeout=300)
+def exercise_check(binary, path, flags=()):
+    printed = subprocess.run([binary, "exercise", "tiled", "--check", path] + list(flags), capture_output=True, text=True,
+                             timeout=300)
     return [(mark == "x", name, why) for mark, name, why in re.findall(r"^\[([ x])\] ([^:]+): (.*)$", printed.stdout, re.MULTILINE)]
+
+
+def test_the_guide_judges_the_kernel_as_the_window_runs_it(binary):
+    """TILE a template parameter and no launch: only --define and --block say how it runs, so
+    the Guide must judge it with the window's own options, as check does with the same flags."""
+    run = Run(binary)
+    path = os.path.join(run.dir, "template_without_launch.cu")
+    with open(os.path.join(CORPUS, "tiled_template_correct.cu")) as f:
+        source = f.read()
+    with open(path, "w") as f:
+        f.write(source[:source.index("void launch(")])
+    flags = ["--define", "TILE=16", "--block", "16x16"]
+    status, _ = run.app("--kernel", path, *flags, "--actions", "wait 60", "--frames", "5")
+    check(status == 0, "the window opens the kernel with --define TILE=16 --block 16x16")
+    mine = run.state()["your_kernel"]
+    got = [(m["reached"], m["milestone"], m["why"]) for m in mine["milestones"]]
+    check(got == exercise_check(binary, path, flags),
+          "the Guide's milestones are what exercise --check prints with the same flags: %s" % got)
+    check(all(m["reached"] for m in mine["milestones"]), "the kernel, run as asked, reaches every milestone")
+    out = os.path.join(run.dir, "check.json")
+    subprocess.run([binary, "check", "--no-gpu", "--json", out, path] + flags, capture_output=True, timeout=300)
+    with open(out) as f:
+        checked = json.load(f)
+    sizes = ["%dx%dx%d" % (r["m"], r["n"], r["k"]) for r in checked["runs"]]
+    whys = " ".join(m["why"] for m in mine["milestones"])
+    check(all(r["wrong_elements"] == 0 for r in checked["runs"]) and all(s in whys for s in sizes),
+          "at the sizes check runs with those flags (%s), where it finds C right" % sizes)
 
 
 def test_the_guide_checks_the_milestones_again_at_each_save(binary):
