@@ -29,8 +29,9 @@ std::string LinesArgument(const sim::CheckFinding& f) {
 void KernelFindingsView::DrawFinding(const FrameContext& frame, const sim::CheckFinding& f, int index) {
   ImGui::PushID(index);
   const ImU32 colour = f.error ? palette::kVermillion : palette::kOrange;
-  gui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s %s \u00D7%llu", f.error ? palette::kGlyphCross : palette::kGlyphWarning,
-                   Title(f).c_str(), static_cast<unsigned long long>(f.count));
+  gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(colour), "%s %s \u00D7%llu",
+                          f.error ? palette::kGlyphCross : palette::kGlyphWarning, Title(f).c_str(),
+                          static_cast<unsigned long long>(f.count));
   // A race's two accesses: which is the write and which the read follows from its kind.
   const bool race = f.kind == sim::FindingKind::kRace && f.other_line > 0;
   const bool read_second = f.hazard == "RAW";

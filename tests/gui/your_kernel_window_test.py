@@ -167,6 +167,50 @@ def test_exercise_opens_the_window_and_the_guide_shows_its_milestones(binary):
     check(status == 0 and "as it is" in output, "opened again, the student's file is kept, not overwritten")
 
 
+def test_at_1366_the_pickers_and_the_milestones_need_no_scrolling(binary):
+    """What a panel draws after them is in view (--dump-state's shown_text holds the text at least
+    partly in view), so the pickers and every milestone above it are whole in view."""
+    run = Run(binary)
+    folder = os.path.join(run.dir, "ex")
+    status, _ = run.app("--actions", "wait 60", "--frames", "5", "--width", "1366", "--height", "768",
+                        "exercise", "tiled", folder, "--open")
+    check(status == 0, "the exercise opens at 1366x768")
+    state = run.state()
+    guide, controls = shown(state, "guide"), shown(state, "controls")
+    check(len(state["your_kernel"]["milestones"]) == 6, "six milestones were checked")
+    check(all(m["milestone"] in guide and m["why"] in guide for m in state["your_kernel"]["milestones"]),
+          "the Guide shows every milestone and why: %s" % guide)
+    check("Exercise: write the tiled kernel" in guide, "and the sentence under the list: the list is whole in view")
+    check(state["lesson_panels"]["guide"]["clipped_text"] == 0, "nothing in the Guide is cut sideways: %s"
+          % state["lesson_panels"]["guide"]["clipped_examples"])
+    check("Scheduler" in controls and "Your kernel matmul_tiled in" in controls,
+          "Controls shows the scheduler picker and the summary under it: %s" % controls)
+    check(not state["lesson_panels"]["race_lab"]["visible"] and state["lesson_panels"]["counters"]["visible"],
+          "the built-in kernel's Race lab closes; Counters stays in view")
+
+    # Presentation's room layout has neither; opened from the View menu they join it, whole in
+    # view (presentation counts text below a panel's fold as cut).
+    status, _ = run.app("--kernel", os.path.join(folder, "tiled.cu"), "--presentation", "--actions",
+                        "panel-toggle guide; panel-toggle controls; wait 60", "--frames", "5", "--width", "1366",
+                        "--height", "768")
+    state = run.state()
+    panels = state["lesson_panels"]
+    check(status == 0 and panels["guide"]["visible"] and panels["controls"]["visible"],
+          "presentation: the Guide and Controls open beside the room's panels")
+    check(panels["guide"]["clipped_text"] == 0 and "Exercise: write the tiled kernel" in shown(state, "guide"),
+          "presentation: the Guide's milestones are whole in view: %s" % panels["guide"]["clipped_examples"])
+    check("Scheduler" in shown(state, "controls") and
+          not any(t in ("Scheduler", "realistic") for t in panels["controls"]["clipped_examples"]),
+          "presentation: Controls shows the scheduler picker uncut: %s" % panels["controls"]["clipped_examples"])
+
+    run = Run(binary)  # a fresh settings file: the last run saved presentation's panels
+    path = student_copy(run, TWO_KERNELS)
+    status, _ = run.app("--kernel", path, "--actions", "wait 60", "--frames", "5", "--width", "1366", "--height", "768")
+    controls = shown(run.state(), "controls")
+    check(status == 0 and "Kernel" in controls.split() and "Scheduler" in controls and "Your kernel naive in" in controls,
+          "a file of two kernels: both pickers and the summary under them in view: %s" % controls)
+
+
 def exercise_check(binary, path, flags=()):
     printed = subprocess.run([binary, "exercise", "tiled", "--check", path] + list(flags), capture_output=True, text=True,
                              timeout=300)
