@@ -167,6 +167,11 @@ def test_exercise_opens_the_window_and_the_guide_shows_its_milestones(binary):
     check(status == 0 and "as it is" in output, "opened again, the student's file is kept, not overwritten")
 
 
+SCREENS = (("1366x768", ["--width", "1366", "--height", "768"]),
+           ("1920x1080", ["--width", "1920", "--height", "1080"]),
+           ("1366x768 presentation", ["--width", "1366", "--height", "768", "--presentation"]))
+
+
 def test_at_1366_the_pickers_and_the_milestones_need_no_scrolling(binary):
     """What a panel draws after them is in view (--dump-state's shown_text holds the text at least
     partly in view), so the pickers and every milestone above it are whole in view."""
@@ -209,6 +214,48 @@ def test_at_1366_the_pickers_and_the_milestones_need_no_scrolling(binary):
     controls = shown(run.state(), "controls")
     check(status == 0 and "Kernel" in controls.split() and "Scheduler" in controls and "Your kernel naive in" in controls,
           "a file of two kernels: both pickers and the summary under them in view: %s" % controls)
+
+
+def test_shared_array_captions_never_overlap(binary):
+    """Side by side, "float As[16][16] (line 9)" and "float Bs[16][16] (line 10)" once ran into each
+    other: each caption stays inside its column, broken at spaces, a word still too wide cut with
+    an ellipsis (the whole caption on hover)."""
+    run = Run(binary)
+    path = student_copy(run, os.path.join(CORPUS, "race_missing_first_barrier.cu"))
+    for label, screen in SCREENS:
+        status, _ = run.app("--kernel", path, "--actions", "jump-to 700; wait 60", "--frames", "5", *screen)
+        check(status == 0, "%s: the app exits 0" % label)
+        state = run.state()
+        arrays = state["lesson_panels"]["your_shared_arrays"]["arrays"]
+        panel = state["lesson_panels"]["shared_tiles"]
+        check([a["name"] for a in arrays] == ["As", "Bs"], "%s: As and Bs are drawn" % label)
+        check(panel["clipped_text"] == 0, "%s: no caption is cut at an edge: %s" % (label, panel["clipped_examples"]))
+        rects = [a["caption_rect"] for a in arrays]
+        clash = [(a["caption"], b["caption"]) for i, a in enumerate(arrays) for b in arrays[i + 1:]
+                 if overlap(a["caption_rect"], b["caption_rect"])]
+        check(not clash, "%s: the captions %s do not overlap: %s" % (label, rects, clash))
+        for a in arrays:
+            check(drawn_in_order(a["caption"], a["caption_lines"]),
+                  "%s: %s is drawn whole, broken at spaces, a word cut with an ellipsis: %s"
+                  % (label, a["caption"], a["caption_lines"]))
+
+
+def drawn_in_order(caption, lines):
+    """Each line the caption's next words, or their start ending in an ellipsis; all of it in all."""
+    rest = caption
+    for line in lines:
+        stem = line[:-1] if line.endswith("\u2026") else line
+        if not stem or not rest.startswith(stem):
+            return False
+        rest = rest[len(stem):]
+        if line.endswith("\u2026"):
+            rest = rest[rest.index(" "):] if " " in rest else ""
+        rest = rest.lstrip(" ")
+    return rest == ""
+
+
+def overlap(r, s):
+    return r[0] < s[2] and s[0] < r[2] and r[1] < s[3] and s[1] < r[3]
 
 
 def exercise_check(binary, path, flags=()):
