@@ -186,8 +186,9 @@ def test_at_1366_the_pickers_and_the_milestones_need_no_scrolling(binary):
     check(all(m["milestone"] in guide and m["why"] in guide for m in state["your_kernel"]["milestones"]),
           "the Guide shows every milestone and why: %s" % guide)
     check("Exercise: write the tiled kernel" in guide, "and the sentence under the list: the list is whole in view")
-    check(state["lesson_panels"]["guide"]["clipped_text"] == 0, "nothing in the Guide is cut sideways: %s"
-          % state["lesson_panels"]["guide"]["clipped_examples"])
+    for panel in ("guide", "controls", "counters", "hazards"):
+        check(state["lesson_panels"][panel]["clipped_text"] == 0, "nothing in %s is cut sideways: %s"
+              % (panel, state["lesson_panels"][panel]["clipped_examples"]))
     check("Scheduler" in controls and "Your kernel matmul_tiled in" in controls,
           "Controls shows the scheduler picker and the summary under it: %s" % controls)
     check(not state["lesson_panels"]["race_lab"]["visible"] and state["lesson_panels"]["counters"]["visible"],
@@ -274,9 +275,13 @@ def test_the_guide_judges_the_kernel_as_the_window_runs_it(binary):
     with open(path, "w") as f:
         f.write(source[:source.index("void launch(")])
     flags = ["--define", "TILE=16", "--block", "16x16"]
-    status, _ = run.app("--kernel", path, *flags, "--actions", "wait 60", "--frames", "5")
+    status, _ = run.app("--kernel", path, *flags, "--actions", "wait 60", "--frames", "5", "--width", "1366",
+                        "--height", "768")
     check(status == 0, "the window opens the kernel with --define TILE=16 --block 16x16")
-    mine = run.state()["your_kernel"]
+    state = run.state()
+    mine = state["your_kernel"]
+    check(state["lesson_panels"]["hazards"]["clipped_text"] == 0, "Hazards' verdict (C right) is not cut at 1366x768: %s"
+          % state["lesson_panels"]["hazards"]["clipped_examples"])
     got = [(m["reached"], m["milestone"], m["why"]) for m in mine["milestones"]]
     check(got == exercise_check(binary, path, flags),
           "the Guide's milestones are what exercise --check prints with the same flags: %s" % got)
