@@ -72,9 +72,7 @@ void AddGuiOptions(CLI::App& app, GuiOptions& options, KernelFlags& kernel_flags
 
 // The kernel flags belong to --kernel: without it they would be silently ignored.
 std::string ReadGuiKernelFlags(const KernelFlags& flags, GuiOptions& options) {
-  const bool any = flags.kernel_name_option->count() > 0 || flags.block_option->count() > 0 || flags.grid != "auto" ||
-                   !flags.sizes.empty() || !flags.defines.empty();
-  if (options.kernel.empty()) return any ? "--kernel-name, --block, --grid, --sizes and --define need --kernel FILE.cu" : "";
+  if (options.kernel.empty()) return AnyKernelFlagGiven(flags) ? "--kernel-name, --block, --grid, --sizes and --define need --kernel FILE.cu" : "";
   return ReadKernelFlags(flags, options.kernel_options);
 }
 

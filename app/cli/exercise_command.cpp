@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "app/cli/kernel_flags.h"
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
 #include "sim/lesson/exercise.h"
@@ -25,6 +26,7 @@ struct ExerciseOptions {
   bool force = false;
   bool open = false;
   bool check_given = false;
+  KernelFlags kernel_flags;  // how the file runs, for --check and for the window's Guide alike
 };
 
 int Fail(const std::string& message) {
@@ -58,11 +60,11 @@ std::variant<std::string, int> WriteStarter(const ExerciseOptions& o) {
   return path;
 }
 
-int CheckMilestones(const ExerciseOptions& o) {
+int CheckMilestones(const ExerciseOptions& o, const sim::KernelLessonOptions& kernel_options) {
   const sim::InputFile input = sim::ReadInputFile(o.check, sim::kMaxKernelFileBytes);
   if (!input.ok()) return Fail(input.error);
   int reached = 0;
-  const std::vector<sim::MilestoneState> states = sim::CheckTiledExercise(input.bytes, o.check);
+  const std::vector<sim::MilestoneState> states = sim::CheckTiledExercise(input.bytes, o.check, kernel_options);
   for (const sim::MilestoneState& m : states) {
     reached += m.reached;
     std::printf("[%s] %s: %s\n", m.reached ? "x" : " ", sim::Describe(m.milestone), m.why.c_str());
@@ -73,13 +75,18 @@ int CheckMilestones(const ExerciseOptions& o) {
 
 int Run(const ExerciseOptions& o, const GuiLauncher& launch_gui, GuiOptions window) {
   if (o.name != kTiled) return Fail("no exercise " + o.name + " (there is: tiled)");
+  sim::KernelLessonOptions kernel_options;
+  if (const std::string problem = ReadKernelFlags(o.kernel_flags, kernel_options); !problem.empty()) return Fail(problem);
   if (o.check_given) {
     if (o.check.empty()) return Fail("--check needs the student's file");
     if (!o.dir.empty()) return Fail("give a folder to write the starter into, or --check FILE, not both");
     if (o.open) return Fail("--open goes with the folder (exercise tiled DIR --open), not --check");
-    return CheckMilestones(o);
+    return CheckMilestones(o, kernel_options);
   }
   if (o.dir.empty()) return Fail("name the folder to write the starter into: tilescope exercise tiled DIR");
+  if (!o.open && AnyKernelFlagGiven(o.kernel_flags)) {
+    return Fail("--kernel, --block, --grid, --sizes and --define go with --check FILE or --open");
+  }
   if (o.open && (!window.lesson.empty() || !window.kernel.empty())) {
     return Fail("--open opens the exercise's file, not --lesson or --kernel");
   }
@@ -87,7 +94,7 @@ int Run(const ExerciseOptions& o, const GuiLauncher& launch_gui, GuiOptions wind
   if (const int* status = std::get_if<int>(&written)) return *status;
   if (!o.open) return 0;
   window.kernel = std::get<std::string>(written);
-  window.kernel_options.front.kernel.clear();
+  window.kernel_options = kernel_options;
   std::fflush(stdout);
   return launch_gui(window);
 }
@@ -106,6 +113,10 @@ void AddExerciseCommand(CLI::App& app, std::function<int()>& action, const GuiLa
   command->add_option("DIR", options->dir, "The folder to write the starter file (" + std::string(sim::kTiledStarterFileName) + ") into");
   CLI::Option* check = command->add_option("--check", options->check, "The student's file: print the milestones it has reached");
   command->add_flag("--force", options->force, "Overwrite the folder's starter file where it exists");
+  AddKernelNameFlag(*command, options->kernel_flags, "--kernel", "Which __global__ function of the file, where it has several");
+  AddKernelFlags(*command, options->kernel_flags,
+                 "The sizes to check, N or MxNxK (default: a multiple of the block and a non-multiple); with --open, "
+                 "the window runs the first");
   command->add_flag("--open", options->open,
                     "Then open the window on the folder's file (the starter, or your work already there): its Guide checks "
                     "each milestone as you save");

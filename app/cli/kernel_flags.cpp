@@ -76,6 +76,12 @@ void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& si
                      "NAME=VALUE: a template parameter, a macro (replacing the file's #define), or an int parameter");
 }
 
+bool AnyKernelFlagGiven(const KernelFlags& flags) {
+  const auto given = [](const CLI::Option* option) { return option != nullptr && option->count() > 0; };
+  return given(flags.kernel_name_option) || given(flags.block_option) || flags.grid != sim::kAutoGrid || !flags.sizes.empty() ||
+         !flags.defines.empty();
+}
+
 std::string ReadKernelFlags(const KernelFlags& flags, sim::KernelLessonOptions& options) {
   if (flags.kernel_name_option != nullptr && flags.kernel_name_option->count() > 0) {
     if (flags.kernel_name.empty()) return flags.kernel_name_option->get_name() + " needs a kernel's name";

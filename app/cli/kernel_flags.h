@@ -30,6 +30,8 @@ std::optional<sim::CheckSize> ParseCheckSize(const std::string& text);
 void AddKernelNameFlag(CLI::App& command, KernelFlags& flags, const std::string& flag, const std::string& help);
 // Adds the four flags to `command`; `sizes_help` says what the sizes are for there.
 void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help);
+// Whether any of them was given: where they would be ignored, the command refuses them.
+bool AnyKernelFlagGiven(const KernelFlags& flags);
 // Reads them into `options`; the first problem, or "".
 std::string ReadKernelFlags(const KernelFlags& flags, sim::KernelLessonOptions& options);
 

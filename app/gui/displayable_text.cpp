@@ -110,4 +110,18 @@ std::string WrapAtSpaces(const std::string& text, float width) {
   return out;
 }
 
+std::string ElideToWidth(const std::string& text, float width) {
+  if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+  static constexpr const char* kEllipsis = "\u2026";
+  std::size_t keep = text.size();
+  while (keep > 0) {
+    do {
+      --keep;
+    } while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80);  // a UTF-8 continuation byte
+    const std::string cut = text.substr(0, keep) + kEllipsis;
+    if (ImGui::CalcTextSize(cut.c_str()).x <= width) return cut;
+  }
+  return kEllipsis;
+}
+
 }  // namespace gui

@@ -1,5 +1,5 @@
 // displayable_text.h — text made fit to draw: a character the font lacks replaced by one it
-// has, and lines broken at spaces to a width.
+// has, lines broken at spaces to a width, and a line cut short with an ellipsis.
 #pragma once
 #include <imgui.h>
 
@@ -15,5 +15,8 @@ std::string Displayable(const char* text, const char* text_end, const ImFont* fo
 // that stands alone on its line): ImGui's own wrapping also breaks after a full stop, inside a
 // number ("filled 1. / .16").
 std::string WrapAtSpaces(const std::string& text, float width);
+// `text` cut to end in "…" so that it is no wider than `width` (at a whole UTF-8 character), or
+// `text` itself where it fits.
+std::string ElideToWidth(const std::string& text, float width);
 
 }  // namespace gui

@@ -93,13 +93,18 @@ Result Recorded(Result result, const char* label) {
   return result;
 }
 
-// Puts the next item on the line of the last one when `next_text` fits beside it, else on a
-// new line: a sentence built from parts wraps between them instead of being cut at the edge.
-// `before_text` is what the next item draws ahead of its text (a checkbox's box).
-inline void SameLineIfFits(const char* next_text, float before_text = 0.0f) {
+// Whether `next_text` fits on the line of the last item, after it. `before_text` is what the
+// next item draws ahead of its text (a checkbox's box).
+inline bool FitsBeside(const char* next_text, float before_text = 0.0f) {
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   const float needed = ImGui::GetStyle().ItemSpacing.x + before_text + ImGui::CalcTextSize(next_text).x;
-  if (ImGui::GetItemRectMax().x + needed <= right) ImGui::SameLine();
+  return ImGui::GetItemRectMax().x + needed <= right;
+}
+
+// Puts the next item on the line of the last one when `next_text` fits beside it, else on a
+// new line: a sentence built from parts wraps between them instead of being cut at the edge.
+inline void SameLineIfFits(const char* next_text, float before_text = 0.0f) {
+  if (FitsBeside(next_text, before_text)) ImGui::SameLine();
 }
 
 // Draws text on a draw list (matrix cells, plot labels) and records its rectangle.

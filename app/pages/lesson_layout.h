@@ -1,6 +1,7 @@
 // lesson_layout.h — where the lesson page's panels go: a slot each, normal and presentation.
 #pragma once
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,20 +45,29 @@ inline constexpr PanelSlot kTimelineSlot{{0.5f, kStripTop, 0.5f, 1.0f - kStripTo
 
 // A student's kernel in presentation: their code is what the room reads, so Kernel source takes
 // the left half, Hazards (their mistakes at their lines, C's wrong count) over Shared tiles the
-// right, the narration the bottom. The Matrices fold away. The normal layout is the lesson's,
-// but for the Guide (the exercise's milestones) in Occupancy's place, which closes.
+// right, the narration the bottom. The Matrices fold away.
+// In the normal view the left column is theirs: Controls (their kernel and scheduler pickers) over
+// the Guide (the exercise's six milestones, each with why), both whole at 1366×768 without
+// scrolling. Occupancy and the Race lab are the built-in kernel's and close; Counters takes the
+// Race lab's place beside Hazards.
 inline constexpr float kShowYourSourceColumn = 0.56f;
 inline constexpr float kShowYourHazardsRow = 0.40f;
+inline constexpr float kYourGuideTop = 0.40f;
 inline constexpr PanelSlot kYourSourceSlot{kKernelSourceSlot.For(false), {0.0f, 0.0f, kShowYourSourceColumn, kShowStrip}};
-inline constexpr PanelSlot kYourHazardsSlot{kHazardsSlot.For(false),
+// Hazards' sentences wrap; Counters' table of figures needs the wider share beside it.
+inline constexpr float kYourHazardsWidth = (1.0f - kSourceColumn) * 0.45f;
+inline constexpr PanelSlot kYourHazardsSlot{{kSourceColumn, kUpperRow, kYourHazardsWidth, kStripTop - kUpperRow},
                                             {kShowYourSourceColumn, 0.0f, 1.0f - kShowYourSourceColumn, kShowYourHazardsRow}};
 inline constexpr PanelSlot kYourSharedTilesSlot{
     kSharedTilesSlot.For(false),
     {kShowYourSourceColumn, kShowYourHazardsRow, 1.0f - kShowYourSourceColumn, kShowStrip - kShowYourHazardsRow}};
 inline constexpr PanelSlot kYourMatricesSlot{kMatricesSlot.For(false)};
-// The Guide, with the exercise's milestones, where Occupancy (the built-in kernel's) stood.
-inline constexpr PanelSlot kYourGuideSlot{kOccupancySlot.For(false)};
+inline constexpr PanelSlot kYourControlsSlot{{0.0f, 0.0f, kLeftColumn, kYourGuideTop}};
+inline constexpr PanelSlot kYourGuideSlot{{0.0f, kYourGuideTop, kLeftColumn, kStripTop - kYourGuideTop}};
+inline constexpr PanelSlot kYourCountersSlot{
+    {kSourceColumn + kYourHazardsWidth, kUpperRow, 1.0f - kSourceColumn - kYourHazardsWidth, kStripTop - kUpperRow}};
 inline constexpr PanelSlot kYourOccupancySlot{kOccupancySlot.For(false)};
+inline constexpr PanelSlot kYourRaceLabSlot{kRaceLabSlot.For(false)};  // closed: Counters is there
 
 // The slot a panel takes while a student's kernel is on show, or null where it keeps its own.
 inline const PanelSlot* YourKernelSlot(const std::string& key) {
@@ -65,9 +75,20 @@ inline const PanelSlot* YourKernelSlot(const std::string& key) {
   if (key == "hazards") return &kYourHazardsSlot;
   if (key == "shared_tiles") return &kYourSharedTilesSlot;
   if (key == "matrices") return &kYourMatricesSlot;
+  if (key == "controls") return &kYourControlsSlot;
   if (key == "guide") return &kYourGuideSlot;
+  if (key == "counters") return &kYourCountersSlot;
   if (key == "occupancy") return &kYourOccupancySlot;
+  if (key == "race_lab") return &kYourRaceLabSlot;
   return nullptr;
+}
+
+// Whether a panel is open while a student's kernel is on show: the Guide opens, the built-in
+// kernel's Occupancy and Race lab close; null for a panel that stays as it was.
+inline std::optional<bool> OpenForYourKernel(const std::string& key) {
+  if (key == "guide") return true;
+  if (key == "occupancy" || key == "race_lab") return false;
+  return std::nullopt;
 }
 
 // A tour's stop shows only its own panels: the Guide as a column on the left, the stop's

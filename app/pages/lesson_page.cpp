@@ -253,8 +253,7 @@ void LessonPage::FollowStudentLayout() {
     if (yours == nullptr || (!student && rows[i].slot != yours)) continue;
     rows[i].slot = student ? yours : default_slots_[i];
     rows[i].open_presenting = rows[i].slot->Presented();
-    // The Guide (the exercise's milestones) takes the place of Occupancy, the built-in kernel's.
-    if (rows[i].Key() == "guide" || rows[i].Key() == "occupancy") rows[i].open = student == (rows[i].Key() == "guide");
+    if (const std::optional<bool> open = OpenForYourKernel(rows[i].Key())) rows[i].open = student == *open;
   }
   presented_keys_ = PresentedKeys();
   relayout_ = true;

@@ -45,9 +45,9 @@ void StudentKernel::CheckMilestones(const std::vector<std::string>& lines) {
   milestone_check_.Wait();
   std::string text;
   for (const std::string& line : lines) text += line + "\n";
-  milestone_check_.Start([generation = milestone_generation_, text = std::move(text), path = path_](
+  milestone_check_.Start([generation = milestone_generation_, text = std::move(text), path = path_, options = options_](
                              const std::atomic<bool>& cancel, kernels::JobProgress&) {
-    return MilestonesChecked{generation, sim::CheckTiledExercise(text, path, &cancel)};
+    return MilestonesChecked{generation, sim::CheckTiledExercise(text, path, options, &cancel)};
   });
 }
 
@@ -59,6 +59,7 @@ std::optional<std::string> StudentKernel::Rerun(const sim::KernelLessonOptions& 
   stamp_ = StampOf(path_);
   problem_.reset();
   Take(std::move(*load.lesson));
+  CheckMilestones(lesson_->lines);  // judged as the run on show is: its kernel, its scheduler
   return std::nullopt;
 }
 

@@ -56,7 +56,8 @@ class StudentKernel {
   const std::optional<sim::KernelCheckReport>& Findings() const { return findings_; }
   bool Checking() const { return check_.Running(); }
   // The tiled-kernel exercise's milestones for the file as last saved (also a save that does not
-  // compile), as `tilescope exercise tiled --check` gives them; nothing while they are checked.
+  // compile) under options(), as `tilescope exercise tiled --check` gives them with the same
+  // flags; nothing while they are checked.
   const std::optional<std::vector<sim::MilestoneState>>& Milestones() const { return milestones_; }
   bool Busy() const { return Checking() || milestone_check_.Running(); }
 
@@ -72,7 +73,7 @@ class StudentKernel {
   };
   static std::optional<Stamp> StampOf(const std::string& path);
   void Take(sim::KernelLesson lesson);
-  // The milestones of `lines` (the file as read), checked on their own worker.
+  // The milestones of `lines` (the file as read) under options_, checked on their own worker.
   void CheckMilestones(const std::vector<std::string>& lines);
   void Reread();
 

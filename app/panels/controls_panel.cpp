@@ -122,19 +122,18 @@ bool TextField(const char* label, std::array<char, 512>& buffer, const char* hin
 void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simulation, const WholeRunView& whole_run,
                          const PlayClock& play, const LessonDraft& draft, const YourKernelView* student) {
   // For a room: where the run is and what the lesson is; the keys step it, the buttons and
-  // the lesson's fields stay in the normal view.
+  // the lesson's fields stay in the normal view. A student's kernel keeps its two pickers.
   if (frame.presentation) {
     DrawPosition(simulation, whole_run, student);
+    if (student != nullptr) DrawYourKernelFields(frame, *student);
     return;
   }
   ImGui::BeginDisabled(!whole_run.stepping_off.empty());
   DrawButtons(frame, play);
   ImGui::EndDisabled();
   DrawPosition(simulation, whole_run, student);
-  if (student != nullptr) {
-    if (gui::CollapsingHeader("Your kernel", ImGuiTreeNodeFlags_DefaultOpen)) DrawYourKernelFields(frame, *student);
-    return;
-  }
+  // Their pickers next, then what runs: at 1366×768 the pickers are in view without scrolling.
+  if (student != nullptr) return DrawYourKernelFields(frame, *student);
   if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
 }
 
@@ -185,7 +184,7 @@ void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeR
   } else {
     gui::ProgressBar(whole->total_steps == 0 ? 0.0f : float(simulation.step()) / float(whole->total_steps));
   }
-  if (student != nullptr) return DrawYourKernelSummary(*student);
+  if (student != nullptr) return;
   gui::TextWrapped(
       "C(%d\u00D7%d) = A(%d\u00D7%d) \u00B7 B(%d\u00D7%d), %s kernel, tile %d\u00D7%d\u00D7%d, scheduler: %s", config.m,
       config.n, config.m, config.k, config.k, config.n, sim::Name(config.kernel), geometry.tm, geometry.tn, geometry.tk,

@@ -49,22 +49,24 @@ void KernelCountersView::DrawComparison(const sim::Simulation& simulation,
   }
   const std::uint64_t yours = whole->counters.GlobalReads();
   const std::uint64_t theirs = *textbook->global_reads;
-  gui::Text("Global reads: yours %llu, the textbook tiled kernel's (TILE %d) %llu", static_cast<unsigned long long>(yours),
-            tile, static_cast<unsigned long long>(theirs));
+  gui::TextWrapped("Global reads: yours %llu, the textbook tiled kernel's (TILE %d) %llu", static_cast<unsigned long long>(yours),
+                   tile, static_cast<unsigned long long>(theirs));
   if (yours == 0 || theirs == 0) return;
   const double ratio = double(yours) / double(theirs);
   const bool more = yours > theirs;
-  gui::TextColored(ImGui::ColorConvertU32ToFloat4(more ? palette::kOrange : palette::kBluishGreen),
-                   more ? "yours reads %.2f\u00D7 as many elements from global memory" : "yours reads %.2f\u00D7 as many: no more than the textbook's",
-                   ratio);
+  gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(more ? palette::kOrange : palette::kBluishGreen),
+                          more ? "yours reads %.2f\u00D7 as many elements from global memory"
+                               : "yours reads %.2f\u00D7 as many: no more than the textbook's",
+                          ratio);
 }
 
 void KernelCountersView::Draw(const sim::Simulation& simulation, const std::optional<sim::ComparisonCount>& textbook) {
   DrawComparison(simulation, textbook);
-  if (!gui::BeginTable("##your_counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) return;
-  ImGui::TableSetupColumn("Counted");
-  ImGui::TableSetupColumn("So far");
-  ImGui::TableSetupColumn("Whole run");
+  // The figures as wide as they are, the names the rest: beside Hazards the panel is narrow.
+  if (!gui::BeginTable("##your_counters", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
+  ImGui::TableSetupColumn("Counted", ImGuiTableColumnFlags_WidthStretch);
+  ImGui::TableSetupColumn("So\nfar");
+  ImGui::TableSetupColumn("Whole\nrun");
   ImGui::TableHeadersRow();
   const sim::Timeline* whole = simulation.KnownTimeline();
   for (const Figure& f : kFigures) {

@@ -29,8 +29,9 @@ std::string LinesArgument(const sim::CheckFinding& f) {
 void KernelFindingsView::DrawFinding(const FrameContext& frame, const sim::CheckFinding& f, int index) {
   ImGui::PushID(index);
   const ImU32 colour = f.error ? palette::kVermillion : palette::kOrange;
-  gui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s %s \u00D7%llu", f.error ? palette::kGlyphCross : palette::kGlyphWarning,
-                   Title(f).c_str(), static_cast<unsigned long long>(f.count));
+  gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(colour), "%s %s \u00D7%llu",
+                          f.error ? palette::kGlyphCross : palette::kGlyphWarning, Title(f).c_str(),
+                          static_cast<unsigned long long>(f.count));
   // A race's two accesses: which is the write and which the read follows from its kind.
   const bool race = f.kind == sim::FindingKind::kRace && f.other_line > 0;
   const bool read_second = f.hazard == "RAW";
@@ -63,10 +64,12 @@ void KernelFindingsView::Draw(const FrameContext& frame, const sim::Snapshot& sn
   const sim::CheckRun& run = view.findings->runs.front();
   const ImU32 verdict = run.wrong_elements == 0 ? palette::kBluishGreen : palette::kVermillion;
   if (run.wrong_elements == 0) {
-    gui::TextColored(ImGui::ColorConvertU32ToFloat4(verdict), "%s C right at %dx%dx%d (%llu elements)", palette::kGlyphCheck,
-                     run.size.m, run.size.n, run.size.k, static_cast<unsigned long long>(run.elements));
+    gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(verdict), "%s C right at %dx%dx%d (%llu elements)",
+                            palette::kGlyphCheck, run.size.m, run.size.n, run.size.k,
+                            static_cast<unsigned long long>(run.elements));
   } else {
-    // Wrapped: in a narrow panel (presentation's) the first wrong element is the figure to read.
+    // Wrapped: in a narrow panel (presentation's, or beside Counters) the first wrong element is
+    // the figure to read.
     gui::TextWrappedColored(ImGui::ColorConvertU32ToFloat4(verdict),
                             "%s C wrong at %llu of %llu elements (%dx%dx%d); first C[%d][%d] = %g, expected %g",
                             palette::kGlyphCross, static_cast<unsigned long long>(run.wrong_elements),

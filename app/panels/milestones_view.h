@@ -12,6 +12,9 @@ namespace gui {
 struct MilestonesView {
   // `milestones`: null while the saved file is being checked.
   static void Draw(const std::optional<std::vector<sim::MilestoneState>>& milestones);
+
+ private:
+  static void DrawMilestone(const sim::MilestoneState& milestone);
 };
 
 }  // namespace gui

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "app/gui/displayable_text.h"
 #include "app/gui/palette.h"
 #include "app/gui/text_item.h"
 
@@ -75,14 +76,20 @@ void SharedArraysView::Draw(const sim::Snapshot& snapshot, ThreadRef selected) {
     gui::EndTable();
   }
   ImGui::EndChild();
+  caption_rows_ = 1;
+  for (const Drawn& d : drawn_) caption_rows_ = std::max(caption_rows_, d.caption_lines.size());
 }
 
 void SharedArraysView::DrawArray(const sim::Snapshot& snapshot, int array, int block, float height_room) {
   const sim::cuda::SharedArray& a = snapshot.kernel()->shared[static_cast<std::size_t>(array)];
   const Layout layout = LayoutOf(a);
-  Drawn drawn{a.name, layout.rows, layout.cols, layout.slices, 0};
-  gui::Text("%s %s%s (line %d)", a.type == sim::cuda::Type::kInt ? "int" : "float", a.name.c_str(), Extents(a).c_str(),
-            a.pos.line);
+  Drawn drawn{a.name, layout.rows, layout.cols, layout.slices, 0, {}, {}, {}, {}};
+  // "(line 9)" is one word (a no-break space): a caption broken between "(line" and "9)" reads badly.
+  DrawCaption(drawn, std::string(a.type == sim::cuda::Type::kInt ? "int " : "float ") + a.name + Extents(a) +
+                         " (line\u00A0" + std::to_string(a.pos.line) + ")");
+  const std::size_t rows = std::max(caption_rows_, drawn.caption_lines.size());
+  ImGui::Dummy(ImVec2(0.0f, ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(rows - drawn.caption_lines.size())));
+  height_room -= ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(rows - 1);
   // Cells as large as the room allows, up to room for a short value; never smaller than a dot.
   const float room = ImGui::GetContentRegionAvail().x;
   const float value_width = ImGui::CalcTextSize("-0.000").x + 4.0f;
@@ -125,10 +132,31 @@ void SharedArraysView::DrawArray(const sim::Snapshot& snapshot, int array, int b
   ImGui::Spacing();
 }
 
+void SharedArraysView::DrawCaption(Drawn& drawn, const std::string& caption) {
+  drawn.caption = caption;
+  const float width = ImGui::GetContentRegionAvail().x;
+  drawn.caption_lines.clear();
+  const std::string wrapped = WrapAtSpaces(drawn.caption, width);
+  for (std::size_t start = 0; start <= wrapped.size();) {
+    const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+    drawn.caption_lines.push_back(ElideToWidth(wrapped.substr(start, end - start), width));
+    start = end + 1;
+  }
+  drawn.caption_min = ImGui::GetCursorScreenPos();
+  ImGui::BeginGroup();
+  for (const std::string& line : drawn.caption_lines) gui::TextUnformatted(line.c_str());
+  ImGui::EndGroup();
+  drawn.caption_max = ImGui::GetItemRectMax();
+  const bool short_of_room = drawn.caption_lines != std::vector<std::string>{drawn.caption};
+  if (short_of_room && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", drawn.caption.c_str());
+}
+
 void SharedArraysView::DumpState(nlohmann::json& state) const {
   nlohmann::json arrays = nlohmann::json::array();
   for (const Drawn& d : drawn_) {
-    arrays.push_back({{"name", d.name}, {"slices", d.slices}, {"rows", d.rows}, {"cols", d.cols}, {"written", d.written}});
+    arrays.push_back({{"name", d.name}, {"slices", d.slices}, {"rows", d.rows}, {"cols", d.cols}, {"written", d.written},
+                      {"caption", d.caption}, {"caption_lines", d.caption_lines},
+                      {"caption_rect", {d.caption_min.x, d.caption_min.y, d.caption_max.x, d.caption_max.y}}});
   }
   state["your_shared_arrays"] = {{"block", block_}, {"arrays", arrays}};
 }

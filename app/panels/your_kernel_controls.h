@@ -8,9 +8,8 @@
 
 namespace gui {
 
-// What runs, in a few lines: also all that presentation shows of it.
-void DrawYourKernelSummary(const YourKernelView& view);
-// The kernel of the file (where it has several) and the scheduler, as fields.
+// The kernel of the file (where it has several) and the scheduler, as fields, then the summary
+// (and in the normal view where the sizes and defines come from).
 void DrawYourKernelFields(const FrameContext& frame, const YourKernelView& view);
 
 }  // namespace gui

@@ -73,7 +73,8 @@ std::uint64_t TextbookReads(const CheckSize& size, const std::array<int, 3>& blo
 
 // C right at every run of the report whose size is (or is not) a multiple of the tile.
 MilestoneState RightAt(Milestone milestone, const KernelCheckReport& report, bool multiple) {
-  MilestoneState state{milestone, false, "no size of the check is " + std::string(multiple ? "" : "not ") + "a multiple of the tile"};
+  MilestoneState state{milestone, false,
+                       "no size checked is a " + std::string(multiple ? "" : "non-") + "multiple of the tile: add one to --sizes"};
   for (const CheckRun& run : report.runs) {
     if (MultipleOfTile(run.size, report.block) != multiple) continue;
     state.reached = run.wrong_elements == 0;
@@ -158,10 +159,10 @@ std::vector<MilestoneState> EvaluateTiledMilestones(const cuda::FrontEndResult& 
 }
 
 std::vector<MilestoneState> CheckTiledExercise(const std::string& text, const std::string& file_name,
-                                               const std::atomic<bool>* cancel) {
-  const cuda::FrontEndResult front = cuda::CompileKernelFile(text, file_name, {});
+                                               const KernelLessonOptions& options, const std::atomic<bool>* cancel) {
+  const cuda::FrontEndResult front = cuda::CompileKernelFile(text, file_name, options.front);
   KernelCheckResult check;
-  if (front.file) check = CheckKernel(*front.file, {}, cancel);
+  if (front.file) check = CheckKernel(*front.file, options.check, cancel);
   return EvaluateTiledMilestones(front, check);
 }
 

@@ -8,6 +8,7 @@
 
 #include "sim/cuda/front_end.h"
 #include "sim/lesson/kernel_check.h"
+#include "sim/lesson/kernel_lesson.h"
 
 namespace sim {
 
@@ -34,12 +35,15 @@ struct MilestoneState {
 };
 
 // The milestones of a check run: `front` the front end's result for the file, `check` the
-// check of its kernel at the default sizes (ignored where the file did not compile).
+// check of its kernel (ignored where the file did not compile).
 std::vector<MilestoneState> EvaluateTiledMilestones(const cuda::FrontEndResult& front, const KernelCheckResult& check);
 
-// Compiles `text` and checks it at the default sizes, then evaluates: the Guide's one call.
-// `cancel` (may be null) stops the check between steps (the Guide's worker, at a new save).
+// Compiles `text` and checks it as `tilescope check` does under `options` (its kernel, --define,
+// --block, --grid, --sizes and scheduler: the window's, so the Guide judges the run on show),
+// then evaluates: the Guide's one call. `cancel` (may be null) stops the check between steps
+// (the Guide's worker, at a new save).
 std::vector<MilestoneState> CheckTiledExercise(const std::string& text, const std::string& file_name,
+                                               const KernelLessonOptions& options,
                                                const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace sim

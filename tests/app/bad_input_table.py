@@ -154,6 +154,16 @@ def flag_cases():
     cases.append(("`exercise tiled DIR --open`", "empty", "no DIR", ["exercise", "tiled", "--open"]))
     cases.append(("`exercise tiled DIR --open`", "wrong type", "with --check FILE",
                   ["exercise", "tiled", "--open", "--check", "GOODKERNEL"]))
+    # exercise takes check's kernel flags, read by the same code, for --check and the window's Guide.
+    for flag in ("--block", "--grid", "--sizes"):
+        for tried, value in NUMBER_VALUES:
+            cases.append(("`exercise tiled --check FILE %s`" % flag, tried, value,
+                          ["exercise", "tiled", "--check", "GOODKERNEL", flag, value]))
+    for tried, value in NAME_VALUES:
+        cases.append(("`exercise tiled --check FILE --define`", tried, value,
+                      ["exercise", "tiled", "--check", "GOODKERNEL", "--define", value]))
+    cases.append(("`exercise tiled DIR --block`", "wrong type", "16x16, no --check or --open",
+                  ["exercise", "tiled", "starter", "--block", "16x16"]))
     cases.append(("`tilescope --block` (GUI)", "wrong type", "16x16, no --kernel", ["--block", "16x16"]))
     cases.append(("`tilescope --kernel` (GUI)", "wrong type", "with --lesson default",
                   ["--kernel", "GOODKERNEL", "--lesson", "default"]))

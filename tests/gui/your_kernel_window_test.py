@@ -167,9 +167,133 @@ def test_exercise_opens_the_window_and_the_guide_shows_its_milestones(binary):
     check(status == 0 and "as it is" in output, "opened again, the student's file is kept, not overwritten")
 
 
-def exercise_check(binary, path):
-    printed = subprocess.run([binary, "exercise", "tiled", "--check", path], capture_output=True, text=True, timeout=300)
+SCREENS = (("1366x768", ["--width", "1366", "--height", "768"]),
+           ("1920x1080", ["--width", "1920", "--height", "1080"]),
+           ("1366x768 presentation", ["--width", "1366", "--height", "768", "--presentation"]))
+
+
+def test_at_1366_the_pickers_and_the_milestones_need_no_scrolling(binary):
+    """What a panel draws after them is in view (--dump-state's shown_text holds the text at least
+    partly in view), so the pickers and every milestone above it are whole in view."""
+    run = Run(binary)
+    folder = os.path.join(run.dir, "ex")
+    status, _ = run.app("--actions", "wait 60", "--frames", "5", "--width", "1366", "--height", "768",
+                        "exercise", "tiled", folder, "--open")
+    check(status == 0, "the exercise opens at 1366x768")
+    state = run.state()
+    guide, controls = shown(state, "guide"), shown(state, "controls")
+    check(len(state["your_kernel"]["milestones"]) == 6, "six milestones were checked")
+    check(all(m["milestone"] in guide and m["why"] in guide for m in state["your_kernel"]["milestones"]),
+          "the Guide shows every milestone and why: %s" % guide)
+    check("Exercise: write the tiled kernel" in guide, "and the sentence under the list: the list is whole in view")
+    for panel in ("guide", "controls", "counters", "hazards"):
+        check(state["lesson_panels"][panel]["clipped_text"] == 0, "nothing in %s is cut sideways: %s"
+              % (panel, state["lesson_panels"][panel]["clipped_examples"]))
+    check("Scheduler" in controls and "Your kernel matmul_tiled in" in controls,
+          "Controls shows the scheduler picker and the summary under it: %s" % controls)
+    check(not state["lesson_panels"]["race_lab"]["visible"] and state["lesson_panels"]["counters"]["visible"],
+          "the built-in kernel's Race lab closes; Counters stays in view")
+
+    # Presentation's room layout has neither; opened from the View menu they join it, whole in
+    # view (presentation counts text below a panel's fold as cut).
+    status, _ = run.app("--kernel", os.path.join(folder, "tiled.cu"), "--presentation", "--actions",
+                        "panel-toggle guide; panel-toggle controls; wait 60", "--frames", "5", "--width", "1366",
+                        "--height", "768")
+    state = run.state()
+    panels = state["lesson_panels"]
+    check(status == 0 and panels["guide"]["visible"] and panels["controls"]["visible"],
+          "presentation: the Guide and Controls open beside the room's panels")
+    check(panels["guide"]["clipped_text"] == 0 and "Exercise: write the tiled kernel" in shown(state, "guide"),
+          "presentation: the Guide's milestones are whole in view: %s" % panels["guide"]["clipped_examples"])
+    check("Scheduler" in shown(state, "controls") and
+          not any(t in ("Scheduler", "realistic") for t in panels["controls"]["clipped_examples"]),
+          "presentation: Controls shows the scheduler picker uncut: %s" % panels["controls"]["clipped_examples"])
+
+    run = Run(binary)  # a fresh settings file: the last run saved presentation's panels
+    path = student_copy(run, TWO_KERNELS)
+    status, _ = run.app("--kernel", path, "--actions", "wait 60", "--frames", "5", "--width", "1366", "--height", "768")
+    controls = shown(run.state(), "controls")
+    check(status == 0 and "Kernel" in controls.split() and "Scheduler" in controls and "Your kernel naive in" in controls,
+          "a file of two kernels: both pickers and the summary under them in view: %s" % controls)
+
+
+def test_shared_array_captions_never_overlap(binary):
+    """Side by side, "float As[16][16] (line 9)" and "float Bs[16][16] (line 10)" once ran into each
+    other: each caption stays inside its column, broken at spaces, a word still too wide cut with
+    an ellipsis (the whole caption on hover)."""
+    run = Run(binary)
+    path = student_copy(run, os.path.join(CORPUS, "race_missing_first_barrier.cu"))
+    for label, screen in SCREENS:
+        status, _ = run.app("--kernel", path, "--actions", "jump-to 700; wait 60", "--frames", "5", *screen)
+        check(status == 0, "%s: the app exits 0" % label)
+        state = run.state()
+        arrays = state["lesson_panels"]["your_shared_arrays"]["arrays"]
+        panel = state["lesson_panels"]["shared_tiles"]
+        check([a["name"] for a in arrays] == ["As", "Bs"], "%s: As and Bs are drawn" % label)
+        check(panel["clipped_text"] == 0, "%s: no caption is cut at an edge: %s" % (label, panel["clipped_examples"]))
+        rects = [a["caption_rect"] for a in arrays]
+        clash = [(a["caption"], b["caption"]) for i, a in enumerate(arrays) for b in arrays[i + 1:]
+                 if overlap(a["caption_rect"], b["caption_rect"])]
+        check(not clash, "%s: the captions %s do not overlap: %s" % (label, rects, clash))
+        for a in arrays:
+            check(drawn_in_order(a["caption"], a["caption_lines"]),
+                  "%s: %s is drawn whole, broken at spaces, a word cut with an ellipsis: %s"
+                  % (label, a["caption"], a["caption_lines"]))
+
+
+def drawn_in_order(caption, lines):
+    """Each line the caption's next words, or their start ending in an ellipsis; all of it in all."""
+    rest = caption
+    for line in lines:
+        stem = line[:-1] if line.endswith("\u2026") else line
+        if not stem or not rest.startswith(stem):
+            return False
+        rest = rest[len(stem):]
+        if line.endswith("\u2026"):
+            rest = rest[rest.index(" "):] if " " in rest else ""
+        rest = rest.lstrip(" ")
+    return rest == ""
+
+
+def overlap(r, s):
+    return r[0] < s[2] and s[0] < r[2] and r[1] < s[3] and s[1] < r[3]
+
+
+def exercise_check(binary, path, flags=()):
+    printed = subprocess.run([binary, "exercise", "tiled", "--check", path] + list(flags), capture_output=True, text=True,
+                             timeout=300)
     return [(mark == "x", name, why) for mark, name, why in re.findall(r"^\[([ x])\] ([^:]+): (.*)$", printed.stdout, re.MULTILINE)]
+
+
+def test_the_guide_judges_the_kernel_as_the_window_runs_it(binary):
+    """TILE a template parameter and no launch: only --define and --block say how it runs, so
+    the Guide must judge it with the window's own options, as check does with the same flags."""
+    run = Run(binary)
+    path = os.path.join(run.dir, "template_without_launch.cu")
+    with open(os.path.join(CORPUS, "tiled_template_correct.cu")) as f:
+        source = f.read()
+    with open(path, "w") as f:
+        f.write(source[:source.index("void launch(")])
+    flags = ["--define", "TILE=16", "--block", "16x16"]
+    status, _ = run.app("--kernel", path, *flags, "--actions", "wait 60", "--frames", "5", "--width", "1366",
+                        "--height", "768")
+    check(status == 0, "the window opens the kernel with --define TILE=16 --block 16x16")
+    state = run.state()
+    mine = state["your_kernel"]
+    check(state["lesson_panels"]["hazards"]["clipped_text"] == 0, "Hazards' verdict (C right) is not cut at 1366x768: %s"
+          % state["lesson_panels"]["hazards"]["clipped_examples"])
+    got = [(m["reached"], m["milestone"], m["why"]) for m in mine["milestones"]]
+    check(got == exercise_check(binary, path, flags),
+          "the Guide's milestones are what exercise --check prints with the same flags: %s" % got)
+    check(all(m["reached"] for m in mine["milestones"]), "the kernel, run as asked, reaches every milestone")
+    out = os.path.join(run.dir, "check.json")
+    subprocess.run([binary, "check", "--no-gpu", "--json", out, path] + flags, capture_output=True, timeout=300)
+    with open(out) as f:
+        checked = json.load(f)
+    sizes = ["%dx%dx%d" % (r["m"], r["n"], r["k"]) for r in checked["runs"]]
+    whys = " ".join(m["why"] for m in mine["milestones"])
+    check(all(r["wrong_elements"] == 0 for r in checked["runs"]) and all(s in whys for s in sizes),
+          "at the sizes check runs with those flags (%s), where it finds C right" % sizes)
 
 
 def test_the_guide_checks_the_milestones_again_at_each_save(binary):
