@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -79,6 +80,10 @@ class Runner {
  private:
   std::optional<std::string> Launch(std::function<void(const std::atomic<bool>&)> work, Callbacks callbacks);
   void RunBench(const BenchRequest& request, const std::atomic<bool>& cancel);
+  // The student's kernel at `shape` in the open session, beside cuBLAS FP32 (timed first if
+  // `references` lacks it); false when cancelled.
+  bool RunStudentAt(const BenchRequest& request, const Shape& shape, std::map<const KernelSpec*, BenchResult>& references,
+                    const std::function<bool()>& cancelled);
   void RunRace(const RaceRequest& request, const std::atomic<bool>& cancel);
   void MeasureL2Bandwidth();
   void Report(const Progress& progress);
