@@ -4,7 +4,9 @@
 // shape, times each kernel with CUDA events around its launches, checks its C against
 // cuBLAS, and hands over each result as soon as it exists — through the callbacks (on the
 // worker thread) and through TakeResults() (for a UI that polls once a frame). Cancel()
-// sets a flag the worker checks before every launch, so it stops within one launch.
+// sets a flag the worker checks before every launch, so it stops within one launch. A
+// student's kernel (BenchRequest::student) is timed last at each shape, through the worker's
+// NVRTC path (student_sweep.h), beside cuBLAS FP32.
 //
 // The launches themselves happen in a GPU worker process (gpu_worker.h), so a CUDA fault
 // that poisons a context ends that process, not the app: the kernel's result carries the
