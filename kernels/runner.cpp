@@ -227,6 +227,7 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
     progress.shape_number = static_cast<int>(s) + 1;
     if (const std::optional<std::string> error = worker_.OpenSession(shapes[s], request.seed)) {
       for (const KernelSpec* spec : specs) Report(ErrorResult(*spec, shapes[s], *error));
+      if (request.student) Report(StudentErrorResult(*request.student, shapes[s], *error));
       progress.done += progress.kernel_count;
       continue;
     }

@@ -139,6 +139,12 @@ std::optional<std::string> StudentShapeError(const SweepStudent& student, const 
   return std::nullopt;
 }
 
+BenchResult StudentErrorResult(const SweepStudent& student, const Shape& shape, const std::string& error) {
+  BenchResult result = StudentResult(student, shape);
+  result.error = error;
+  return result;
+}
+
 double StudentTimeoutSeconds(const Shape& shape, int warmups, int reps) {
   const double flop = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
   return kCompileSeconds + (1.0 + warmups + reps) * flop / (kSlowestGflops * 1e9);

@@ -46,6 +46,9 @@ std::optional<std::string> StudentShapeError(const SweepStudent& student, const 
 // may run before the kernel is taken to hang: 20 s, plus each launch at a slow 100 GFLOPS.
 double StudentTimeoutSeconds(const Shape& shape, int warmups, int reps);
 
+// A result of `student` at `shape` that was not measured, saying why (a session that did not open).
+BenchResult StudentErrorResult(const SweepStudent& student, const Shape& shape, const std::string& error);
+
 // Times `student` at `shape` in `worker`, whose session is open at `shape` with `request.seed`
 // (the rungs' A and B). A result with `error` when it cannot run (a compile error, a fault, a
 // hang); nothing when `cancelled` said so mid-way (a half-measured kernel is not a result).

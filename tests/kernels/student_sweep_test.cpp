@@ -111,6 +111,19 @@ TEST(StudentSweep, TheRequestIsRefusedAtASizeTheKernelCannotRun) {
   EXPECT_NE(error->find("64x32x16"), std::string::npos) << *error;
 }
 
+TEST(StudentSweep, AnUnmeasuredSizeIsItsRowWithTheReason) {
+  std::string problem;
+  const auto student = Load(kCorpus + "tiled_correct.cu", problem);
+  ASSERT_TRUE(student) << problem;
+  const BenchResult r = StudentErrorResult(*student, Shape::Square(4096), "out of memory");
+  EXPECT_TRUE(IsStudentResult(r));
+  EXPECT_EQ(r.label, student->label);
+  EXPECT_FALSE(r.ok());
+  EXPECT_FALSE(r.verified);
+  EXPECT_EQ(r.error, "out of memory");
+  EXPECT_EQ(r.threads_per_block, student->block[0] * student->block[1] * student->block[2]);
+}
+
 TEST(StudentSweep, TheTimeoutGrowsWithTheWork) {
   const double flop = 2.0 * 4096.0 * 4096.0 * 4096.0;
   // 20 s for NVRTC and the first launch, then 1 + 2 + 10 launches at 100 GFLOPS.
