@@ -50,7 +50,7 @@ int RunGui(const cli::GuiOptions& options) {
   // A new install (no settings yet) opened without a lesson starts from the lessons by name.
   if (new_install && options.lesson.empty() && options.kernel.empty()) lesson->ShowLessonList();
   application->AddPage("lesson", "Lesson", std::move(lesson));
-  application->AddPage("live", "Live GPU", std::make_unique<gui::LivePage>());
+  application->AddPage("live", "Live GPU", std::make_unique<gui::LivePage>(options.kernel, options.kernel_options));
   application->AddPage("tensor", "Tensor cores", std::make_unique<gui::TensorCorePage>());
   return gui::Application::Run(std::move(application));
 }

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "kernels/registry.h"
+#include "kernels/student_sweep.h"
 
 namespace kernels {
 namespace {
@@ -162,6 +163,11 @@ std::optional<std::string> ValidationError(const BenchRequest& request) {
   }
   for (const Shape& shape : request.shapes) {
     if (auto error = CheckShape(shape)) return error;
+  }
+  if (request.student) {
+    for (const Shape& shape : ResolveShapes(request)) {
+      if (auto error = StudentShapeError(*request.student, shape)) return error;
+    }
   }
   if (request.reps < 1 || request.reps > kMaxReps) {
     return "repetitions must be between 1 and " + std::to_string(kMaxReps);

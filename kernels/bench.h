@@ -4,6 +4,7 @@
 // Errors are values: a result that could not be measured carries its reason in `error`.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "kernels/kernel_table.h"
 
 namespace kernels {
+
+struct SweepStudent;  // student_sweep.h
 
 // C (M×N) = A (M×K) · B (K×N). Sizes are 64-bit so a request too large for the device is
 // reported as such instead of overflowing on the way there.
@@ -50,6 +53,9 @@ struct BenchRequest {
   // clock drifts with what ran before, so timing all of one kernel and then all of another
   // puts the order into the percentage; alternating gives both the same clocks.
   bool interleave = false;
+  // A student's kernel timed at every shape after the registry's kernels (student_sweep.h);
+  // none when null.
+  std::shared_ptr<const SweepStudent> student;
 };
 
 constexpr int kMaxReps = 100000;
@@ -57,7 +63,7 @@ constexpr int kMaxReps = 100000;
 constexpr std::int64_t kMaxShapeDimension = 2147483647;
 
 // Why the request cannot run (unknown kernel, size < 1 or above kMaxShapeDimension,
-// reps < 1, …), or nothing.
+// reps < 1, a size the student's kernel cannot run at, …), or nothing.
 std::optional<std::string> ValidationError(const BenchRequest& request);
 
 // Device bytes a run of `kernels` at `shape` allocates: A, B, C and the reference C, padded
@@ -116,6 +122,11 @@ struct BenchResult {
 
   bool ok() const { return error.empty(); }
 };
+
+// The name a student's kernel timed in a sweep (student_sweep.h) has among the results and in
+// their files: no registry kernel has it.
+constexpr const char* kStudentKernelName = "your_kernel";
+inline bool IsStudentResult(const BenchResult& result) { return result.kernel == kStudentKernelName; }
 
 // A result's times and rate from its repetitions' times (ms): quartiles, and GFLOPS as
 // 2·M·N·K over the median.

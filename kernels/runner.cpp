@@ -7,6 +7,7 @@
 
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
+#include "kernels/student_sweep.h"
 
 namespace kernels {
 namespace {
@@ -217,7 +218,7 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
   const std::vector<Shape> shapes = ResolveShapes(request);
   const std::function<bool()> cancelled = [&cancel] { return cancel.load(); };
   Progress progress;
-  progress.kernel_count = static_cast<int>(specs.size());
+  progress.kernel_count = static_cast<int>(specs.size()) + (request.student ? 1 : 0);
   progress.shape_count = static_cast<int>(shapes.size());
   progress.total = progress.kernel_count * progress.shape_count;
   MeasureL2Bandwidth();
@@ -226,6 +227,7 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
     progress.shape_number = static_cast<int>(s) + 1;
     if (const std::optional<std::string> error = worker_.OpenSession(shapes[s], request.seed)) {
       for (const KernelSpec* spec : specs) Report(ErrorResult(*spec, shapes[s], *error));
+      if (request.student) Report(StudentErrorResult(*request.student, shapes[s], *error));
       progress.done += progress.kernel_count;
       continue;
     }
@@ -262,7 +264,33 @@ void Runner::RunBench(const BenchRequest& request, const std::atomic<bool>& canc
       ++progress.done;
       Report(*result);
     }
+    if (request.student && !cancelled()) {
+      progress.kernel_number = progress.kernel_count;
+      progress.kernel = kStudentKernelName;
+      Report(progress);
+      if (!RunStudentAt(request, shapes[s], references, cancelled)) break;
+      ++progress.done;
+    }
   }
+}
+
+bool Runner::RunStudentAt(const BenchRequest& request, const Shape& shape, std::map<const KernelSpec*, BenchResult>& references,
+                          const std::function<bool()>& cancelled) {
+  const KernelSpec* reference = &ReferenceFor(Precision::kFp32);
+  if (references.count(reference) == 0) {
+    const std::optional<BenchResult> timed = Measure(worker_, *reference, shape, request, cancelled);
+    if (!timed) return false;
+    references.emplace(reference, *timed);
+  }
+  std::optional<BenchResult> result = MeasureStudent(worker_, *request.student, shape, request, cancelled);
+  if (!result) return false;
+  const BenchResult& base = references.at(reference);
+  if (result->ok() && base.ok() && result->median_ms > 0) {
+    result->percent_of_cublas = 100.0 * base.median_ms / result->median_ms;
+    result->percent_of = reference->name;
+  }
+  Report(*result);
+  return true;
 }
 
 // A failed measurement leaves the figure at 0: the roofline then draws no L2 roof and says why,

@@ -4,7 +4,9 @@
 // shape, times each kernel with CUDA events around its launches, checks its C against
 // cuBLAS, and hands over each result as soon as it exists — through the callbacks (on the
 // worker thread) and through TakeResults() (for a UI that polls once a frame). Cancel()
-// sets a flag the worker checks before every launch, so it stops within one launch.
+// sets a flag the worker checks before every launch, so it stops within one launch. A
+// student's kernel (BenchRequest::student) is timed last at each shape, through the worker's
+// NVRTC path (student_sweep.h), beside cuBLAS FP32.
 //
 // The launches themselves happen in a GPU worker process (gpu_worker.h), so a CUDA fault
 // that poisons a context ends that process, not the app: the kernel's result carries the
@@ -14,6 +16,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -79,6 +82,10 @@ class Runner {
  private:
   std::optional<std::string> Launch(std::function<void(const std::atomic<bool>&)> work, Callbacks callbacks);
   void RunBench(const BenchRequest& request, const std::atomic<bool>& cancel);
+  // The student's kernel at `shape` in the open session, beside cuBLAS FP32 (timed first if
+  // `references` lacks it); false when cancelled.
+  bool RunStudentAt(const BenchRequest& request, const Shape& shape, std::map<const KernelSpec*, BenchResult>& references,
+                    const std::function<bool()>& cancelled);
   void RunRace(const RaceRequest& request, const std::atomic<bool>& cancel);
   void MeasureL2Bandwidth();
   void Report(const Progress& progress);

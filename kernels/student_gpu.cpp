@@ -1,6 +1,7 @@
 #include "kernels/student_gpu.h"
 
 #include <chrono>
+#include <utility>
 
 #include "kernels/registry.h"
 #include "sim/model/reference.h"
@@ -26,28 +27,6 @@ std::string HangProblem(const sim::KernelCheckReport& report) {
     }
   }
   return "";
-}
-
-// The launch of `run` for the worker: the device source, the kernel's name and the check's A and B.
-StudentLaunch LaunchOf(const sim::cuda::KernelFile& file, const std::string& file_name, const std::array<int, 3>& block,
-                       const sim::CheckRun& run, const sim::CheckInputs& inputs) {
-  StudentLaunch launch;
-  launch.source = file.device_source;
-  launch.file_name = file_name;
-  launch.name_expression = sim::cuda::NameExpression(file);
-  for (const auto& [name, value] : file.macros) launch.options.push_back("-D" + name + "=" + value);
-  launch.shape = {run.size.m, run.size.n, run.size.k};
-  launch.grid = run.grid;
-  launch.block = block;
-  for (std::size_t i = 0; i < file.kernel.parameters.size() && i < run.arguments.size(); ++i) {
-    const bool pointer = file.kernel.parameters[i].pointer;
-    // A pointer's argument is its matrix: 0 A, 1 B, 2 C.
-    launch.argument_kinds.push_back(pointer ? TS_ARG_A + run.arguments[i] : TS_ARG_INT);
-    launch.argument_values.push_back(pointer ? 0 : run.arguments[i]);
-  }
-  launch.a = inputs.a;
-  launch.b = inputs.b;
-  return launch;
 }
 
 // Asked while a launch is in flight: past the timeout the worker is taken to hang.
@@ -81,7 +60,7 @@ void TimeAt(GpuWorker& worker, const sim::cuda::KernelFile& file, const std::str
     out.timed->error = error;
     return;
   }
-  StudentLaunch launch = LaunchOf(file, file_name, report.block, *run, sim::InputsFor(size, report.seed));
+  StudentLaunch launch = StudentLaunchFor(file, file_name, report.block, *run, sim::InputsFor(size, report.seed));
   launch.warmups = options.warmups;
   launch.reps = options.reps;
   StudentRunResult result;
@@ -109,6 +88,27 @@ void TimeAt(GpuWorker& worker, const sim::cuda::KernelFile& file, const std::str
 
 }  // namespace
 
+StudentLaunch StudentLaunchFor(const sim::cuda::KernelFile& file, const std::string& file_name, const std::array<int, 3>& block,
+                               const sim::CheckRun& run, sim::CheckInputs inputs) {
+  StudentLaunch launch;
+  launch.source = file.device_source;
+  launch.file_name = file_name;
+  launch.name_expression = sim::cuda::NameExpression(file);
+  for (const auto& [name, value] : file.macros) launch.options.push_back("-D" + name + "=" + value);
+  launch.shape = {run.size.m, run.size.n, run.size.k};
+  launch.grid = run.grid;
+  launch.block = block;
+  for (std::size_t i = 0; i < file.kernel.parameters.size() && i < run.arguments.size(); ++i) {
+    const bool pointer = file.kernel.parameters[i].pointer;
+    // A pointer's argument is its matrix: 0 A, 1 B, 2 C.
+    launch.argument_kinds.push_back(pointer ? TS_ARG_A + run.arguments[i] : TS_ARG_INT);
+    launch.argument_values.push_back(pointer ? 0 : run.arguments[i]);
+  }
+  launch.a = std::move(inputs.a);
+  launch.b = std::move(inputs.b);
+  return launch;
+}
+
 bool StudentGpuReport::MatchesModel() const {
   if (!well_defined || runs.empty()) return false;
   for (const StudentGpuRun& r : runs) {
@@ -131,7 +131,7 @@ StudentGpuReport RunStudentKernelOnGpu(GpuWorker& worker, const std::string& dev
     const sim::CheckInputs inputs = sim::InputsFor(run.size, report.seed);
     StudentRunResult result;
     StudentGpuRun gpu;
-    if (worker.RunStudent(LaunchOf(file, file_name, report.block, run, inputs), Deadline(options.launch_timeout_s), result,
+    if (worker.RunStudent(StudentLaunchFor(file, file_name, report.block, run, inputs), Deadline(options.launch_timeout_s), result,
                           gpu.error) == TS_OK) {
       gpu.error.clear();
       const std::vector<float> exact = sim::ReferenceProduct(run.size.m, run.size.n, run.size.k, inputs.a, inputs.b);

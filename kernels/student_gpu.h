@@ -9,6 +9,7 @@
 // 0), a barrier not every thread reaches on the hardware. There the GPU's C is only counted.
 // At a size given for timing the kernel is timed beside cuBLAS SGEMM.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -46,6 +47,13 @@ struct StudentGpuOptions {
   // for a hang: the worker is ended.
   double launch_timeout_s = 20.0;
 };
+
+// The launch of `run` for the worker: the device source (NVRTC compiles it under `file_name`,
+// which its messages name as file(line)), the kernel's name expression, the file's macros, the
+// planned grid and arguments, and A and B. The live page's sweep times a student's kernel
+// through this too (student_sweep.h).
+StudentLaunch StudentLaunchFor(const sim::cuda::KernelFile& file, const std::string& file_name, const std::array<int, 3>& block,
+                               const sim::CheckRun& run, sim::CheckInputs inputs);
 
 // Runs `file` (the kernel the check ran) at every size of `report`, then at the timing size.
 // `check` is the check's own options (its grid, its int values) for the timing size's launch.

@@ -9,11 +9,13 @@
 #include <vector>
 
 #include "app/cli/interrupt.h"
+#include "app/cli/kernel_flags.h"
 #include "app/cli/number_option.h"
 #include "kernels/model_replay.h"
 #include "kernels/registry.h"
 #include "kernels/results_file.h"
 #include "kernels/runner.h"
+#include "kernels/student_sweep.h"
 #include "sim/lesson/lesson_edit.h"
 
 namespace cli {
@@ -36,6 +38,9 @@ struct BenchOptions {
   bool race = false;
   std::string tiles;
   int trials = kernels::RaceRequest{}.trials;
+  std::string student;  // a student's kernel file timed beside the rest
+  CLI::Option* student_option = nullptr;  // given (even as ""): an empty name is refused
+  KernelFlags student_flags;  // which kernel of it, its --block, --grid and --define
 };
 
 std::string Format(const char* format, double value) {
@@ -80,6 +85,11 @@ void PrintBenchHeader(const kernels::BenchRequest& request) {
   }
   std::printf("model: where M*N*K <= %lld, each kernel's C is also replayed on TileScope's model; 'same' = bit for bit\n",
               static_cast<long long>(kernels::kModelCheckMaxWork));
+  if (const kernels::SweepStudent* student = request.student.get()) {
+    std::printf("%s: %s, compiled with NVRTC as check --time-size compiles it, block %dx%dx%d; its C (first launch) checked "
+                "against cuBLAS FP32's from the same A and B\n",
+                kernels::kStudentKernelName, student->label.c_str(), student->block[0], student->block[1], student->block[2]);
+  }
   std::printf("%-18s %-14s %10s %21s %10s %16s %9s %11s %10s  %-10s %s\n", "kernel", "size", "median ms", "min-max ms",
               "GFLOPS", "% cuBLAS", "blocks/SM", "max error", "tolerance", "model", "verified");
 }
@@ -220,6 +230,23 @@ std::optional<std::string> ReadSeed(const BenchOptions& options, std::uint64_t& 
   return std::nullopt;
 }
 
+// --student's file read, compiled and checked for a sweep, or the usage error; nothing to do without --student.
+std::optional<std::string> ReadStudent(const BenchOptions& options, kernels::BenchRequest& request) {
+  const bool given = options.student_option->count() > 0;
+  if (!given) {
+    const std::string flag = LaunchFlagGiven(options.student_flags);
+    if (!flag.empty()) return flag + " says how --student's kernel runs: give --student FILE too";
+    return std::nullopt;
+  }
+  if (options.student.empty()) return std::string("--student needs a kernel file (.cu)");
+  sim::KernelLessonOptions kernel_options;
+  if (std::string problem = ReadKernelFlags(options.student_flags, kernel_options); !problem.empty()) return problem;
+  std::string problem;
+  request.student = kernels::LoadSweepStudent(options.student, kernel_options, problem);
+  if (!request.student) return "--student " + problem;
+  return std::nullopt;
+}
+
 // The request the options describe, or the usage error.
 std::optional<std::string> MakeBenchRequest(const BenchOptions& options, kernels::BenchRequest& request) {
   request.reps = options.reps;
@@ -234,6 +261,7 @@ std::optional<std::string> MakeBenchRequest(const BenchOptions& options, kernels
   if (!options.sizes.empty()) {
     if (auto error = kernels::ParseShapes(options.sizes, request.shapes)) return "--sizes: " + *error;
   }
+  if (auto error = ReadStudent(options, request)) return error;
   return kernels::ValidationError(request);
 }
 
@@ -241,6 +269,7 @@ std::optional<std::string> MakeRaceRequest(const BenchOptions& options, kernels:
   if (!options.csv.empty() || !options.json.empty()) {
     return std::string("--csv and --json save timings; a --race run prints its counts only");
   }
+  if (options.student_option->count() > 0) return std::string("--student times a kernel in a sweep; a --race run has none");
   request.trials = options.trials;
   if (auto error = ReadSeed(options, request.seed)) return error;
   for (const std::string& tile : SplitList(options.tiles)) {
@@ -345,6 +374,14 @@ void AddBenchCommand(CLI::App& app, std::function<int()>& action) {
                   "Race run: count elements of C that each barrier-removed variant gets wrong");
   bench->add_option("--tiles", options->tiles, "With --race: comma-separated tiles (default: every tile with variants)");
   bench->add_option("--trials", options->trials, "With --race: trials per variant")->check(WholeNumberIn(1, 10000));
+  options->student_option = bench->add_option(
+      "--student", options->student,
+      "Also time a student's kernel file (.cu) at every size, compiled with NVRTC as check --time-size compiles it, its C "
+      "checked against cuBLAS FP32's; its rows are named " +
+          std::string(kernels::kStudentKernelName));
+  AddKernelNameFlag(*bench, options->student_flags, "--student-kernel",
+                    "With --student: which __global__ function, where the file has several");
+  AddKernelLaunchFlags(*bench, options->student_flags);
   bench->callback([options, &action] { action = [options] { return Run(*options); }; });
 }
 

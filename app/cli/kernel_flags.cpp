@@ -65,21 +65,31 @@ void AddKernelNameFlag(CLI::App& command, KernelFlags& flags, const std::string&
   flags.kernel_name_option = command.add_option(flag, flags.kernel_name, help);
 }
 
-void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help) {
+void AddKernelLaunchFlags(CLI::App& command, KernelFlags& flags) {
   flags.block_option =
       command.add_option("--block", flags.block, "Threads per block, XxY[xZ] (default: the file's <<<grid, block>>> launch)");
-  command.add_option("--grid", flags.grid,
-                     "Blocks, X,Y,Z, each auto, a count or an integer expression in M, N, K and blockDim.x/y/z, such as "
-                     "(N+15)/16 (auto: enough to cover C, x along N and y along M; z 1); default auto");
+  flags.grid_option = command.add_option(
+      "--grid", flags.grid,
+      "Blocks, X,Y,Z, each auto, a count or an integer expression in M, N, K and blockDim.x/y/z, such as "
+      "(N+15)/16 (auto: enough to cover C, x along N and y along M; z 1); default auto");
+  flags.define_option = command.add_option(
+      "--define", flags.defines, "NAME=VALUE: a template parameter, a macro (replacing the file's #define), or an int parameter");
+}
+
+void AddKernelFlags(CLI::App& command, KernelFlags& flags, const std::string& sizes_help) {
+  AddKernelLaunchFlags(command, flags);
   command.add_option("--sizes", flags.sizes, sizes_help)->delimiter(',');
-  command.add_option("--define", flags.defines,
-                     "NAME=VALUE: a template parameter, a macro (replacing the file's #define), or an int parameter");
+}
+
+std::string LaunchFlagGiven(const KernelFlags& flags) {
+  for (const CLI::Option* option : {flags.kernel_name_option, flags.block_option, flags.grid_option, flags.define_option}) {
+    if (option != nullptr && option->count() > 0) return option->get_name();
+  }
+  return "";
 }
 
 bool AnyKernelFlagGiven(const KernelFlags& flags) {
-  const auto given = [](const CLI::Option* option) { return option != nullptr && option->count() > 0; };
-  return given(flags.kernel_name_option) || given(flags.block_option) || flags.grid != sim::kAutoGrid || !flags.sizes.empty() ||
-         !flags.defines.empty();
+  return !LaunchFlagGiven(flags).empty() || flags.grid != sim::kAutoGrid || !flags.sizes.empty() || !flags.defines.empty();
 }
 
 std::string ReadKernelFlags(const KernelFlags& flags, sim::KernelLessonOptions& options) {

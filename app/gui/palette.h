@@ -20,6 +20,9 @@ constexpr ImU32 kBlue = Rgb(0, 114, 178);
 constexpr ImU32 kVermillion = Rgb(213, 94, 0);
 constexpr ImU32 kReddishPurple = Rgb(204, 121, 167);
 constexpr ImU32 kGrey = Rgb(153, 153, 153);
+// Outside Okabe & Ito's eight: the student's own kernel in a sweep, whose series would otherwise
+// share a colour with a rung (the rungs cycle through the seven above); its label says which it is.
+constexpr ImU32 kStudentMagenta = Rgb(255, 64, 255);
 
 // The glyphs that accompany colours (DejaVu Sans has them; fonts.cpp loads their ranges).
 constexpr const char* kGlyphCheck = "\u2713";    // ✓

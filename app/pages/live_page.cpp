@@ -55,8 +55,9 @@ std::string LadderNameRange() {
 
 }  // namespace
 
-LivePage::LivePage()
+LivePage::LivePage(const std::string& kernel_path, const sim::KernelLessonOptions& kernel_options)
     : gpu_(kernels::ProbeGpu()),
+      student_(kernel_path, kernel_options, panel_.student),
       panels_({{kLivePanel, &kWholeArea,
                 [this](const FrameContext& frame) {
                   panel_.Draw(frame, panels::LiveSweepView{gpu_, sweep_, sweep_run_.progress(), model_link_});
@@ -101,6 +102,17 @@ void LivePage::RegisterActions(ActionRegistry& registry) {
       [this](const std::string& path) { return ExportPng(path); });
   add("live-kernels", "Choose kernels", "Kernels to run: registry names, comma-separated (or none).", {},
       [this](const std::string& list) { return SetKernels(list); });
+  add("live-student", "Add your kernel",
+      "Time a kernel file of yours (.cu) at every size beside the chosen kernels, its C checked against cuBLAS (empty: the "
+      "window's --kernel file; none: take it out of the sweep). Needs a GPU.",
+      {}, [this](const std::string& path) {
+        if (sweep_run_.in_flight()) return Report("a sweep is running: your kernel changes after it", "");
+        return Report(student_.Add(path, gpu_, panel_.student), path == "none" ? "" : "added to the sweep: " + panel_.student.label);
+      });
+  add("live-student-choose", "Choose your kernel…",
+      "The file dialog for your kernel: list a folder's sub-folders and its .cu files (the folder as the argument; empty: "
+      "the current one; none: close it). A file chosen there is added (live-student).",
+      {}, [this](const std::string& folder) { return Report(student_.Browse(folder, panel_.student), ""); });
   add("live-sizes", "Choose sizes", "Sizes to run: 256,1024 or 256:4096 (powers of two) or MxNxK.", {},
       [this](const std::string& spec) { return SetSizes(spec); });
   add("live-reps", "Choose repetitions", "Timed launches per kernel and size.", {},
@@ -153,6 +165,8 @@ void LivePage::DumpState(nlohmann::json& state) const {
   live["results"] = sweep_.results().size();
   const panels::RunButtonState run = panels::RunButtonFor(gpu_, sweep_run_.progress());
   live["run_button"] = {{"enabled", run.enabled}, {"tooltip", run.tooltip}};
+  const panels::StudentRowState row = panels::StudentRowFor(gpu_, sweep_run_.progress());
+  live["your_kernel_row"] = {{"enabled", row.enabled}, {"tooltip", row.tooltip}};
   sweep_run_.DumpState(live);
   live["provenance"] = sweep_.Provenance();
   live["loaded_from"] = sweep_.loaded_from();
@@ -211,8 +225,14 @@ std::optional<std::string> LivePage::Run(const std::string& save_to) {
   request.kernels = panel_.kernels;
   request.shapes = shapes;
   request.reps = panel_.reps;
+  if (panel_.student.included) {
+    // Read again: the student may have saved since adding it.
+    if (auto error = student_.Add(panel_.student.path, gpu_, panel_.student)) return Report("cannot run: " + *error, "");
+    request.student = student_.Included(panel_.student);
+  }
   if (auto error = sweep_run_.Start(request, gpu_.device, save_to, sweep_)) return Report("cannot run: " + *error, "");
-  return Report(std::nullopt, "running " + sim::CountOf(request.kernels.size(), "kernel", "kernels") + " at " +
+  return Report(std::nullopt, "running " + sim::CountOf(request.kernels.size(), "kernel", "kernels") +
+                                  (request.student ? " and yours" : "") + " at " +
                                   sim::CountOf(shapes.size(), "size", "sizes") + ", " + std::to_string(request.reps) + " launches each");
 }
 

@@ -1,8 +1,9 @@
 // live_page.h — the live GPU page: owns what the live panel shows (this machine's
 // GPU, the runner and its sweep, the results and where they came from, the model's counts)
 // and the named actions that change it: live-run, live-cancel, live-load,
-// live-export-{csv,json,png}, live-choose-file, live-kernels, live-sizes, live-reps, live-view,
-// live-gflops-axis, live-model-size, live-ladder-size, live-rung-source, live-panel.
+// live-export-{csv,json,png}, live-choose-file, live-kernels, live-student, live-student-choose,
+// live-sizes, live-reps, live-view, live-gflops-axis, live-model-size, live-ladder-size,
+// live-rung-source, live-panel.
 //
 // A sweep in flight is the SweepRun's; each frame takes what it collected.
 #pragma once
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "app/gui/page.h"
+#include "app/pages/live_student.h"
 #include "app/pages/sweep_run.h"
 #include "app/panels/live_gpu_panel.h"
 #include "kernels/global_reads.h"
@@ -19,7 +21,8 @@ namespace gui {
 
 class LivePage : public Page {
  public:
-  LivePage();
+  // `kernel_path`: the window's --kernel file ("" none), offered to the sweep with its flags.
+  explicit LivePage(const std::string& kernel_path = "", const sim::KernelLessonOptions& kernel_options = {});
   void RegisterActions(ActionRegistry& registry) override;
   void Update() override;
   void Draw(const FrameContext& frame) override;
@@ -64,6 +67,7 @@ class LivePage : public Page {
   kernels::GlobalReadsCounter reads_;
   panels::ModelLink model_link_;
   panels::LiveGpuPanel panel_;
+  LiveStudent student_;  // after the panel: it offers --kernel's file in the panel's row
   PanelTable panels_;  // after the panel: its row draws it
 };
 

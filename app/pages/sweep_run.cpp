@@ -5,6 +5,23 @@
 #include "sim/lesson/teaching.h"
 
 namespace gui {
+namespace {
+
+// "; your kernel not timed at 1024: tiled.cu(12): error: …": the first size the student's
+// kernel did not run at, with the line of the message that names the source ("NVRTC could not
+// compile it:" comes first, the compiler's file(line) next); "" when it ran everywhere.
+std::string StudentProblem(const std::vector<kernels::BenchResult>& results) {
+  for (const kernels::BenchResult& r : results) {
+    if (!kernels::IsStudentResult(r) || r.ok()) continue;
+    std::string text = r.error;
+    const std::size_t first = text.find('\n');
+    if (first != std::string::npos) text = text.substr(0, first) + " " + text.substr(first + 1, text.find('\n', first + 1) - first - 1);
+    return "; your kernel not timed at " + kernels::ToString(r.shape) + ": " + text;
+  }
+  return "";
+}
+
+}  // namespace
 
 std::optional<std::string> SweepRun::Start(const kernels::BenchRequest& request, const kernels::DeviceInfo& device,
                                            const std::string& save_to, kernels::SweepResults& sweep) {
@@ -50,10 +67,12 @@ SweepRun::Outcome SweepRun::Finish(kernels::SweepResults& sweep) {
   for (const kernels::BenchResult& r : sweep.results()) wrong += r.ok() && !r.verified ? 1 : 0;
   std::string outcome = (cancelled ? "cancelled after " : "finished: ") + sim::CountOf(sweep.results().size(), "result", "results");
   if (wrong > 0) outcome += ", " + sim::CountOf(wrong, "wrong C", "wrong Cs") + " (\u2717, not plotted)";
-  if (save_when_done_.empty()) return {outcome, false};
+  const std::string student = StudentProblem(sweep.results());
+  outcome += student;
+  if (save_when_done_.empty()) return {outcome, !student.empty()};
   const std::string path = std::exchange(save_when_done_, {});
   if (auto error = sweep.Save(path)) return {outcome + "; not saved: " + *error, true};
-  return {outcome + "; saved to " + path, false};
+  return {outcome + "; saved to " + path, !student.empty()};
 }
 
 void SweepRun::DumpState(nlohmann::json& live) const {

@@ -48,7 +48,8 @@ plot::SweepLook SweepLook() {
           ImGui::GetColorU32(ImGuiCol_Text),
           kGrey,
           kGlyphCheck,
-          kGlyphCross};
+          kGlyphCross,
+          kStudentMagenta};
 }
 
 }  // namespace
@@ -101,6 +102,7 @@ void LiveGpuPanel::DumpState(nlohmann::json& state) const {
   state["sizes"] = sizes_text;
   state["sizes_message"] = sizes_message;
   state["reps"] = reps;
+  student.DumpState(state["your_kernel"]);
   state["message"] = status_message;
   state["model_size"] = model_size;
   state["roofline_note"] = roofline_note;
@@ -136,11 +138,13 @@ void LiveGpuPanel::Draw(const gui::FrameContext& frame, const LiveSweepView& swe
   }
   if (gui::CollapsingHeader("Sweep setup: kernels, sizes, repetitions, files")) {
     DrawKernelChoice(frame, sweep.progress.running);
+    student.Draw(frame, sweep);
     DrawSweepForm(sweep);
     DrawFileRow(frame);
   }
   // Outside the setup, so Open… from a key or a script shows it with the setup folded too.
   if (choosing_file) DrawFileChooser(frame, file_choice, {"live-choose-file", "live-load"});
+  student.DrawChooser(frame);
   MessageText(status_message, status_is_error);
   ImGui::Separator();
   const std::string provenance = sweep.sweep.Provenance();
@@ -292,9 +296,9 @@ void LiveGpuPanel::DrawRunRow(const gui::FrameContext& frame, const LiveSweepVie
   ImGui::SameLine();
   if (!progress.running) {
     ImGui::AlignTextToFramePadding();
-    gui::TextDisabled("%zu kernel%s \u00d7 %zu size%s (%s), %d timed launches each", kernels.size(),
-                      kernels.size() == 1 ? "" : "s", planned_sizes, planned_sizes == 1 ? "" : "s",
-                      sizes_text.c_str(), reps);
+    gui::TextDisabled("%zu kernel%s%s \u00d7 %zu size%s (%s), %d timed launches each", kernels.size(),
+                      kernels.size() == 1 ? "" : "s", student.included ? " + yours" : "", planned_sizes,
+                      planned_sizes == 1 ? "" : "s", sizes_text.c_str(), reps);
     return;
   }
   const float fraction = progress.total > 0 ? static_cast<float>(progress.done) / static_cast<float>(progress.total) : 0.0f;

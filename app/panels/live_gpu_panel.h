@@ -1,5 +1,5 @@
 // live_gpu_panel.h — the live GPU panel, alone on its page: this machine's GPU (or why there
-// is none), the sweep's form (kernels from the registry, sizes, repetitions), Run / Cancel
+// is none), the sweep's form (kernels from the registry and the student's own, sizes, repetitions), Run / Cancel
 // with progress, GFLOPS against size as a plot or % of cuBLAS as bars, and under it the
 // results table and the model link (global reads beside the measured time).
 //
@@ -16,6 +16,7 @@
 #include "app/gui/frame_context.h"
 #include "app/panels/ladder_view.h"
 #include "app/panels/live_sweep_view.h"
+#include "app/panels/student_sweep_row.h"
 #include "app/plot/primitives.h"
 #include "sim/io/folder_listing.h"
 #include "kernels/device.h"
@@ -47,6 +48,7 @@ struct LiveGpuPanel {
   // and on a linear axis the kernels the lesson is about flatten into the x axis.
   plot::Scale gflops_axis = plot::Scale::kLog;
   std::vector<std::string> kernels;  // Registry names, in registry order.
+  StudentSweepRow student;           // The student's kernel, timed beside them when included.
   std::string sizes_text = "256:4096";
   std::string sizes_message;  // Why the sizes cannot run (shown beside the field); "" when fine.
   std::size_t planned_sizes = 0;  // Sizes the text names when they are fine.

@@ -15,6 +15,8 @@ namespace {
 constexpr Marker kReferenceMarker = Marker::kDiamond;
 constexpr float kSeriesThickness = 2.0f;
 constexpr float kReferenceThickness = 3.5f;
+constexpr float kStudentThickness = 3.0f;
+constexpr Marker kStudentMarker = Marker::kSquare;
 constexpr float kPeakThickness = 1.5f;
 
 bool Plottable(const kernels::BenchResult& r) { return r.ok() && r.verified && r.gflops > 0.0; }
@@ -137,6 +139,7 @@ std::vector<std::string> KernelsIn(const std::vector<kernels::BenchResult>& resu
 
 SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, const SweepLook& look) {
   if (kernel == kReferenceKernel) return {label + " \u2014 reference", look.reference, kReferenceMarker, kReferenceThickness};
+  if (kernel == kernels::kStudentKernelName) return {label, look.student, kStudentMarker, kStudentThickness};
   // The kernels cycle through every marker but the reference's, so none is mistaken for it.
   int marker = index % (kMarkerCount - 1);
   if (marker >= static_cast<int>(kReferenceMarker)) ++marker;
@@ -144,9 +147,30 @@ SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int in
           kSeriesThickness};
 }
 
-double PeakGflopsOf(const kernels::BenchResult& result, const kernels::DeviceInfo& device) {
+namespace {
+
+// The precision a result computes in: its registry kernel's, FP32 for the student's kernel.
+std::optional<kernels::Precision> PrecisionOf(const kernels::BenchResult& result) {
+  if (kernels::IsStudentResult(result)) return kernels::Precision::kFp32;
   const kernels::KernelSpec* spec = kernels::FindKernel(result.kernel);
-  return spec ? kernels::PeakGflops(device, spec->precision) : 0.0;
+  if (spec == nullptr) return std::nullopt;
+  return spec->precision;
+}
+
+std::string OccupancyText(const kernels::BenchResult& r) {
+  if (r.occupancy_blocks_per_sm > 0) {
+    return "occupancy: " + std::to_string(r.occupancy_blocks_per_sm) + " blocks of " + std::to_string(r.threads_per_block) +
+           " threads per SM\n";
+  }
+  if (kernels::IsStudentResult(r)) return "occupancy: not measured (" + std::to_string(r.threads_per_block) + " threads per block)\n";
+  return "occupancy: chosen by cuBLAS\n";
+}
+
+}  // namespace
+
+double PeakGflopsOf(const kernels::BenchResult& result, const kernels::DeviceInfo& device) {
+  const std::optional<kernels::Precision> precision = PrecisionOf(result);
+  return precision ? kernels::PeakGflops(device, *precision) : 0.0;
 }
 
 std::string ResultTooltip(const kernels::BenchResult& r, const kernels::DeviceInfo& device, const SweepLook& look) {
@@ -159,13 +183,9 @@ std::string ResultTooltip(const kernels::BenchResult& r, const kernels::DeviceIn
               ? Format("%.1f %% of ", r.percent_of_cublas) + kernels::ReferenceLabel(r.percent_of) + "\n"
               : "% of cuBLAS: not timed\n";
   if (const double peak = PeakGflopsOf(r, device); peak > 0.0) {
-    const kernels::KernelSpec& spec = *kernels::FindKernel(r.kernel);
-    text += Format("%.1f %% of the ", 100.0 * r.gflops / peak) + kernels::PeakName(spec.precision) + "\n";
+    text += Format("%.1f %% of the ", 100.0 * r.gflops / peak) + kernels::PeakName(*PrecisionOf(r)) + "\n";
   }
-  text += r.occupancy_blocks_per_sm > 0
-              ? "occupancy: " + std::to_string(r.occupancy_blocks_per_sm) + " blocks of " +
-                    std::to_string(r.threads_per_block) + " threads per SM\n"
-              : "occupancy: chosen by cuBLAS\n";
+  text += OccupancyText(r);
   text += r.verified ? std::string(look.right) + " verified against cuBLAS"
                      : std::string(look.wrong) + " wrong C: " + std::to_string(r.wrong_elements) +
                            " elements off by more than " + Format("%g", r.tolerance);

@@ -28,16 +28,18 @@ struct SweepLook {
   ImU32 roof = 0;              // the peaks and the roofline's roofs
   const char* right = "";      // beside a result whose C was verified
   const char* wrong = "";      // beside one whose C was wrong, and a series that left results out
+  ImU32 student = 0;           // the student's own kernel, in no other series' colour
 };
 
 // Kernel names present in `results`, in registry order (unknown names last, as they came).
 std::vector<std::string> KernelsIn(const std::vector<kernels::BenchResult>& results);
 // The look of the `index`-th kernel of a sweep; the reference gets the look's reference colour
-// and a thicker line.
+// and a thicker line, the student's kernel its own colour and a line between the two.
 SeriesStyle StyleFor(const std::string& kernel, const std::string& label, int index, const SweepLook& look);
 
-// The device's peak in the result's own precision (FP32, or the TF32 or BF16 tensor peak):
-// what its "% of peak" divides by; 0 for a kernel the registry does not know or a peak unknown.
+// The device's peak in the result's own precision (FP32, or the TF32 or BF16 tensor peak; FP32
+// for the student's kernel): what its "% of peak" divides by; 0 for a kernel the registry does
+// not know or a peak unknown.
 double PeakGflopsOf(const kernels::BenchResult& result, const kernels::DeviceInfo& device);
 
 // The exact figures of one result: GFLOPS, ms (median and spread), % of cuBLAS, % of the

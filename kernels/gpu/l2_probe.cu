@@ -9,10 +9,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "kernels/gpu/gpu_errors.h"
 #include "kernels/gpu_abi.h"
 
 namespace {
@@ -22,19 +22,7 @@ constexpr int kBlocksPerSm = 4;
 constexpr int kPasses = 64;  // reads of the whole buffer per launch: ~1 GB on an H100's 50 MB L2
 constexpr int kLaunches = 9;
 
-void SetError(char* error, size_t size, const std::string& message) {
-  if (error == nullptr || size == 0) return;
-  std::snprintf(error, size, "%s", message.c_str());
-}
-
-struct Check {
-  std::string message;
-  bool Ok(cudaError_t status, const char* what) {
-    if (status == cudaSuccess || !message.empty()) return message.empty();
-    message = std::string("measuring L2 bandwidth, ") + what + ": " + cudaGetErrorString(status);
-    return false;
-  }
-};
+using kernels::gpu::SetError;
 
 // Each thread sums its float4s of every pass; the sum is stored only if it is exactly a value
 // no input makes, so the loads cannot be dropped and the store almost never happens.
@@ -56,7 +44,7 @@ extern "C" {
 
 __attribute__((visibility("default"))) TsStatus ts_l2_bandwidth(double* gbs, char* error, size_t error_size) {
   *gbs = 0.0;
-  Check check;
+  kernels::gpu::CudaCheck check("measuring L2 bandwidth, ");
   int device = 0, l2_bytes = 0, sm_count = 0;
   check.Ok(cudaGetDevice(&device), "cudaGetDevice") &&
       check.Ok(cudaDeviceGetAttribute(&l2_bytes, cudaDevAttrL2CacheSize, device), "the L2 size") &&

@@ -17,6 +17,7 @@
 
 #include "kernels/gpu/hopper_launchers.h"
 #include "kernels/gpu/launchers.h"
+#include "kernels/gpu/gpu_errors.h"
 #include "kernels/gpu_abi.h"
 #include "kernels/kernel_table.h"
 #include "kernels/random_fill.h"
@@ -24,6 +25,8 @@
 namespace {
 
 using kernels::KernelFamily;
+using kernels::gpu::CudaMessage;
+using kernels::gpu::SetError;
 using kernels::kKernelCount;
 using kernels::kKernelTable;
 using kernels::kMaxTileEdge;
@@ -31,16 +34,6 @@ using kernels::kMaxTileEdge;
 constexpr int kThreadsPerBlock = 256;
 constexpr int kMaxBlocks = 4096;  // grid-stride loops: enough blocks to fill any current GPU
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-
-// Writes a message into the caller's buffer.
-void SetError(char* error, size_t size, const std::string& message) {
-  if (error == nullptr || size == 0) return;
-  std::snprintf(error, size, "%s", message.c_str());
-}
-
-std::string CudaMessage(cudaError_t status) {
-  return std::string(cudaGetErrorName(status)) + ": " + cudaGetErrorString(status);
-}
 
 std::string CublasMessage(cublasStatus_t status) {
   return std::string(cublasGetStatusName(status)) + ": " + cublasGetStatusString(status);
@@ -205,18 +198,11 @@ void Release(TsSession* s) {
   delete s;
 }
 
-// The first failing CUDA call of a sequence, with what it was doing.
-struct Check {
-  std::string message;
-  bool Ok(cudaError_t status, const char* what) {
-    if (status == cudaSuccess || !message.empty()) return message.empty();
-    message = std::string(what) + ": " + CudaMessage(status);
-    return false;
-  }
+// The first failing CUDA or cuBLAS call of a sequence, with what it was doing.
+struct Check : kernels::gpu::CudaCheck {
+  using CudaCheck::Ok;
   bool Ok(cublasStatus_t status, const char* what) {
-    if (status == CUBLAS_STATUS_SUCCESS || !message.empty()) return message.empty();
-    message = std::string(what) + ": " + CublasMessage(status);
-    return false;
+    return CudaCheck::Ok(status == CUBLAS_STATUS_SUCCESS, what, [&] { return CublasMessage(status); });
   }
 };
 

@@ -8,31 +8,21 @@
 #include <cuda_runtime.h>
 #include <nvrtc.h>
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "kernels/gpu/gpu_errors.h"
 #include "kernels/gpu_abi.h"
 
 namespace {
 
-void SetError(char* error, size_t size, const std::string& message) {
-  if (error == nullptr || size == 0) return;
-  std::snprintf(error, size, "%s", message.c_str());
-}
+using kernels::gpu::SetError;
 
-// The first failing call of a sequence, with what it was doing.
-struct Check {
-  std::string message;
-  bool Ok(cudaError_t status, const char* what) {
-    if (status == cudaSuccess || !message.empty()) return message.empty();
-    message = std::string(what) + ": " + cudaGetErrorName(status) + ": " + cudaGetErrorString(status);
-    return false;
-  }
+// The first failing CUDA or NVRTC call of a sequence, with what it was doing.
+struct Check : kernels::gpu::CudaCheck {
+  using CudaCheck::Ok;
   bool Ok(nvrtcResult status, const char* what) {
-    if (status == NVRTC_SUCCESS || !message.empty()) return message.empty();
-    message = std::string(what) + ": " + nvrtcGetErrorString(status);
-    return false;
+    return CudaCheck::Ok(status == NVRTC_SUCCESS, what, [&] { return std::string(nvrtcGetErrorString(status)); });
   }
 };
 

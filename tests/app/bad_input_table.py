@@ -75,6 +75,8 @@ def file_cases():
         cases.append(("test vectors (`verify FILE`)", tried, contents, ["verify", "FILE"]))
         cases.append(("test vectors (`trace --fill file:FILE`)", tried, contents, ["trace", "--fill", "file:FILE"]))
     kernel_files = kernel_file_cases()
+    for tried, contents in kernel_files + SWEEP_REFUSED:
+        cases.append(("kernel file (`bench --student FILE`)", tried, contents, ["bench", "--student", "FILE"]))
     for tried, contents in kernel_files:
         cases.append(("kernel file (`check FILE`)", tried, contents, ["check", "FILE"]))
         cases.append(("kernel file (`exercise tiled --check FILE`)", tried, contents, ["exercise", "tiled", "--check", "FILE"]))
@@ -104,6 +106,16 @@ GOOD_KERNEL = """__global__ void naive(const float* A, const float* B, float* C,
 }
 int main() { naive<<<dim3(4, 4), dim3(4, 4)>>>(0, 0, 0, 16, 16, 16); }
 """
+
+
+# Kernels a sweep cannot time (`bench --student FILE`, GUI action `live-student FILE`): no C
+# among its pointers, and a size fixed by a #define, which a sweep over sizes cannot change.
+SWEEP_REFUSED = [
+    ("wrong type", b"__global__ void k(const float* A, float* B, int N) { int i = threadIdx.x; if (i < N) B[i] = A[i]; }\n"
+                   b"int main() { k<<<1, 64>>>(0, 0, 64); }\n"),
+    ("wrong type", b"#define SIZE 64\n__global__ void k(const float* A, const float* B, float* C) {\n"
+                   b"  int i = threadIdx.x; C[i] = A[i] * B[i * SIZE];\n}\nint main() { k<<<1, 64>>>(0, 0, 0); }\n"),
+]
 
 
 def flag_cases():
@@ -150,6 +162,18 @@ def flag_cases():
         cases.append(("`tilescope --kernel FILE --define` (GUI)", tried, value, ["--kernel", "GOODKERNEL", "--define", value]))
         cases.append(("`tilescope --kernel FILE --kernel-name` (GUI)", tried, value,
                       ["--kernel", "GOODKERNEL", "--kernel-name", value]))
+    # bench --student's kernel runs as check's: the same flags, read by the same code; the sweep's
+    # sizes past a GPU's grid or the kernel's int indices are refused before any GPU is asked.
+    for tried, value in NAME_VALUES:
+        cases.append(("`bench --student FILE --student-kernel`", tried, value,
+                      ["bench", "--student", "GOODKERNEL", "--student-kernel", value]))
+    for flag in ("--block", "--grid"):
+        for tried, value in NUMBER_VALUES:
+            cases.append(("`bench --student FILE %s`" % flag, tried, value, ["bench", "--student", "GOODKERNEL", flag, value]))
+    for tried, value in (("huge", "2097152x1x1"), ("huge", "65536x65536x1")):
+        cases.append(("`bench --student FILE --sizes`", tried, value, ["bench", "--student", "GOODKERNEL", "--sizes", value]))
+    cases.append(("`bench --block`", "wrong type", "16x16, no --student", ["bench", "--block", "16x16"]))
+    cases.append(("`bench --student FILE`", "wrong type", "with --race", ["bench", "--race", "--student", "GOODKERNEL"]))
     # --open goes with the folder the starter is written into, before any window opens.
     cases.append(("`exercise tiled DIR --open`", "empty", "no DIR", ["exercise", "tiled", "--open"]))
     cases.append(("`exercise tiled DIR --open`", "wrong type", "with --check FILE",
@@ -296,6 +320,10 @@ def gui_action_cases():
     # The results file dialog: a folder that is not there, one the user may not enter, a file.
     for tried, folder in (("unreadable", "MISSING"), ("unreadable", "NOENTRY"), ("wrong type", "FILE")):
         cases.append(("GUI action `live-choose-file FOLDER`", tried, folder, ["--actions", "live-choose-file " + folder]))
+    # The live page's "your kernel": its file dialog, and no file to add (no --kernel given).
+    for tried, folder in (("unreadable", "MISSING"), ("unreadable", "NOENTRY"), ("wrong type", "FILE")):
+        cases.append(("GUI action `live-student-choose FOLDER`", tried, folder, ["--actions", "live-student-choose " + folder]))
+    cases.append(("GUI action `live-student FILE`", "empty", "", ["--actions", "live-student"]))
     # A scripted run whose lesson does not open once saved the default lesson's screenshot, exit 0.
     cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "unreadable", "MISSING/lesson.json",
                   ["--lesson", "MISSING/lesson.json", "--screenshot", "out.png"]))
@@ -364,6 +392,9 @@ def gui_file_cases():
     for tried, contents in kernel_file_cases():
         cases.append(("kernel file (`tilescope --kernel FILE`, GUI)", tried, contents, ["--kernel", "FILE.cu"]))
     cases.append(("GUI action `kernel-open FILE`", "unreadable", "FIFO", ["--actions", "kernel-open FILE"]))
+    # Added to the live page's sweep: checked as the window opens a kernel, then for a sweep.
+    for tried, contents in kernel_file_cases() + SWEEP_REFUSED:
+        cases.append(("kernel file (GUI action `live-student FILE`)", tried, contents, ["--actions", "live-student FILE.cu"]))
 
     cases.append(("`tilescope --lesson FILE --screenshot out.png` (GUI)", "negative", b'{"version": 1, "m": -3}',
                   ["--lesson", "FILE", "--screenshot", "out.png"]))

@@ -14,6 +14,9 @@ from guitest import LINK_BY_FORMULA, Run, check, read_png, region_colours, run_t
 
 ORANGE = (230, 159, 0)    # Okabe-Ito: the first kernel's colour.
 SKY_BLUE = (86, 180, 233)  # The second's.
+MAGENTA = (255, 64, 255)   # The student's own kernel (palette.h, kStudentMagenta).
+TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TILED = os.path.join(TESTS, "corpus", "tiled_correct.cu")
 
 
 def synthetic_sweep():
@@ -222,6 +225,77 @@ def test_results_open_through_the_file_dialog(binary):
     status, output = run.app("--frames", "3", "--actions",
                              "page-live; live-choose-file %s; %s" % (os.path.join(folder, "none-such"), LINK_BY_FORMULA))
     check(status == 1 and "none-such' is not a folder that can be opened" in output, "a folder that is not there is named")
+
+
+def sweep_with_your_kernel():
+    """The synthetic sweep with the student's kernel beside it, as a sweep saves it: right at
+    three sizes, its C wrong at the fourth."""
+    sweep = synthetic_sweep()
+    for i, n in enumerate([128, 256, 512, 1024]):
+        gflops = 1500.0 * (i + 1)
+        sweep["results"].append({
+            "kernel": "your_kernel", "label": "your kernel: tiled (tiled.cu)", "m": n, "n": n, "k": n, "error": "",
+            "reps": 5, "median_ms": 2.0 * n ** 3 / gflops / 1e6, "min_ms": 0.0, "max_ms": 0.0, "q1_ms": 0.0,
+            "q3_ms": 0.0, "gflops": gflops, "percent_of_cublas": 15.0, "max_abs_error": 0.0 if n < 1024 else 3.0,
+            "tolerance": 0.001, "wrong_elements": 0 if n < 1024 else 4096, "verified": n < 1024,
+            "occupancy_blocks_per_sm": 0, "threads_per_block": 256})
+    return sweep
+
+
+def test_your_kernel_row_without_a_gpu(binary):
+    """--kernel's file is offered in the sweep's "your kernel" row; without a GPU the row is
+    disabled, its tooltip says why, and adding the file says so after checking it. A file that
+    is missing, refused by the front end or not a kernel a sweep can time is named."""
+    run = Run(binary)
+    status, _ = run.app("--kernel", TILED, "--width", "1366", "--height", "768", "--frames", "3", "--actions",
+                        "page-live; " + LINK_BY_FORMULA, "--screenshot", run.screenshot)
+    live = run.state()["live"]
+    row = live["your_kernel"]
+    check(status == 0 and row["path"] == TILED and not row["included"], "--kernel's file is offered, not added: %s" % row)
+    check(not live["your_kernel_row"]["enabled"], "the row is disabled without a GPU")
+    check(live["device"]["reason"] in live["your_kernel_row"]["tooltip"],
+          "its tooltip gives the reason: " + live["your_kernel_row"]["tooltip"])
+    status, output = run.app("--kernel", TILED, "--frames", "3", "--actions", "page-live; live-student; " + LINK_BY_FORMULA)
+    check("compiled, but it joins a sweep only on a GPU" in output and not run.state()["live"]["your_kernel"]["included"],
+          "adding it checks the file, then says a sweep needs a GPU: " + output[-300:])
+    cases = [(os.path.join(run.dir, "none-such.cu"), "none-such.cu: cannot open"),
+             (os.path.join(TESTS, "app", "check_refused.cu"), "check_refused.cu:3:3: the type 'double' is not supported"),
+             (os.path.join(TESTS, "app", "sweep_no_c.cu"), "takes no pointer for C"),
+             (os.path.join(TESTS, "app", "sweep_fixed_size.cu"), "fixed takes no size")]
+    for path, said in cases:
+        status, output = run.app("--frames", "3", "--actions", "page-live; live-student %s; %s" % (path, LINK_BY_FORMULA))
+        row = run.state()["live"]["your_kernel"]
+        check(status == 1 and said in output and said in row["problem"] and not row["included"],
+              "%s: named in the status bar and the row: %s | %s" % (os.path.basename(path), output[-200:], row["problem"]))
+    status, output = run.app("--frames", "3", "--actions", "page-live; live-student; " + LINK_BY_FORMULA)
+    check(status == 1 and "opened none with --kernel" in output, "no file to add is said: " + output[-200:])
+    status, _ = run.app("--frames", "3", "--actions",
+                        "page-live; live-student-choose %s; %s" % (os.path.join(TESTS, "app"), LINK_BY_FORMULA))
+    chooser = run.state()["live"]["your_kernel"]["chooser"]
+    check(status == 0 and chooser["open"] and "check_refused.cu" in chooser["entries"]
+          and all(e.endswith((".cu", "/")) for e in chooser["entries"]), "the dialog lists .cu files: %s" % chooser)
+
+
+def test_your_kernel_is_plotted_in_its_own_colour(binary):
+    """A sweep with the student's kernel: its line in its own colour under its own label, the
+    size where its C was wrong left out and owned up to in the legend; it exports and loads
+    back like a rung."""
+    run = Run(binary)
+    path = os.path.join(run.dir, "yours.json")
+    with open(path, "w") as f:
+        json.dump(sweep_with_your_kernel(), f)
+    again = os.path.join(run.dir, "again.csv")
+    status, _ = run.app("--width", "1920", "--height", "1080", "--frames", "5", "--actions",
+                        "live-load %s; page-live; wait 2; live-export-csv %s" % (path, again),
+                        "--screenshot", run.screenshot)
+    live = run.state()["live"]
+    series = {s["name"]: s["points"] for s in live["plot"]["series"]}
+    check(status == 0 and series.get("your kernel: tiled (tiled.cu) (1 not plotted \u2717)") == 3,
+          "its three right sizes plotted, the wrong one owned up to: %s" % series)
+    x0, y0, x1, y1 = (int(v) for v in live["plot"]["region"])
+    check(MAGENTA in region_colours(read_png(run.screenshot), x0, y0, x1, y1), "its colour is in the plot's pixels")
+    status, _ = run.app("--frames", "3", "--actions", "live-load %s; page-live" % again)
+    check(status == 0 and run.state()["live"]["results"] == 16, "the CSV export loads back with its rows")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@
 #include "kernels/occupancy.h"
 #include "kernels/registry.h"
 #include "kernels/runner.h"
+#include "kernels/student_sweep.h"
 #include "sim/model/mma_fragment.h"
 #include "test_vector_generator.h"
 
@@ -753,6 +754,52 @@ TEST_F(Gpu, ASweepCancelledInAHungLaunchEndsAndTheNextRunWorks) {
     EXPECT_TRUE(result.ok()) << result.error;
     EXPECT_TRUE(result.verified) << result.kernel;
   }
+}
+
+// A student's kernel in a sweep: compiled with NVRTC in the worker, timed at each size beside the
+// rungs, its C checked against cuBLAS FP32's from the same A and B. The figures are printed for
+// the results file of the run.
+TEST_F(Gpu, AStudentKernelIsTimedInASweepAndItsCIsCheckedAgainstCublas) {
+  std::string problem;
+  BenchRequest request;
+  request.kernels = {"cublas_fp32", "tiled16"};
+  request.shapes = {Shape::Square(1024), Shape::Square(2048), Shape{1000, 37, 129}};
+  request.student = LoadSweepStudent(TILESCOPE_SOURCE_DIR "/tests/corpus/tiled_correct.cu", {}, problem);
+  ASSERT_TRUE(request.student) << problem;
+  int timed = 0;
+  for (const BenchResult& r : RunAll(request)) {
+    std::printf("%-12s %-12s %10.1f GFLOPS %6.1f%% of %s, verified %d, wrong %lld, max error %g\n", r.kernel.c_str(),
+                ToString(r.shape).c_str(), r.gflops, r.percent_of_cublas, r.percent_of.c_str(), r.verified,
+                static_cast<long long>(r.wrong_elements), r.max_abs_error);
+    if (!IsStudentResult(r)) continue;
+    ++timed;
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_TRUE(r.verified) << ToString(r.shape) << ": " << r.wrong_elements << " wrong, max error " << r.max_abs_error;
+    EXPECT_EQ(r.reps, request.reps);
+    EXPECT_GT(r.gflops, 0.0);
+    EXPECT_EQ(r.percent_of, "cublas_fp32");
+    EXPECT_GT(r.percent_of_cublas, 0.0);
+    EXPECT_EQ(r.label, request.student->label);
+  }
+  EXPECT_EQ(timed, 3);
+}
+
+// A kernel that reads B transposed is wrong at a square size: a result with its wrong
+// elements counted, not a speed.
+TEST_F(Gpu, AWrongStudentKernelIsMarkedWrongInASweep) {
+  std::string problem;
+  BenchRequest request;
+  request.kernels = {"cublas_fp32"};
+  request.shapes = {Shape::Square(512)};
+  request.student = LoadSweepStudent(TILESCOPE_SOURCE_DIR "/tests/corpus/wrong_b_read_transposed.cu", {}, problem);
+  ASSERT_TRUE(request.student) << problem;
+  const std::vector<BenchResult> results = RunAll(request);
+  ASSERT_EQ(results.size(), 2u);
+  const BenchResult& r = results.back();
+  ASSERT_TRUE(IsStudentResult(r));
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_FALSE(r.verified);
+  EXPECT_GT(r.wrong_elements, 512 * 512 / 2);
 }
 
 }  // namespace

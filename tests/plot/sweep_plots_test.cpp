@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "app/plot/sweep_plots.h"
 
@@ -162,6 +163,35 @@ TEST(SweepPlots, ColoursAndGlyphsComeFromTheLook) {
   EXPECT_EQ(roofline.series.front().style.colour, kGrey) << roofline.series.front().style.name;
   ASSERT_EQ(roofline.lines.size(), 1u);
   EXPECT_EQ(roofline.lines[0].style.colour, kWhite) << "cuBLAS's measured line";
+}
+
+// The student's kernel beside the rungs: its own colour, which no rung's turn gives, a wrong
+// size left out and owned up to, and "% of peak" of the FP32 peak; its tooltip does not say
+// cuBLAS chose its occupancy.
+TEST(SweepPlots, TheStudentsKernelHasItsOwnColourAndFp32Peak) {
+  constexpr ImU32 kMagenta = IM_COL32(255, 0, 255, 255);
+  SweepLook look = kLook;
+  look.student = kMagenta;
+  std::vector<kernels::BenchResult> results = SweepWithAWrongKernel();
+  for (const auto& [n, verified] : {std::pair<std::int64_t, bool>{1024, true}, {2048, false}}) {
+    kernels::BenchResult mine = Measured(kernels::kStudentKernelName, n, 6000, verified);
+    mine.label = "your kernel: tiled (tiled.cu)";
+    mine.occupancy_blocks_per_sm = 0;
+    results.push_back(mine);
+  }
+  const LinePlotData lines = GflopsPlot(results, DeviceWithPeak(60000.0), look, Scale::kLog);
+  const Series* mine = Find(lines, "your kernel: tiled (tiled.cu)");
+  ASSERT_NE(mine, nullptr);
+  EXPECT_EQ(mine->style.colour, kMagenta);
+  EXPECT_EQ(mine->points.size(), 1u);
+  EXPECT_NE(mine->style.name.find("1 not plotted WRONG"), std::string::npos) << mine->style.name;
+  for (const Series& s : lines.series) {
+    if (&s != mine) EXPECT_NE(s.style.colour, kMagenta) << s.style.name;
+  }
+  EXPECT_DOUBLE_EQ(PeakGflopsOf(results[results.size() - 2], DeviceWithPeak(60000.0)), 60000.0);
+  const std::string tooltip = ResultTooltip(results[results.size() - 2], DeviceWithPeak(60000.0), look);
+  EXPECT_NE(tooltip.find("10.0 % of the FP32"), std::string::npos) << tooltip;
+  EXPECT_NE(tooltip.find("occupancy: not measured (256 threads per block)"), std::string::npos) << tooltip;
 }
 
 // A tensor rung's "% of peak" is of its own precision's tensor peak, not the FP32 peak (which
