@@ -4,8 +4,9 @@
 // from shared memory through matrix descriptors.
 //
 // Every wrapper is one PTX instruction (PTX ISA: "cp.async.bulk.tensor", "mbarrier",
-// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"). The callers compile them only
-// for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): wgmma and its descriptors exist there alone.
+// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"). The rungs compile them only
+// for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): wgmma, setmaxnreg and the descriptors exist there
+// alone.
 #pragma once
 #include <cuda.h>
 
@@ -85,45 +86,6 @@ __device__ __forceinline__ void LoadBox(void* destination, const CUtensorMap* ma
       : "memory");
 }
 
-// --- Clusters: blocks launched together on neighbouring SMs, each able to reach the
-// others' shared memory (PTX ISA: "Cluster of Cooperative Thread Arrays"). ---
-
-// This block's place in its cluster: 0, 1, … along the cluster's x.
-__device__ __forceinline__ unsigned ClusterRank() {
-  unsigned rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(rank));
-  return rank;
-}
-
-// Every thread of every block of the cluster arrives, then waits for all the others; what
-// each wrote before (barriers initialised, say) is visible to the others after.
-__device__ __forceinline__ void ClusterSync() {
-  asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\n" ::: "memory");
-}
-
-// One arrival on the barrier at `barrier`'s place in the shared memory of the cluster's
-// block `rank` (this block's own when rank is its own). Its ordering is the default, release
-// at the block's scope: what it announces is that wgmma (waited for) has finished reading a
-// stage, not data this thread wrote, and a release at the cluster's scope would make the
-// thread wait for all its earlier writes to reach the cluster first — C's stores included.
-__device__ __forceinline__ void ArriveInBlock(std::uint64_t* barrier, unsigned rank) {
-  unsigned remote;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n" : "=r"(remote) : "r"(SharedAddress(barrier)), "r"(rank));
-  asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];\n" ::"r"(remote) : "memory");
-}
-
-// LoadBox read once from L2 and written into the shared memory of every block of the
-// cluster whose bit is set in `blocks`, at `destination`'s offset in each; each of those
-// blocks' barrier at `barrier`'s offset counts the bytes that landed in it.
-__device__ __forceinline__ void LoadBoxMulticast(void* destination, const CUtensorMap* map, std::uint64_t* barrier,
-                                                 int inner, int outer, unsigned short blocks) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
-      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(SharedAddress(destination)),
-      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(SharedAddress(barrier)), "h"(blocks)
-      : "memory");
-}
-
 // --- wgmma: D(64×N) += A(64×16) · B(16×N), both operands read from shared memory. ---
 
 // The matrix descriptor of a K-major tile with 128-byte swizzled rows starting at `tile`
@@ -150,6 +112,19 @@ __device__ __forceinline__ void CommitGroup() { asm volatile("wgmma.commit_group
 template <int kPending>
 __device__ __forceinline__ void WaitGroups() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Sets this warpgroup's registers a thread to kCount (a multiple of 8, 24 to 256): fewer
+// hands them back to the SM's pool, more takes them from it. Every thread of the warpgroup
+// executes it; it takes effect where the kernel starts with a register cap
+// (__launch_bounds__(threads, 1)).
+template <int kCount>
+__device__ __forceinline__ void ReleaseRegisters() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kCount));
+}
+template <int kCount>
+__device__ __forceinline__ void ClaimRegisters() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kCount));
 }
 
 // Tells the compiler `value` may have changed here: after WaitGroups, so that no read of an
@@ -227,6 +202,60 @@ __device__ __forceinline__ void StoreAccumulators(const float (&d)[kAccumulators
   }
 }
 
+// C through shared memory: a warp's 16 rows × 64 columns of FP32, 4 KiB.
+constexpr int kStagedRows = 16;
+constexpr int kStagedColumns = 64;
+constexpr unsigned kStagingBytesPerWarp = kStagedRows * kStagedColumns * 4;
+
+// StoreAccumulators through `staging`, this warp's kStagingBytesPerWarp of shared memory
+// (16-byte aligned). Straight from the fragment, one store instruction of a warp writes 8
+// bytes a lane into 8 rows: 8 pieces of 32 bytes in 8 different 128-byte lines. Here the warp
+// writes 16 rows × 64 columns of its fragment into shared memory and reads them back 16
+// bytes a lane, two rows an instruction, so that one store writes 2 × 256 contiguous bytes:
+// 4 whole lines, a quarter of the lines a tile's stores touch. Where N is not a multiple of
+// 4, rows do not start on 16 bytes and the lanes store their four values one by one.
+// In shared memory the 16-byte unit u of row r is kept at u ^ (r % 8): the fragment's writes
+// (8 rows at once) and the row reads then take no more passes than their 256 or 512 bytes need.
+__device__ __forceinline__ void StoreAccumulatorsStaged(const float (&d)[kAccumulators256], float* C, int M, int N,
+                                                        int row0, int col0, float4* staging) {
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) % kWarpgroup / 32;
+  constexpr int kUnits = kStagedColumns / 4;  // 16-byte units in a staged row
+  float* const staged = reinterpret_cast<float*>(staging);
+  const bool aligned = N % 4 == 0;  // rows start on 16 bytes: whole float4 stores
+#pragma unroll
+  for (int chunk = 0; chunk < 256 / kStagedColumns; ++chunk) {
+#pragma unroll
+    for (int jj = 0; jj < kStagedColumns / 8; ++jj) {
+      const int j = chunk * (kStagedColumns / 8) + jj;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = lane / 4 + h * 8, col = jj * 8 + lane % 4 * 2;
+        float* at = staged + r * kStagedColumns + ((col / 4) ^ (r % 8)) * 4 + col % 4;
+        *reinterpret_cast<float2*>(at) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+      }
+    }
+    __syncwarp();  // the whole piece staged before any lane reads another lane's values
+#pragma unroll
+    for (int i = 0; i < kStagedRows / 2; ++i) {
+      const int r = 2 * i + lane / kUnits, unit = lane % kUnits;
+      const float4 value = staging[r * kUnits + (unit ^ (r % 8))];
+      const int row = row0 + warp * kStagedRows + r, col = col0 + chunk * kStagedColumns + unit * 4;
+      if (row >= M || col >= N) continue;
+      float* out = C + static_cast<long long>(row) * N + col;
+      if (aligned) {
+        *reinterpret_cast<float4*>(out) = value;
+      } else {
+        const float values[4] = {value.x, value.y, value.z, value.w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          if (col + e < N) out[e] = values[e];
+        }
+      }
+    }
+    __syncwarp();  // every lane has read the piece before the next one overwrites it
+  }
+}
+
 // --- The warp-specialised pipeline of rungs 15 to 17 (15_warp_specialized.cu says why). ---
 //
 // Block tile 128×256, K in 128-byte stage rows, 4 stages in one ring across the tiles of a
@@ -234,86 +263,63 @@ __device__ __forceinline__ void StoreAccumulators(const float (&d)[kAccumulators
 // warpgroups of 64 rows × 256 columns, 128 FP32 accumulators a thread. What a rung chooses
 // is its operands: `Operands` gives kElementBytes (an element's bytes in shared memory),
 // kMmaK (the K of one wgmma) and Mma(acc, a, b), one m64n256 wgmma at descriptors a and b;
-// and `kClusterM`, the blocks of a cluster stacked along M that share B (rung 17): each
-// copies 1/kClusterM of B's box and the TMA multicasts it into all of them.
+// and whether C goes out through shared memory (kStagedStores, rung 17).
 //
 // The ring: stage s = i % 4 of the block's i-th slice (counted across its tiles) has a
 // "full" barrier (1 arrival, the producer's, plus the copy's bytes) and an "empty" one (one
-// arrival per consumer warpgroup of every block of the cluster: a block's producer writes
-// its part of B into all of them, so all must have finished with the stage). The i-th fill
-// of a stage is phase i / 4 of both, so a thread waits on parity (i / 4) % 2 for "full", and
-// the producer, refilling, on the parity of the previous use, (i / 4 − 1) % 2.
-template <typename Operands, int kClusterM = 1>
+// arrival per consumer warpgroup). The i-th fill of a stage is phase i / 4 of both, so a
+// thread waits on parity (i / 4) % 2 for "full", and the producer, refilling, on the parity
+// of the previous use, (i / 4 − 1) % 2.
+template <typename Operands, bool kStagedStores = false>
 struct WarpSpecializedPipeline {
   static constexpr int kBM = 128;
   static constexpr int kBN = 256;
-  static constexpr int kClusterRows = kBM * kClusterM;  // rows of C a cluster's tile spans
   static constexpr unsigned kElementBytes = Operands::kElementBytes;
   static constexpr int kBK = kSwizzleRowBytes / kElementBytes;  // K in one 128-byte swizzled row
   static constexpr int kStages = 4;
   static constexpr int kConsumers = kBM / 64;  // consumer warpgroups, 64 rows of the tile each
   static constexpr int kThreads = (kConsumers + 1) * kWarpgroup;
-  static constexpr int kGroupM = 16 / kClusterM;  // tile rows of a group: 2048 rows of C
+  static constexpr int kGroupM = 16;
   static constexpr unsigned kTileBytesA = kBM * kBK * kElementBytes;
   static constexpr unsigned kTileBytesB = kBN * kBK * kElementBytes;
-  static constexpr int kBoxRowsB = kBN / kClusterM;  // rows of Bᵀ one block copies per stage
-  static constexpr unsigned kBoxBytesB = kTileBytesB / kClusterM;
   static constexpr unsigned kStageBytes = kTileBytesA + kTileBytesB;
-  static constexpr unsigned kSharedBytes = kStages * kStageBytes + kSwizzleAtomBytes;
+  static constexpr unsigned kRingBytes = kStages * kStageBytes;
+  // kStagedStores: the staged epilogue's addresses do not fit beside 128 accumulators in the
+  // 168 registers a thread of 384 gets, so the producer warpgroup, which needs few, hands
+  // registers to the consumers: 128·40 + 256·232 ≤ 65536, the SM's register file.
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  static_assert(kWarpgroup * (kProducerRegisters + kConsumers * kConsumerRegisters) <= 65536, "one register file");
+  // The ring, room to move its start up to a 1024-byte boundary, and (kStagedStores) each
+  // consumer warp's piece of C in shared memory after it.
+  static constexpr unsigned kSharedBytes =
+      kRingBytes + kSwizzleAtomBytes + (kStagedStores ? kConsumers * (kWarpgroup / 32) * kStagingBytesPerWarp : 0);
   static_assert(kTileBytesA % kSwizzleAtomBytes == 0, "B's tile starts on a swizzle boundary");
-  static_assert(kBoxBytesB % kSwizzleAtomBytes == 0, "each block's part of B starts on a swizzle boundary");
   static_assert(kBK % Operands::kMmaK == 0, "a stage row holds whole wgmma steps");
 
-  // The tiles of C (kClusterRows × kBN, one per cluster) and the slices of K a cluster walks.
+  // The tiles of C and the slices of K a block walks.
   struct Work {
     int tiles_m, tiles_n, tiles_k;
     __device__ __forceinline__ Work(int M, int N, int K)
-        : tiles_m((M + kClusterRows - 1) / kClusterRows), tiles_n((N + kBN - 1) / kBN), tiles_k((K + kBK - 1) / kBK) {}
+        : tiles_m((M + kBM - 1) / kBM), tiles_n((N + kBN - 1) / kBN), tiles_k((K + kBK - 1) / kBK) {}
     __device__ __forceinline__ int Tiles() const { return tiles_m * tiles_n; }
     __device__ __forceinline__ int2 Tile(int linear) const { return GroupedTile(linear, tiles_m, tiles_n, kGroupM); }
-    // This cluster's first tile and the step to its next (blocks of a cluster are consecutive in x).
-    __device__ __forceinline__ static int First() { return static_cast<int>(blockIdx.x) / kClusterM; }
-    __device__ __forceinline__ static int Step() { return static_cast<int>(gridDim.x) / kClusterM; }
   };
 
-  __device__ __forceinline__ static unsigned Rank() {
-    if constexpr (kClusterM == 1) return 0;
-    return ClusterRank();
-  }
-
-  // A consumer warpgroup is done with a stage: one arrival on its "empty" in every block of the cluster.
-  __device__ __forceinline__ static void FreeStage(std::uint64_t* empty) {
-    if constexpr (kClusterM == 1) {
-      Arrive(empty);
-    } else {
-#pragma unroll
-      for (int rank = 0; rank < kClusterM; ++rank) ArriveInBlock(empty, rank);
-    }
-  }
-
   // The producer's one thread: for every slice of every tile of this block, wait for its
-  // stage to be free, then ask the TMA for A's box and this block's part of Bᵀ's, counted on
-  // the stage's "full" (in every block of the cluster, for B).
+  // stage to be free, then ask the TMA for A's and Bᵀ's boxes, counted on the stage's "full".
   __device__ __forceinline__ static void Produce(const Work& work, const CUtensorMap* a_map, const CUtensorMap* b_map,
                                                  unsigned char* shared, std::uint64_t* full, std::uint64_t* empty) {
-    const unsigned rank = Rank();
     int slice = 0;
-    for (int t = Work::First(); t < work.Tiles(); t += Work::Step()) {
+    for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
       const int2 tile = work.Tile(t);
-      const int row = tile.x * kClusterRows + static_cast<int>(rank) * kBM;
-      const int column = tile.y * kBN + static_cast<int>(rank) * kBoxRowsB;
       for (int kt = 0; kt < work.tiles_k; ++kt, ++slice) {
         const int s = slice % kStages;
         if (slice >= kStages) WaitPhase(&empty[s], (slice / kStages + 1) % 2);
         unsigned char* stage = shared + s * kStageBytes;
         ArriveExpectingBytes(&full[s], kStageBytes);
-        LoadBox(stage, a_map, &full[s], kt * kBK, row);
-        unsigned char* b_part = stage + kTileBytesA + rank * kBoxBytesB;
-        if constexpr (kClusterM == 1) {
-          LoadBox(b_part, b_map, &full[s], kt * kBK, column);
-        } else {
-          LoadBoxMulticast(b_part, b_map, &full[s], kt * kBK, column, (1u << kClusterM) - 1);
-        }
+        LoadBox(stage, a_map, &full[s], kt * kBK, tile.x * kBM);
+        LoadBox(stage + kTileBytesA, b_map, &full[s], kt * kBK, tile.y * kBN);
       }
     }
   }
@@ -323,10 +329,11 @@ struct WarpSpecializedPipeline {
                                                  std::uint64_t* empty, float* C, int M, int N, int consumer) {
     const bool leader = threadIdx.x % kWarpgroup == 0;  // arrives for the warpgroup
     const unsigned rows_offset = consumer * 64 * kSwizzleRowBytes;
-    const int rows_of_block = static_cast<int>(Rank()) * kBM + consumer * 64;
+    const int warp = consumer * (kWarpgroup / 32) + static_cast<int>(threadIdx.x) % kWarpgroup / 32;
+    float4* const staging = reinterpret_cast<float4*>(shared + kRingBytes + warp * kStagingBytesPerWarp);
     float acc[kAccumulators256];
     int slice = 0;
-    for (int t = Work::First(); t < work.Tiles(); t += Work::Step()) {
+    for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
 #pragma unroll
       for (float& value : acc) value = 0.0f;
       for (int kt = 0; kt < work.tiles_k; ++kt, ++slice) {
@@ -343,14 +350,19 @@ struct WarpSpecializedPipeline {
         }
         CommitGroup();
         WaitGroups<1>();  // the slice before this one is multiplied: free its stage
-        if (kt > 0 && leader) FreeStage(&empty[(slice - 1) % kStages]);
+        if (kt > 0 && leader) Arrive(&empty[(slice - 1) % kStages]);
       }
       WaitGroups<0>();
-      if (leader) FreeStage(&empty[(slice - 1) % kStages]);
+      if (leader) Arrive(&empty[(slice - 1) % kStages]);
 #pragma unroll
       for (float& value : acc) Touch(value);
       const int2 tile = work.Tile(t);
-      StoreAccumulators(acc, C, M, N, tile.x * kClusterRows + rows_of_block, tile.y * kBN);
+      const int row = tile.x * kBM + consumer * 64, column = tile.y * kBN;
+      if constexpr (kStagedStores) {
+        StoreAccumulatorsStaged(acc, C, M, N, row, column, staging);
+      } else {
+        StoreAccumulators(acc, C, M, N, row, column);
+      }
     }
   }
 
@@ -365,26 +377,21 @@ struct WarpSpecializedPipeline {
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
         InitBarrier(&full[s], 1);
-        InitBarrier(&empty[s], kConsumers * kClusterM);
+        InitBarrier(&empty[s], kConsumers);
       }
       FenceBarrierInit();
     }
-    // The barriers initialised before any thread waits on one (or, in a cluster, before the
-    // other blocks' copies and arrivals reach them); from here on producer and consumers
-    // meet only at the mbarriers.
-    if constexpr (kClusterM == 1) {
-      __syncthreads();
-    } else {
-      ClusterSync();
-    }
+    // The barriers initialised before any thread waits on one; the only block-wide barrier:
+    // from here on producer and consumers meet only at the mbarriers.
+    __syncthreads();
     const Work work(M, N, K);
     if (warpgroup == 0) {
+      if constexpr (kStagedStores) ReleaseRegisters<kProducerRegisters>();
       if (threadIdx.x == 0) Produce(work, a_map, b_map, shared, full, empty);
     } else {
+      if constexpr (kStagedStores) ClaimRegisters<kConsumerRegisters>();
       Consume(work, shared, full, empty, C, M, N, warpgroup - 1);
     }
-    // No block of a cluster leaves while another's consumers may still arrive on its barriers.
-    if constexpr (kClusterM > 1) ClusterSync();
   }
 };
 

@@ -39,7 +39,7 @@ enum class LadderRung {
   kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
   kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
   kWgmmaTf32,       // 16: 15's pipeline on FP32 matrices, wgmma in TF32 (sm_90a)
-  kClusterMulticast,  // 17: 15 in clusters of two blocks along M that share B by TMA multicast (sm_90a)
+  kStagedEpilogue,  // 17: 15 with C stored through shared memory in whole lines (sm_90a)
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
@@ -80,9 +80,6 @@ struct KernelSpec {
   // Threads that only copy (a producer warpgroup) and hold no element of C, beside those
   // that thread_m × thread_n counts.
   int producer_threads = 0;
-  // Blocks of a cluster, stacked along M, that share each tile of B: the TMA reads it from
-  // L2 once and writes it into all of them (multicast). 1 where each block copies its own.
-  int cluster_m = 1;
 };
 
 constexpr bool IsCublasFamily(KernelFamily family) {
@@ -141,12 +138,6 @@ constexpr KernelSpec TensorRung(const char* name, const char* label, LadderRung 
 // The rung with `threads` more that only copy.
 constexpr KernelSpec WithProducer(KernelSpec spec, int threads) {
   spec.producer_threads = threads;
-  return spec;
-}
-
-// The rung in clusters of `blocks` along M that share B's tiles.
-constexpr KernelSpec SharingB(KernelSpec spec, int blocks) {
-  spec.cluster_m = blocks;
   return spec;
 }
 
@@ -227,10 +218,9 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::WithProducer(table_detail::HopperRung("wgmma_tf32", "16 TF32 wgmma, producer/consumer (sm_90)",
                                                         LadderRung::kWgmmaTf32, 128, 256, 32, 2, 64, 16, 256,
                                                         Precision::kTf32), 128),
-    // 17: 15's block tile in clusters of two along M; the table's tile is a block's.
-    table_detail::SharingB(table_detail::WithProducer(
-        table_detail::HopperRung("cluster_multicast", "17 2-block clusters share B by TMA multicast (sm_90)",
-                                 LadderRung::kClusterMulticast, 128, 256, 64, 2, 64, 16, 256), 128), 2),
+    // 17: 15's tiles and threads, C stored through shared memory.
+    table_detail::WithProducer(table_detail::HopperRung("staged_epilogue", "17 C through shared memory, whole lines (sm_90)",
+                                                        LadderRung::kStagedEpilogue, 128, 256, 64, 2, 64, 16, 256), 128),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

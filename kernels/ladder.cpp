@@ -30,7 +30,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
     case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";
     case LadderRung::kWgmmaTf32: return "15's pipeline on FP32 matrices: wgmma reads them as TF32, 8 of K per step";
-    case LadderRung::kClusterMulticast: return "two blocks in a cluster: each copies half of B, the TMA multicasts it to both";
+    case LadderRung::kStagedEpilogue: return "C written to shared memory first, then stored a whole line at a time";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {
@@ -51,7 +51,7 @@ std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape&
              k = static_cast<std::uint64_t>(shape.k);
   if (spec.family == KernelFamily::kNaive) return 2 * m * n * k;
   return CeilDiv(n, static_cast<std::uint64_t>(spec.tile_n)) * m * k +
-         CeilDiv(m, static_cast<std::uint64_t>(spec.tile_m) * static_cast<std::uint64_t>(spec.cluster_m)) * k * n;
+         CeilDiv(m, static_cast<std::uint64_t>(spec.tile_m)) * k * n;
 }
 
 std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape) {

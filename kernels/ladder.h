@@ -22,9 +22,8 @@ namespace kernels {
 const char* IdeaOf(const KernelSpec& spec);
 
 // Elements of A and B the kernel requests at `shape`: 2·M·N·K for the naive kernel,
-// ceil(N/BN)·M·K + ceil(M/(BM·c))·K·N for a block tile BM×BN in clusters of c blocks along M
-// that share each copy of B (c = 1 but for rung 17). Nothing for cuBLAS, whose tiles are not
-// ours to know.
+// ceil(N/BN)·M·K + ceil(M/BM)·K·N for a block tile BM×BN. Nothing for cuBLAS, whose tiles
+// are not ours to know.
 std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape& shape);
 
 // 2·M·N·K flops over the bytes of those loads (4 each, 2 for a BF16 row's) and of C's M·N

@@ -118,7 +118,6 @@ std::string DescribeParameters(const KernelSpec& spec) {
     text << " · " << spec.thread_m << "×" << spec.thread_n << " per thread";
     if (spec.warp_m > 0) text << " · warp tile " << spec.warp_m << "×" << spec.warp_n;
     text << " · " << ThreadsPerBlock(spec) << " threads";
-    if (spec.cluster_m > 1) text << " · clusters of " << spec.cluster_m << " along M sharing B";
   }
   if (spec.bs_transposed) text << " · Bs transposed (bank conflicts)";
   if (IsTiledFamily(spec.family)) {

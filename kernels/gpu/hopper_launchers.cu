@@ -6,7 +6,7 @@
 #include "kernels/14_wgmma_bf16.cu"
 #include "kernels/15_warp_specialized.cu"
 #include "kernels/16_wgmma_tf32.cu"
-#include "kernels/17_cluster_multicast.cu"
+#include "kernels/17_staged_epilogue.cu"
 #include "kernels/gpu/hopper_launchers.h"
 
 namespace kernels::gpu {
@@ -15,7 +15,7 @@ namespace {
 static_assert(wgmma_bf16::kBK * wgmma_bf16::kElementBytes == kHopperBoxBytes &&
                   warp_specialized::Pipeline::kBK * warp_specialized::Pipeline::kElementBytes == kHopperBoxBytes &&
                   wgmma_tf32::Pipeline::kBK * wgmma_tf32::Pipeline::kElementBytes == kHopperBoxBytes &&
-                  cluster_multicast::Pipeline::kBK * cluster_multicast::Pipeline::kElementBytes == kHopperBoxBytes,
+                  staged_epilogue::Pipeline::kBK * staged_epilogue::Pipeline::kElementBytes == kHopperBoxBytes,
               "14 to 17 read one box row per stage row");
 
 unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
@@ -74,20 +74,10 @@ LaunchConfig WgmmaTf32Config(const DeviceLimits& device, int m, int n, int) {
                                           P::kSharedBytes, device, m, n);
 }
 
-// Clusters of two blocks along x, as many as the SMs hold at once (an SM pair, a TPC, hosts
-// one: 66 on 132 SMs), at most one per 256×256 tile; each block copies 128 rows of Bᵀ.
-LaunchConfig ClusterMulticastConfig(const DeviceLimits& device, int m, int n, int) {
-  using P = cluster_multicast::Pipeline;
-  LaunchConfig config = PersistentConfig<P::kClusterRows, P::kBN>(reinterpret_cast<const void*>(cluster_multicast_matmul),
-                                                                  P::kThreads, P::kSharedBytes, device, m, n);
-  const unsigned clusters = config.grid.x < static_cast<unsigned>(device.sm_count / cluster_multicast::kClusterM)
-                                ? config.grid.x
-                                : static_cast<unsigned>(device.sm_count / cluster_multicast::kClusterM);
-  config.grid = dim3(clusters * cluster_multicast::kClusterM);
-  config.cluster_x = cluster_multicast::kClusterM;
-  config.box_rows_a = P::kBM;
-  config.box_rows_b = P::kBoxRowsB;
-  return config;
+LaunchConfig StagedEpilogueConfig(const DeviceLimits& device, int m, int n, int) {
+  using P = staged_epilogue::Pipeline;
+  return PersistentConfig<P::kBM, P::kBN>(reinterpret_cast<const void*>(staged_epilogue_matmul), P::kThreads,
+                                          P::kSharedBytes, device, m, n);
 }
 
 std::string EncodeKMajorTensorMap(CUtensorMap& map, const void* data, bool bf16, long long rows, long long cols,

@@ -7,13 +7,12 @@
 namespace kernels::gpu {
 
 // Everything one launch of a row at one shape needs: which __global__ function, its grid
-// and block, its dynamic shared memory and its cluster (blocks per cluster along x and z).
+// and block, its dynamic shared memory and its cluster (blocks per cluster along z).
 struct LaunchConfig {
   const void* function = nullptr;
   dim3 grid;
   dim3 block;  // x along N (or the flat thread index), y along M
   unsigned shared_bytes = 0;
-  unsigned cluster_x = 1;
   unsigned cluster_z = 1;
   // Rows that read K-major operands through tensor maps (rungs 14 on: BF16 copies, or FP32
   // for TF32): the rows of A's and of Bᵀ's box per copy (kHopperBoxBytes of K each); 0 for

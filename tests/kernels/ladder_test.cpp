@@ -33,19 +33,14 @@ TEST(Ladder, LoadsOfModelKernelsAreWhatTheModelCounts) {
 }
 
 // A block tile BM×BN loads, per block, its rows of A and columns of B that lie inside the
-// matrices, K deep; blocks in a cluster that share B (cluster_m of them, stacked along M)
-// load its columns once between them: summed over the grid cluster by cluster, block by block.
+// matrices, K deep: summed over the grid block by block.
 std::uint64_t WalkBlocks(const KernelSpec& spec, const Shape& shape) {
   std::uint64_t loads = 0;
-  for (std::int64_t cluster_row = 0; cluster_row < shape.m; cluster_row += spec.tile_m * spec.cluster_m) {
+  for (std::int64_t row = 0; row < shape.m; row += spec.tile_m) {
     for (std::int64_t col = 0; col < shape.n; col += spec.tile_n) {
+      const std::int64_t rows = std::min<std::int64_t>(spec.tile_m, shape.m - row);
       const std::int64_t cols = std::min<std::int64_t>(spec.tile_n, shape.n - col);
-      loads += static_cast<std::uint64_t>(cols * shape.k);
-      for (int block = 0; block < spec.cluster_m; ++block) {
-        const std::int64_t row = cluster_row + block * spec.tile_m;
-        const std::int64_t rows = std::max<std::int64_t>(0, std::min<std::int64_t>(spec.tile_m, shape.m - row));
-        loads += static_cast<std::uint64_t>(rows * shape.k);
-      }
+      loads += static_cast<std::uint64_t>((rows + cols) * shape.k);
     }
   }
   return loads;
@@ -140,14 +135,6 @@ TEST(Ladder, Bf16RowsCountTwoBytesAnElement) {
   EXPECT_NEAR(*LoadIntensity(*FindKernel("warp_specialized"), Shape::Square(8192)), expected, 1e-9 * expected);
   const double tf32 = 2.0 * n * n * n / (4.0 * (n * n * n / 256.0 + n * n * n / 128.0) + 4.0 * n * n);
   EXPECT_NEAR(*LoadIntensity(*FindKernel("wgmma_tf32"), Shape::Square(8192)), tf32, 1e-9 * tf32);
-}
-
-// Rung 17's clusters of two 128×256 blocks share B: A is read once per 256 columns of C and
-// B once per 256 rows, 2·8192³ flops over 2·(8192³/256 + 8192³/256) + 4·8192² bytes.
-TEST(Ladder, BlocksSharingBCountItOncePerCluster) {
-  const double n = 8192.0;
-  const double expected = 2.0 * n * n * n / (2.0 * (n * n * n / 256.0 + n * n * n / 256.0) + 4.0 * n * n);
-  EXPECT_NEAR(*LoadIntensity(*FindKernel("cluster_multicast"), Shape::Square(8192)), expected, 1e-9 * expected);
 }
 
 // A point above the memory roof gets its sentence: the bytes a second it asks for (GFLOPS over
