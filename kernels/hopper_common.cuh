@@ -6,7 +6,8 @@
 // Every wrapper is one PTX instruction (PTX ISA: "cp.async.bulk.tensor", "mbarrier",
 // "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"). The rungs compile them only
 // for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): wgmma, setmaxnreg and the descriptors exist there
-// alone.
+// alone. The mbarrier and bulk-copy wrappers are plain sm_90: the L2 probe (gpu/l2_probe.cu)
+// uses them wherever __CUDA_ARCH__ is 900 or more.
 #pragma once
 #include <cuda.h>
 
@@ -83,6 +84,17 @@ __device__ __forceinline__ void LoadBox(void* destination, const CUtensorMap* ma
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
           SharedAddress(destination)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer), "r"(SharedAddress(barrier))
+      : "memory");
+}
+
+// Copies `bytes` (a multiple of 16) from global memory into shared memory at `destination`
+// by the copy engine, counted on `landed` (PTX ISA: cp.async.bulk, sm_90): the
+// plain form of the TMA, no tensor map, `bytes` contiguous bytes.
+__device__ __forceinline__ void CopyBulk(void* destination, const void* source, unsigned bytes, std::uint64_t* landed) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          SharedAddress(destination)),
+      "l"(reinterpret_cast<std::uint64_t>(source)), "r"(bytes), "r"(SharedAddress(landed))
       : "memory");
 }
 
