@@ -4,8 +4,10 @@
 // from shared memory through matrix descriptors.
 //
 // Every wrapper is one PTX instruction (PTX ISA: "cp.async.bulk.tensor", "mbarrier",
-// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"). The callers compile them only
-// for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): wgmma and its descriptors exist there alone.
+// "Asynchronous Warpgroup Level Matrix Multiply-Accumulate"). The rungs compile them only
+// for sm_90a (__CUDA_ARCH_FEAT_SM90_ALL): wgmma, setmaxnreg and the descriptors exist there
+// alone. The mbarrier and bulk-copy wrappers are plain sm_90: the L2 probe (gpu/l2_probe.cu)
+// uses them wherever __CUDA_ARCH__ is 900 or more.
 #pragma once
 #include <cuda.h>
 
@@ -85,6 +87,17 @@ __device__ __forceinline__ void LoadBox(void* destination, const CUtensorMap* ma
       : "memory");
 }
 
+// Copies `bytes` (a multiple of 16) from global memory into shared memory at `destination`
+// by the copy engine, counted on `landed` (PTX ISA: cp.async.bulk, sm_90): the
+// plain form of the TMA, no tensor map, `bytes` contiguous bytes.
+__device__ __forceinline__ void CopyBulk(void* destination, const void* source, unsigned bytes, std::uint64_t* landed) {
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n" ::"r"(
+          SharedAddress(destination)),
+      "l"(reinterpret_cast<std::uint64_t>(source)), "r"(bytes), "r"(SharedAddress(landed))
+      : "memory");
+}
+
 // --- wgmma: D(64×N) += A(64×16) · B(16×N), both operands read from shared memory. ---
 
 // The matrix descriptor of a K-major tile with 128-byte swizzled rows starting at `tile`
@@ -111,6 +124,19 @@ __device__ __forceinline__ void CommitGroup() { asm volatile("wgmma.commit_group
 template <int kPending>
 __device__ __forceinline__ void WaitGroups() {
   asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory");
+}
+
+// Sets this warpgroup's registers a thread to kCount (a multiple of 8, 24 to 256): fewer
+// hands them back to the SM's pool, more takes them from it. Every thread of the warpgroup
+// executes it; it takes effect where the kernel starts with a register cap
+// (__launch_bounds__(threads, 1)).
+template <int kCount>
+__device__ __forceinline__ void ReleaseRegisters() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kCount));
+}
+template <int kCount>
+__device__ __forceinline__ void ClaimRegisters() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kCount));
 }
 
 // Tells the compiler `value` may have changed here: after WaitGroups, so that no read of an
@@ -188,20 +214,75 @@ __device__ __forceinline__ void StoreAccumulators(const float (&d)[kAccumulators
   }
 }
 
-// --- The warp-specialised pipeline of rungs 15 and 16 (15_warp_specialized.cu says why). ---
+// C through shared memory: a warp's 16 rows × 64 columns of FP32, 4 KiB.
+constexpr int kStagedRows = 16;
+constexpr int kStagedColumns = 64;
+constexpr unsigned kStagingBytesPerWarp = kStagedRows * kStagedColumns * 4;
+
+// StoreAccumulators through `staging`, this warp's kStagingBytesPerWarp of shared memory
+// (16-byte aligned). Straight from the fragment, one store instruction of a warp writes 8
+// bytes a lane into 8 rows: 8 pieces of 32 bytes in 8 different 128-byte lines. Here the warp
+// writes 16 rows × 64 columns of its fragment into shared memory and reads them back 16
+// bytes a lane, two rows an instruction, so that one store writes 2 × 256 contiguous bytes:
+// 4 whole lines, a quarter of the lines a tile's stores touch. Where N is not a multiple of
+// 4, rows do not start on 16 bytes and the lanes store their four values one by one.
+// In shared memory the 16-byte unit u of row r is kept at u ^ (r % 8): the fragment's writes
+// (8 rows at once) and the row reads then take no more passes than their 256 or 512 bytes need.
+__device__ __forceinline__ void StoreAccumulatorsStaged(const float (&d)[kAccumulators256], float* C, int M, int N,
+                                                        int row0, int col0, float4* staging) {
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) % kWarpgroup / 32;
+  constexpr int kUnits = kStagedColumns / 4;  // 16-byte units in a staged row
+  float* const staged = reinterpret_cast<float*>(staging);
+  const bool aligned = N % 4 == 0;  // rows start on 16 bytes: whole float4 stores
+#pragma unroll
+  for (int chunk = 0; chunk < 256 / kStagedColumns; ++chunk) {
+#pragma unroll
+    for (int jj = 0; jj < kStagedColumns / 8; ++jj) {
+      const int j = chunk * (kStagedColumns / 8) + jj;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int r = lane / 4 + h * 8, col = jj * 8 + lane % 4 * 2;
+        float* at = staged + r * kStagedColumns + ((col / 4) ^ (r % 8)) * 4 + col % 4;
+        *reinterpret_cast<float2*>(at) = make_float2(d[4 * j + 2 * h], d[4 * j + 2 * h + 1]);
+      }
+    }
+    __syncwarp();  // the whole piece staged before any lane reads another lane's values
+#pragma unroll
+    for (int i = 0; i < kStagedRows / 2; ++i) {
+      const int r = 2 * i + lane / kUnits, unit = lane % kUnits;
+      const float4 value = staging[r * kUnits + (unit ^ (r % 8))];
+      const int row = row0 + warp * kStagedRows + r, col = col0 + chunk * kStagedColumns + unit * 4;
+      if (row >= M || col >= N) continue;
+      float* out = C + static_cast<long long>(row) * N + col;
+      if (aligned) {
+        *reinterpret_cast<float4*>(out) = value;
+      } else {
+        const float values[4] = {value.x, value.y, value.z, value.w};
+#pragma unroll
+        for (int e = 0; e < 4; ++e) {
+          if (col + e < N) out[e] = values[e];
+        }
+      }
+    }
+    __syncwarp();  // every lane has read the piece before the next one overwrites it
+  }
+}
+
+// --- The warp-specialised pipeline of rungs 15 to 17 (15_warp_specialized.cu says why). ---
 //
 // Block tile 128×256, K in 128-byte stage rows, 4 stages in one ring across the tiles of a
 // persistent block; a producer warpgroup (one thread issues the TMA copies) and two consumer
 // warpgroups of 64 rows × 256 columns, 128 FP32 accumulators a thread. What a rung chooses
 // is its operands: `Operands` gives kElementBytes (an element's bytes in shared memory),
-// kMmaK (the K of one wgmma) and Mma(acc, a, b), one m64n256 wgmma at descriptors a and b.
+// kMmaK (the K of one wgmma) and Mma(acc, a, b), one m64n256 wgmma at descriptors a and b;
+// and whether C goes out through shared memory (kStagedStores, rung 17).
 //
 // The ring: stage s = i % 4 of the block's i-th slice (counted across its tiles) has a
 // "full" barrier (1 arrival, the producer's, plus the copy's bytes) and an "empty" one (one
 // arrival per consumer warpgroup). The i-th fill of a stage is phase i / 4 of both, so a
 // thread waits on parity (i / 4) % 2 for "full", and the producer, refilling, on the parity
 // of the previous use, (i / 4 − 1) % 2.
-template <typename Operands>
+template <typename Operands, bool kStagedStores = false>
 struct WarpSpecializedPipeline {
   static constexpr int kBM = 128;
   static constexpr int kBN = 256;
@@ -214,7 +295,17 @@ struct WarpSpecializedPipeline {
   static constexpr unsigned kTileBytesA = kBM * kBK * kElementBytes;
   static constexpr unsigned kTileBytesB = kBN * kBK * kElementBytes;
   static constexpr unsigned kStageBytes = kTileBytesA + kTileBytesB;
-  static constexpr unsigned kSharedBytes = kStages * kStageBytes + kSwizzleAtomBytes;
+  static constexpr unsigned kRingBytes = kStages * kStageBytes;
+  // kStagedStores: the staged epilogue's addresses do not fit beside 128 accumulators in the
+  // 168 registers a thread of 384 gets, so the producer warpgroup, which needs few, hands
+  // registers to the consumers: 128·40 + 256·232 ≤ 65536, the SM's register file.
+  static constexpr int kProducerRegisters = 40;
+  static constexpr int kConsumerRegisters = 232;
+  static_assert(kWarpgroup * (kProducerRegisters + kConsumers * kConsumerRegisters) <= 65536, "one register file");
+  // The ring, room to move its start up to a 1024-byte boundary, and (kStagedStores) each
+  // consumer warp's piece of C in shared memory after it.
+  static constexpr unsigned kSharedBytes =
+      kRingBytes + kSwizzleAtomBytes + (kStagedStores ? kConsumers * (kWarpgroup / 32) * kStagingBytesPerWarp : 0);
   static_assert(kTileBytesA % kSwizzleAtomBytes == 0, "B's tile starts on a swizzle boundary");
   static_assert(kBK % Operands::kMmaK == 0, "a stage row holds whole wgmma steps");
 
@@ -250,6 +341,8 @@ struct WarpSpecializedPipeline {
                                                  std::uint64_t* empty, float* C, int M, int N, int consumer) {
     const bool leader = threadIdx.x % kWarpgroup == 0;  // arrives for the warpgroup
     const unsigned rows_offset = consumer * 64 * kSwizzleRowBytes;
+    const int warp = consumer * (kWarpgroup / 32) + static_cast<int>(threadIdx.x) % kWarpgroup / 32;
+    float4* const staging = reinterpret_cast<float4*>(shared + kRingBytes + warp * kStagingBytesPerWarp);
     float acc[kAccumulators256];
     int slice = 0;
     for (int t = static_cast<int>(blockIdx.x); t < work.Tiles(); t += static_cast<int>(gridDim.x)) {
@@ -276,7 +369,12 @@ struct WarpSpecializedPipeline {
 #pragma unroll
       for (float& value : acc) Touch(value);
       const int2 tile = work.Tile(t);
-      StoreAccumulators(acc, C, M, N, tile.x * kBM + consumer * 64, tile.y * kBN);
+      const int row = tile.x * kBM + consumer * 64, column = tile.y * kBN;
+      if constexpr (kStagedStores) {
+        StoreAccumulatorsStaged(acc, C, M, N, row, column, staging);
+      } else {
+        StoreAccumulators(acc, C, M, N, row, column);
+      }
     }
   }
 
@@ -300,10 +398,12 @@ struct WarpSpecializedPipeline {
     __syncthreads();
     const Work work(M, N, K);
     if (warpgroup == 0) {
+      if constexpr (kStagedStores) ReleaseRegisters<kProducerRegisters>();
       if (threadIdx.x == 0) Produce(work, a_map, b_map, shared, full, empty);
-      return;
+    } else {
+      if constexpr (kStagedStores) ClaimRegisters<kConsumerRegisters>();
+      Consume(work, shared, full, empty, C, M, N, warpgroup - 1);
     }
-    Consume(work, shared, full, empty, C, M, N, warpgroup - 1);
   }
 };
 

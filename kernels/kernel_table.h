@@ -39,6 +39,7 @@ enum class LadderRung {
   kWgmmaBf16,       // 14: TMA copies into swizzled shared memory, warpgroup wgmma on BF16 (sm_90a)
   kWarpSpecialized, // 15: a producer warpgroup copies, two consumers multiply; one persistent block per SM
   kWgmmaTf32,       // 16: 15's pipeline on FP32 matrices, wgmma in TF32 (sm_90a)
+  kStagedEpilogue,  // 17: 15 with C stored through shared memory in whole lines (sm_90a)
 };
 
 // The arithmetic the result is computed in; decides the verification tolerance and the
@@ -217,6 +218,9 @@ inline constexpr KernelSpec kKernelTable[] = {
     table_detail::WithProducer(table_detail::HopperRung("wgmma_tf32", "16 TF32 wgmma, producer/consumer (sm_90)",
                                                         LadderRung::kWgmmaTf32, 128, 256, 32, 2, 64, 16, 256,
                                                         Precision::kTf32), 128),
+    // 17: 15's tiles and threads, C stored through shared memory.
+    table_detail::WithProducer(table_detail::HopperRung("staged_epilogue", "17 C through shared memory, whole lines (sm_90)",
+                                                        LadderRung::kStagedEpilogue, 128, 256, 64, 2, 64, 16, 256), 128),
     {"cublas_fp32", "cuBLAS SGEMM (FP32)", KernelFamily::kCublasFp32, 0, 0, 0,
      table_detail::kSt, table_detail::kSt, true, true, Precision::kFp32, true},
     {"cublas_tf32", "cuBLAS TF32 (lower precision)", KernelFamily::kCublasTf32, 0, 0, 0,

@@ -30,6 +30,7 @@ const char* IdeaOf(const KernelSpec& spec) {
     case LadderRung::kWgmmaBf16: return "Hopper: TMA copies swizzled BF16 tiles, a warpgroup's wgmma reads them";
     case LadderRung::kWarpSpecialized: return "a producer warpgroup copies, consumers multiply; persistent blocks overlap stores";
     case LadderRung::kWgmmaTf32: return "15's pipeline on FP32 matrices: wgmma reads them as TF32, 8 of K per step";
+    case LadderRung::kStagedEpilogue: return "C written to shared memory first, then stored a whole line at a time";
     case LadderRung::kNone: break;
   }
   switch (spec.family) {

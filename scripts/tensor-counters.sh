@@ -23,7 +23,7 @@
 set -uo pipefail
 build=${1:?usage: scripts/tensor-counters.sh BUILD [SIZE] [KERNELS]}
 size=${2:-4096}
-kernels=${3:-mma_tf32,wgmma_tf32,cublas_tf32,wgmma_bf16,warp_specialized,cublas_bf16}
+kernels=${3:-mma_tf32,wgmma_tf32,cublas_tf32,wgmma_bf16,warp_specialized,staged_epilogue,cublas_bf16}
 app="$build/tilescope"
 wanted=(gpu__time_duration.sum sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active
   sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active

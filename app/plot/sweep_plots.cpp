@@ -121,7 +121,7 @@ std::vector<Series> Roofs(const std::vector<kernels::BenchResult>& results, cons
     roofs.push_back(Roof(std::move(name), bandwidth, peak, from, to, look.roof));
     roofs.back().in_legend = roofs.size() == 1;
   }
-  if (l2 > 0.0) roofs.push_back(Roof(Format("L2 roof: %.0f GB/s (measured by the SMs' loads) × FLOP/byte", l2), l2, top, from, 0.0, look.roof));
+  if (l2 > 0.0) roofs.push_back(Roof(Format("L2 roof: %.0f GB/s (measured, loads and copies) × FLOP/byte", l2), l2, top, from, 0.0, look.roof));
   return roofs;
 }
 

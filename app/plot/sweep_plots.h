@@ -57,7 +57,7 @@ LinePlotData GflopsPlot(const std::vector<kernels::BenchResult>& results, const 
 // where one of our kernels of that precision was measured (cuBLAS of a precision shows only
 // with them); an L2 roof (measured L2 bandwidth ×
 // intensity up to the highest of those peaks) where the device's L2 bandwidth was measured
-// (by ordinary loads from the SMs: the TMA copies of rungs 14 on draw more from L2 than that).
+// (the faster of the SMs' loads and, from Hopper on, the copy engine's bulk copies).
 // cuBLAS, whose loads are not ours to count, is a measured line. Kernels keep GflopsPlot's looks.
 LinePlotData RooflinePlot(const std::vector<kernels::BenchResult>& results, const kernels::Shape& shape,
                           const kernels::DeviceInfo& device, const SweepLook& look);

@@ -6,6 +6,7 @@
 #include "kernels/14_wgmma_bf16.cu"
 #include "kernels/15_warp_specialized.cu"
 #include "kernels/16_wgmma_tf32.cu"
+#include "kernels/17_staged_epilogue.cu"
 #include "kernels/gpu/hopper_launchers.h"
 
 namespace kernels::gpu {
@@ -13,8 +14,9 @@ namespace {
 
 static_assert(wgmma_bf16::kBK * wgmma_bf16::kElementBytes == kHopperBoxBytes &&
                   warp_specialized::Pipeline::kBK * warp_specialized::Pipeline::kElementBytes == kHopperBoxBytes &&
-                  wgmma_tf32::Pipeline::kBK * wgmma_tf32::Pipeline::kElementBytes == kHopperBoxBytes,
-              "14 to 16 read one box row per stage row");
+                  wgmma_tf32::Pipeline::kBK * wgmma_tf32::Pipeline::kElementBytes == kHopperBoxBytes &&
+                  staged_epilogue::Pipeline::kBK * staged_epilogue::Pipeline::kElementBytes == kHopperBoxBytes,
+              "14 to 17 read one box row per stage row");
 
 unsigned Blocks(long long extent, int tile) { return static_cast<unsigned>((extent + tile - 1) / tile); }
 
@@ -69,6 +71,12 @@ LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int
 LaunchConfig WgmmaTf32Config(const DeviceLimits& device, int m, int n, int) {
   using P = wgmma_tf32::Pipeline;
   return PersistentConfig<P::kBM, P::kBN>(reinterpret_cast<const void*>(wgmma_tf32_matmul), P::kThreads,
+                                          P::kSharedBytes, device, m, n);
+}
+
+LaunchConfig StagedEpilogueConfig(const DeviceLimits& device, int m, int n, int) {
+  using P = staged_epilogue::Pipeline;
+  return PersistentConfig<P::kBM, P::kBN>(reinterpret_cast<const void*>(staged_epilogue_matmul), P::kThreads,
                                           P::kSharedBytes, device, m, n);
 }
 

@@ -16,6 +16,8 @@ LaunchConfig WgmmaBf16Config(const DeviceLimits& device, int m, int n, int k);
 LaunchConfig WarpSpecializedConfig(const DeviceLimits& device, int m, int n, int k);
 // 16 wgmma_tf32: as 15's, its maps over FP32 copies.
 LaunchConfig WgmmaTf32Config(const DeviceLimits& device, int m, int n, int k);
+// 17 staged_epilogue: as 15's, with its epilogue's shared memory.
+LaunchConfig StagedEpilogueConfig(const DeviceLimits& device, int m, int n, int k);
 
 // Describes a rows×cols row-major matrix of BF16 (`bf16`) or FP32 elements whose rows are
 // `row_stride` elements apart (a multiple of 16 bytes) for TMA copies of boxes of

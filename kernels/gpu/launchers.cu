@@ -222,6 +222,8 @@ Launcher MakeLauncher() {
     launcher.config = WarpSpecializedConfig;
   } else if constexpr (spec.rung == LadderRung::kWgmmaTf32) {
     launcher.config = WgmmaTf32Config;
+  } else if constexpr (spec.rung == LadderRung::kStagedEpilogue) {
+    launcher.config = StagedEpilogueConfig;
   } else if constexpr (KernelFunction<I>() != nullptr) {
     launcher.config = GridConfig<I>;
   }

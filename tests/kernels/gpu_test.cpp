@@ -316,13 +316,15 @@ TEST_F(Gpu, TheTensorCoresPlaceEachLanesFragmentWhereTheModelSays) {
   EXPECT_EQ(wrong, 64) << "swapping c1 and c2 moves half of D";
 }
 
-// Rungs 14 and 15 against cuBLAS BF16 itself, element by element. Both multiply the same BF16
+// Rungs 14, 15 and 17 against cuBLAS BF16 itself, element by element. All multiply the same BF16
 // copies of A and B (the session makes them once) and accumulate in FP32, so their C may
 // differ only by summation order: FP32's tolerance, 2·K·2^-23·max|A|·max|B|, not BF16's.
 // The runner's check against cuBLAS FP32 holds with BF16's tolerance. Shapes: 4096×2048×1024
 // (full tiles, 16 stages of K), 1000³ (edge tiles in M and N, K not a multiple of 64), odd
 // sizes whose rows are padded to 8 elements (1025×513×257, 1001×1003×997), and 33×65×9 (one
-// partial tile, one stage); at the first, 15's persistent blocks walk up to two tiles each.
+// partial tile, one stage); at the first, 15's and 17's persistent blocks walk up to two
+// tiles each. 17's stores take 16-byte pieces where N is a multiple of 4 (4096, 1000) and
+// single floats elsewhere (513, 1003, 65).
 // Any GPU but compute capability 9.0 refuses the rungs with the reason (tested from sm_80
 // on, where cuBLAS BF16 runs).
 TEST_F(Gpu, WgmmaBf16MatchesCublasBf16) {
@@ -341,7 +343,7 @@ TEST_F(Gpu, WgmmaBf16MatchesCublasBf16) {
     std::vector<double> times;
     std::vector<float> c_cublas;
     ASSERT_EQ(worker.Run(KernelIndex(cublas), 0, 1, tolerance, never, run, times, &c_cublas, error), TS_OK) << error;
-    for (const char* rung : {"wgmma_bf16", "warp_specialized"}) {
+    for (const char* rung : {"wgmma_bf16", "warp_specialized", "staged_epilogue"}) {
       SCOPED_TRACE(std::string(rung) + " at " + ToString(shape));
       const KernelSpec& spec = *FindKernel(rung);
       std::vector<float> c;

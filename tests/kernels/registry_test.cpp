@@ -37,7 +37,7 @@ TEST(Registry, DefaultSweepHoldsTheLectureKernels) {
 // The ladder: rungs 04 to 16 (and 12b) in teaching order, GPU only, guarded, and out of the default
 // sweep (the live panel's ladder view chooses them). 04 to 12 compute in FP32 on the CUDA
 // cores; 13 in TF32 on the tensor cores, from sm_80 on; 14 and 15 in BF16 and 16 in TF32 on
-// sm_90 alone; 15 and 16 with a producer warpgroup.
+// sm_90 alone; 15 to 17 with a producer warpgroup.
 TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   std::vector<const KernelSpec*> rungs;
   for (const KernelSpec* spec : AllKernels()) {
@@ -46,10 +46,10 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
   const std::vector<std::string> expected = {"blocktile_1d",    "blocktile_2d", "vectorized",   "conflict_free",
                                              "warptile",        "double_buffered", "async_copy", "register_tile",
                                              "all_async",       "stream_k",     "mma_tf32",     "wgmma_bf16",
-                                             "warp_specialized", "wgmma_tf32"};
+                                             "warp_specialized", "wgmma_tf32", "staged_epilogue"};
   // A rung added between two numbered ones takes a letter: 12b.
   const std::vector<std::string> numbers = {"04", "05", "06", "07", "08", "09", "10",
-                                            "11", "12", "12b", "13", "14", "15", "16"};
+                                            "11", "12", "12b", "13", "14", "15", "16", "17"};
   ASSERT_EQ(rungs.size(), expected.size());
   for (std::size_t i = 0; i < rungs.size(); ++i) {
     const KernelSpec& rung = *rungs[i];
@@ -63,13 +63,14 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
     EXPECT_FALSE(rung.in_default_sweep);
     const bool hopper_tf32 = rung.rung == LadderRung::kWgmmaTf32;
     const bool tf32 = rung.rung == LadderRung::kMmaTf32 || hopper_tf32;
-    const bool bf16 = rung.rung == LadderRung::kWgmmaBf16 || rung.rung == LadderRung::kWarpSpecialized;
+    const bool staged = rung.rung == LadderRung::kStagedEpilogue;
+    const bool bf16 = rung.rung == LadderRung::kWgmmaBf16 || rung.rung == LadderRung::kWarpSpecialized || staged;
     EXPECT_STREQ(MathName(rung), tf32   ? "TF32 tensor cores"
                                  : bf16 ? "BF16 tensor cores, FP32 accumulate"
                                         : "FP32 FFMA (CUDA cores)");
     EXPECT_EQ(rung.min_compute_capability, hopper_tf32 || bf16 ? 90 : tf32 ? 80 : 0);
     EXPECT_EQ(rung.only_that_architecture, hopper_tf32 || bf16);
-    const bool producer = rung.rung == LadderRung::kWarpSpecialized || hopper_tf32;
+    const bool producer = rung.rung == LadderRung::kWarpSpecialized || hopper_tf32 || staged;
     EXPECT_EQ(rung.producer_threads, producer ? 128 : 0);
     EXPECT_EQ(rung.tile_m % rung.thread_m, 0);
     EXPECT_EQ(rung.tile_n % rung.thread_n, 0);
@@ -79,7 +80,7 @@ TEST(Registry, LadderRungsAreInTeachingOrderAndRecordTheirMath) {
 
 // TF32 mma.sync and cp.async need sm_80, and so does cuBLAS's BF16 GEMM: on a Turing GPU
 // (7.5) the runner refuses those rows (module.cu says why). wgmma and TMA are sm_90a's: that
-// code (rungs 14 to 16) runs on compute capability 9.0 alone, not on Ampere, Ada or a newer GPU. Every other
+// code (rungs 14 to 17) runs on compute capability 9.0 alone, not on Ampere, Ada or a newer GPU. Every other
 // row runs on every GPU the build targets.
 TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEverywhere) {
   const KernelSpec& mma = *FindKernel("mma_tf32");
@@ -94,7 +95,8 @@ TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEve
   const KernelSpec& wgmma = *FindKernel("wgmma_bf16");
   const KernelSpec& specialized = *FindKernel("warp_specialized");
   const KernelSpec& wgmma_tf32 = *FindKernel("wgmma_tf32");
-  for (const KernelSpec* sm90a : {&wgmma, &specialized, &wgmma_tf32}) {
+  const KernelSpec& staged = *FindKernel("staged_epilogue");
+  for (const KernelSpec* sm90a : {&wgmma, &specialized, &wgmma_tf32, &staged}) {
     SCOPED_TRACE(sm90a->name);
     EXPECT_FALSE(RunsOn(*sm90a, 8, 0));
     EXPECT_FALSE(RunsOn(*sm90a, 8, 9));
@@ -102,7 +104,8 @@ TEST(Registry, TheTensorCoreRowsRunWhereTheirInstructionsExistAndTheOtherRowsEve
     EXPECT_FALSE(RunsOn(*sm90a, 10, 0));
   }
   for (const KernelSpec* spec : AllKernels()) {
-    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized && spec != &wgmma_tf32) {
+    if (spec != &mma && spec != &cublas_bf16 && spec != &wgmma && spec != &specialized && spec != &wgmma_tf32 &&
+        spec != &staged) {
       EXPECT_TRUE(RunsOn(*spec, 7, 5)) << spec->name;
     }
   }
@@ -138,7 +141,8 @@ TEST(Registry, MathIsTf32OrBf16OnlyForTheTensorCoreRows) {
   for (const KernelSpec* spec : AllKernels()) {
     const std::string name = spec->name;
     const bool tf32 = name == "cublas_tf32" || name == "mma_tf32" || name == "wgmma_tf32";
-    const bool bf16 = name == "cublas_bf16" || name == "wgmma_bf16" || name == "warp_specialized";
+    const bool bf16 =
+        name == "cublas_bf16" || name == "wgmma_bf16" || name == "warp_specialized" || name == "staged_epilogue";
     EXPECT_STREQ(MathName(*spec), tf32   ? "TF32 tensor cores"
                                   : bf16 ? "BF16 tensor cores, FP32 accumulate"
                                          : "FP32 FFMA (CUDA cores)")

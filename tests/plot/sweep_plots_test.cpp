@@ -269,7 +269,7 @@ TEST(SweepPlots, TheRooflineHasATensorRoofPerPrecisionAndAnL2RoofWhenMeasured) {
   roofline = RooflinePlot(results, shape, device, kLook);
   ASSERT_EQ(roofline.series.size(), 3u + 1u + 3u);
   const Series& l2 = roofline.series[3];
-  EXPECT_NE(l2.style.name.find("L2 roof: 10000 GB/s (measured by the SMs' loads)"), std::string::npos) << l2.style.name;
+  EXPECT_NE(l2.style.name.find("L2 roof: 10000 GB/s (measured, loads and copies)"), std::string::npos) << l2.style.name;
   ASSERT_EQ(l2.points.size(), 2u);
   EXPECT_DOUBLE_EQ(l2.points[0].y, 10000.0 * l2.points[0].x);
   EXPECT_DOUBLE_EQ(l2.points[1].y, kernels::PeakGflops(device, kernels::Precision::kBf16));
