@@ -59,11 +59,14 @@ std::string FormatValue(float value) {
   return text;
 }
 
+// Whichever is shorter: three significant digits shorten a fraction, but would write an
+// integer C such as 1060 as "1.06e+03", twice as wide as the whole number.
 std::string FormatValueShort(float value) {
-  if (!std::isfinite(value)) return FormatValue(value);
+  const std::string full = FormatValue(value);
+  if (!std::isfinite(value)) return full;
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", static_cast<double>(value));
-  return text;
+  return std::strlen(text) < full.size() ? std::string(text) : full;
 }
 
 std::string PlaceName(const Place& place) {

@@ -20,7 +20,8 @@ std::string NarrateLastStep(const Snapshot& snapshot);
 std::string PlaceName(const Place& place);
 // A value as the lesson shows it: "10", "0.25", "?" for never-written shared memory, "NaN".
 std::string FormatValue(float value);
-// Three significant digits ("-0.793"): for a cell too narrow for FormatValue's six.
+// For a cell too narrow for FormatValue's six digits: three significant digits ("-0.793"),
+// or FormatValue's text where that is no longer ("1060", not "1.06e+03").
 std::string FormatValueShort(float value);
 
 }  // namespace sim

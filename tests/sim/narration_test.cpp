@@ -172,6 +172,11 @@ TEST(Narration, ValuesAsTheLessonShowsThem) {
   EXPECT_EQ(sim::FormatValue(10.0f), "10");
   EXPECT_EQ(sim::FormatValue(0.25f), "0.25");
   EXPECT_EQ(sim::FormatValue(-1.5f), "-1.5");
+  EXPECT_EQ(sim::FormatValueShort(-0.7934561f), "-0.793");
+  EXPECT_EQ(sim::FormatValueShort(1060.0f), "1060");
+  EXPECT_EQ(sim::FormatValueShort(123456.0f), "123456");
+  EXPECT_EQ(sim::FormatValueShort(1234567.0f), "1.23e+06");
+  EXPECT_EQ(sim::FormatValueShort(sim::SharedPoison()), "?");
   EXPECT_EQ(sim::PlaceName(sim::Place::Global(sim::MatrixId::kC, 0, 3)), "C[0][3]");
   EXPECT_EQ(sim::PlaceName(sim::Place::Shared(sim::TileId::kBs, 1, 0)), "Bs[1][0]");
   EXPECT_EQ(sim::PlaceName(sim::Place{}), "");
