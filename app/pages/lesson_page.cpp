@@ -355,7 +355,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
          if (lesson_.Student()) return YourKernelViews::DrawOnlyForLessons("works out the built-in kernel's blocks per SM");
          occupancy_panel_.Draw(lesson_.Occupancy());
        }},
-      {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation); }},
+      {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation, lesson_.WholeRun()); }},
       {"Timeline", &kTimelineSlot,
        [this, simulation](const FrameContext& frame) {
          timeline_.Draw(frame, simulation(), lesson_.WholeRun(), selection_.Resolve(simulation().snapshot()));

@@ -69,6 +69,11 @@ std::string FormatValueShort(float value) {
   return std::strlen(text) < full.size() ? std::string(text) : full;
 }
 
+std::string NarrateBeforeFirstStep(const std::string& stepping_off) {
+  if (stepping_off.empty()) return "Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.";
+  return stepping_off + " No step is told at this size: a smaller one steps again.";
+}
+
 std::string PlaceName(const Place& place) {
   std::string name;
   switch (place.space) {
