@@ -71,6 +71,10 @@ def check_opened_without_step_back(run, status, output):
     check(any(lesson["stepping_off"] in text for text in controls["shown_text"]), "Controls says so in the same words")
     check({"\u2190 Back", "Step \u2192", "Play", "Reset"} <= set(controls["dimmed_text"]),
           "the stepping buttons are drawn greyed out %s" % controls["dimmed_text"])
+    race_lab = run.state()["lesson_panels"]["race_lab"]
+    # (below the Race lab's fold in a small window: then not shown at all)
+    check("Run to end" not in race_lab["shown_text"] or "Run to end" in race_lab["dimmed_text"],
+          "the Race lab's Run to end is greyed out too %s" % race_lab["dimmed_text"])
     narration = run.state()["lesson_panels"]["narration"]["shown_text"]
     check(any(text.startswith(lesson["stepping_off"]) for text in narration) and
           not any("Step (\u2192)" in text for text in narration),
