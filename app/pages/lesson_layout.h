@@ -86,8 +86,9 @@ inline constexpr PanelSlot kGuideSlot{{0.0f, 0.0f, kGuideColumn, 1.0f}, {0.0f, 0
 // width for the same cells. `matrices_across`: MatricesPanel::CharactersAcross of the lesson
 // (0: not known, or heat maps).
 inline constexpr int kCharactersAcrossOf4x4 = 4 * 2 + 4 * 3;  // A's two digits beside C's three
-// What each panel beside the matrices keeps, however wide their numbers: a room's few words a line.
-inline constexpr float kMinBesideMatrices = 0.18f;
+// What each panel beside the matrices keeps, however wide their numbers: the Counters' key figures
+// and their last line, whole, in presentation at 1366×768 (0.26 cut that line).
+inline constexpr float kMinBesideMatrices = 0.3f;
 inline float StopWeight(const std::string& key, bool presentation, bool tall = false, int matrices_across = 0) {
   if (key == "counters") return presentation ? 1.25f : 1.6f;
   if (key == "kernel_source") return presentation ? 1.6f : 1.3f;
@@ -112,10 +113,12 @@ inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, fl
     if (first == last) return;
     float total = 0.0f;
     for (std::size_t i = first; i < last; ++i) total += weight(keys[i]);
-    // The matrices' share stops where the others would fall below kMinBesideMatrices each.
+    // The matrices' widening stops where the others would fall below kMinBesideMatrices each.
     const float others = static_cast<float>(last - first - 1);
-    const float most = w - others * kMinBesideMatrices;
-    const float first_share = std::min(w * weight(keys[first]) / total, keys[first] == "matrices" ? most : w);
+    const float base = StopWeight(keys[first], presentation);
+    const float unwidened = w * base / (total - weight(keys[first]) + base);
+    const float most = keys[first] == "matrices" ? std::max(unwidened, w - others * kMinBesideMatrices) : w;
+    const float first_share = std::min(w * weight(keys[first]) / total, most);
     for (std::size_t i = first; i < last; ++i) {
       const float share = i == first ? first_share : (w - first_share) * weight(keys[i]) / (total - weight(keys[first]));
       rects.push_back({x, y, share, h});
@@ -128,7 +131,8 @@ inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, fl
   } else if (count == 3) {
     const float right = std::max(weight(keys[1]), weight(keys[2]));
     const float first = StopWeight(keys[0], presentation, true, matrices_across);
-    const float most = keys[0] == "matrices" ? width - kMinBesideMatrices : width;
+    const float base = StopWeight(keys[0], presentation, true);
+    const float most = keys[0] == "matrices" ? std::max(width * base / (base + right), width - kMinBesideMatrices) : width;
     const float tall = std::min(width * first / (first + right), most);
     rects.push_back({left, 0.0f, tall, 1.0f});
     rects.push_back({left + tall, 0.0f, width - tall, 0.5f});
