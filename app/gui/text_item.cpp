@@ -43,6 +43,7 @@ void Record(ImVec2 min, ImVec2 max, ImVec2 clip_min, ImVec2 clip_max, const char
   const bool out_of_view = max.y <= clip_min.y || min.y >= clip_max.y;
   if (recording.count->kept_shown && !out_of_view && max.x > clip_min.x && min.x < clip_max.x) {
     recording.count->shown.emplace_back(text, text_end ? text_end : text + std::char_traits<char>::length(text));
+    if (ImGui::GetStyle().Alpha < 1.0f) recording.count->dimmed.push_back(recording.count->shown.back());
   }
   const bool clipped = recording.presentation
                            ? cut_sideways || cut_vertically
@@ -83,7 +84,10 @@ void DrawUnformatted(const char* text, const char* text_end, bool wrapped) {
 
 nlohmann::json TextCount::ToJson() const {
   nlohmann::json out{{"text_items", items}, {"clipped_text", clipped}, {"clipped_examples", clipped_examples}};
-  if (kept_shown) out["shown_text"] = shown;
+  if (kept_shown) {
+    out["shown_text"] = shown;
+    out["dimmed_text"] = dimmed;
+  }
   return out;
 }
 

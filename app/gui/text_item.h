@@ -30,6 +30,8 @@ struct TextCount {
   // Every text drawn at least partly in view, in order, when the scope keeps them (a frame whose
   // state is dumped): what a reader of the panel can see, for tests that ask what it says.
   std::vector<std::string> shown;
+  // Those of `shown` drawn dimmed (a disabled control: ImGui::BeginDisabled lowers the style's alpha).
+  std::vector<std::string> dimmed;
   bool kept_shown = false;
 
   nlohmann::json ToJson() const;

@@ -39,6 +39,9 @@ void ApplyTheme(ThemeKind kind, float font_size) {
   }
   style.WindowRounding = 4.0f;
   style.FrameRounding = 3.0f;
+  // ImGui's 0.6 left a refused button (stepping a lesson without step back) looking like any
+  // other on the dark theme: a disabled control must read as off at a glance.
+  style.DisabledAlpha = 0.35f;
   style.ScaleAllSizes(font_size / kReferenceFontSize);
   ImGui::GetStyle() = style;
 }

@@ -104,27 +104,44 @@ inline constexpr PanelSlot kGuideSlot{{0.0f, 0.0f, kGuideColumn, 1.0f}, {0.0f, 0
 // presentation the counters show their few key figures, and the source's wrapped lines want
 // the room.
 // `tall`: the panel has the whole height (the first of three), where the matrices need less
-// width for the same cells.
-inline float StopWeight(const std::string& key, bool presentation, bool tall = false) {
+// width for the same cells. `matrices_across`: MatricesPanel::CharactersAcross of the lesson
+// (0: not known, or heat maps).
+inline constexpr int kCharactersAcrossOf4x4 = 4 * 2 + 4 * 3;  // A's two digits beside C's three
+// What each panel beside the matrices keeps, however wide their numbers: the Counters' key figures
+// and their last line, whole, in presentation at 1366×768 (0.26 cut that line).
+inline constexpr float kMinBesideMatrices = 0.3f;
+inline float StopWeight(const std::string& key, bool presentation, bool tall = false, int matrices_across = 0) {
   if (key == "counters") return presentation ? 1.25f : 1.6f;
   if (key == "kernel_source") return presentation ? 1.6f : 1.3f;
   if (key == "occupancy" || key == "race_lab") return 1.3f;
   // On a room's stop, a 4×4 lesson's C reads from the back at 20-pixel digits (1366×768) only
-  // with this much.
-  if (key == "matrices") return presentation ? (tall ? 1.35f : 1.8f) : 1.0f;
+  // with this much; wider numbers or more columns (6×5×7 and its C of four digits) want more.
+  if (key == "matrices") {
+    if (!presentation) return 1.0f;
+    const float wider = std::max(1.0f, static_cast<float>(matrices_across) / kCharactersAcrossOf4x4);
+    return (tall ? 1.35f : 1.8f) * wider;
+  }
   return 1.0f;
 }
 
-// `keys` in the order shown; widths in a row follow StopWeight.
-inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, float left, bool presentation) {
-  const auto weight = [presentation](const std::string& key) { return StopWeight(key, presentation); };
+// `keys` in the order shown, the matrices (if any) first; widths in a row follow StopWeight.
+inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, float left, bool presentation,
+                                        int matrices_across = 0) {
+  const auto weight = [&](const std::string& key) { return StopWeight(key, presentation, false, matrices_across); };
   const float width = 1.0f - left;
   std::vector<PanelRect> rects;
   const auto row = [&](std::size_t first, std::size_t last, float x, float w, float y, float h) {
+    if (first == last) return;
     float total = 0.0f;
     for (std::size_t i = first; i < last; ++i) total += weight(keys[i]);
+    // The matrices' widening stops where the others would fall below kMinBesideMatrices each.
+    const float others = static_cast<float>(last - first - 1);
+    const float base = StopWeight(keys[first], presentation);
+    const float unwidened = w * base / (total - weight(keys[first]) + base);
+    const float most = keys[first] == "matrices" ? std::max(unwidened, w - others * kMinBesideMatrices) : w;
+    const float first_share = std::min(w * weight(keys[first]) / total, most);
     for (std::size_t i = first; i < last; ++i) {
-      const float share = w * weight(keys[i]) / total;
+      const float share = i == first ? first_share : (w - first_share) * weight(keys[i]) / (total - weight(keys[first]));
       rects.push_back({x, y, share, h});
       x += share;
     }
@@ -134,8 +151,10 @@ inline std::vector<PanelRect> StopRects(const std::vector<std::string>& keys, fl
     row(0, count, left, width, 0.0f, 1.0f);
   } else if (count == 3) {
     const float right = std::max(weight(keys[1]), weight(keys[2]));
-    const float first = StopWeight(keys[0], presentation, true);
-    const float tall = width * first / (first + right);
+    const float first = StopWeight(keys[0], presentation, true, matrices_across);
+    const float base = StopWeight(keys[0], presentation, true);
+    const float most = keys[0] == "matrices" ? std::max(width * base / (base + right), width - kMinBesideMatrices) : width;
+    const float tall = std::min(width * first / (first + right), most);
     rects.push_back({left, 0.0f, tall, 1.0f});
     rects.push_back({left + tall, 0.0f, width - tall, 0.5f});
     rects.push_back({left + tall, 0.5f, width - tall, 0.5f});

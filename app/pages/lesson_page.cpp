@@ -184,7 +184,7 @@ void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
   std::vector<std::string> keys;
   for (const PanelRow* row : shown) keys.push_back(row->Key());
   const std::vector<PanelRect> normal = StopRects(keys, kGuideColumn, false);
-  const std::vector<PanelRect> presenting = StopRects(keys, kShowGuideColumn, true);
+  const std::vector<PanelRect> presenting = StopRects(keys, kShowGuideColumn, true, MatricesAcross());
   stop_slots_.clear();
   for (std::size_t i = 0; i < shown.size(); ++i) stop_slots_.emplace_back(normal[i], presenting[i]);
   for (PanelRow& row : panels_.Rows()) {
@@ -197,6 +197,11 @@ void LessonPage::ShowPanels(const std::vector<std::string>& ids) {
   }
   presented_keys_ = PresentedKeys();
   relayout_ = true;
+}
+
+int LessonPage::MatricesAcross() const {
+  const std::vector<float>* reference = lesson_.Reference();
+  return reference ? MatricesPanel::CharactersAcross(lesson_.simulation().snapshot(), *reference) : 0;
 }
 
 std::vector<std::string> LessonPage::PresentedKeys() const {
@@ -234,7 +239,7 @@ void LessonPage::FollowPresentedPanels(const FrameContext& frame) {
   std::stable_partition(shown.begin(), shown.end(), [](const PanelRow* row) { return row->Key() == "matrices"; });
   std::vector<std::string> tiled;
   for (const PanelRow* row : shown) tiled.push_back(row->Key());
-  const std::vector<PanelRect> rects = StopRects(tiled, guide ? kShowGuideColumn : 0.0f, true);
+  const std::vector<PanelRect> rects = StopRects(tiled, guide ? kShowGuideColumn : 0.0f, true, MatricesAcross());
   joined_slots_.clear();
   joined_slots_.reserve(shown.size());  // the rows point into it
   for (std::size_t i = 0; i < shown.size(); ++i) joined_slots_.emplace_back(shown[i]->slot->For(false), rects[i]);
@@ -349,7 +354,7 @@ std::vector<PanelRow> LessonPage::PanelRows() {
          if (lesson_.Student()) return YourKernelViews::DrawOnlyForLessons("works out the built-in kernel's blocks per SM");
          occupancy_panel_.Draw(lesson_.Occupancy());
        }},
-      {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation); }},
+      {"Narration", &kNarrationSlot, [this](const FrameContext& frame) { narration_.Draw(frame.presentation, lesson_.WholeRun()); }},
       {"Timeline", &kTimelineSlot,
        [this, simulation](const FrameContext& frame) {
          timeline_.Draw(frame, simulation(), lesson_.WholeRun(), selection_.Resolve(simulation().snapshot()));

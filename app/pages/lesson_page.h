@@ -69,6 +69,8 @@ class LessonPage : public Page {
   // A student's kernel opened or left: its presentation layout (YourKernelSlot), or the lesson's.
   void FollowStudentLayout();
   std::vector<std::string> PresentedKeys() const;
+  // MatricesPanel::CharactersAcross of the open lesson (0 while its C is not yet known).
+  int MatricesAcross() const;
   void LeaveTour();
   void SetCellPicking();
   std::optional<std::string> CopyView(std::string (*spell)(const ReopenedView&));

@@ -323,6 +323,12 @@ bool OpenLesson::Busy() const {
          comparison_.Busy() || occupancy_.Busy() || student_.Busy();
 }
 
+RaceLabView OpenLesson::race_lab() const {
+  RaceLabView view = race_lab_.View();
+  view.stepping_off = stepping_off_.value_or("");
+  return view;
+}
+
 WholeRunView OpenLesson::WholeRun() const {
   const WholeRunPass::State state = whole_run_.state();
   return {state == WholeRunPass::State::kCounting, state == WholeRunPass::State::kCancelled, whole_run_.Fraction(),

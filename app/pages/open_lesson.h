@@ -91,7 +91,7 @@ class OpenLesson {
   const PlayClock& play() const { return play_; }
   const LessonDraft& draft() const { return editor_.draft(); }
   const ComparisonCounter& comparison() const { return comparison_; }
-  RaceLabView race_lab() const { return race_lab_.View(); }
+  RaceLabView race_lab() const;
   const OccupancyView& Occupancy() const { return occupancy_.View(); }
   std::optional<LessonEditor::TourPreparation> Preparing() const { return editor_.Preparing(); }
 

@@ -22,13 +22,28 @@ void Tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
+// A stepping button's tooltip: what it does and, while stepping is off (the button greyed out),
+// why — a greyed button's tooltip is where a reader looks for the reason.
+void StepTooltip(const char* text, const std::string& off) {
+  if (!ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text);
+  if (!off.empty()) {
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette::kOrange), "%s %s", palette::kGlyphWarning, off.c_str());
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 // Buttons flow onto the next line when the panel is narrow.
-void FlowButton(const FrameContext& frame, const char* label, const char* action, const char* tooltip) {
+void FlowButton(const FrameContext& frame, const char* label, const char* action, const char* tooltip,
+                const std::string& off) {
   const float width = ImGui::CalcTextSize(label, nullptr, true).x + ImGui::GetStyle().FramePadding.x * 2.0f;
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   if (ImGui::GetItemRectMax().x + ImGui::GetStyle().ItemSpacing.x + width < right) ImGui::SameLine();
   if (gui::Button(label)) frame.actions.Push(action);
-  Tooltip(tooltip);
+  StepTooltip(tooltip, off);
 }
 
 // The problem with the draft, under the field it concerns.
@@ -129,7 +144,7 @@ void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
     return;
   }
   ImGui::BeginDisabled(!whole_run.stepping_off.empty());
-  DrawButtons(frame, play);
+  DrawButtons(frame, play, whole_run.stepping_off);
   ImGui::EndDisabled();
   DrawPosition(simulation, whole_run, student);
   // Their pickers next, then what runs: at 1366×768 the pickers are in view without scrolling.
@@ -137,24 +152,24 @@ void ControlsPanel::Draw(const FrameContext& frame, const sim::Simulation& simul
   if (gui::CollapsingHeader("Lesson", ImGuiTreeNodeFlags_DefaultOpen)) DrawLesson(frame, draft);
 }
 
-void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play) {
+void ControlsPanel::DrawButtons(const FrameContext& frame, const PlayClock& play, const std::string& off) {
   if (gui::Button("\u2190 Back")) frame.actions.Push("step-back");
-  Tooltip("Step back one step, exactly (\u2190)");
+  StepTooltip("Step back one step, exactly (\u2190)", off);
   FlowButton(frame, "Step \u2192", "step",
-             "Run one instruction of the scheduler's unit: a warp, or one thread (\u2192)");
-  FlowButton(frame, "Step warp", "step-warp", "Run until every runnable lane of the next warp has run once (W)");
-  FlowButton(frame, "To barrier", "to-barrier", "Run until a __syncthreads() releases its block (B)");
-  FlowButton(frame, "Next phase", "next-phase", "Run to the end of the current tile phase (Shift+\u2192)");
-  FlowButton(frame, "To end", "run-to-end", "Run the whole lesson to its last step (End)");
-  FlowButton(frame, play.playing ? "Pause" : "Play", "play", "Step continuously at the speed below (Space)");
-  FlowButton(frame, "Reset", "reset", "Back to step 0 (R)");
+             "Run one instruction of the scheduler's unit: a warp, or one thread (\u2192)", off);
+  FlowButton(frame, "Step warp", "step-warp", "Run until every runnable lane of the next warp has run once (W)", off);
+  FlowButton(frame, "To barrier", "to-barrier", "Run until a __syncthreads() releases its block (B)", off);
+  FlowButton(frame, "Next phase", "next-phase", "Run to the end of the current tile phase (Shift+\u2192)", off);
+  FlowButton(frame, "To end", "run-to-end", "Run the whole lesson to its last step (End)", off);
+  FlowButton(frame, play.playing ? "Pause" : "Play", "play", "Step continuously at the speed below (Space)", off);
+  FlowButton(frame, "Reset", "reset", "Back to step 0 (R)", off);
   if (!ImGui::IsAnyItemActive()) speed_ = play.steps_per_second;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.0f);
   if (gui::Recorded(ImGui::SliderFloat("steps/s", &speed_, PlayClock::kMinSpeed, PlayClock::kMaxSpeed, "%.0f",
                          ImGuiSliderFlags_Logarithmic), "steps/s")) {
     frame.actions.Push("play-speed", std::to_string(static_cast<int>(speed_)));
   }
-  Tooltip("How fast Play steps: steps per second");
+  StepTooltip("How fast Play steps: steps per second", off);
 }
 
 void ControlsPanel::DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run,

@@ -42,7 +42,8 @@ struct ControlsPanel {
   std::vector<sim::LessonEdit> TakeEdits() { return std::exchange(edits_, {}); }
 
  private:
-  void DrawButtons(const FrameContext& frame, const PlayClock& play);
+  // `off`: why stepping is off (the buttons are drawn disabled), else empty.
+  void DrawButtons(const FrameContext& frame, const PlayClock& play, const std::string& off);
   void DrawPosition(const sim::Simulation& simulation, const WholeRunView& whole_run, const YourKernelView* student);
   void DrawLesson(const FrameContext& frame, const LessonDraft& draft);
   void DrawShape(const LessonDraft& draft);

@@ -219,8 +219,10 @@ void CountersPanel::DrawKeyFigures(const sim::Simulation& simulation,
   const sim::ClosedForms e = sim::Expected(simulation.config());
   if (!gui::BeginTable("##key figures", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit)) return;
   ImGui::TableSetupColumn("counted", ImGuiTableColumnFlags_WidthStretch);
-  ImGui::TableSetupColumn("whole run");
-  ImGui::TableSetupColumn("closed form");
+  // Headers on two lines, as the normal table's: beside wide matrices the names keep the room
+  // to wrap between words.
+  ImGui::TableSetupColumn("whole\nrun");
+  ImGui::TableSetupColumn("closed\nform");
   gui::TableHeadersRow();
   const auto row = [](const char* name, const std::string& counted, const std::string& expected) {
     ImGui::TableNextRow();

@@ -104,6 +104,22 @@ void MatricesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapsho
   figures_.hovered = hover_.hovered();
 }
 
+int MatricesPanel::CharactersAcross(const sim::Snapshot& snapshot, const std::vector<float>& reference) {
+  const MatrixLayout layout(snapshot.geometry());
+  std::size_t widest[3] = {0, 0, 0};
+  for (MatrixId id : {MatrixId::kA, MatrixId::kB, MatrixId::kC}) {
+    const int i = MatrixLayout::Index(id);
+    if (layout.real_rows[i] * layout.real_cols[i] > kMaxElementsForValues) return 0;
+    std::vector<float> values;
+    ReadValues(layout, id, snapshot, reference, values);
+    for (float v : values) widest[i] = std::max(widest[i], sim::FormatValue(v).size());
+  }
+  // The zero padding's columns hold no numbers: a character's width each (MatrixLayout::PaddingWidth).
+  const int padding = layout.cols[0] - layout.real_cols[0] + layout.cols[2] - layout.real_cols[2];
+  return static_cast<int>(widest[0]) * layout.real_cols[0] +
+         static_cast<int>(std::max(widest[1], widest[2])) * layout.real_cols[2] + padding;
+}
+
 // Every element of C, kept for the grids and counted for the summary; read again only when the
 // lesson or the step changed.
 void MatricesPanel::ReadC(const sim::Snapshot& snapshot, const std::vector<float>& reference,
@@ -278,7 +294,9 @@ void MatricesPanel::DrawOutlines(const MatrixLayout& layout, const sim::Snapshot
         const ImVec2 min = layout.CellMin(box.id, r, c);
         draw->AddRectFilled(min, layout.CellMax(box.id, r, c), WithAlpha(palette::kGrey, 0.25f));
         if (show_zero && box.id != MatrixId::kC) {
-          DrawCentred(draw, min, layout.Size(box.id), zero_size, ImGui::GetColorU32(ImGuiCol_TextDisabled), "0");
+          const ImVec2 max = layout.CellMax(box.id, r, c);
+          DrawCentred(draw, min, ImVec2(max.x - min.x, max.y - min.y), zero_size, ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                      "0");
         }
       }
     }

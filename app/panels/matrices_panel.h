@@ -38,6 +38,10 @@ struct MatricesPanel {
   void Draw(const FrameContext& frame, const sim::Snapshot& snapshot, const std::vector<float>& reference,
             std::uint64_t lesson_generation);
   void DumpState(nlohmann::json& state) const;
+  // The characters across A's grid beside C's (the product's own arrangement), each column as
+  // wide as its matrix's widest number, B's columns being C's: what the panel's width should
+  // follow for its numbers to read. 0 for matrices drawn as heat maps.
+  static int CharactersAcross(const sim::Snapshot& snapshot, const std::vector<float>& reference);
 
   // How a matrix was drawn and what C held, as of the last frame (for --dump-state).
   struct Figures {

@@ -42,16 +42,15 @@ MatrixLayout::MatrixLayout(const sim::Geometry& g) {
 bool MatrixLayout::Hit(ImVec2 p, MatrixId id, int& row, int& col) const {
   const ImVec2 o = origin[Index(id)];
   if (p.x < o.x || p.y < o.y) return false;
+  const int i = Index(id);
   row = static_cast<int>((p.y - o.y) / cell);
-  col = static_cast<int>((p.x - o.x) / col_w[Index(id)]);
-  return row < rows[Index(id)] && col < cols[Index(id)];
+  const float inside = col_w[i] * static_cast<float>(real_cols[i]);
+  col = p.x - o.x < inside ? static_cast<int>((p.x - o.x) / col_w[i])
+                           : real_cols[i] + static_cast<int>((p.x - o.x - inside) / PaddingWidth(i));
+  return row < rows[i] && col < cols[i];
 }
 
-float MatrixLayout::Across() const {
-  const float a = col_w[0] * static_cast<float>(cols[0]);
-  const float c = col_w[2] * static_cast<float>(cols[2]);
-  return in_a_row ? a + col_w[1] * static_cast<float>(cols[1]) + c : a + c;
-}
+float MatrixLayout::Across() const { return Width(0) + Width(2) + (in_a_row ? Width(1) : 0.0f); }
 
 void MatrixLayout::Fit(ImVec2 room, float down, float label_rows, const float widest[3]) {
   const float font = ImGui::GetFontSize();
@@ -74,11 +73,19 @@ bool MatrixLayout::FitNumbers(ImVec2 room, float down, float label_rows, const f
   const ImVec2 pad = ImGui::GetStyle().FramePadding;
   const float font = ImGui::GetFontSize();
   const float bc = std::max(widest[1], widest[2]);
-  const float text_across = in_a_row ? widest[0] * static_cast<float>(cols[0]) + widest[1] * static_cast<float>(cols[1]) +
-                                           widest[2] * static_cast<float>(cols[2])
-                                     : widest[0] * static_cast<float>(cols[0]) + bc * static_cast<float>(cols[2]);
+  // Across: the real columns' numbers and padding, and the padding's square columns, each as
+  // wide as a cell is tall (a line of text and the frame's padding).
+  float text_across = 0.0f;
+  float padding_columns = 0.0f;
+  for (int i = 0; i < 3; ++i) {
+    if (!in_a_row && i == 1) continue;  // B's columns are C's
+    text_across += (in_a_row || i == 0 ? widest[i] : bc) * static_cast<float>(real_cols[i]);
+    padding_columns += static_cast<float>(cols[i] - real_cols[i]);
+  }
+  const float real_across = cells_across - padding_columns;
   const float scale = std::min({kMaxTextScale, (room.y - label_rows - down * 2.0f * pad.y) / (down * font),
-                                (room.x - cells_across * ColumnPadding()) / std::max(1.0f, text_across)});
+                                (room.x - real_across * ColumnPadding() - padding_columns * 2.0f * pad.y) /
+                                    std::max(1.0f, text_across + padding_columns * font)});
   if (scale < kMinTextScale) return false;
   cell = std::floor(std::min(scale * font + 2.0f * pad.y, kMaxCellInFonts * font));
   for (int i = 0; i < 3; ++i) col_w[i] = scale * (in_a_row || i == 0 ? widest[i] : bc) + ColumnPadding();
@@ -131,7 +138,7 @@ float MatrixLayout::FitMeeting(float gap, float widest_name, const float wanted_
   const float k = static_cast<float>(cols[0]);
   const float down = k + static_cast<float>(rows[2]);
   Fit(room, down, 0.0f, wanted_w);
-  if (cell * k >= 3.0f * line && col_w[0] * k >= widest_name) return 0.0f;
+  if (cell * k >= 3.0f * line && Width(0) >= widest_name) return 0.0f;
   Fit(room, down, 2.0f * line, wanted_w);
   return 2.0f * line;
 }
@@ -147,7 +154,7 @@ void MatrixLayout::PlaceInARow(const char* const names[3], float gap) {
     const float name_x = std::max(x, name_end);
     DrawName(i, ImVec2(name_x, top.y), names[i]);
     name_end = name_x + ImGui::CalcTextSize(names[i]).x + ImGui::GetStyle().ItemSpacing.x;
-    x += col_w[i] * static_cast<float>(cols[i]) + gap;
+    x += Width(i) + gap;
     bottom = std::max(bottom, cell * static_cast<float>(rows[i]));
   }
   extent = ImVec2(std::max(x - gap, name_end) - top.x, line + bottom);
@@ -157,7 +164,7 @@ void MatrixLayout::PlaceMeeting(const char* const names[3], float gap, float lab
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const bool in_corner = label_rows == 0.0f;
   const ImVec2 top = ImGui::GetCursorScreenPos();
-  const float corner_w = col_w[0] * static_cast<float>(cols[0]);
+  const float corner_w = Width(0);
   const float corner = cell * static_cast<float>(rows[1]);
   origin[1] = ImVec2(top.x + corner_w + gap, top.y + label_rows * 0.5f);
   origin[0] = ImVec2(top.x, origin[1].y + corner + gap + label_rows * 0.5f);
@@ -180,7 +187,7 @@ void MatrixLayout::PlaceMeeting(const char* const names[3], float gap, float lab
     const float after_a = origin[0].x + ImGui::CalcTextSize(a_name).x + ImGui::GetStyle().ItemSpacing.x;
     DrawName(2, ImVec2(std::max(origin[2].x, after_a), origin[2].y - line), c_name);
   }
-  extent = ImVec2(corner_w + gap + col_w[2] * static_cast<float>(cols[2]),
+  extent = ImVec2(corner_w + gap + Width(2),
                   label_rows + gap + corner + cell * static_cast<float>(rows[0]));
 }
 

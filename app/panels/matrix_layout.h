@@ -10,6 +10,8 @@
 #pragma once
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "sim/model/snapshot.h"
 
 namespace gui {
@@ -45,20 +47,30 @@ struct MatrixLayout {
   void Place(const sim::Geometry& g, float gap, const float widest_value[3]);
 
   static int Index(sim::MatrixId id) { return static_cast<int>(id); }
+  // Columns past the matrix's edge (the zero padding) hold no numbers: they stay square while
+  // the real ones widen for theirs.
+  float PaddingWidth(int matrix) const { return std::min(cell, col_w[matrix]); }
+  // Where column `col` of a matrix starts, from its grid's left.
+  float ColumnX(int matrix, int col) const {
+    const int real = std::min(col, real_cols[matrix]);
+    return static_cast<float>(real) * col_w[matrix] + static_cast<float>(col - real) * PaddingWidth(matrix);
+  }
   ImVec2 CellMin(sim::MatrixId id, int row, int col) const {
     const ImVec2 o = origin[Index(id)];
-    return ImVec2(o.x + static_cast<float>(col) * col_w[Index(id)], o.y + static_cast<float>(row) * cell);
+    return ImVec2(o.x + ColumnX(Index(id), col), o.y + static_cast<float>(row) * cell);
   }
   ImVec2 CellMax(sim::MatrixId id, int row, int col) const {
-    const ImVec2 min = CellMin(id, row, col);
-    return ImVec2(min.x + col_w[Index(id)], min.y + cell);
+    const ImVec2 o = origin[Index(id)];
+    return ImVec2(o.x + ColumnX(Index(id), col + 1), o.y + static_cast<float>(row + 1) * cell);
   }
+  // A cell inside the matrix.
   ImVec2 Size(sim::MatrixId id) const { return ImVec2(col_w[Index(id)], cell); }
   // The corner past a grid's last cell.
   ImVec2 GridMax(sim::MatrixId id) const {
     const int i = Index(id);
-    return ImVec2(origin[i].x + col_w[i] * static_cast<float>(cols[i]), origin[i].y + cell * static_cast<float>(rows[i]));
+    return ImVec2(origin[i].x + Width(i), origin[i].y + cell * static_cast<float>(rows[i]));
   }
+  float Width(int matrix) const { return ColumnX(matrix, cols[matrix]); }
   bool Inside(sim::MatrixId id, int row, int col) const {
     return row < real_rows[Index(id)] && col < real_cols[Index(id)];
   }

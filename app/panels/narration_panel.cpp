@@ -26,9 +26,9 @@ void NarrationPanel::Update(const sim::Snapshot& snapshot) {
   scroll_to_end_ = true;
 }
 
-void NarrationPanel::Draw(bool presentation) {
+void NarrationPanel::Draw(bool presentation, const WholeRunView& whole_run) {
   if (lines_.empty()) {
-    gui::TextWrapped("Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.");
+    gui::TextWrapped("%s", sim::NarrateBeforeFirstStep(whole_run.stepping_off).c_str());
     return;
   }
   const Line& now = lines_.back();

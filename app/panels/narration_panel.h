@@ -9,6 +9,7 @@
 #include <deque>
 #include <string>
 
+#include "app/panels/whole_run_view.h"
 #include "sim/model/snapshot.h"
 
 namespace gui {
@@ -18,7 +19,8 @@ struct NarrationPanel {
   // Follows the run whether or not the panel is open, so the scrollback has no gaps.
   void Update(const sim::Snapshot& snapshot);
   // In presentation mode only the step just run: a room reads it, nobody scrolls back.
-  void Draw(bool presentation);
+  // `whole_run`: a lesson shown without step back says so before its first step.
+  void Draw(bool presentation, const WholeRunView& whole_run);
   void DumpState(nlohmann::json& state) const;
 
  private:

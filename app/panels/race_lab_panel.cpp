@@ -84,8 +84,18 @@ void RaceLabPanel::Draw(const FrameContext& frame, const sim::Simulation& simula
   ImGui::Separator();
   DrawThisRun(simulation, lab);
   if (!simulation.Finished()) {
+    ImGui::BeginDisabled(!lab.stepping_off.empty());
     if (gui::Button("Run to end")) frame.actions.Push("run-to-end");
-    Tooltip("Run the lesson to its last step and compare every element of C with the correct product (End).");
+    ImGui::EndDisabled();
+    // Greyed for a lesson without step back: the tooltip says why, as Controls' buttons do.
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+      ImGui::TextUnformatted("Run the lesson to its last step and compare every element of C with the correct product (End).");
+      if (!lab.stepping_off.empty()) ImGui::TextColored(Colour(palette::kOrange), "%s", lab.stepping_off.c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
   }
   if (gui::CollapsingHeader("Run many seeds", ImGuiTreeNodeFlags_DefaultOpen)) DrawSeeds(frame, lab);
   const bool gpu_busy = lab.gpu_running || lab.model_runs.Running();

@@ -58,6 +58,7 @@ struct RaceLabView {
   const std::string& gpu_status;
   std::int64_t large_size = 0;
   int trials = 0;
+  std::string stepping_off;  // why Run to end is off (a lesson without step back: WholeRunView), or ""
 };
 
 struct RaceLabPanel {

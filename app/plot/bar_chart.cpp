@@ -120,10 +120,11 @@ PlotState DrawBarChart(const char* id, const BarChartData& data, ImVec2 size) {
   const auto [series, bar] = DrawBars(list, frame, y_axis, data, hovering);
   DrawReference(list, frame, y_axis, data);
   list->PopClipRect();
-  DrawLegend(list, frame, legend);
+  const ImVec2 legend_max = DrawLegend(list, frame, legend);
   ImGui::InvisibleButton(id, size);  // Claims the space and keeps drags from moving the window.
 
   PlotState state = Describe(data, y_axis, origin, size);
+  state.legend_max = legend_max;
   if (bar) {
     ImGui::BeginTooltip();
     gui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());

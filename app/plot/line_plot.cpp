@@ -166,12 +166,13 @@ PlotState DrawLinePlot(const char* id, const LinePlotData& data, ImVec2 size) {
   DrawReferenceLines(list, frame, axes, data.lines, drawn);
   for (std::size_t i = 0; i < data.series.size(); ++i) DrawSeries(list, data.series[i], drawn[i]);
   list->PopClipRect();
-  DrawLegend(list, frame, legend);
+  const ImVec2 legend_max = DrawLegend(list, frame, legend);
 
   // An invisible button rather than Dummy(): it claims the space the same way, and also keeps
   // a drag on the plot from moving the window, and reports hovering for the tooltip.
   ImGui::InvisibleButton(id, size);
   PlotState state = Describe(data, axes, origin, size);
+  state.legend_max = legend_max;
   if (ImGui::IsItemHovered()) state.hovered = ShowTooltip(list, frame, axes, data);
   return state;
 }

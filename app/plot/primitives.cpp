@@ -16,10 +16,29 @@ constexpr float kPadding = 6.0f;
 ImU32 TextColour() { return ImGui::GetColorU32(ImGuiCol_Text); }
 ImU32 GridColour() { return ImGui::GetColorU32(ImGuiCol_Border); }
 
-float LegendWidth(const std::vector<LegendEntry>& legend) {
-  float widest = 0.0f;
-  for (const LegendEntry& entry : legend) widest = std::max(widest, ImGui::CalcTextSize(entry.style.name.c_str()).x);
-  return legend.empty() ? 0.0f : widest + (kLegendSwatch + 3.0f * kPadding) * Unit();
+// The legend's entries a column holds: as many as stand beside the data area, so a long legend
+// beside a short plot takes a second column rather than running over the x axis' label.
+std::size_t LegendRows(float frame_height) {
+  const float room = frame_height - kPadding * Unit();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  return room < 2.0f * line ? 1 : static_cast<std::size_t>(room / line);
+}
+
+// Each column as wide as its own widest name: one long name (the roofs') widens one column only.
+std::vector<float> LegendColumnWidths(const std::vector<LegendEntry>& legend, std::size_t rows) {
+  std::vector<float> widths((legend.size() + rows - 1) / rows, 0.0f);
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const float name = ImGui::CalcTextSize(legend[i].style.name.c_str()).x;
+    widths[i / rows] = std::max(widths[i / rows], name + (kLegendSwatch + 3.0f * kPadding) * Unit());
+  }
+  return widths;
+}
+
+float LegendWidth(const std::vector<LegendEntry>& legend, float frame_height) {
+  const std::vector<float> widths = LegendColumnWidths(legend, LegendRows(frame_height));
+  float total = 0.0f;
+  for (float width : widths) total += width;
+  return total;
 }
 
 bool Inside(ImVec2 p, ImVec2 min, ImVec2 max) { return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y; }
@@ -104,7 +123,8 @@ PlotFrame LayoutFrame(ImVec2 widget_min, ImVec2 size, const std::vector<Tick>& y
   const float pad = kPadding * Unit();
   PlotFrame frame;
   frame.min = ImVec2(widget_min.x + label_width + 2.0f * pad, widget_min.y + line + 2.0f * pad);
-  frame.max = ImVec2(widget_min.x + size.x - LegendWidth(legend) - pad, widget_min.y + size.y - 2.0f * line - 2.0f * pad);
+  frame.max.y = widget_min.y + size.y - 2.0f * line - 2.0f * pad;
+  frame.max.x = widget_min.x + size.x - LegendWidth(legend, frame.max.y - frame.min.y) - pad;
   frame.max.x = std::max(frame.max.x, frame.min.x + 1.0f);
   frame.max.y = std::max(frame.max.y, frame.min.y + 1.0f);
   return frame;
@@ -130,8 +150,9 @@ void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, c
   }
   list->AddRect(frame.min, frame.max, TextColour());
   const ImVec2 x_text = ImGui::CalcTextSize(x_label.c_str());
-  gui::DrawText(list, ImVec2((frame.min.x + frame.max.x - x_text.x) * 0.5f, frame.max.y + line + pad), TextColour(),
-                x_label.c_str());
+  // Centred under the data area; one wider than it starts at its left edge, not left of the widget.
+  gui::DrawText(list, ImVec2(std::max(frame.min.x, (frame.min.x + frame.max.x - x_text.x) * 0.5f), frame.max.y + line + pad),
+                TextColour(), x_label.c_str());
   // ImGui draws no rotated text: the y label stands above the axis, where readers look first.
   gui::DrawText(list, ImVec2(frame.min.x, frame.min.y - line - pad), TextColour(), y_label.c_str());
 }
@@ -166,13 +187,18 @@ ImVec2 LineLabelAt(const PlotFrame& frame, float line_y, ImVec2 text, const std:
   return places.empty() ? ImVec2(right, above >= frame.min.y ? above : below) : places.front();
 }
 
-void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend) {
+ImVec2 DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend) {
   const float pad = kPadding * Unit();
   const float swatch = kLegendSwatch * Unit();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  float y = frame.min.y + pad;
-  for (const LegendEntry& entry : legend) {
-    const float x = frame.max.x + 2.0f * pad;
+  const std::size_t rows = LegendRows(frame.max.y - frame.min.y);
+  const std::vector<float> widths = LegendColumnWidths(legend, rows);
+  ImVec2 corner = frame.max;
+  float x = frame.max.x + 2.0f * pad;
+  for (std::size_t i = 0; i < legend.size(); ++i) {
+    const LegendEntry& entry = legend[i];
+    if (i > 0 && i % rows == 0) x += widths[i / rows - 1];
+    const float y = frame.min.y + pad + static_cast<float>(i % rows) * line;
     const float mid = y + ImGui::GetTextLineHeight() * 0.5f;
     const float thickness = entry.style.thickness * Unit();
     if (entry.dashed) {
@@ -182,8 +208,9 @@ void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<Lege
       DrawMarker(list, entry.style.marker, ImVec2(x + swatch * 0.5f, mid), 4.0f * Unit(), entry.style.colour);
     }
     gui::DrawText(list, ImVec2(x + swatch + pad, y), TextColour(), entry.style.name.c_str());
-    y += line;
+    corner = ImVec2(std::max(corner.x, x + widths[i / rows] - 2.0f * pad), std::max(corner.y, y + ImGui::GetTextLineHeight()));
   }
+  return corner;
 }
 
 }  // namespace plot

@@ -41,6 +41,7 @@ struct PlotState {
   Range y_axis;
   ImVec2 widget_min;  // The whole widget: frame, ticks, labels, legend.
   ImVec2 widget_max;
+  ImVec2 legend_max;  // The legend's bottom-right corner: never below the data area.
   std::string hovered;  // The series and point under the mouse, "" when none.
 };
 
@@ -83,7 +84,8 @@ void DrawAxes(ImDrawList* list, const PlotFrame& frame, const XTicks& x_ticks, c
 ImVec2 LineLabelAt(const PlotFrame& frame, float line_y, ImVec2 text,
                    const std::vector<std::vector<ImVec2>>& drawn = {}, float clearance = 0.0f);
 
-// Marker and name of each entry, in a column to the right of the data area.
-void DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend);
+// Marker and name of each entry, in columns to the right of the data area, none below it.
+// Returns its bottom-right corner.
+ImVec2 DrawLegend(ImDrawList* list, const PlotFrame& frame, const std::vector<LegendEntry>& legend);
 
 }  // namespace plot

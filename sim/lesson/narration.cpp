@@ -59,11 +59,19 @@ std::string FormatValue(float value) {
   return text;
 }
 
+// Whichever is shorter: three significant digits shorten a fraction, but would write an
+// integer C such as 1060 as "1.06e+03", twice as wide as the whole number.
 std::string FormatValueShort(float value) {
-  if (!std::isfinite(value)) return FormatValue(value);
+  const std::string full = FormatValue(value);
+  if (!std::isfinite(value)) return full;
   char text[32];
   std::snprintf(text, sizeof text, "%.3g", static_cast<double>(value));
-  return text;
+  return std::strlen(text) < full.size() ? std::string(text) : full;
+}
+
+std::string NarrateBeforeFirstStep(const std::string& stepping_off) {
+  if (stepping_off.empty()) return "Nothing has run yet. Step (\u2192) to run the first instruction; each step is told here.";
+  return stepping_off + " No step is told at this size: a smaller one steps again.";
 }
 
 std::string PlaceName(const Place& place) {

@@ -16,11 +16,16 @@ std::string Narrate(const TraceEvent& event, const Snapshot& snapshot);
 std::string NarrateStep(const std::vector<TraceEvent>& events, const Snapshot& snapshot);
 // The step just run, a lesson's or a student's kernel's (NarrateKernelStep): what every view tells.
 std::string NarrateLastStep(const Snapshot& snapshot);
+// What the narration says before anything has run: how to run the first instruction, or, for
+// a lesson shown without step back, `stepping_off` (SteppingOffReason) and where its whole run
+// is shown instead.
+std::string NarrateBeforeFirstStep(const std::string& stepping_off);
 // "A[2][1]", "As[1][0]", "C[0][3]".
 std::string PlaceName(const Place& place);
 // A value as the lesson shows it: "10", "0.25", "?" for never-written shared memory, "NaN".
 std::string FormatValue(float value);
-// Three significant digits ("-0.793"): for a cell too narrow for FormatValue's six.
+// For a cell too narrow for FormatValue's six digits: three significant digits ("-0.793"),
+// or FormatValue's text where that is no longer ("1060", not "1.06e+03").
 std::string FormatValueShort(float value);
 
 }  // namespace sim

@@ -1,7 +1,8 @@
 """The Matrices panel never draws a grid or a name over another, and small matrices read: the
 edges lesson at its unguarded stop (a kernel that rounds its phases down reads less of K than A
 and B hold: C was drawn over B's last rows and A's last columns) and with the guard switched
-back on; a 1024x32 A beside its C (their names overprinted); a 4x4 lesson's every stop at
+back on, whose C of four-digit whole numbers was drawn 3.6 pixels tall as "1.06e+03" in
+presentation; a 1024x32 A beside its C (their names overprinted); a 4x4 lesson's every stop at
 1366x768 in presentation (once tiny heat maps), whose C digits stand at least 20 pixels tall.
 Each at 1366x768 and 1920x1080, normal and presentation."""
 import json
@@ -13,6 +14,11 @@ SIZES = ((1366, 768), (1920, 1080))
 SETTLE = "wait 5"
 EDGES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "lessons", "edges.json")
 MIN_DIGIT_PIXELS = 20.0
+# The edges lesson sets 7 columns of A beside 5 of C's four digits and 3 of its padding, next to
+# the Guide and two panels that must stay whole (0.30 of the width each): 20-pixel digits would
+# take about 750 of 1366 pixels. Its C reads as tall as its A and B: 11.25 pixels at 1366x768,
+# 15.8 at 1920x1080 (3.6 at 1366x768 before, as "1.06e+03").
+EDGES_MIN_DIGIT_PIXELS = 11.0
 
 
 def overlap(r, s):
@@ -54,7 +60,11 @@ def test_edges_grids_apart(binary):
         for label, state in dumps(binary, width, height, ["--lesson", EDGES, "--stop", "4"], script):
             matrices = state["lesson_panels"]["matrices"]
             check(not clashes(matrices), "%s: no grid or name over another %s" % (label, clashes(matrices)))
-            check(matrices["drawn_as"]["c"] != "heat map", "%s: the 6x5 C is numbers %s" % (label, matrices["drawn_as"]))
+            check(matrices["drawn_as"]["c"] == "values", "%s: the 6x5 C is its whole numbers %s" % (label, matrices["drawn_as"]))
+            if "presentation" in label:
+                digits = matrices["digit_pixels"]
+                check(digits["c"] >= digits["a"] - 0.5, "%s: C's digits stand as tall as A's %s" % (label, digits))
+                check(digits["c"] >= EDGES_MIN_DIGIT_PIXELS, "%s: C's digits stand %.1f px tall" % (label, digits["c"]))
 
 
 def test_tall_a_names_apart(binary):

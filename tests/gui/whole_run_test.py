@@ -67,8 +67,18 @@ def check_opened_without_step_back(run, status, output):
     check(lesson["step"] == 0, "the step was refused: the lesson stands at step 0 until its whole run is counted")
     check(whole["state"] == "cancelled" and whole["frames_while_counting"] >= 60 and 0.0 < whole["fraction"] < 1.0,
           "its whole run was counted on a worker while the window drew, and cancelled")
-    controls = run.state()["lesson_panels"]["controls"]["shown_text"]
-    check(any(lesson["stepping_off"] in text for text in controls), "Controls says so in the same words")
+    controls = run.state()["lesson_panels"]["controls"]
+    check(any(lesson["stepping_off"] in text for text in controls["shown_text"]), "Controls says so in the same words")
+    check({"\u2190 Back", "Step \u2192", "Play", "Reset"} <= set(controls["dimmed_text"]),
+          "the stepping buttons are drawn greyed out %s" % controls["dimmed_text"])
+    race_lab = run.state()["lesson_panels"]["race_lab"]
+    # (below the Race lab's fold in a small window: then not shown at all)
+    check("Run to end" not in race_lab["shown_text"] or "Run to end" in race_lab["dimmed_text"],
+          "the Race lab's Run to end is greyed out too %s" % race_lab["dimmed_text"])
+    narration = run.state()["lesson_panels"]["narration"]["shown_text"]
+    check(any(text.startswith(lesson["stepping_off"]) for text in narration) and
+          not any("Step (\u2192)" in text for text in narration),
+          "the Narration says why no step is told, not to step: %s" % narration)
     check("A, B and C are shown once the whole run is counted (see Controls)." in
           run.state()["lesson_panels"]["matrices"]["shown_text"],
           "Matrices waits for the whole run rather than making C's reference on the window's thread")
@@ -105,6 +115,7 @@ def test_small_lesson_count_arrives(binary):
     m, n, k, tile = lesson["m"], lesson["n"], lesson["k"], lesson["tile"]
     tiled_reads = -(-n // tile) * m * k + -(-m // tile) * k * n  # ceil(N/T)·M·K + ceil(M/T)·K·N
     check(lesson["counters"]["whole_run"]["global_reads"] == tiled_reads, "whole-run figures come with it")
+    check(run.state()["lesson_panels"]["controls"]["dimmed_text"] == [], "its stepping buttons are not greyed out")
 
 
 if __name__ == "__main__":

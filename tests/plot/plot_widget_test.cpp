@@ -119,6 +119,23 @@ TEST_F(HeadlessFrame, EmptyBarChartDoesNotFail) {
 // A reference line's name goes above its right end unless something drawn there would run
 // through it: the roofline's compute roof just above cuBLAS's line at 4096 (it did), or the
 // top of the data area. Then below, then at the left end.
+// Six entries beside a plot too short for them in one column (the Live GPU page's roofline at
+// 1366×768 with its setup open): a second column, none over the x axis' label below the frame.
+TEST_F(HeadlessFrame, ALongLegendBesideAShortPlotStaysBesideIt) {
+  LinePlotData data{"n", "GFLOPS", {}, {}};
+  for (const char* name : {"naive", "tiled 16", "tiled 32", "register 2D", "vectorized", "cuBLAS"}) {
+    data.series.push_back(Kernel(name, {{1024, 100, ""}}));
+  }
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const PlotState tall = DrawLinePlot("##tall", data, ImVec2(600, 12.0f * line));
+  const PlotState short_plot = DrawLinePlot("##short", data, ImVec2(600, 6.0f * line));
+  const float x_label_top = short_plot.widget_max.y - 2.0f * ImGui::GetTextLineHeight();
+  EXPECT_LE(short_plot.legend_max.y, x_label_top) << "the legend runs into the x axis' label";
+  EXPECT_LE(short_plot.legend_max.x, short_plot.widget_max.x) << "the second column runs past the widget";
+  EXPECT_LE(tall.legend_max.y, tall.widget_max.y - 2.0f * ImGui::GetTextLineHeight());
+  EXPECT_GE(tall.legend_max.y, tall.widget_min.y + 6.0f * line) << "a legend with the room keeps one column";
+}
+
 TEST_F(HeadlessFrame, LineLabelStaysClearOfWhatIsDrawn) {
   const PlotFrame frame{ImVec2(0, 0), ImVec2(400, 200)};
   const ImVec2 text(100, 14);

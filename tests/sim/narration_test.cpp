@@ -3,6 +3,7 @@
 // tiles, global memory and the kernel source, never against a sentence written by hand.
 #include "sim/lesson/lesson_config.h"
 #include "sim/lesson/narration.h"
+#include "sim/lesson/validation.h"
 
 #include <gtest/gtest.h>
 
@@ -172,9 +173,24 @@ TEST(Narration, ValuesAsTheLessonShowsThem) {
   EXPECT_EQ(sim::FormatValue(10.0f), "10");
   EXPECT_EQ(sim::FormatValue(0.25f), "0.25");
   EXPECT_EQ(sim::FormatValue(-1.5f), "-1.5");
+  EXPECT_EQ(sim::FormatValueShort(-0.7934561f), "-0.793");
+  EXPECT_EQ(sim::FormatValueShort(1060.0f), "1060");
+  EXPECT_EQ(sim::FormatValueShort(123456.0f), "123456");
+  EXPECT_EQ(sim::FormatValueShort(1234567.0f), "1.23e+06");
+  EXPECT_EQ(sim::FormatValueShort(sim::SharedPoison()), "?");
   EXPECT_EQ(sim::PlaceName(sim::Place::Global(sim::MatrixId::kC, 0, 3)), "C[0][3]");
   EXPECT_EQ(sim::PlaceName(sim::Place::Shared(sim::TileId::kBs, 1, 0)), "Bs[1][0]");
   EXPECT_EQ(sim::PlaceName(sim::Place{}), "");
+}
+
+TEST(Narration, BeforeTheFirstStepOfALessonWithoutStepBack) {
+  EXPECT_NE(sim::NarrateBeforeFirstStep("").find("Step (\u2192) to run the first instruction"), std::string::npos);
+  const sim::LessonConfig big = sim_test::Tiled(1024, 1024, 1024, 16);
+  ASSERT_EQ(sim::OpeningMode(big), sim::LessonMode::kWithoutStepBack);
+  const std::string reason = sim::SteppingOffReason(big);
+  const std::string said = sim::NarrateBeforeFirstStep(reason);
+  EXPECT_EQ(said.rfind(reason, 0), 0u) << said;
+  EXPECT_EQ(said.find("Step (\u2192)"), std::string::npos) << said;
 }
 
 TEST(Narration, BeforeTheFirstStep) {
