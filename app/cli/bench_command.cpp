@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/command_line.h"
 #include "app/cli/interrupt.h"
 #include "app/cli/kernel_flags.h"
 #include "app/cli/number_option.h"
@@ -21,7 +22,6 @@
 namespace cli {
 namespace {
 
-constexpr int kExitUsage = 2;
 constexpr auto kPollInterval = std::chrono::milliseconds(50);
 
 struct BenchOptions {

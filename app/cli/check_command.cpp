@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/command_line.h"
 #include "app/cli/check_report.h"
 #include "app/cli/kernel_flags.h"
 #include "kernels/device.h"
@@ -23,7 +24,6 @@ namespace cli {
 namespace {
 
 constexpr int kExitFailed = 1;
-constexpr int kExitUsage = 2;
 
 struct CheckOptions {
   std::vector<std::string> files;

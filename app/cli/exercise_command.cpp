@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "app/cli/command_line.h"
 #include "app/cli/kernel_flags.h"
 #include "sim/io/atomic_file.h"
 #include "sim/io/input_file.h"
@@ -16,7 +17,6 @@ namespace cli {
 namespace {
 
 constexpr int kExitNotYet = 1;
-constexpr int kExitUsage = 2;
 constexpr const char* kTiled = "tiled";
 
 struct ExerciseOptions {

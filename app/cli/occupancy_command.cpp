@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/cli/bench_command.h"
+#include "app/cli/command_line.h"
 #include "app/cli/trace_lesson.h"
 #include "kernels/occupancy.h"
 #include "sim/model/occupancy.h"
@@ -13,8 +15,6 @@
 namespace cli {
 namespace {
 
-constexpr int kExitUsage = 2;
-constexpr int kExitNoGpu = 3;  // as `bench`: --gpu present asked for, and there is none
 
 struct OccupancyOptions {
   TraceFlags flags;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "app/cli/command_line.h"
 #include "app/cli/interrupt.h"
 #include "app/cli/number_option.h"
 #include "app/cli/trace_lesson.h"
@@ -24,7 +25,6 @@
 namespace cli {
 namespace {
 
-constexpr int kExitUsage = 2;
 constexpr int kExitCannotWrite = 1;
 constexpr int kExitCheckFailed = 1;
 // The trace runs forward once: no step-back history.

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "app/cli/command_line.h"
 #include "app/cli/interrupt.h"
 #include "kernels/background_job.h"
 #include "kernels/device.h"
@@ -18,7 +19,6 @@
 namespace cli {
 namespace {
 
-constexpr int kExitUsage = 2;
 constexpr const char* kDefaultKernel = "tiled16";
 
 struct VerifyOptions {

@@ -24,11 +24,15 @@ constexpr ImU32 kGrey = Rgb(153, 153, 153);
 // share a colour with a rung (the rungs cycle through the seven above); its label says which it is.
 constexpr ImU32 kStudentMagenta = Rgb(255, 64, 255);
 
+// ImGui takes a text colour as four floats; the palette keeps packed colours.
+inline ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+
 // The glyphs that accompany colours (DejaVu Sans has them; fonts.cpp loads their ranges).
 constexpr const char* kGlyphCheck = "\u2713";    // ✓
 constexpr const char* kGlyphCross = "\u2717";    // ✗
 constexpr const char* kGlyphWarning = "\u26A0";  // ⚠
 constexpr const char* kGlyphRight = "\u2192";    // →
 constexpr const char* kGlyphLeft = "\u2190";     // ←
+constexpr const char* kGlyphNext = "\u25B6";     // ▶ the followed thread runs this line next
 
 }  // namespace gui::palette

@@ -32,7 +32,7 @@ nlohmann::json MeasuredTablesJson(const std::vector<sim::MeasuredTable>& tables)
   return out;
 }
 
-ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+using palette::Colour;
 
 const char* KindName(GuideQuestionKind kind) {
   switch (kind) {

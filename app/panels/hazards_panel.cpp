@@ -13,7 +13,7 @@
 namespace gui {
 namespace {
 
-ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+using palette::Colour;
 
 ImU32 SeverityColour(sim::Severity severity) {
   return severity == sim::Severity::kError ? palette::kVermillion : palette::kOrange;

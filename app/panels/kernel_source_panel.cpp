@@ -21,7 +21,6 @@
 namespace gui {
 namespace {
 
-constexpr const char* kGlyphNext = "\u25B6";     // ▶ the followed thread runs this next
 constexpr const char* kGlyphJustRan = "\u25CF";  // ● the last step ran this line
 
 const char* SyncText(sim::SyncKind kind) {
@@ -122,7 +121,7 @@ void KernelSourcePanel::Draw(const FrameContext& frame, const sim::Snapshot& sna
   if (ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%s runs next\n%s just ran\n\u25B7N: N threads run the line next\n\u2610: switch the line "
                       "(a barrier or the bounds guard)",
-                      kGlyphNext, kGlyphJustRan);
+                      palette::kGlyphNext, kGlyphJustRan);
   }
   // The presentation excerpt is the CUDA alone, wrapped to the panel: no room for a twin column.
   if (frame.presentation) {
@@ -310,7 +309,7 @@ bool KernelSourcePanel::DrawLine(const FrameContext& frame, const sim::Snapshot&
   const bool visible = ImGui::IsItemVisible();
   ImGui::TableNextColumn();
   const auto waiting = marks.waiting.find(line);
-  gui::Text("%s%s%s", marks.focus_next.count(line) ? kGlyphNext : " ", marks.just_ran.count(line) ? kGlyphJustRan : " ",
+  gui::Text("%s%s%s", marks.focus_next.count(line) ? palette::kGlyphNext : " ", marks.just_ran.count(line) ? kGlyphJustRan : " ",
             waiting != marks.waiting.end() ? ("\u25B7" + std::to_string(waiting->second)).c_str() : "");
   if (waiting != marks.waiting.end() && ImGui::IsItemHovered()) {
     ImGui::SetTooltip("%d threads run line %d next", waiting->second, line);

@@ -14,7 +14,7 @@
 namespace gui {
 namespace {
 
-ImVec4 Colour(ImU32 colour) { return ImGui::ColorConvertU32ToFloat4(colour); }
+using palette::Colour;
 
 void Tooltip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);

@@ -35,7 +35,7 @@ const char* FreshnessMark(CellFreshness freshness) {
   return "";
 }
 
-void DrawLegend() {
+void DrawTileLegend() {
   gui::TextDisabled("(legend)");
   if (!ImGui::IsItemHovered()) return;
   ImGui::SetTooltip("%s: written in this phase (fresh)\nold: written in the previous phase (stale); a slash when "
@@ -101,7 +101,7 @@ void SharedTilesPanel::Draw(const FrameContext& frame, const sim::Snapshot& snap
                    phase < 0 ? "finished" : ("phase " + std::to_string(phase + 1)).c_str(),
                    sim::Coordinates(thread.tx, thread.ty).c_str());
   SameLineIfFits("(legend)");
-  DrawLegend();
+  DrawTileLegend();
   std::string tour_names;  // the frame's colour is named in words too
   for (const sim::CellRef& cell : tour_cells) {
     if (cell.space == sim::CellSpace::kAs || cell.space == sim::CellSpace::kBs) {

@@ -68,7 +68,7 @@ void DrawStateMark(ImDrawList* draw, ImVec2 min, float size, ThreadState state) 
 }
 
 // The four marks with short names, wrapping onto a new line where the panel is narrow.
-void DrawLegend() {
+void DrawThreadStateLegend() {
   static constexpr const char* kShortWords[] = {"running", "at 1st barrier", "at 2nd barrier", "done"};
   const float size = ImGui::GetFontSize();
   const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
@@ -140,7 +140,7 @@ void ThreadsPanel::Draw(const FrameContext& frame, const sim::Snapshot& snapshot
   // The grid of blocks is for picking one, with the mouse: a room sees the block the stop shows.
   if (snapshot.blocks().size() > 1 && !frame.presentation) DrawBlockGrid(frame, snapshot, shown_);
   DrawThreadGrid(frame, snapshot, shown_);
-  DrawLegend();
+  DrawThreadStateLegend();
   DrawNotes(frame, snapshot, selection, shown_);
 }
 

@@ -34,6 +34,9 @@ Range Union(Range a, Range b);
 Range Log2AxisRange(Range data);
 // A linear axis from 0 (when `from_zero`) to a round value above the data, so the top tick
 // sits on the frame. No data, or all values equal to 0 → 0…1.
+// How many ticks a chart aims for on a linear y axis (line plots and bar charts alike).
+constexpr int kTargetYTicks = 5;
+
 Range LinearAxisRange(Range data, bool from_zero, int target_ticks);
 
 // Ticks at the powers of two inside `axis`, every octave, or every 2nd, 4th… octave when

@@ -7,9 +7,8 @@
 namespace plot {
 namespace {
 
-constexpr int kTargetYTicks = 5;
 constexpr float kGroupFill = 0.8f;     // Share of a group's width the bars take; the rest separates groups.
-constexpr float kMarkerRadius = 4.0f;  // Units.
+constexpr float kBarMarkerRadius = 4.0f;  // Units.
 
 struct BarRect {
   ImVec2 min;
@@ -70,7 +69,7 @@ std::pair<const BarSeries*, const Bar*> DrawBars(ImDrawList* list, const PlotFra
       }
       // The marker above the bar names the series without relying on its colour.
       DrawMarker(list, series.style.marker, ImVec2((r.min.x + r.max.x) * 0.5f, r.min.y - 6.0f * Unit()),
-                 kMarkerRadius * Unit(), series.style.colour);
+                 kBarMarkerRadius * Unit(), series.style.colour);
       if (hovering && Contains(r, mouse)) hovered = {&series, &*series.bars[c]};
     }
   }

@@ -9,8 +9,7 @@ namespace plot {
 namespace {
 
 constexpr int kMaxXTicks = 10;
-constexpr int kTargetYTicks = 5;
-constexpr float kMarkerRadius = 4.5f;  // Units.
+constexpr float kPointMarkerRadius = 4.5f;  // Units.
 constexpr float kHoverRadius = 10.0f;  // Units: how near the mouse must be to a marker.
 
 struct Axes {
@@ -68,7 +67,7 @@ void DrawReferenceLines(ImDrawList* list, const PlotFrame& frame, const Axes& ax
       list->AddLine(ImVec2(frame.min.x, y), ImVec2(frame.max.x, y), line.style.colour, thickness);
     }
     const ImVec2 text = ImGui::CalcTextSize(line.style.name.c_str());
-    gui::DrawText(list, LineLabelAt(frame, y, text, drawn, kMarkerRadius * Unit()), line.style.colour,
+    gui::DrawText(list, LineLabelAt(frame, y, text, drawn, kPointMarkerRadius * Unit()), line.style.colour,
                   line.style.name.c_str());
   }
 }
@@ -79,7 +78,7 @@ void DrawSeries(ImDrawList* list, const Series& series, const std::vector<ImVec2
                       series.style.thickness * Unit());
   }
   if (!series.markers) return;
-  for (const ImVec2& c : screen) DrawMarker(list, series.style.marker, c, kMarkerRadius * Unit(), series.style.colour);
+  for (const ImVec2& c : screen) DrawMarker(list, series.style.marker, c, kPointMarkerRadius * Unit(), series.style.colour);
 }
 
 // The series and point nearest the mouse within the hover radius; returns false when none.
@@ -110,7 +109,7 @@ std::string ShowTooltip(ImDrawList* list, const PlotFrame& frame, const Axes& ax
   const Series* series = nullptr;
   const Point* point = nullptr;
   if (!FindHovered(frame, axes, data, series, point)) return {};
-  list->AddCircle(ToScreen(frame, axes, *point), (kMarkerRadius + 3.0f) * Unit(), ImGui::GetColorU32(ImGuiCol_Text),
+  list->AddCircle(ToScreen(frame, axes, *point), (kPointMarkerRadius + 3.0f) * Unit(), ImGui::GetColorU32(ImGuiCol_Text),
                   0, 1.5f * Unit());
   ImGui::BeginTooltip();
   gui::TextColored(ImGui::ColorConvertU32ToFloat4(series->style.colour), "%s", series->style.name.c_str());

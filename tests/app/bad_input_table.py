@@ -7,13 +7,15 @@ started here (Xvfb must be installed, as for the GUI tests).
   bad_input_table.py TILESCOPE --write docs/bad-inputs.md   regenerate the table
   bad_input_table.py TILESCOPE --check docs/bad-inputs.md   the test: PASS, or FAIL: with why
 
-The check fails when a case exits by a signal or above 123 (a crash, an abort, or a GUI
-case still running after 120 s), when a flag or action given "" is accepted as if it were
-not given, or when the committed table differs from what the binary says today (rerun --write).
+The check fails when a case exits by a signal or above 123 (a crash, an abort, a case past
+its CPU limit, or one still running after HANG_SECONDS), when a flag or action given "" is
+accepted as if it were not given, or when the committed table differs from what the binary says
+today (rerun --write).
 """
 import json
 import os
 import re
+import resource
 import shutil
 import struct
 import subprocess
@@ -434,9 +436,21 @@ class Display:
         self.server.wait()
 
 
+# A case's limits. Its own CPU time (user + system, all its threads) is what makes a case slow:
+# each needs a few seconds at most, and past CASE_CPU_SECONDS the kernel stops it (SIGXCPU, a
+# signal the check fails on). Its wall time depends on the machine's load more than on the case:
+# the model's worker threads run below the window in priority, so on a busy machine they wait
+# for a core (the 200-stop tour: 1.5 s of CPU in 335 s of wall at load 25). The wall limit only
+# catches a case that spends no CPU at all, a hang.
+CASE_CPU_SECONDS = 60
+HANG_SECONDS = 900
+HUNG = (999, "(still running after %d s: killed)" % HANG_SECONDS)
+
+
 def as_nobody():
     """Root reads and writes any file: the case runs as nobody, so "unreadable" and
-    "read-only" mean the same on every machine."""
+    "read-only" mean the same on every machine. It also sets the case's CPU limit."""
+    resource.setrlimit(resource.RLIMIT_CPU, (CASE_CPU_SECONDS, CASE_CPU_SECONDS + 5))  # SIGXCPU, then SIGKILL
     if os.geteuid() == 0:
         os.setgid(65534)
         os.setuid(65534)
@@ -559,8 +573,11 @@ def run(binary, sandbox, command, contents=None, full_stdout=False):
     # flags) or "no GPU to run on" (bench) the same way on every machine.
     env = dict(os.environ, DISPLAY="", WAYLAND_DISPLAY="", CUDA_VISIBLE_DEVICES="")
     with open("/dev/full" if full_stdout else os.devnull, "wb") as full:
-        done = subprocess.run([binary] + sandbox.args(command, path), stdout=full if full_stdout else subprocess.PIPE,
-                              stderr=subprocess.PIPE, timeout=120, preexec_fn=as_nobody, env=env)
+        try:
+            done = subprocess.run([binary] + sandbox.args(command, path), stdout=full if full_stdout else subprocess.PIPE,
+                                  stderr=subprocess.PIPE, timeout=HANG_SECONDS, preexec_fn=as_nobody, env=env)
+        except subprocess.TimeoutExpired:
+            return HUNG
     if done.returncode == 0:
         return 0, "(accepted)"
     stdout, stderr = (done.stdout or b"").decode(errors="replace"), done.stderr.decode(errors="replace")
@@ -587,9 +604,9 @@ def run_gui(binary, sandbox, display, command, contents=None):
     args = [] if settings is not None else sandbox.args(command, path)
     try:
         done = subprocess.run([binary, "--frames", "1", "--width", "1366", "--height", "768"] + args,
-                              capture_output=True, timeout=120, preexec_fn=as_nobody, env=env, cwd=sandbox.root)
+                              capture_output=True, timeout=HANG_SECONDS, preexec_fn=as_nobody, env=env, cwd=sandbox.root)
     except subprocess.TimeoutExpired:
-        return 999, "(still running after 120 s: killed)"
+        return HUNG
     lines = [l.strip() for l in done.stderr.decode(errors="replace").splitlines() if l.startswith("tilescope")]
     if not lines:
         return done.returncode, "(accepted)" if done.returncode == 0 else "(nothing)"

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include "tests/sim/corpus_lesson.h"
 #include "sim/lesson/comparison.h"
 #include "sim/lesson/formulas.h"
 #include "sim/lesson/kernel_lesson.h"
@@ -17,16 +18,8 @@
 namespace sim {
 namespace {
 
-std::string Corpus(const std::string& name) { return std::string(TILESCOPE_SOURCE_DIR) + "/tests/corpus/" + name; }
-
-KernelLesson Load(const std::string& name) {
-  KernelLessonLoad load = LoadKernelLesson(Corpus(name), {});
-  EXPECT_TRUE(load.lesson.has_value()) << load.error;
-  return std::move(*load.lesson);
-}
-
 TEST(KernelLesson, RunsAsTheChecksFirstRun) {
-  const KernelLesson lesson = Load("race_missing_first_barrier.cu");
+  const KernelLesson lesson = LoadCorpusLesson("race_missing_first_barrier.cu");
   KernelCheckOptions options;
   options.sizes = {lesson.run.planned.size};
   const KernelCheckResult checked = CheckKernel(lesson.file, options);
@@ -43,7 +36,7 @@ TEST(KernelLesson, RunsAsTheChecksFirstRun) {
 }
 
 TEST(KernelLesson, WholeRunOnAWorkerMatchesTheRunAndStepsBackExactly) {
-  const KernelLesson lesson = Load("tiled_correct.cu");
+  const KernelLesson lesson = LoadCorpusLesson("tiled_correct.cu");
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
   const std::optional<Timeline> whole = ComputeTimeline(simulation.FreshMachine(), nullptr, nullptr);
   ASSERT_TRUE(whole.has_value());
@@ -57,7 +50,7 @@ TEST(KernelLesson, WholeRunOnAWorkerMatchesTheRunAndStepsBackExactly) {
 }
 
 TEST(KernelLesson, BreakpointsStopWhereTheyShould) {
-  const KernelLesson lesson = Load("race_missing_first_barrier.cu");
+  const KernelLesson lesson = LoadCorpusLesson("race_missing_first_barrier.cu");
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
   EXPECT_GT(simulation.RunToBarrier(), 0);
   EXPECT_EQ(simulation.counters().barrier_releases, 1u);
@@ -74,7 +67,7 @@ TEST(KernelLesson, BreakpointsStopWhereTheyShould) {
 }
 
 TEST(KernelLesson, SourceViewReadsTheStudentsLines) {
-  const KernelLesson lesson = Load("tiled_correct.cu");
+  const KernelLesson lesson = LoadCorpusLesson("tiled_correct.cu");
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
   simulation.Step();
   const Snapshot now = simulation.snapshot();
@@ -91,7 +84,7 @@ TEST(KernelLesson, SourceViewReadsTheStudentsLines) {
 }
 
 TEST(KernelLesson, TextbookKernelIsCountedAsItsClosedFormSays) {
-  const KernelLesson lesson = Load("tiled_correct.cu");
+  const KernelLesson lesson = LoadCorpusLesson("tiled_correct.cu");
   const KernelConfig textbook = TextbookKernelFor(lesson.run.launch);
   EXPECT_EQ(textbook.kernel, KernelKind::kTiled);
   EXPECT_EQ(textbook.tile, lesson.run.launch.block[0]);

@@ -7,6 +7,7 @@
 #include <regex>
 #include <string>
 
+#include "tests/sim/corpus_lesson.h"
 #include "sim/lesson/kernel_lesson.h"
 #include "sim/lesson/kernel_narration.h"
 #include "sim/lesson/narration.h"
@@ -15,8 +16,6 @@
 
 namespace sim {
 namespace {
-
-std::string Corpus(const std::string& name) { return std::string(TILESCOPE_SOURCE_DIR) + "/tests/corpus/" + name; }
 
 int MarkerLine(const std::string& name, const std::string& marker) {
   std::ifstream in(Corpus(name));
@@ -30,18 +29,16 @@ int MarkerLine(const std::string& name, const std::string& marker) {
   return 0;
 }
 
-KernelLesson Load(const std::string& name, SchedulerKind scheduler = SchedulerKind::kRealistic) {
+KernelLesson LoadScheduled(const std::string& name, SchedulerKind scheduler = SchedulerKind::kRealistic) {
   KernelLessonOptions options;
   options.check.scheduler = scheduler;
-  KernelLessonLoad load = LoadKernelLesson(Corpus(name), options);
-  EXPECT_TRUE(load.lesson.has_value()) << load.error;
-  return std::move(*load.lesson);
+  return LoadCorpusLesson(name, options);
 }
 
 bool Has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 TEST(KernelNarration, TheFirstStepReadsTheElementOfAItsThreadLoads) {
-  const KernelLesson lesson = Load("race_missing_first_barrier.cu", SchedulerKind::kThreadOrder);
+  const KernelLesson lesson = LoadScheduled("race_missing_first_barrier.cu", SchedulerKind::kThreadOrder);
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
   EXPECT_TRUE(Has(NarrateLastStep(simulation.snapshot()), "Ready"));
   simulation.Step();
@@ -58,7 +55,7 @@ TEST(KernelNarration, TheFirstStepReadsTheElementOfAItsThreadLoads) {
 }
 
 TEST(KernelNarration, AWarpStoresItsTileCellsAndTheSentenceNamesTheCellItWrote) {
-  const KernelLesson lesson = Load("tiled_correct.cu");
+  const KernelLesson lesson = LoadScheduled("tiled_correct.cu");
   Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
   const int line = MarkerLine("tiled_correct.cu", "load_a");
   while (simulation.Step() > 0 && simulation.snapshot().last_kernel_step().did != KernelStepRecord::Did::kStoreShared) {
@@ -82,7 +79,7 @@ TEST(KernelNarration, AWarpStoresItsTileCellsAndTheSentenceNamesTheCellItWrote) 
 // has; the race kernel's steps name races exactly where the model logged them.
 TEST(KernelNarration, EveryStepIsToldWithItsReleasesAndItsRaces) {
   for (const char* name : {"tiled_correct.cu", "race_missing_first_barrier.cu"}) {
-    const KernelLesson lesson = Load(name, SchedulerKind::kRaceExposing);
+    const KernelLesson lesson = LoadScheduled(name, SchedulerKind::kRaceExposing);
     Simulation simulation(lesson.run.launch, lesson.run.a, lesson.run.b);
     const int block_threads = lesson.run.launch.block[0] * lesson.run.launch.block[1] * lesson.run.launch.block[2];
     int releases = 0, racing_steps = 0, told_races = 0;
