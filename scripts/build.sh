@@ -97,16 +97,13 @@ esac
 # H100's, which compiles and loads as any would. The kernels' registers are still recorded for
 # every classroom architecture (kernels/CMakeLists.txt), as their test needs.
 if nvidia-smi -L >/dev/null 2>&1; then test_architectures=native; else test_architectures=90-real; fi
-# The CPU code is compiled four times below (Release, the site, sanitized, fuzzed), each in
-# unity batches (CMakeLists.txt, TILESCOPE_UNITY_BUILD): from a cold clone that is most of the
-# command's compile time.
-configure_and_build build -DCMAKE_CUDA_ARCHITECTURES="$test_architectures" -DTILESCOPE_UNITY_BUILD=ON
+configure_and_build build -DCMAKE_CUDA_ARCHITECTURES="$test_architectures"
 end_phase "build/ compile"
 status=0
 ctest --test-dir build -j "$jobs" --output-on-failure || status=1
 end_phase "build/ tests"
 if web_tools_present; then
-  { build_site -DTILESCOPE_UNITY_BUILD=ON && ctest --test-dir build-web -L web --output-on-failure; } || status=1
+  { build_site && ctest --test-dir build-web -L web --output-on-failure; } || status=1
   end_phase "build-web (the site and its browser test)"
 else
   echo "scripts/build.sh test: skipping the browser tests (label web): $web_tools_missing"

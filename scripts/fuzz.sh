@@ -29,10 +29,9 @@ jobs=${JOBS:-$(nproc)}
 start=$(date +%s)
 
 # -O1 -g1 (clang's -Og, scripts/sanitize.sh's level): file and line in a crash's stack, a quicker
-# build on two cores; unity batches, as there (CMakeLists.txt, TILESCOPE_UNITY_BUILD).
+# build on two cores.
 CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTILESCOPE_WITH_CUDA=OFF -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON \
-  -DTILESCOPE_UNITY_BUILD=ON >/dev/null
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DTILESCOPE_WITH_CUDA=OFF -DTILESCOPE_SANITIZE=ON -DTILESCOPE_FUZZ=ON >/dev/null
 cmake --build "$dir" -j "$jobs" --target "${targets[@]}" write_test_vectors
 "$dir/write_test_vectors" "$dir/seeds/vectors" >/dev/null
 python3 scripts/fuzz-seeds.py "$dir/seeds" >/dev/null
