@@ -240,9 +240,7 @@ void FillTimings(std::vector<double> times, BenchResult& result) {
   result.median_ms = Quantile(times, 0.5);
   result.q1_ms = Quantile(times, 0.25);
   result.q3_ms = Quantile(times, 0.75);
-  const double flops = 2.0 * static_cast<double>(result.shape.m) * static_cast<double>(result.shape.n) *
-                       static_cast<double>(result.shape.k);
-  result.gflops = result.median_ms > 0 ? flops / (result.median_ms * 1e-3) / 1e9 : 0;
+  result.gflops = result.median_ms > 0 ? result.shape.Flop() / (result.median_ms * 1e-3) / 1e9 : 0;
 }
 
 std::vector<LowestShare> LowestShares(const std::vector<BenchResult>& results) {

@@ -24,6 +24,8 @@ struct Shape {
 
   static Shape Square(std::int64_t size) { return {size, size, size}; }
   bool IsSquare() const { return m == n && n == k; }
+  // Floating-point operations of C = A·B: a multiply and an add per element of C per k.
+  double Flop() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
   bool operator==(const Shape& other) const { return m == other.m && n == other.n && k == other.k; }
 };
 

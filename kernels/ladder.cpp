@@ -57,9 +57,8 @@ std::optional<std::uint64_t> RequestedLoads(const KernelSpec& spec, const Shape&
 std::optional<double> LoadIntensity(const KernelSpec& spec, const Shape& shape) {
   const std::optional<std::uint64_t> loads = RequestedLoads(spec, shape);
   if (!loads) return std::nullopt;
-  const double flops = 2.0 * double(shape.m) * double(shape.n) * double(shape.k);
   const double element_bytes = spec.precision == Precision::kBf16 ? kBytesPerBf16 : kBytesPerFloat;
-  return flops / (element_bytes * double(*loads) + kBytesPerFloat * double(shape.m) * double(shape.n));
+  return shape.Flop() / (element_bytes * double(*loads) + kBytesPerFloat * double(shape.m) * double(shape.n));
 }
 
 std::string AboveMemoryRoofNote(const std::vector<BenchResult>& results, const Shape& shape, double memory_gbs) {

@@ -146,8 +146,7 @@ BenchResult StudentErrorResult(const SweepStudent& student, const Shape& shape, 
 }
 
 double StudentTimeoutSeconds(const Shape& shape, int warmups, int reps) {
-  const double flop = 2.0 * static_cast<double>(shape.m) * static_cast<double>(shape.n) * static_cast<double>(shape.k);
-  return kCompileSeconds + (1.0 + warmups + reps) * flop / (kSlowestGflops * 1e9);
+  return kCompileSeconds + (1.0 + warmups + reps) * shape.Flop() / (kSlowestGflops * 1e9);
 }
 
 std::optional<BenchResult> MeasureStudent(GpuWorker& worker, const SweepStudent& student, const Shape& shape,
